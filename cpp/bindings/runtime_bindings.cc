@@ -1,0 +1,45 @@
+// Embind declarations of the device runtime (no logic: conversions live in cpp/wasm).
+#include <emscripten/bind.h>
+
+#include "runtime/event.h"
+#include "wasm/async_runtime.h"
+
+namespace {
+
+using namespace emscripten;
+using shardlab::ShardedArray;
+using shardlab::wasm::AsyncRuntime;
+using shardlab::wasm::DeviceMesh;
+
+std::string spec_str(const ShardedArray& a) { return a.spec().str(); }
+val global_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.shape()); }
+val block_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.block_shape()); }
+std::string dtype_of(const ShardedArray& a) { return a.dtype() == shardlab::DType::kFloat32 ? "float32" : "int32"; }
+double block_elements(const ShardedArray& a) { return static_cast<double>(a.block_elements()); }
+uintptr_t block_ptr(const ShardedArray& a, int device) { return reinterpret_cast<uintptr_t>(a.block(device)); }
+int mesh_size(const DeviceMesh& m) { return m.mesh->size(); }
+std::string mesh_str(const DeviceMesh& m) { return m.mesh->str(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(shardlab_runtime) {
+  class_<DeviceMesh>("DeviceMesh")
+      .constructor(&shardlab::wasm::make_device_mesh)
+      .function("size", &mesh_size)
+      .function("toString", &mesh_str);
+  class_<ShardedArray>("ShardedArray")
+      .class_function("put", &shardlab::wasm::put_array)
+      .function("get", &shardlab::wasm::get_array)
+      .function("shape", &global_shape)
+      .function("blockShape", &block_shape)
+      .function("blockElements", &block_elements)
+      .function("blockPtr", &block_ptr)
+      .function("dtype", &dtype_of)
+      .function("spec", &spec_str);
+  class_<AsyncRuntime>("AsyncRuntime")
+      .constructor<int>()
+      .function("devices", &AsyncRuntime::devices)
+      .function("submitCollective", &AsyncRuntime::submit_collective)
+      .function("submitFault", &AsyncRuntime::submit_fault);
+  function("setSpinBudgetNs", optional_override([](double ns) { shardlab::set_spin_budget_ns(static_cast<int64_t>(ns)); }));
+}

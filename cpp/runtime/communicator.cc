@@ -1,0 +1,383 @@
+#include "runtime/communicator.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "runtime/errors.h"
+#include "runtime/strided_copy.h"
+
+namespace shardlab {
+
+namespace {
+
+enum Op : uint32_t { kPsum, kPmax, kPmin, kPmean, kAllGather, kReduceScatter, kPpermute, kAllToAll };
+
+const char* op_name(uint32_t op) {
+  static const char* const kNames[] = {"psum", "pmax", "pmin", "pmean", "all_gather", "psum_scatter", "ppermute",
+                                       "all_to_all"};
+  return op < 8 ? kNames[op] : "?";
+}
+
+// FNV-1a over the parameters that must agree between peers.
+struct Tag {
+  uint64_t h = 1469598103934665603ull;
+  Tag& add(int64_t v) {
+    for (int i = 0; i < 8; ++i) h = (h ^ ((static_cast<uint64_t>(v) >> (8 * i)) & 0xff)) * 1099511628211ull;
+    return *this;
+  }
+  Tag& add(const std::vector<int64_t>& v) {
+    add(static_cast<int64_t>(v.size()));
+    for (int64_t x : v) add(x);
+    return *this;
+  }
+  Tag& add(const std::vector<int>& v) {
+    add(static_cast<int64_t>(v.size()));
+    for (int x : v) add(x);
+    return *this;
+  }
+};
+
+template <class T>
+inline T combine(ReduceOp op, T a, T b);
+
+template <>
+inline float combine<float>(ReduceOp op, float a, float b) {
+  switch (op) {
+    case ReduceOp::kMax: return (a > b || a != a) ? a : b;  // NaN propagates, as lax.max
+    case ReduceOp::kMin: return (a < b || a != a) ? a : b;
+    default: return a + b;
+  }
+}
+
+template <>
+inline int32_t combine<int32_t>(ReduceOp op, int32_t a, int32_t b) {
+  switch (op) {
+    case ReduceOp::kMax: return a > b ? a : b;
+    case ReduceOp::kMin: return a < b ? a : b;
+    default: return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));  // wraps, as XLA
+  }
+}
+
+// dst[i] = dst[i] op src[i]; one loop per op so each vectorises.
+template <class T>
+void accumulate(ReduceOp op, T* __restrict dst, const T* __restrict src, int64_t n) {
+  switch (op) {
+    case ReduceOp::kMax:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(ReduceOp::kMax, dst[i], src[i]);
+      break;
+    case ReduceOp::kMin:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(ReduceOp::kMin, dst[i], src[i]);
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(ReduceOp::kSum, dst[i], src[i]);
+  }
+}
+
+template <class T>
+void divide(T* dst, int64_t len, int n) {
+  const T d = static_cast<T>(n);
+  for (int64_t i = 0; i < len; ++i) dst[i] = dst[i] / d;
+}
+
+bool overlaps(const void* a, const void* b, int64_t a_bytes, int64_t b_bytes) {
+  const auto* pa = static_cast<const char*>(a);
+  const auto* pb = static_cast<const char*>(b);
+  return a_bytes > 0 && b_bytes > 0 && pa < pb + b_bytes && pb < pa + a_bytes;
+}
+
+int64_t product(const Shape& s, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to; ++i) p *= s[i];
+  return p;
+}
+
+}  // namespace
+
+const char* reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum: return "psum";
+    case ReduceOp::kMax: return "pmax";
+    case ReduceOp::kMin: return "pmin";
+    case ReduceOp::kMean: return "pmean";
+  }
+  return "?";
+}
+
+struct Communicator::Desc {
+  uint32_t op = 0;
+  uint64_t tag = 0;
+  int64_t bytes = 0;
+  const void* in = nullptr;
+  void* out = nullptr;
+};
+
+struct alignas(64) Communicator::MaskState {
+  Desc slot[2];
+  uint32_t seq = 0;
+  unsigned char* staging[2] = {nullptr, nullptr};
+};
+
+struct Communicator::DeviceState {
+  std::vector<MaskState> masks;
+  std::unique_ptr<Buffer> staging;
+};
+
+// The peers of one exchange: descriptors by position along the group's axes,
+// and the order in which reductions visit them (ascending device number).
+struct Communicator::Peers {
+  int n = 0;
+  int me = 0;
+  std::array<const Desc*, kMaxDevices> desc{};
+  std::array<int, kMaxDevices> device{};
+  std::array<int, kMaxDevices> by_device{};
+};
+
+Communicator::Communicator(std::shared_ptr<const Mesh> mesh)
+    : mesh_(std::move(mesh)), num_masks_(1 << mesh_->ndim()) {
+  barriers_.resize(num_masks_);
+  for (int mask = 0; mask < num_masks_; ++mask) {
+    int groups = mesh_->size();
+    for (int a = 0; a < mesh_->ndim(); ++a)
+      if (mask & (1 << a)) groups /= mesh_->axis_size(a);
+    barriers_[mask].resize(groups);
+    for (int d = 0; d < mesh_->size(); ++d) {
+      auto& b = barriers_[mask][mesh_->group_number(d, mask)];
+      if (!b) b = std::make_unique<Barrier>(mesh_->group_devices(d, mask), &flags_);
+    }
+  }
+  for (int d = 0; d < mesh_->size(); ++d) {
+    auto state = std::make_unique<DeviceState>();
+    state->masks.resize(num_masks_);
+    state->staging = std::make_unique<Buffer>(static_cast<size_t>(num_masks_) * 2 * kStagingBytes, d);
+    auto* base = static_cast<unsigned char*>(state->staging->data());
+    for (int mask = 0; mask < num_masks_; ++mask)
+      for (int p = 0; p < 2; ++p) state->masks[mask].staging[p] = base + (mask * 2 + p) * kStagingBytes;
+    devices_.push_back(std::move(state));
+  }
+}
+
+Communicator::~Communicator() = default;
+
+Barrier& Communicator::barrier(uint32_t mask, int device) {
+  return *barriers_[mask][mesh_->group_number(device, mask)];
+}
+
+void Communicator::device_finished(int device) {
+  flags_.finished.fetch_or(uint64_t{1} << device);
+  for (int mask = 0; mask < num_masks_; ++mask) barrier(mask, device).poke();
+}
+
+void Communicator::abort() {
+  flags_.aborted.store(true);
+  for (auto& groups : barriers_)
+    for (auto& b : groups) b->poke();
+}
+
+void Communicator::reset() {
+  flags_.aborted.store(false);
+  flags_.finished.store(0);
+  for (auto& groups : barriers_)
+    for (auto& b : groups) b->reset();
+  for (auto& d : devices_)
+    for (auto& m : d->masks) m.seq = 0;
+}
+
+template <class Body>
+void Communicator::exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag,
+                            int64_t bytes, const void* in, void* out, Body&& body) {
+  MaskState& ms = devices_[device]->masks[g.mask];
+  const uint32_t parity = ms.seq++ & 1;
+  const bool small = bytes <= static_cast<int64_t>(kStagingBytes);
+  if (small && bytes > 0) {
+    std::memcpy(ms.staging[parity], in, static_cast<size_t>(bytes));
+    in = ms.staging[parity];
+  }
+  ms.slot[parity] = Desc{op, tag, bytes, in, out};
+  Barrier& b = barrier(g.mask, device);
+  b.arrive_and_wait(device, what);
+
+  Peers peers;
+  peers.n = g.size;
+  peers.me = mesh_->position(device, g);
+  for (int p = 0; p < g.size; ++p) {
+    const int m = mesh_->member(device, g, p);
+    const Desc& d = devices_[m]->masks[g.mask].slot[parity];
+    if (d.op != op || d.tag != tag || d.bytes != bytes)
+      fail(ErrorKind::kDevice, what, " over ", g.label, " on device ", device, " (", bytes, " bytes): device ", m,
+           " runs ", op_name(d.op), " with ", d.bytes,
+           " bytes or other parameters at the same point; every device of the group must run the same collectives "
+           "with the same shapes and parameters in the same order");
+    peers.desc[p] = &d;
+    peers.device[p] = m;
+    peers.by_device[p] = p;
+  }
+  std::sort(peers.by_device.begin(), peers.by_device.begin() + g.size,
+            [&](int a, int b2) { return peers.device[a] < peers.device[b2]; });
+  body(peers, small);
+  if (!small) b.arrive_and_wait(device, what);
+}
+
+namespace {
+
+// Reduces elements [lo, hi) of every peer's input (ascending device order)
+// into dst; the identity of the first operand avoids a separate init pass.
+template <class T, class Src>
+void reduce_range(ReduceOp op, T* dst, int64_t len, int n, Src src_of) {
+  std::memcpy(dst, src_of(0), static_cast<size_t>(len) * sizeof(T));
+  for (int i = 1; i < n; ++i) accumulate(op, dst, src_of(i), len);
+  if (op == ReduceOp::kMean) divide(dst, len, n);
+}
+
+}  // namespace
+
+void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
+                              int64_t count) {
+  if (op == ReduceOp::kMean && dtype != DType::kFloat32)
+    fail(ErrorKind::kValue, "pmean: needs a float32 array, got ", dtype_name(dtype), "; use psum for integers");
+  const uint32_t code = static_cast<uint32_t>(op);
+  const uint64_t tag = Tag{}.add(static_cast<int64_t>(dtype)).add(g.axes).h;
+  const int64_t bytes = count * static_cast<int64_t>(kElemBytes);
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    exchange(device, g, reduce_op_name(op), code, tag, bytes, in, out, [&](const Peers& p, bool small) {
+      auto input = [&](int i) { return static_cast<const T*>(p.desc[p.by_device[i]]->in); };
+      if (small) {
+        reduce_range<T>(op, static_cast<T*>(out), count, p.n, input);
+        return;
+      }
+      // Slice-parallel: this device reduces its slice (64-byte aligned) in
+      // L1-sized chunks and writes each chunk to every peer's output.
+      constexpr int64_t kChunk = 2048;
+      const int64_t per = ((count + p.n - 1) / p.n + 15) / 16 * 16;
+      const int64_t lo = std::min(count, p.me * per), hi = std::min(count, lo + per);
+      alignas(64) T acc[kChunk];
+      for (int64_t c0 = lo; c0 < hi; c0 += kChunk) {
+        const int64_t len = std::min(kChunk, hi - c0);
+        reduce_range<T>(op, acc, len, p.n, [&](int i) { return input(i) + c0; });
+        for (int q = 0; q < p.n; ++q)
+          std::memcpy(static_cast<T*>(p.desc[q]->out) + c0, acc, static_cast<size_t>(len) * sizeof(T));
+      }
+    });
+  };
+  if (dtype == DType::kFloat32) {
+    run(0.0f);
+  } else {
+    run(int32_t{0});
+  }
+}
+
+void Communicator::all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape,
+                              int axis, bool tiled) {
+  all_gather_shape(in_shape, g.size, axis, tiled);  // validates
+  const int64_t block = num_elements(in_shape);
+  const int64_t bytes = block * static_cast<int64_t>(kElemBytes);
+  if (overlaps(in, out, bytes, bytes * g.size))
+    fail(ErrorKind::kValue, "all_gather: the output buffer overlaps the input buffer");
+  const int a = tiled ? normalize_axis(axis, static_cast<int>(in_shape.size()), "all_gather", "axis")
+                      : normalize_axis(axis, static_cast<int>(in_shape.size()) + 1, "all_gather", "axis");
+  // Both forms lay the output out as [pre, n, L]: the n blocks' rows of length
+  // L = prod(in_shape[a:]) interleaved along the pre = prod(in_shape[:a]) rows.
+  const int64_t pre = product(in_shape, 0, a), len = block / std::max<int64_t>(pre, 1);
+  const uint64_t tag = Tag{}.add(in_shape).add(a).add(tiled).add(g.axes).h;
+  exchange(device, g, "all_gather", kAllGather, tag, bytes, in, out, [&](const Peers& p, bool) {
+    auto* dst = static_cast<uint32_t*>(out);
+    if (block == 0) return;
+    for (int q = 0; q < p.n; ++q) {
+      const auto* src = static_cast<const uint32_t*>(p.desc[q]->in);
+      for (int64_t r = 0; r < pre; ++r)
+        std::memcpy(dst + (r * p.n + q) * len, src + r * len, static_cast<size_t>(len) * 4);
+    }
+  });
+}
+
+void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out,
+                                  const Shape& in_shape, int dim, bool tiled) {
+  const Shape out_shape = reduce_scatter_shape(in_shape, g.size, dim, tiled);
+  const int d = normalize_axis(dim, static_cast<int>(in_shape.size()), "psum_scatter", "scatter_dimension");
+  const int64_t total = num_elements(in_shape);
+  const int64_t bytes = total * static_cast<int64_t>(kElemBytes);
+  if (overlaps(in, out, bytes, num_elements(out_shape) * 4))
+    fail(ErrorKind::kValue, "psum_scatter: the output buffer overlaps the input buffer");
+  // The input is [pre, n, L]; this device's result is the [pre, L] slab at its position.
+  const int64_t pre = product(in_shape, 0, d);
+  const int64_t len = in_shape[d] / g.size * product(in_shape, d + 1, in_shape.size());
+  const uint64_t tag = Tag{}.add(in_shape).add(d).add(tiled).add(static_cast<int64_t>(dtype)).add(g.axes).h;
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    exchange(device, g, "psum_scatter", kReduceScatter, tag, bytes, in, out, [&](const Peers& p, bool) {
+      auto* dst = static_cast<T*>(out);
+      for (int64_t r = 0; r < pre; ++r)
+        reduce_range<T>(ReduceOp::kSum, dst + r * len, len, p.n, [&](int i) {
+          return static_cast<const T*>(p.desc[p.by_device[i]]->in) + (r * p.n + p.me) * len;
+        });
+    });
+  };
+  if (dtype == DType::kFloat32) {
+    run(0.0f);
+  } else {
+    run(int32_t{0});
+  }
+}
+
+void Communicator::ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count,
+                            const Permutation& perm) {
+  check_permutation(perm, g.size, g.label);
+  const int64_t bytes = count * static_cast<int64_t>(kElemBytes);
+  if (overlaps(in, out, bytes, bytes)) fail(ErrorKind::kValue, "ppermute: the output buffer overlaps the input buffer");
+  Tag tag;
+  tag.add(g.axes);
+  for (auto [s, d] : perm) tag.add(s).add(d);
+  exchange(device, g, "ppermute", kPpermute, tag.h, bytes, in, out, [&](const Peers& p, bool) {
+    for (auto [s, d] : perm)
+      if (d == p.me) {
+        std::memcpy(out, p.desc[s]->in, static_cast<size_t>(bytes));
+        return;
+      }
+    std::memset(out, 0, static_cast<size_t>(bytes));
+  });
+}
+
+void Communicator::all_to_all(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape,
+                              int split_axis, int concat_axis, bool tiled) {
+  const int rank = static_cast<int>(in_shape.size());
+  const Shape out_shape = all_to_all_shape(in_shape, g.size, split_axis, concat_axis, tiled);
+  const int s = normalize_axis(split_axis, rank, "all_to_all", "split_axis");
+  const int c = normalize_axis(concat_axis, rank, "all_to_all", "concat_axis");
+  const int64_t bytes = num_elements(in_shape) * static_cast<int64_t>(kElemBytes);
+  if (overlaps(in, out, bytes, bytes)) fail(ErrorKind::kValue, "all_to_all: the output buffer overlaps the input buffer");
+  const auto in_strides = strides_of(in_shape), out_strides = strides_of(out_shape);
+  // The chunk a peer sends and where it lands, as views over the same extent.
+  std::vector<int64_t> extent;
+  StridedView src, dst;
+  int64_t src_step, dst_step;  // offset per position along split (source) / concat (destination)
+  if (tiled) {
+    extent = in_shape;
+    extent[s] /= g.size;
+    src.strides = in_strides;
+    dst.strides = out_strides;
+    src_step = extent[s] * in_strides[s];
+    dst_step = extent[c] * out_strides[c];
+  } else {
+    for (int k = 0; k < rank; ++k)
+      if (k != s) {
+        extent.push_back(in_shape[k]);
+        src.strides.push_back(in_strides[k]);
+      }
+    for (int k = 0; k < rank; ++k)
+      if (k != c) dst.strides.push_back(out_strides[k]);
+    src_step = in_strides[s];
+    dst_step = out_strides[c];
+  }
+  const uint64_t tag = Tag{}.add(in_shape).add(s).add(c).add(tiled).add(g.axes).h;
+  exchange(device, g, "all_to_all", kAllToAll, tag, bytes, in, out, [&](const Peers& p, bool) {
+    for (int q = 0; q < p.n; ++q) {
+      StridedView sv = src, dv = dst;
+      sv.offset = p.me * src_step;
+      dv.offset = q * dst_step;
+      strided_copy(extent, p.desc[q]->in, sv, out, dv);
+    }
+  });
+}
+
+}  // namespace shardlab

@@ -1,0 +1,95 @@
+// Collectives among the device threads of one mesh, through shared memory.
+//
+// Every collective is one "exchange" in the group of devices it runs over:
+// each device publishes a descriptor (its input, its output, the operation and
+// its parameters), all meet at the group's barrier, each checks that its peers
+// run the same operation, then reads what it needs from its peers directly.
+//  - Small payloads (<= kStagingBytes) are first copied into a per-device
+//    staging area, double-buffered per group, so one barrier suffices: a
+//    device can only overwrite a staging buffer after the next barrier of the
+//    same group, which every peer reaches only once it finished reading.
+//  - Large payloads are read in place, and a second barrier keeps inputs alive
+//    until every peer is done. Reductions then split the work: the device at
+//    position p reduces slice p of the result over all peers and writes it to
+//    every peer's output, so each device touches 1/n of the data per peer.
+// Reductions always combine peers in ascending device order, so results are
+// bitwise those of a serial float32 loop in that order, whatever the timing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "runtime/barrier.h"
+#include "runtime/buffer.h"
+#include "runtime/collective_shapes.h"
+#include "runtime/device_pool.h"
+#include "runtime/mesh.h"
+#include "runtime/shape.h"
+
+namespace shardlab {
+
+/// How all_reduce combines values.
+enum class ReduceOp : uint8_t { kSum, kMax, kMin, kMean };
+
+/// Name of the jax.lax function a ReduceOp stands for ("psum", ...).
+const char* reduce_op_name(ReduceOp op);
+
+/// The collectives of one mesh; also the JobSync of the jobs that use them.
+class Communicator final : public JobSync {
+ public:
+  /// Payloads up to this many bytes take the one-barrier staging path.
+  static constexpr size_t kStagingBytes = 16 * 1024;
+
+  /// Sets up barriers and staging areas for every group of every axis subset.
+  explicit Communicator(std::shared_ptr<const Mesh> mesh);
+  ~Communicator() override;
+
+  /// The mesh.
+  const Mesh& mesh() const { return *mesh_; }
+
+  // The collectives below are called on device thread `device`, by every
+  // device of the group, in the same order; `in` and `out` hold 4-byte
+  // elements. Only all_reduce may have out == in.
+
+  /// psum / pmax / pmin / pmean over the axes of g: out = in_0 op in_1 op ... (device order).
+  void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out, int64_t count);
+  /// all_gather: out holds every peer's block, in position order, along `axis`.
+  void all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int axis,
+                  bool tiled);
+  /// psum_scatter: out = chunk `position` of the sum of every peer's input.
+  void reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out, const Shape& in_shape,
+                      int dim, bool tiled);
+  /// ppermute: out = the input of the peer whose pair names this device as
+  /// destination, or zeros when none does.
+  void ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count, const Permutation& perm);
+  /// all_to_all: chunk j of split_axis goes to position j; received chunks are
+  /// concatenated (tiled) or stacked along concat_axis in source order.
+  void all_to_all(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int split_axis,
+                  int concat_axis, bool tiled);
+
+  // JobSync
+  void device_finished(int device) override;
+  void abort() override;
+  void reset() override;
+
+ private:
+  struct Desc;
+  struct Peers;
+  struct MaskState;
+  struct DeviceState;
+
+  template <class Body>
+  void exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag, int64_t bytes,
+                const void* in, void* out, Body&& body);
+  Barrier& barrier(uint32_t mask, int device);
+
+  std::shared_ptr<const Mesh> mesh_;
+  int num_masks_;
+  JobFlags flags_;
+  std::vector<std::vector<std::unique_ptr<Barrier>>> barriers_;  // [mask][group number]
+  std::vector<std::unique_ptr<DeviceState>> devices_;
+};
+
+}  // namespace shardlab

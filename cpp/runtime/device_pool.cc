@@ -1,0 +1,105 @@
+#include "runtime/device_pool.h"
+
+#include <condition_variable>
+#include <mutex>
+
+#include "runtime/mesh.h"
+
+namespace shardlab {
+
+DevicePool::DevicePool(int threads) : slots_(kMaxPending), errors_(threads) {
+  if (threads < 1 || threads > kMaxDevices)
+    fail(ErrorKind::kValue, "DevicePool: threads=", threads, " must be between 1 and ", kMaxDevices);
+  remaining_.store(static_cast<uint32_t>(threads));
+  threads_.reserve(threads);
+  for (int d = 0; d < threads; ++d) threads_.emplace_back([this, d] { device_loop(d); });
+}
+
+DevicePool::~DevicePool() {
+  stopping_.store(true);
+  event_.notify();
+  for (auto& t : threads_) t.join();
+}
+
+void DevicePool::submit(Job job) {
+  if (job.devices < 0 || job.devices > size())
+    fail(ErrorKind::kValue, "DevicePool::submit: the job wants ", job.devices, " devices but the pool has ", size());
+  const uint32_t k = submitted_.load();
+  if (k - completed_.load() >= kMaxPending)
+    fail(ErrorKind::kResource, "DevicePool::submit: ", kMaxPending, " jobs are already pending; wait for some to finish");
+  slots_[k % kMaxPending] = std::move(job);
+  submitted_.store(k + 1);
+  event_.notify();
+}
+
+JobResult DevicePool::run(int devices, std::function<void(int)> fn, JobSync* sync) {
+  std::mutex m;
+  std::condition_variable cv;
+  bool finished = false;
+  JobResult result;
+  submit(Job{devices, std::move(fn), sync, [&](JobResult r) {
+               std::lock_guard<std::mutex> lock(m);
+               result = std::move(r);
+               finished = true;
+               cv.notify_one();
+             }});
+  std::unique_lock<std::mutex> lock(m);
+  cv.wait(lock, [&] { return finished; });
+  return result;
+}
+
+void DevicePool::device_loop(int device) {
+  for (uint32_t k = 0;; ++k) {
+    // Jobs run one at a time: job k starts once job k-1 completed everywhere,
+    // so per-job barrier state can be reset between them.
+    event_.wait([&] { return stopping_.load() || (submitted_.load() > k && completed_.load() == k); });
+    if (stopping_.load()) return;
+    Job& job = slots_[k % kMaxPending];
+    if (device < job.devices) {
+      bool aborted = false;
+      try {
+        job.fn(device);
+      } catch (const JobAborted&) {
+        aborted = true;
+      } catch (const Error& e) {
+        errors_[device] = {true, e.kind(), e.what()};
+      } catch (const std::bad_alloc&) {
+        errors_[device] = {true, ErrorKind::kResource, "out of memory"};
+      } catch (const std::exception& e) {
+        errors_[device] = {true, ErrorKind::kDevice, e.what()};
+      } catch (...) {
+        errors_[device] = {true, ErrorKind::kDevice, "unknown exception"};
+      }
+      if (job.sync) {
+        if (errors_[device].failed) {
+          job.sync->abort();
+        } else if (!aborted) {
+          job.sync->device_finished(device);
+        }
+      }
+    }
+    if (remaining_.fetch_sub(1) == 1) finish_job(job);
+  }
+}
+
+void DevicePool::finish_job(Job& job) {
+  JobResult result;
+  for (int d = 0; d < size(); ++d) {
+    if (errors_[d].failed && result.ok) {
+      result.ok = false;
+      result.device = d;
+      result.kind = errors_[d].kind;
+      result.message = "device " + std::to_string(d) + ": " + errors_[d].message;
+    }
+    errors_[d] = DeviceError{};
+  }
+  if (job.sync) job.sync->reset();
+  auto done = std::move(job.done);
+  job = Job{};
+  remaining_.store(static_cast<uint32_t>(size()));
+  completed_.fetch_add(1);
+  event_.notify();
+  if (done) done(std::move(result));
+}
+
+}  // namespace shardlab

@@ -1,0 +1,91 @@
+// The device pool: persistent device threads (in wasm, the pooled Web Workers)
+// that wait for jobs and run one function per device. The host submits a job
+// and is told from a device thread when it is done, so a browser's main thread
+// never waits; native hosts may also block in run().
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/errors.h"
+#include "runtime/event.h"
+
+namespace shardlab {
+
+/// How a job ended: ok, or the error of the lowest-numbered failing device.
+struct JobResult {
+  bool ok = true;                      ///< every device finished without error
+  int device = -1;                     ///< the failing device reported
+  ErrorKind kind = ErrorKind::kDevice; ///< its error's category
+  std::string message;                 ///< "device 3: <what it threw>"
+};
+
+/// Lets the pool release a job's barriers when a device fails or leaves.
+class JobSync {
+ public:
+  virtual ~JobSync() = default;
+  /// Device d returned from the job's function without an error.
+  virtual void device_finished(int device) = 0;
+  /// Some device failed: every waiter must leave its barrier.
+  virtual void abort() = 0;
+  /// The job is over: clear per-job state before the next one starts.
+  virtual void reset() = 0;
+};
+
+/// One unit of work: fn(d) for devices 0..devices-1.
+struct Job {
+  int devices = 0;                          ///< how many devices take part
+  std::function<void(int)> fn;              ///< the per-device function
+  JobSync* sync = nullptr;                  ///< the job's communicator, if it has collectives
+  std::function<void(JobResult)> done;      ///< called once, on a device thread, at the end
+};
+
+/// Persistent device threads running submitted jobs in order, one at a time.
+class DevicePool {
+ public:
+  /// Starts `threads` device threads (at most kMaxDevices). Does not wait for them.
+  explicit DevicePool(int threads);
+  /// Stops and joins the threads (native hosts only; a browser page terminates workers instead).
+  ~DevicePool();
+  DevicePool(const DevicePool&) = delete;
+  DevicePool& operator=(const DevicePool&) = delete;
+
+  /// Number of device threads.
+  int size() const { return static_cast<int>(threads_.size()); }
+
+  /// Queues a job without blocking; job.done runs on a device thread when it
+  /// ends. Throws a ResourceError when kMaxPending jobs are already queued.
+  void submit(Job job);
+
+  /// Runs a job and waits for it (never on a browser main thread).
+  JobResult run(int devices, std::function<void(int)> fn, JobSync* sync = nullptr);
+
+  /// Most jobs that may wait in the queue.
+  static constexpr uint32_t kMaxPending = 64;
+
+ private:
+  void device_loop(int device);
+  void finish_job(Job& job);
+
+  struct alignas(64) DeviceError {
+    bool failed = false;
+    ErrorKind kind = ErrorKind::kDevice;
+    std::string message;
+  };
+
+  std::vector<Job> slots_;
+  std::vector<DeviceError> errors_;
+  alignas(64) std::atomic<uint32_t> submitted_{0};
+  alignas(64) std::atomic<uint32_t> completed_{0};
+  alignas(64) std::atomic<uint32_t> remaining_{0};
+  std::atomic<bool> stopping_{false};
+  EventCount event_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace shardlab

@@ -1,0 +1,16 @@
+#include "runtime/errors.h"
+
+namespace shardlab {
+
+const char* error_kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kValue: return "ValueError";
+    case ErrorKind::kShape: return "ShapeError";
+    case ErrorKind::kSharding: return "ShardingError";
+    case ErrorKind::kDevice: return "DeviceError";
+    case ErrorKind::kResource: return "ResourceError";
+  }
+  return "Error";
+}
+
+}  // namespace shardlab

@@ -1,0 +1,63 @@
+#include "runtime/partition_spec.h"
+
+#include <sstream>
+
+#include "runtime/errors.h"
+
+namespace shardlab {
+
+std::string PartitionSpec::str() const {
+  std::ostringstream out;
+  out << "P(";
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (i) out << ", ";
+    const auto& e = entries[i];
+    if (e.empty()) {
+      out << "None";
+    } else if (e.size() == 1) {
+      out << "'" << e[0] << "'";
+    } else {
+      out << "(";
+      for (size_t j = 0; j < e.size(); ++j) out << (j ? ", " : "") << "'" << e[j] << "'";
+      out << ")";
+    }
+  }
+  if (entries.size() == 1 && entries[0].size() > 1) out << ",";
+  out << ")";
+  return out.str();
+}
+
+std::vector<int64_t> Layout::block_index(const Mesh& mesh, int device) const {
+  std::vector<int64_t> idx(global.size());
+  for (size_t i = 0; i < global.size(); ++i) idx[i] = mesh.position(device, dim_axes[i]);
+  return idx;
+}
+
+Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, const std::string& fn) {
+  if (spec.entries.size() > global.size())
+    fail(ErrorKind::kSharding, fn, ": ", spec.str(), " has ", spec.entries.size(), " entries but the array has rank ",
+         global.size(), " (shape ", shape_str(global), "); a spec may have at most one entry per dimension");
+  Layout layout;
+  layout.global = global;
+  layout.block = global;
+  for (size_t i = 0; i < global.size(); ++i) {
+    if (global[i] < 0) fail(ErrorKind::kShape, fn, ": negative dimension in shape ", shape_str(global));
+    std::vector<std::string> names = i < spec.entries.size() ? spec.entries[i] : std::vector<std::string>{};
+    AxisGroup g = mesh.axis_group(names, fn + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
+    if (g.mask & layout.split_mask) {
+      for (int a : g.axes)
+        if (layout.split_mask & (1u << a))
+          fail(ErrorKind::kSharding, fn, ": mesh axis '", mesh.axis_names()[a], "' is used more than once in ",
+               spec.str(), "; each axis may split at most one dimension");
+    }
+    layout.split_mask |= g.mask;
+    if (global[i] % g.size != 0)
+      fail(ErrorKind::kSharding, fn, ": dimension ", i, " of shape ", shape_str(global), " has size ", global[i],
+           ", which is not divisible by ", g.size, " (the size of mesh axis ", g.label, " in ", spec.str(), ")");
+    layout.block[i] = global[i] / g.size;
+    layout.dim_axes.push_back(std::move(g));
+  }
+  return layout;
+}
+
+}  // namespace shardlab

@@ -1,0 +1,38 @@
+#include "runtime/shape.h"
+
+#include <sstream>
+
+#include "runtime/errors.h"
+
+namespace shardlab {
+
+const char* dtype_name(DType dtype) { return dtype == DType::kFloat32 ? "f32" : "i32"; }
+
+int64_t num_elements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::vector<int64_t> strides_of(const Shape& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * shape[k + 1];
+  return s;
+}
+
+std::string shape_str(const Shape& shape) {
+  std::ostringstream out;
+  out << "[";
+  for (size_t i = 0; i < shape.size(); ++i) out << (i ? "," : "") << shape[i];
+  out << "]";
+  return out.str();
+}
+
+int normalize_axis(int axis, int rank, const std::string& fn, const std::string& what) {
+  if (axis < -rank || axis >= rank)
+    fail(ErrorKind::kShape, fn, ": ", what, "=", axis, " is out of range for rank ", rank, "; valid values are ",
+         -rank, "..", rank - 1);
+  return axis < 0 ? axis + rank : axis;
+}
+
+}  // namespace shardlab

@@ -1,0 +1,32 @@
+// Shapes and element types of arrays.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shardlab {
+
+/// Element types: everything ShardLab stores is 4 bytes wide.
+enum class DType : uint8_t { kFloat32, kInt32 };
+
+/// Bytes per element of every DType.
+constexpr size_t kElemBytes = 4;
+
+/// JAX's short name of a dtype ("f32", "i32").
+const char* dtype_name(DType dtype);
+
+/// Dimensions of an array, outermost first.
+using Shape = std::vector<int64_t>;
+
+/// Number of elements of `shape` (1 for a scalar).
+int64_t num_elements(const Shape& shape);
+/// Row-major strides of `shape`, in elements.
+std::vector<int64_t> strides_of(const Shape& shape);
+/// Text like [8,2] (JAX's f32[8,2] without the dtype).
+std::string shape_str(const Shape& shape);
+/// Normalises a possibly negative `axis` for an array of rank `rank` (or
+/// rank + 1 when inserting); throws a ShapeError naming `fn` and `what`.
+int normalize_axis(int axis, int rank, const std::string& fn, const std::string& what);
+
+}  // namespace shardlab

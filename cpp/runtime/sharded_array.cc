@@ -1,0 +1,82 @@
+#include "runtime/sharded_array.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "runtime/errors.h"
+#include "runtime/strided_copy.h"
+
+namespace shardlab {
+
+namespace {
+
+// The view of device d's block inside the row-major global array.
+StridedView global_view(const Mesh& mesh, const Layout& layout, int device) {
+  StridedView v{strides_of(layout.global), 0};
+  const auto idx = layout.block_index(mesh, device);
+  for (size_t i = 0; i < idx.size(); ++i) v.offset += idx[i] * layout.block[i] * v.strides[i];
+  return v;
+}
+
+std::string index_str(const std::vector<int64_t>& idx) {
+  std::ostringstream out;
+  out << "(";
+  for (size_t i = 0; i < idx.size(); ++i) out << (i ? ", " : "") << idx[i];
+  out << (idx.size() == 1 ? ",)" : ")");
+  return out.str();
+}
+
+}  // namespace
+
+ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
+                           const PartitionSpec& spec)
+    : mesh_(std::move(mesh)), dtype_(dtype), spec_(spec), layout_(make_layout(*mesh_, global, spec, "ShardedArray")) {
+  const size_t bytes = static_cast<size_t>(num_elements(layout_.block)) * kElemBytes;
+  for (int d = 0; d < mesh_->size(); ++d) blocks_.push_back(std::make_shared<Buffer>(bytes, d));
+}
+
+ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
+                               const PartitionSpec& spec, const void* host) {
+  ShardedArray a(std::move(mesh), dtype, global, spec);
+  const StridedView contiguous{strides_of(a.layout_.block), 0};
+  for (int d = 0; d < a.mesh_->size(); ++d)
+    strided_copy(a.layout_.block, host, global_view(*a.mesh_, a.layout_, d), a.block(d), contiguous);
+  return a;
+}
+
+void ShardedArray::get(void* host, bool check_replicas) const {
+  const StridedView contiguous{strides_of(layout_.block), 0};
+  const size_t bytes = static_cast<size_t>(block_elements()) * kElemBytes;
+  // The first device holding each block writes it; the others are its replicas.
+  for (int d = 0; d < mesh_->size(); ++d) {
+    const auto idx = layout_.block_index(*mesh_, d);
+    int owner = -1;
+    for (int e = 0; e < d && owner < 0; ++e)
+      if (layout_.block_index(*mesh_, e) == idx) owner = e;
+    if (owner < 0) {
+      strided_copy(layout_.block, block(d), contiguous, host, global_view(*mesh_, layout_, d));
+    } else if (check_replicas && std::memcmp(block(owner), block(d), bytes) != 0) {
+      const auto* a = static_cast<const uint32_t*>(block(owner));
+      const auto* b = static_cast<const uint32_t*>(block(d));
+      int64_t i = 0;
+      while (a[i] == b[i]) ++i;
+      std::ostringstream va, vb;
+      if (dtype_ == DType::kFloat32) {
+        float fa, fb;
+        std::memcpy(&fa, a + i, 4);
+        std::memcpy(&fb, b + i, 4);
+        va << fa;
+        vb << fb;
+      } else {
+        va << static_cast<int32_t>(a[i]);
+        vb << static_cast<int32_t>(b[i]);
+      }
+      fail(ErrorKind::kSharding, "get: devices ", owner, " and ", d, " should hold the same replica of block ",
+           index_str(idx), " of a ", dtype_name(dtype_), shape_str(layout_.global), " array with ", spec_.str(),
+           " on ", mesh_->str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
+           "); the values vary along a mesh axis the spec does not mention");
+    }
+  }
+}
+
+}  // namespace shardlab

@@ -1,0 +1,22 @@
+// Copies between N-d views of 4-byte elements, the one data-movement helper
+// behind sharded put/get, all_gather and all_to_all.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace shardlab {
+
+/// An N-d view: element strides per dimension plus a starting offset.
+struct StridedView {
+  std::vector<int64_t> strides;  ///< element stride of each dimension of the extent
+  int64_t offset = 0;            ///< element offset of the first element
+};
+
+/// Copies the `extent`-shaped region of `src` (seen through `sv`) into `dst`
+/// (seen through `dv`); elements are 4 bytes. The innermost dimension is
+/// copied with memcpy when both views are contiguous along it.
+void strided_copy(const std::vector<int64_t>& extent, const void* src, const StridedView& sv, void* dst,
+                  const StridedView& dv);
+
+}  // namespace shardlab

@@ -1,0 +1,161 @@
+#include "async_runtime.h"
+
+#include <emscripten/emscripten.h>
+#include <emscripten/threading.h>
+
+#include <cstring>
+
+#include "js_errors.h"
+#include "runtime/errors.h"
+
+namespace shardlab::wasm {
+
+using emscripten::val;
+
+Shape shape_from_js(const val& shape) {
+  Shape s;
+  const int n = shape["length"].as<int>();
+  for (int i = 0; i < n; ++i) s.push_back(static_cast<int64_t>(shape[i].as<double>()));
+  return s;
+}
+
+val shape_to_js(const Shape& shape) {
+  val a = val::array();
+  for (int64_t d : shape) a.call<void>("push", static_cast<double>(d));
+  return a;
+}
+
+PartitionSpec spec_from_js(const val& spec) {
+  PartitionSpec p;
+  const int n = spec["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    const val e = spec[i];
+    std::vector<std::string> names;
+    if (e.isString()) {
+      names.push_back(e.as<std::string>());
+    } else if (!e.isNull() && !e.isUndefined()) {
+      const int m = e["length"].as<int>();
+      for (int j = 0; j < m; ++j) names.push_back(e[j].as<std::string>());
+    }
+    p.entries.push_back(std::move(names));
+  }
+  return p;
+}
+
+DeviceMesh make_device_mesh(const val& shape, const val& names) {
+  return with_js_errors([&] {
+  std::vector<int> sizes;
+  for (int64_t d : shape_from_js(shape)) sizes.push_back(static_cast<int>(d));
+  std::vector<std::string> axis_names;
+  const int n = names["length"].as<int>();
+  for (int i = 0; i < n; ++i) axis_names.push_back(names[i].as<std::string>());
+  auto mesh = std::make_shared<const Mesh>(std::move(sizes), std::move(axis_names));
+  return DeviceMesh{mesh, std::make_shared<Communicator>(mesh)};
+  });
+}
+
+CollectiveSpec collective_from_js(const val& desc) {
+  CollectiveSpec s;
+  s.kind = collective_kind_from_name(desc["op"].as<std::string>());
+  const val axes = desc["axes"];
+  if (axes.isString()) {
+    s.axes.push_back(axes.as<std::string>());
+  } else {
+    const int n = axes["length"].as<int>();
+    for (int i = 0; i < n; ++i) s.axes.push_back(axes[i].as<std::string>());
+  }
+  auto int_or = [&](const char* key, int fallback) {
+    const val v = desc[key];
+    return v.isUndefined() || v.isNull() ? fallback : v.as<int>();
+  };
+  s.axis = int_or("axis", 0);
+  s.split_axis = int_or("splitAxis", 0);
+  s.concat_axis = int_or("concatAxis", 0);
+  s.tiled = !desc["tiled"].isUndefined() && desc["tiled"].as<bool>();
+  const val perm = desc["perm"];
+  if (!perm.isUndefined() && !perm.isNull()) {
+    const int n = perm["length"].as<int>();
+    for (int i = 0; i < n; ++i) s.perm.push_back({perm[i][0].as<int>(), perm[i][1].as<int>()});
+  }
+  return s;
+}
+
+ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const val& shape, const val& spec,
+                       uintptr_t ptr) {
+  return with_js_errors([&] {
+  if (dtype != "float32" && dtype != "int32")
+    fail(ErrorKind::kValue, "put: dtype '", dtype, "' is not supported; use 'float32' or 'int32'");
+  return ShardedArray::put(mesh.mesh, dtype == "float32" ? DType::kFloat32 : DType::kInt32, shape_from_js(shape),
+                           spec_from_js(spec), reinterpret_cast<const void*>(ptr));
+  });
+}
+
+void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas) {
+  with_js_errors([&] { array.get(reinterpret_cast<void*>(ptr), check_replicas); });
+}
+
+namespace {
+int checked_devices(int devices) {
+  if (devices < 1 || devices > 8)
+    with_js_errors([&] { fail(ErrorKind::kValue, "init: devices=", devices, " must be between 1 and 8"); });
+  return devices;
+}
+}  // namespace
+
+AsyncRuntime::AsyncRuntime(int devices) : pool_(checked_devices(devices)) {}
+
+namespace {
+
+// Runs on the submitting thread: hands the result to the JS loader.
+void post_result(int id, const JobResult& r) {
+  // The message is copied to the heap; JS reads and frees it.
+  char* msg = nullptr;
+  if (!r.ok) {
+    msg = static_cast<char*>(std::malloc(r.message.size() + 1));
+    std::memcpy(msg, r.message.c_str(), r.message.size() + 1);
+  }
+  const char* kind = r.ok ? "" : error_kind_name(r.kind);
+  MAIN_THREAD_ASYNC_EM_ASM({ Module["__shardlabJobDone"]($0, $1, UTF8ToString($2), $3); }, id, r.ok ? 1 : 0, kind,
+                           msg);
+}
+
+}  // namespace
+
+void AsyncRuntime::submit(int id, int devices, std::function<void(int)> fn, JobSync* sync) {
+  pool_.submit(Job{devices, std::move(fn), sync, [id](JobResult r) { post_result(id, r); }});
+}
+
+ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in,
+                                             const val& desc, const val& out_spec, int reps) {
+  return with_js_errors([&] {
+  if (mesh.mesh->size() > pool_.size())
+    fail(ErrorKind::kValue, "collective: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
+         " devices but the runtime has ", pool_.size());
+  CollectiveJob job = prepare_collective(*mesh.comm, in, collective_from_js(desc), spec_from_js(out_spec), reps);
+  // The job holds the communicator alive even if JS deletes the mesh meanwhile.
+  auto comm = mesh.comm;
+  submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
+  return job.out;
+  });
+}
+
+void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, bool trap) {
+  with_js_errors([&] {
+  auto comm = mesh.comm;
+  const AxisGroup g = mesh.mesh->axis_group(mesh.mesh->axis_names(), "fault");
+  submit(
+      id, mesh.mesh->size(),
+      [comm, g, failing, trap](int d) {
+        float x = 1.0f;
+        comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
+        if (d == failing) {
+          if (trap) __builtin_trap();
+          fail(ErrorKind::kValue, "injected failure on device ", d);
+        }
+        comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
+      },
+      comm.get());
+  });
+}
+
+}  // namespace shardlab::wasm

@@ -1,0 +1,65 @@
+// The wasm host side of the device pool: jobs are submitted from the JS
+// thread that loaded the module (a page's main thread, or a worker) and never
+// wait there; when a job ends, its last device posts the result back to that
+// thread, where the JS loader resolves or rejects the job's Promise.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+
+#include "runtime/collective_job.h"
+#include "runtime/communicator.h"
+#include "runtime/device_pool.h"
+#include "runtime/sharded_array.h"
+
+namespace shardlab::wasm {
+
+/// A mesh together with the communicator its jobs use.
+struct DeviceMesh {
+  std::shared_ptr<const Mesh> mesh;
+  std::shared_ptr<Communicator> comm;
+};
+
+/// Builds a DeviceMesh from JS arrays of axis sizes and names.
+DeviceMesh make_device_mesh(const emscripten::val& shape, const emscripten::val& names);
+
+/// Converts a JS spec (an array of null | name | [names]) to a PartitionSpec.
+PartitionSpec spec_from_js(const emscripten::val& spec);
+/// Converts a JS array of numbers to a Shape.
+Shape shape_from_js(const emscripten::val& shape);
+/// Converts a Shape to a JS array.
+emscripten::val shape_to_js(const Shape& shape);
+/// Converts a JS collective description ({op, axes, axis, tiled, perm, splitAxis, concatAxis}).
+CollectiveSpec collective_from_js(const emscripten::val& desc);
+
+/// Copies a host array at `ptr` (wasm heap) into a new sharded array.
+ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const emscripten::val& shape,
+                       const emscripten::val& spec, uintptr_t ptr);
+/// Assembles `array` into the host buffer at `ptr` (checking replicas if asked).
+void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas);
+
+/// The device pool of this module instance, with Promise-style completion.
+class AsyncRuntime {
+ public:
+  /// Starts `devices` persistent device threads (1..8; the pool of workers has 8).
+  explicit AsyncRuntime(int devices);
+  /// Number of device threads.
+  int devices() const { return pool_.size(); }
+  /// Submits `desc` applied `reps` times to `in`; returns the output array at
+  /// once. When the job ends, Module.__shardlabJobDone(id, ok, kind, message)
+  /// is called on the submitting thread.
+  ShardedArray submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const emscripten::val& desc,
+                                 const emscripten::val& out_spec, int reps);
+  /// Test aid: a job in which every device runs a psum, then device `failing`
+  /// throws while the others wait in a second psum (trap=true: it executes a
+  /// wasm trap instead, which kills its worker).
+  void submit_fault(int id, const DeviceMesh& mesh, int failing, bool trap);
+
+ private:
+  void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync);
+  DevicePool pool_;
+};
+
+}  // namespace shardlab::wasm

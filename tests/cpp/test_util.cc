@@ -1,0 +1,37 @@
+#include "test_util.h"
+
+namespace shardlab::testing {
+
+DevicePool& pool() {
+  static DevicePool p(8);
+  return p;
+}
+
+std::shared_ptr<const Mesh> make_mesh(std::vector<int> shape, std::vector<std::string> names) {
+  return std::make_shared<const Mesh>(std::move(shape), std::move(names));
+}
+
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+
+std::vector<int64_t> unravel(int64_t linear, const Shape& shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
+    idx[k] = linear % shape[k];
+    linear /= shape[k];
+  }
+  return idx;
+}
+
+int64_t ravel(const std::vector<int64_t>& idx, const Shape& shape) {
+  int64_t linear = 0;
+  for (size_t k = 0; k < shape.size(); ++k) linear = linear * shape[k] + idx[k];
+  return linear;
+}
+
+}  // namespace shardlab::testing

@@ -1,0 +1,31 @@
+// Helpers shared by the C++ tests: the one device pool of a test binary,
+// seeded random data, and multi-index arithmetic for serial references.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "runtime/communicator.h"
+#include "runtime/device_pool.h"
+#include "runtime/mesh.h"
+
+namespace shardlab::testing {
+
+/// The 8-thread pool every test of a binary shares (created once: in wasm the
+/// workers are a fixed pool).
+DevicePool& pool();
+
+/// A mesh as a shared pointer.
+std::shared_ptr<const Mesh> make_mesh(std::vector<int> shape, std::vector<std::string> names);
+
+/// `n` floats from a seeded generator, in [-1, 1).
+std::vector<float> random_floats(size_t n, uint32_t seed);
+
+/// The row-major multi-index of element `linear` of `shape`.
+std::vector<int64_t> unravel(int64_t linear, const Shape& shape);
+/// The linear index of multi-index `idx` in `shape`.
+int64_t ravel(const std::vector<int64_t>& idx, const Shape& shape);
+
+}  // namespace shardlab::testing
