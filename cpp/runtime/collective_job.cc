@@ -59,8 +59,19 @@ Shape collective_block_shape(const Mesh& mesh, const CollectiveSpec& spec, const
   }
 }
 
+uint32_t collective_varying_axes(const Mesh& mesh, const CollectiveSpec& spec, uint32_t in_varying) {
+  const uint32_t axes = mesh.axis_group(spec.axes, collective_kind_name(spec.kind)).mask;
+  switch (spec.kind) {
+    case CollectiveKind::kPsumScatter:
+    case CollectiveKind::kPpermute:
+    case CollectiveKind::kAllToAll: return in_varying | axes;
+    case CollectiveKind::kAxisIndex: return axes;
+    default: return in_varying & ~axes;
+  }
+}
+
 CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, const CollectiveSpec& spec,
-                                 const PartitionSpec& out_spec, int reps) {
+                                 const PartitionSpec& out_spec, int reps, bool check_vma) {
   if (&comm.mesh() != &in.mesh())
     fail(ErrorKind::kValue, "collective: the array lives on ", in.mesh().str(),
          " but the communicator belongs to another mesh object");
@@ -77,7 +88,26 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
   if (spec.kind == CollectiveKind::kPmean && in.dtype() != DType::kFloat32)
     fail(ErrorKind::kValue, "pmean: needs a float32 array, got ", dtype_name(in.dtype()), "; use psum for integers");
 
-  CollectiveJob job{ShardedArray(in.mesh_ptr(), out_dtype, global, out_spec), {}};
+  // The input's blocks vary along the axes its spec splits over (replicas agree).
+  const uint32_t varying = collective_varying_axes(mesh, spec, in.layout().split_mask);
+  const uint32_t out_axes = make_layout(mesh, global, out_spec, where).split_mask;
+  if (check_vma && (varying & ~out_axes)) {
+    int a = 0;
+    while (!((varying & ~out_axes) >> a & 1)) ++a;
+    fail(ErrorKind::kSharding, collective_kind_name(spec.kind), ": out_spec ", out_spec.str(), " omits mesh axis '",
+         mesh.axis_names()[a], "', along which the result varies; mention it in out_spec, or pass check_vma=false");
+  }
+  // A result replicated over the whole group is stored once per group when it
+  // is large (each device writes its share); small ones keep a copy per device
+  // so the collective needs a single barrier.
+  const bool replicated_in_group = (spec.kind == CollectiveKind::kPsum || spec.kind == CollectiveKind::kPmean ||
+                                    spec.kind == CollectiveKind::kPmax || spec.kind == CollectiveKind::kPmin ||
+                                    spec.kind == CollectiveKind::kAllGather) &&
+                                   (out_axes & g.mask) == 0;
+  const bool share = check_vma && replicated_in_group &&
+                     num_elements(out_block) * static_cast<int64_t>(kElemBytes) >
+                         static_cast<int64_t>(Communicator::kStagingBytes);
+  CollectiveJob job{ShardedArray(in.mesh_ptr(), out_dtype, global, out_spec, share ? g.mask : 0), {}};
   ShardedArray src = in, dst = job.out;  // the job's copies keep the blocks alive
   const int64_t count = in.block_elements();
   const Shape in_block = in.block_shape();
@@ -112,8 +142,8 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
 }
 
 ShardedArray run_collective(DevicePool& pool, Communicator& comm, const ShardedArray& in, const CollectiveSpec& spec,
-                            const PartitionSpec& out_spec, int reps) {
-  CollectiveJob job = prepare_collective(comm, in, spec, out_spec, reps);
+                            const PartitionSpec& out_spec, int reps, bool check_vma) {
+  CollectiveJob job = prepare_collective(comm, in, spec, out_spec, reps, check_vma);
   const JobResult r = pool.run(in.mesh().size(), job.fn, &comm);
   if (!r.ok) throw Error(r.kind, r.message);
   return job.out;

@@ -45,15 +45,25 @@ struct CollectiveJob {
   std::function<void(int)> fn;   ///< the per-device function
 };
 
+/// The mesh axes along which the result of `spec` varies, for an input that
+/// varies along `in_varying` (bit sets over mesh axes), by JAX's rules: psum-
+/// like collectives and all_gather make the result invariant along their
+/// axes; psum_scatter, ppermute and all_to_all make it vary; axis_index varies
+/// exactly along its axes.
+uint32_t collective_varying_axes(const Mesh& mesh, const CollectiveSpec& spec, uint32_t in_varying);
+
 /// Checks everything on the host and prepares a job that runs `spec` `reps`
 /// times on each device's block of `in`, writing the result blocks of `out`
 /// (laid out by `out_spec`). Submit fn to the pool with `comm` as JobSync.
+/// With check_vma (as jax.shard_map's), an out_spec that omits an axis the
+/// result varies along is an error; without it, replicas are stored
+/// separately so ShardedArray::get can still detect the disagreement.
 CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, const CollectiveSpec& spec,
-                                 const PartitionSpec& out_spec, int reps);
+                                 const PartitionSpec& out_spec, int reps, bool check_vma = true);
 
 /// Runs prepare_collective's job on `pool` and waits (native hosts); throws
 /// the failing device's error.
 ShardedArray run_collective(DevicePool& pool, Communicator& comm, const ShardedArray& in, const CollectiveSpec& spec,
-                            const PartitionSpec& out_spec, int reps = 1);
+                            const PartitionSpec& out_spec, int reps = 1, bool check_vma = true);
 
 }  // namespace shardlab

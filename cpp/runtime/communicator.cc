@@ -13,6 +13,9 @@ namespace {
 
 enum Op : uint32_t { kPsum, kPmax, kPmin, kPmean, kAllGather, kReduceScatter, kPpermute, kAllToAll };
 
+// Collectives whose result is the same on every peer, so it may be one shared buffer.
+bool shares_output(uint32_t op) { return op <= kPmean || op == kAllGather; }
+
 const char* op_name(uint32_t op) {
   static const char* const kNames[] = {"psum", "pmax", "pmin", "pmean", "all_gather", "psum_scatter", "ppermute",
                                        "all_to_all"};
@@ -128,6 +131,7 @@ struct Communicator::DeviceState {
 struct Communicator::Peers {
   int n = 0;
   int me = 0;
+  bool shared_out = false;  // every peer writes to the same output buffer (a replicated result)
   std::array<const Desc*, kMaxDevices> desc{};
   std::array<int, kMaxDevices> device{};
   std::array<int, kMaxDevices> by_device{};
@@ -185,7 +189,7 @@ void Communicator::reset() {
 
 template <class Body>
 void Communicator::exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag,
-                            int64_t bytes, const void* in, void* out, Body&& body) {
+                            int64_t bytes, const void* in, void* out, int64_t out_bytes, Body&& body) {
   MaskState& ms = devices_[device]->masks[g.mask];
   const uint32_t parity = ms.seq++ & 1;
   const bool small = bytes <= static_cast<int64_t>(kStagingBytes);
@@ -214,18 +218,52 @@ void Communicator::exchange(int device, const AxisGroup& g, const char* what, ui
   }
   std::sort(peers.by_device.begin(), peers.by_device.begin() + g.size,
             [&](int a, int b2) { return peers.device[a] < peers.device[b2]; });
+  // Outputs are either all distinct or, for a result replicated over the
+  // group, all one buffer; then each peer writes its share of it and the
+  // closing barrier tells everyone the whole result is there.
+  int same = 0;
+  for (int p = 0; p < g.size && out_bytes > 0; ++p)
+    for (int q = 0; q < p; ++q)
+      if (peers.desc[p]->out == peers.desc[q]->out) ++same;
+  peers.shared_out = g.size > 1 && same == g.size * (g.size - 1) / 2;
+  if (same != 0 && (!peers.shared_out || !shares_output(op)))
+    fail(ErrorKind::kValue, what, " over ", g.label, " on device ", device,
+         ": the output buffers of some peers alias each other; outputs must be distinct, or (psum-like and "
+         "all_gather results only) one buffer shared by the whole group");
   body(peers, small);
-  if (!small) b.arrive_and_wait(device, what);
+  if (!small || peers.shared_out) b.arrive_and_wait(device, what);
 }
 
 namespace {
 
-// Reduces elements [lo, hi) of every peer's input (ascending device order)
-// into dst; the identity of the first operand avoids a separate init pass.
+// dst[i] = ((dst[i] op a[i]) op b[i]) op c[i]: three peers per pass over dst,
+// in the same order as three single passes, so results do not change.
+template <class T>
+void accumulate3(ReduceOp op, T* __restrict dst, const T* __restrict a, const T* __restrict b,
+                 const T* __restrict c, int64_t n) {
+  switch (op) {
+    case ReduceOp::kMax:
+      for (int64_t i = 0; i < n; ++i)
+        dst[i] = combine(ReduceOp::kMax, combine(ReduceOp::kMax, combine(ReduceOp::kMax, dst[i], a[i]), b[i]), c[i]);
+      break;
+    case ReduceOp::kMin:
+      for (int64_t i = 0; i < n; ++i)
+        dst[i] = combine(ReduceOp::kMin, combine(ReduceOp::kMin, combine(ReduceOp::kMin, dst[i], a[i]), b[i]), c[i]);
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i)
+        dst[i] = combine(ReduceOp::kSum, combine(ReduceOp::kSum, combine(ReduceOp::kSum, dst[i], a[i]), b[i]), c[i]);
+  }
+}
+
+// Reduces `len` elements of every peer's input (ascending device order) into
+// dst; starting from a copy of the first operand avoids an identity pass.
 template <class T, class Src>
 void reduce_range(ReduceOp op, T* dst, int64_t len, int n, Src src_of) {
   std::memcpy(dst, src_of(0), static_cast<size_t>(len) * sizeof(T));
-  for (int i = 1; i < n; ++i) accumulate(op, dst, src_of(i), len);
+  int i = 1;
+  for (; i + 3 <= n; i += 3) accumulate3(op, dst, src_of(i), src_of(i + 1), src_of(i + 2), len);
+  for (; i < n; ++i) accumulate(op, dst, src_of(i), len);
   if (op == ReduceOp::kMean) divide(dst, len, n);
 }
 
@@ -240,14 +278,14 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
   const int64_t bytes = count * static_cast<int64_t>(kElemBytes);
   auto run = [&](auto zero) {
     using T = decltype(zero);
-    exchange(device, g, reduce_op_name(op), code, tag, bytes, in, out, [&](const Peers& p, bool small) {
+    exchange(device, g, reduce_op_name(op), code, tag, bytes, in, out, bytes, [&](const Peers& p, bool small) {
       auto input = [&](int i) { return static_cast<const T*>(p.desc[p.by_device[i]]->in); };
-      if (small) {
+      if (small && !p.shared_out) {
         reduce_range<T>(op, static_cast<T*>(out), count, p.n, input);
         return;
       }
       // Slice-parallel: this device reduces its slice (64-byte aligned) in
-      // L1-sized chunks and writes each chunk to every peer's output.
+      // L1-sized chunks, into the shared output or into every peer's output.
       constexpr int64_t kChunk = 2048;
       const int64_t per = ((count + p.n - 1) / p.n + 15) / 16 * 16;
       const int64_t lo = std::min(count, p.me * per), hi = std::min(count, lo + per);
@@ -255,7 +293,7 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
       for (int64_t c0 = lo; c0 < hi; c0 += kChunk) {
         const int64_t len = std::min(kChunk, hi - c0);
         reduce_range<T>(op, acc, len, p.n, [&](int i) { return input(i) + c0; });
-        for (int q = 0; q < p.n; ++q)
+        for (int q = 0; q < (p.shared_out ? 1 : p.n); ++q)
           std::memcpy(static_cast<T*>(p.desc[q]->out) + c0, acc, static_cast<size_t>(len) * sizeof(T));
       }
     });
@@ -280,10 +318,12 @@ void Communicator::all_gather(int device, const AxisGroup& g, const void* in, vo
   // L = prod(in_shape[a:]) interleaved along the pre = prod(in_shape[:a]) rows.
   const int64_t pre = product(in_shape, 0, a), len = block / std::max<int64_t>(pre, 1);
   const uint64_t tag = Tag{}.add(in_shape).add(a).add(tiled).add(g.axes).h;
-  exchange(device, g, "all_gather", kAllGather, tag, bytes, in, out, [&](const Peers& p, bool) {
+  exchange(device, g, "all_gather", kAllGather, tag, bytes, in, out, bytes * g.size, [&](const Peers& p, bool) {
     auto* dst = static_cast<uint32_t*>(out);
     if (block == 0) return;
-    for (int q = 0; q < p.n; ++q) {
+    // Into a shared output each device writes its own block; otherwise each reads every block.
+    const int first = p.shared_out ? p.me : 0, last = p.shared_out ? p.me + 1 : p.n;
+    for (int q = first; q < last; ++q) {
       const auto* src = static_cast<const uint32_t*>(p.desc[q]->in);
       for (int64_t r = 0; r < pre; ++r)
         std::memcpy(dst + (r * p.n + q) * len, src + r * len, static_cast<size_t>(len) * 4);
@@ -305,7 +345,7 @@ void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, c
   const uint64_t tag = Tag{}.add(in_shape).add(d).add(tiled).add(static_cast<int64_t>(dtype)).add(g.axes).h;
   auto run = [&](auto zero) {
     using T = decltype(zero);
-    exchange(device, g, "psum_scatter", kReduceScatter, tag, bytes, in, out, [&](const Peers& p, bool) {
+    exchange(device, g, "psum_scatter", kReduceScatter, tag, bytes, in, out, bytes / g.size, [&](const Peers& p, bool) {
       auto* dst = static_cast<T*>(out);
       for (int64_t r = 0; r < pre; ++r)
         reduce_range<T>(ReduceOp::kSum, dst + r * len, len, p.n, [&](int i) {
@@ -328,7 +368,7 @@ void Communicator::ppermute(int device, const AxisGroup& g, const void* in, void
   Tag tag;
   tag.add(g.axes);
   for (auto [s, d] : perm) tag.add(s).add(d);
-  exchange(device, g, "ppermute", kPpermute, tag.h, bytes, in, out, [&](const Peers& p, bool) {
+  exchange(device, g, "ppermute", kPpermute, tag.h, bytes, in, out, bytes, [&](const Peers& p, bool) {
     for (auto [s, d] : perm)
       if (d == p.me) {
         std::memcpy(out, p.desc[s]->in, static_cast<size_t>(bytes));
@@ -370,7 +410,7 @@ void Communicator::all_to_all(int device, const AxisGroup& g, const void* in, vo
     dst_step = out_strides[c];
   }
   const uint64_t tag = Tag{}.add(in_shape).add(s).add(c).add(tiled).add(g.axes).h;
-  exchange(device, g, "all_to_all", kAllToAll, tag, bytes, in, out, [&](const Peers& p, bool) {
+  exchange(device, g, "all_to_all", kAllToAll, tag, bytes, in, out, bytes, [&](const Peers& p, bool) {
     for (int q = 0; q < p.n; ++q) {
       StridedView sv = src, dv = dst;
       sv.offset = p.me * src_step;

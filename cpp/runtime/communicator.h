@@ -82,7 +82,7 @@ class Communicator final : public JobSync {
 
   template <class Body>
   void exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag, int64_t bytes,
-                const void* in, void* out, Body&& body);
+                const void* in, void* out, int64_t out_bytes, Body&& body);
   Barrier& barrier(uint32_t mask, int device);
 
   std::shared_ptr<const Mesh> mesh_;

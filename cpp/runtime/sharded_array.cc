@@ -29,10 +29,19 @@ std::string index_str(const std::vector<int64_t>& idx) {
 }  // namespace
 
 ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
-                           const PartitionSpec& spec)
+                           const PartitionSpec& spec, uint32_t share_mask)
     : mesh_(std::move(mesh)), dtype_(dtype), spec_(spec), layout_(make_layout(*mesh_, global, spec, "ShardedArray")) {
   const size_t bytes = static_cast<size_t>(num_elements(layout_.block)) * kElemBytes;
-  for (int d = 0; d < mesh_->size(); ++d) blocks_.push_back(std::make_shared<Buffer>(bytes, d));
+  for (int d = 0; d < mesh_->size(); ++d) {
+    std::shared_ptr<Buffer> shared;
+    for (int e = 0; e < d && !shared; ++e) {
+      bool same = layout_.block_index(*mesh_, e) == layout_.block_index(*mesh_, d);
+      for (int a = 0; a < mesh_->ndim() && same; ++a)
+        if (!(share_mask & (1u << a)) && mesh_->coord(e, a) != mesh_->coord(d, a)) same = false;
+      if (same) shared = blocks_[e];
+    }
+    blocks_.push_back(shared ? shared : std::make_shared<Buffer>(bytes, d));
+  }
 }
 
 ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
@@ -55,7 +64,7 @@ void ShardedArray::get(void* host, bool check_replicas) const {
       if (layout_.block_index(*mesh_, e) == idx) owner = e;
     if (owner < 0) {
       strided_copy(layout_.block, block(d), contiguous, host, global_view(*mesh_, layout_, d));
-    } else if (check_replicas && std::memcmp(block(owner), block(d), bytes) != 0) {
+    } else if (check_replicas && !shares_block(owner, d) && std::memcmp(block(owner), block(d), bytes) != 0) {
       const auto* a = static_cast<const uint32_t*>(block(owner));
       const auto* b = static_cast<const uint32_t*>(block(d));
       int64_t i = 0;

@@ -14,10 +14,19 @@ namespace shardlab {
 
 /// A global float32 or int32 array split over a mesh by a PartitionSpec.
 /// Copies share the same blocks (a job holding a copy keeps them alive).
+/// Replicas of a block may share one buffer: arrays are values, never
+/// written after they are produced, and a replicated result written once
+/// saves both memory and the bandwidth of writing every copy.
 class ShardedArray {
  public:
-  /// Allocates zeroed blocks for an array of `global` shape laid out by `spec`.
-  ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global, const PartitionSpec& spec);
+  /// Every mesh axis: replicas share storage wherever their block index agrees.
+  static constexpr uint32_t kShareAll = ~0u;
+
+  /// Allocates zeroed blocks for an array of `global` shape laid out by
+  /// `spec`. Devices holding the same block share one buffer when they also
+  /// agree on every mesh axis outside `share_mask` (0: every device has its own).
+  ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global, const PartitionSpec& spec,
+               uint32_t share_mask = kShareAll);
 
   /// Splits the row-major host array `host` (num_elements(global) elements)
   /// into blocks, replicating along the mesh axes `spec` does not mention.
@@ -25,8 +34,8 @@ class ShardedArray {
                           const PartitionSpec& spec, const void* host);
 
   /// Assembles the global array into `host`. With `check_replicas`, every
-  /// replica of a block must equal the first (bitwise), else a ShardingError
-  /// names the devices, the block and the first differing element.
+  /// separately stored replica of a block must equal the first (bitwise), else
+  /// a ShardingError names the devices, the block and the first differing element.
   void get(void* host, bool check_replicas) const;
 
   /// The mesh.
@@ -49,6 +58,8 @@ class ShardedArray {
   void* block(int device) { return blocks_[device]->data(); }
   /// Device d's block.
   const void* block(int device) const { return blocks_[device]->data(); }
+  /// Whether devices d and e hold the same buffer.
+  bool shares_block(int d, int e) const { return blocks_[d] == blocks_[e]; }
 
  private:
   std::shared_ptr<const Mesh> mesh_;

@@ -131,7 +131,9 @@ ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, con
   if (mesh.mesh->size() > pool_.size())
     fail(ErrorKind::kValue, "collective: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
          " devices but the runtime has ", pool_.size());
-  CollectiveJob job = prepare_collective(*mesh.comm, in, collective_from_js(desc), spec_from_js(out_spec), reps);
+  const bool check_vma = desc["checkVma"].isUndefined() || desc["checkVma"].as<bool>();
+  CollectiveJob job =
+      prepare_collective(*mesh.comm, in, collective_from_js(desc), spec_from_js(out_spec), reps, check_vma);
   // The job holds the communicator alive even if JS deletes the mesh meanwhile.
   auto comm = mesh.comm;
   submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());

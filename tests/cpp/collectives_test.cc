@@ -83,16 +83,30 @@ float serial_reduce(ReduceOp op, const std::vector<float>& values) {
   return acc;
 }
 
-void check_all_reduce(const MeshCase& mc, const std::vector<std::string>& axes, ReduceOp op, int64_t n, bool in_place) {
+// How a collective's outputs are laid out: one buffer per device, the input
+// buffers themselves, or one buffer shared by each group (a replicated result).
+enum class Out { kPrivate, kInPlace, kSharedPerGroup };
+
+// Output pointers per device; shared ones point into `group_bufs`.
+std::vector<float*> output_ptrs(const Mesh& mesh, const AxisGroup& g, Out mode, Blocks& out, Blocks& group_bufs) {
+  std::vector<float*> ptrs(mesh.size());
+  group_bufs.assign(mesh.size(), std::vector<float>(out[0].size(), -7.0f));
+  for (int d = 0; d < mesh.size(); ++d)
+    ptrs[d] = mode == Out::kSharedPerGroup ? group_bufs[mesh.group_number(d, g.mask)].data() : out[d].data();
+  return ptrs;
+}
+
+void check_all_reduce(const MeshCase& mc, const std::vector<std::string>& axes, ReduceOp op, int64_t n, Out mode) {
   auto mesh = make_mesh(mc.shape, mc.names);
   Communicator comm(mesh);
   const AxisGroup g = mesh->axis_group(axes, "psum");
   const Blocks in = random_blocks(mesh->size(), n, static_cast<uint32_t>(n + 7));
-  Blocks out = in;
-  if (!in_place)
+  Blocks out = in, group_bufs;
+  if (mode != Out::kInPlace)
     for (auto& b : out) std::fill(b.begin(), b.end(), -7.0f);
+  const auto outs = output_ptrs(*mesh, g, mode, out, group_bufs);
   run_devices(*mesh, comm, [&](int d) {
-    comm.all_reduce(d, g, op, DType::kFloat32, in_place ? out[d].data() : in[d].data(), out[d].data(), n);
+    comm.all_reduce(d, g, op, DType::kFloat32, mode == Out::kInPlace ? outs[d] : in[d].data(), outs[d], n);
   });
   for (int d = 0; d < mesh->size(); ++d) {
     auto ms = members(*mesh, g, d);
@@ -101,9 +115,9 @@ void check_all_reduce(const MeshCase& mc, const std::vector<std::string>& axes, 
       std::vector<float> vals;
       for (int m : ms) vals.push_back(in[m][i]);
       const float want = serial_reduce(op, vals);
-      ASSERT_EQ(std::memcmp(&want, &out[d][i], 4), 0)
-          << reduce_op_name(op) << " " << describe(mc, axes) << " n=" << n << " device " << d << " element " << i
-          << ": " << out[d][i] << " vs " << want;
+      ASSERT_EQ(std::memcmp(&want, &outs[d][i], 4), 0)
+          << reduce_op_name(op) << " " << describe(mc, axes) << " n=" << n << " out mode "
+          << static_cast<int>(mode) << " device " << d << " element " << i << ": " << outs[d][i] << " vs " << want;
     }
   }
 }
@@ -112,16 +126,19 @@ TEST(Collectives, AllReduceEveryMeshAxisSubsetAndSize) {
   for (const auto& mc : mesh_cases())
     for (const auto& axes : axis_lists(mc))
       for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kMean})
-        for (int64_t n : {0, 1, 37, 5000}) check_all_reduce(mc, axes, op, n, n == 37);
+        for (int64_t n : {0, 1, 37, 5000})
+          for (Out mode : {Out::kPrivate, Out::kInPlace, Out::kSharedPerGroup}) check_all_reduce(mc, axes, op, n, mode);
 }
 
 TEST(Collectives, AllReduceLarge) {
   // 2^20 floats per device: the slice-parallel path, in place and not.
-  check_all_reduce({{8}, {"data"}}, {"data"}, ReduceOp::kSum, 1 << 20, true);
-  check_all_reduce({{8}, {"data"}}, {"data"}, ReduceOp::kMax, 1 << 20, false);
-  check_all_reduce({{2, 4}, {"data", "model"}}, {"model"}, ReduceOp::kSum, 1 << 20, false);
-  check_all_reduce({{2, 4}, {"data", "model"}}, {"model", "data"}, ReduceOp::kMean, (1 << 20) + 3, true);
-  check_all_reduce({{4}, {"x"}}, {"x"}, ReduceOp::kMin, (1 << 18) + 1, false);
+  check_all_reduce({{8}, {"data"}}, {"data"}, ReduceOp::kSum, 1 << 20, Out::kInPlace);
+  check_all_reduce({{8}, {"data"}}, {"data"}, ReduceOp::kSum, 1 << 20, Out::kSharedPerGroup);
+  check_all_reduce({{8}, {"data"}}, {"data"}, ReduceOp::kMax, 1 << 20, Out::kPrivate);
+  check_all_reduce({{2, 4}, {"data", "model"}}, {"model"}, ReduceOp::kSum, 1 << 20, Out::kPrivate);
+  check_all_reduce({{2, 4}, {"data", "model"}}, {"model"}, ReduceOp::kSum, (1 << 20) + 5, Out::kSharedPerGroup);
+  check_all_reduce({{2, 4}, {"data", "model"}}, {"model", "data"}, ReduceOp::kMean, (1 << 20) + 3, Out::kInPlace);
+  check_all_reduce({{4}, {"x"}}, {"x"}, ReduceOp::kMin, (1 << 18) + 1, Out::kPrivate);
 }
 
 TEST(Collectives, AllReduceInt32WrapsAndNaNPropagates) {
@@ -142,7 +159,7 @@ TEST(Collectives, AllReduceInt32WrapsAndNaNPropagates) {
 
 // Reference all_gather: out[o] = in_p[o without the gathered position].
 void check_all_gather(const MeshCase& mc, const std::vector<std::string>& axes, const Shape& shape, int axis,
-                      bool tiled) {
+                      bool tiled, Out mode = Out::kPrivate) {
   auto mesh = make_mesh(mc.shape, mc.names);
   Communicator comm(mesh);
   const AxisGroup g = mesh->axis_group(axes, "all_gather");
@@ -150,8 +167,9 @@ void check_all_gather(const MeshCase& mc, const std::vector<std::string>& axes, 
   const int rank = static_cast<int>(shape.size());
   const int a = axis < 0 ? axis + (tiled ? rank : rank + 1) : axis;
   const Blocks in = random_blocks(mesh->size(), num_elements(shape), 3);
-  Blocks out(mesh->size(), std::vector<float>(num_elements(out_shape)));
-  run_devices(*mesh, comm, [&](int d) { comm.all_gather(d, g, in[d].data(), out[d].data(), shape, axis, tiled); });
+  Blocks out(mesh->size(), std::vector<float>(num_elements(out_shape))), group_bufs;
+  const auto outs = output_ptrs(*mesh, g, mode, out, group_bufs);
+  run_devices(*mesh, comm, [&](int d) { comm.all_gather(d, g, in[d].data(), outs[d], shape, axis, tiled); });
   for (int d = 0; d < mesh->size(); ++d) {
     const auto ms = members(*mesh, g, d);
     for (int64_t o = 0; o < num_elements(out_shape); ++o) {
@@ -164,7 +182,7 @@ void check_all_gather(const MeshCase& mc, const std::vector<std::string>& axes, 
         p = static_cast<int>(idx[a]);
         idx.erase(idx.begin() + a);
       }
-      ASSERT_EQ(out[d][o], in[ms[p]][ravel(idx, shape)])
+      ASSERT_EQ(outs[d][o], in[ms[p]][ravel(idx, shape)])
           << "all_gather " << describe(mc, axes) << " shape " << shape_str(shape) << " axis " << axis << " tiled "
           << tiled << " device " << d << " element " << o;
     }
@@ -181,11 +199,13 @@ TEST(Collectives, AllGather) {
         check_all_gather(mc, axes, {0, 4}, 1, tiled);
         check_all_gather(mc, axes, {1}, 0, tiled);
         check_all_gather(mc, axes, {37}, 0, tiled);
+        check_all_gather(mc, axes, {3, 5, 2}, 1, tiled, Out::kSharedPerGroup);
       }
       check_all_gather(mc, axes, {3, 5, 2}, 3, false);  // a new trailing axis
       check_all_gather(mc, axes, {}, 0, false);         // scalars stack into a vector
     }
   check_all_gather({{8}, {"data"}}, {"data"}, {1 << 17}, 0, true);
+  check_all_gather({{8}, {"data"}}, {"data"}, {1 << 17}, 0, true, Out::kSharedPerGroup);
   check_all_gather({{2, 4}, {"data", "model"}}, {"model", "data"}, {256, 512}, 1, true);
 }
 
@@ -346,6 +366,17 @@ TEST(Collectives, ShapeErrors) {
             std::string::npos);
 }
 
+TEST(Collectives, AliasedOutputsOfVaryingResultsAreRejected) {
+  auto mesh = make_mesh({8}, {"data"});
+  Communicator comm(mesh);
+  const AxisGroup g = mesh->axis_group({"data"}, "ppermute");
+  std::vector<float> in(8, 1.0f), shared(1);
+  const JobResult r = pool().run(
+      8, [&](int d) { comm.ppermute(d, g, &in[d], shared.data(), 1, {{0, 1}}); }, &comm);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.message.find("output buffers of some peers alias"), std::string::npos) << r.message;
+}
+
 TEST(Collectives, DeterministicOverRepeats) {
   auto mesh = make_mesh({8}, {"data"});
   Communicator comm(mesh);
@@ -399,10 +430,52 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
   std::vector<int32_t> idx(8);
   i.get(idx.data(), true);
   for (int p = 0; p < 8; ++p) EXPECT_EQ(idx[p], p);
-  // An out_spec that omits an axis the result varies along fails the replica check.
-  auto bad = run_collective(pool(), comm, x, index, PartitionSpec{});
+  // An out_spec that omits an axis the result varies along is an error, as
+  // with jax.shard_map's check_vma; without the check, get() finds the
+  // replicas disagree.
+  try {
+    run_collective(pool(), comm, x, index, PartitionSpec{});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("axis_index: out_spec P() omits mesh axis 'data', along which the result varies"),
+              std::string::npos)
+        << e.what();
+  }
+  auto bad = run_collective(pool(), comm, x, index, PartitionSpec{}, 1, /*check_vma=*/false);
   int32_t one = 0;
   EXPECT_THROW(bad.get(&one, true), Error);
+  // psum over 'model' of x split over both axes still varies along 'data'.
+  CollectiveSpec psum_model;
+  psum_model.axes = {"model"};
+  EXPECT_THROW(run_collective(pool(), comm, x, psum_model, PartitionSpec{}), Error);
+}
+
+// Large replicated results are stored once per group; small ones per device.
+TEST(CollectiveJob, ReplicatedResultsShareStorageWithinTheirGroup) {
+  auto mesh = make_mesh({2, 4}, {"data", "model"});
+  Communicator comm(mesh);
+  const int64_t n = 1 << 14;  // floats per device block: 64 KiB, above the staging size
+  std::vector<float> host(8 * n);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i % 1000) * 0.5f;
+  auto x = ShardedArray::put(mesh, DType::kFloat32, {2, 4 * n}, PartitionSpec{{{"data"}, {"model"}}}, host.data());
+  CollectiveSpec psum;
+  psum.axes = {"model"};
+  auto y = run_collective(pool(), comm, x, psum, PartitionSpec{{{"data"}}});
+  EXPECT_TRUE(y.shares_block(0, 3));
+  EXPECT_TRUE(y.shares_block(4, 7));
+  EXPECT_FALSE(y.shares_block(0, 4));
+  std::vector<float> got(2 * n);
+  y.get(got.data(), true);
+  for (int r = 0; r < 2; ++r)
+    for (int64_t i = 0; i < n; ++i) {
+      float want = 0;
+      for (int m = 0; m < 4; ++m) want += host[r * 4 * n + m * n + i];
+      ASSERT_EQ(got[r * n + i], want) << r << " " << i;
+    }
+  auto small = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"data", "model"}}}, host.data());
+  psum.axes = {"data", "model"};
+  auto s = run_collective(pool(), comm, small, psum, PartitionSpec{});
+  EXPECT_FALSE(s.shares_block(0, 1));
 }
 
 }  // namespace

@@ -86,10 +86,27 @@ TEST(ShardedArray, ScalarsAndEmptyArrays) {
   e.get(nullptr, true);
 }
 
+TEST(ShardedArray, ReplicasShareStorageUnlessAskedNotTo) {
+  auto mesh = make_mesh({2, 4}, {"data", "model"});
+  const auto host = iota(8);
+  auto a = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"model"}}}, host.data());
+  EXPECT_TRUE(a.shares_block(1, 5));    // same column of the mesh: the same block
+  EXPECT_FALSE(a.shares_block(1, 2));   // different blocks
+  // Sharing only along 'model': devices 1 and 5 hold the same block but differ along 'data'.
+  ShardedArray per_row(mesh, DType::kFloat32, {8}, PartitionSpec{{{"model"}}}, /*share_mask=*/0b10);
+  EXPECT_FALSE(per_row.shares_block(1, 5));
+  ShardedArray separate(mesh, DType::kFloat32, {8}, PartitionSpec{}, /*share_mask=*/0);
+  for (int d = 1; d < 8; ++d) EXPECT_FALSE(separate.shares_block(0, d));
+  ShardedArray rows(mesh, DType::kFloat32, {8}, PartitionSpec{}, /*share_mask=*/0b10);  // share along 'model' only
+  EXPECT_TRUE(rows.shares_block(0, 3));
+  EXPECT_FALSE(rows.shares_block(0, 4));
+}
+
 TEST(ShardedArray, ReplicaCheckFindsDifferingBlocks) {
   auto mesh = make_mesh({8}, {"data"});
   const auto host = iota(4);
-  auto a = ShardedArray::put(mesh, DType::kFloat32, {4}, PartitionSpec{}, host.data());
+  ShardedArray a(mesh, DType::kFloat32, {4}, PartitionSpec{}, /*share_mask=*/0);
+  for (int d = 0; d < 8; ++d) std::copy(host.begin(), host.end(), static_cast<float*>(a.block(d)));
   static_cast<float*>(a.block(5))[2] = 99.0f;
   std::vector<float> back(4);
   a.get(back.data(), false);  // unchecked: device 0's replica wins

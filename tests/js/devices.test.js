@@ -1,0 +1,154 @@
+// The wasm device runtime in Node: collectives on the 8 worker_thread devices
+// against serial references, errors with their categories, a failing device
+// and a trapping device, and fresh runtimes with fewer devices.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadDevices } from '../../web/lib/runtime/devices.js';
+
+let rt;
+let mesh;
+beforeAll(async () => {
+  rt = await loadDevices();
+  mesh = rt.mesh([8], ['data']);
+});
+afterAll(() => rt?.terminate());
+
+function seeded(n, seed) {
+  // A small LCG, so the data is the same on every run.
+  let s = seed >>> 0;
+  return new Float32Array(n).map(() => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32 - 0.5;
+  });
+}
+
+// Serial float32 reduction over the 8 blocks of `host` in device order.
+function serialPsum(host, n) {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    let acc = host[i];
+    for (let d = 1; d < 8; d++) acc = Math.fround(acc + host[d * n + i]);
+    out[i] = acc;
+  }
+  return out;
+}
+
+describe('psum on the 8 workers', () => {
+  for (const n of [1, 37, 5000, 1 << 18]) {
+    test(`${n} floats per device equals the serial float32 sum bitwise`, async () => {
+      const host = seeded(8 * n, n);
+      const x = rt.put(mesh, host, [8 * n], ['data']);
+      const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+      expect(y.shape()).toEqual([n]);
+      const got = rt.get(y);
+      const want = serialPsum(host, n);
+      expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer))).toBe(true);
+      x.delete();
+      y.delete();
+    });
+  }
+});
+
+test('all_gather, ppermute and axis_index on a 2x4 mesh', async () => {
+  const m = rt.mesh([2, 4], ['data', 'model']);
+  const host = Float32Array.from({ length: 8 }, (_, i) => i);
+  const x = rt.put(m, host, [8], [['data', 'model']]);
+  const g = await rt.collective(m, x, { op: 'all_gather', axes: 'model', tiled: true }, ['data']);
+  expect(Array.from(rt.get(g))).toEqual(Array.from(host));
+  const ring = [0, 1, 2, 3].map((i) => [i, (i + 1) % 4]);
+  const p = await rt.collective(m, x, { op: 'ppermute', axes: 'model', perm: ring }, [['data', 'model']]);
+  expect(Array.from(rt.get(p))).toEqual([3, 0, 1, 2, 7, 4, 5, 6]);
+  const idx = await rt.collective(m, x, { op: 'axis_index', axes: ['model', 'data'] }, [['model', 'data']]);
+  expect(Array.from(rt.get(idx))).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  for (const a of [x, g, p, idx, m]) a.delete();
+});
+
+test('bad input gets a categorised error naming the argument', async () => {
+  expect(() => rt.put(mesh, new Float32Array(6), [6], ['data'])).toThrow(
+    /ShardedArray: dimension 0 of shape \[6\] has size 6, which is not divisible by 8/,
+  );
+  try {
+    rt.put(mesh, new Float32Array(6), [6], ['data']);
+  } catch (e) {
+    expect(e.name).toBe('ShardingError');
+  }
+  const x = rt.put(mesh, new Float32Array(8), [8], ['data']);
+  await expect(rt.collective(mesh, x, { op: 'psum', axes: 'model' }, [])).rejects.toThrow(
+    /psum: unknown axis name 'model'; the mesh Mesh\('data': 8\) has axes \('data'\)/,
+  );
+  await expect(rt.collective(mesh, x, { op: 'ppermute', axes: 'data', perm: [[0, 1], [3, 1]] }, ['data'])).rejects.toThrow(
+    /destination 1 appears twice/,
+  );
+  await expect(rt.collective(mesh, x, { op: 'psum_scatter', axes: 'data' }, ['data'])).rejects.toThrow(
+    /must equal the axis size 8, got 1/,
+  );
+  expect(() => rt.mesh([2, 2], ['a', 'a'])).toThrow(/axis name 'a' is used twice/);
+  // An out_spec that omits an axis the result varies along is an error (check_vma);
+  // unchecked, the replicas disagree and get() says so.
+  await expect(rt.collective(mesh, x, { op: 'axis_index', axes: 'data' }, [])).rejects.toThrow(
+    /axis_index: out_spec P\(\) omits mesh axis 'data', along which the result varies/,
+  );
+  const idx = await rt.collective(mesh, x, { op: 'axis_index', axes: 'data', checkVma: false }, []);
+  expect(() => rt.get(idx)).toThrow(/devices 0 and 1 should hold the same replica/);
+  x.delete();
+  idx.delete();
+});
+
+test('a failing device rejects the job with its id and message; the runtime stays usable', async () => {
+  for (const device of [0, 3, 7]) {
+    await expect(rt.fault(mesh, device)).rejects.toThrow(`device ${device}: injected failure on device ${device}`);
+  }
+  const x = rt.put(mesh, new Float32Array(8).fill(2), [8], ['data']);
+  const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+  expect(Array.from(rt.get(y))).toEqual([16]);
+});
+
+test('a wasm trap on a device rejects every pending job, and a fresh runtime works', async () => {
+  const other = await loadDevices();
+  const m = other.mesh([8], ['data']);
+  const x = other.put(m, new Float32Array(8).fill(1), [8], ['data']);
+  const jobs = [
+    other.fault(m, 5, { trap: true }),
+    other.collective(m, x, { op: 'psum', axes: 'data' }, []),
+    other.collective(m, x, { op: 'pmax', axes: 'data' }, []),
+  ];
+  for (const j of jobs) await expect(j).rejects.toThrow(/the device runtime is gone: a device worker crashed/);
+  expect(other.deadReason).toMatch(/crashed/);
+  expect(() => other.mesh([8], ['data'])).toThrow(/the device runtime is gone/);
+  const fresh = await loadDevices();
+  const m2 = fresh.mesh([8], ['data']);
+  const x2 = fresh.put(m2, new Float32Array(8).fill(3), [8], ['data']);
+  expect(Array.from(fresh.get(await fresh.collective(m2, x2, { op: 'psum', axes: 'data' }, [])))).toEqual([24]);
+  fresh.terminate();
+});
+
+test.each([1, 2, 4])('a runtime with %i devices runs meshes of that size', async (devices) => {
+  const small = await loadDevices({ devices });
+  const m = small.mesh([devices], ['x']);
+  const host = Float32Array.from({ length: devices * 3 }, (_, i) => i + 1);
+  const x = small.put(m, host, [devices * 3], ['x']);
+  const y = await small.collective(m, x, { op: 'psum', axes: 'x' }, []);
+  const want = [0, 1, 2].map((i) => {
+    let acc = 0;
+    for (let d = 0; d < devices; d++) acc = Math.fround(acc + host[d * 3 + i]);
+    return acc;
+  });
+  expect(Array.from(small.get(y))).toEqual(want);
+  const big = small.mesh([8], ['data']);
+  const z = small.put(big, new Float32Array(8), [8], ['data']);
+  await expect(small.collective(big, z, { op: 'psum', axes: 'data' }, [])).rejects.toThrow(
+    /needs 8 devices but the runtime has/,
+  );
+  small.terminate();
+});
+
+test('deterministic: 100 repeats of a large psum are bitwise equal', async () => {
+  const n = 1 << 16;
+  const x = rt.put(mesh, seeded(8 * n, 99), [8 * n], ['data']);
+  const first = rt.get(await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []));
+  for (let r = 0; r < 100; r++) {
+    const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+    const got = rt.get(y);
+    y.delete();
+    expect(Buffer.from(got.buffer).equals(Buffer.from(first.buffer))).toBe(true);
+  }
+});

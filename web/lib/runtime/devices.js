@@ -1,0 +1,193 @@
+// The device runtime from JavaScript: the 8 device threads of the wasm module
+// (Web Workers in a browser, worker_threads in Node), meshes, sharded arrays
+// and collectives. Every job returns a Promise: the calling thread only
+// enqueues work and is called back, so a page's main thread never blocks.
+
+import { instantiateModule } from './load_module.js';
+
+/** An error raised by the device runtime; `name` is its category (ValueError, ShapeError, ShardingError, DeviceError, ResourceError). */
+export class RuntimeError extends Error {
+  constructor(name, message) {
+    super(message);
+    this.name = name;
+  }
+}
+
+const DTYPES = { float32: Float32Array, int32: Int32Array };
+
+/**
+ * Starts a device runtime: loads the wasm module and starts `devices`
+ * persistent device threads (1 to 8; default 8). `memoryMB` sets the wasm
+ * heap size (default: the size the module was built with).
+ */
+export async function loadDevices({ devices = 8, memoryMB } = {}) {
+  if (![1, 2, 4, 8].includes(devices)) {
+    throw new RuntimeError('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
+  }
+  const pending = new Map();
+  let runtime = null;
+  const overrides = {
+    __shardlabJobDone: (id, ok, kind, msgPtr) => runtime?._settle(id, ok, kind, msgPtr),
+    onAbort: (what) => runtime?._die(`the wasm runtime aborted (${what})`),
+    print: (s) => console.log(s),
+    printErr: (s) => console.error(s),
+  };
+  if (memoryMB !== undefined) overrides.INITIAL_MEMORY = memoryMB * 1024 * 1024;
+  const Module = await instantiateModule(overrides);
+  runtime = new DeviceRuntime(Module, devices, pending);
+  return runtime;
+}
+
+/** A running device runtime (one wasm module instance and its device threads). */
+export class DeviceRuntime {
+  constructor(Module, devices, pending) {
+    this.Module = Module;
+    this._pending = pending;
+    this._nextId = 1;
+    this._dead = null;
+    // A trap on a device kills its worker; Emscripten's default handler would
+    // rethrow on this thread (and crash Node). Reject the pending jobs instead.
+    const workers = [...Module.PThread.unusedWorkers, ...Module.PThread.runningWorkers];
+    for (const w of workers) {
+      w.onerror = (e) => this._die(`a device worker crashed (${e?.message ?? e})`);
+    }
+    this._core = new Module.AsyncRuntime(devices);
+    this.devices = devices;
+  }
+
+  /** Why the runtime died, or null while it is usable. */
+  get deadReason() {
+    return this._dead;
+  }
+
+  /** A mesh of the given axis sizes and names, e.g. mesh([2, 4], ['data', 'model']). Call .delete() when done. */
+  mesh(shape, names) {
+    return this._call(() => new this.Module.DeviceMesh(shape, names));
+  }
+
+  /**
+   * Puts a host array (Float32Array or Int32Array, row-major, of the given
+   * global shape) on the devices of `mesh`, split by `spec` (an array of
+   * null | axis | [axes] per dimension). Returns a ShardedArray handle; call .delete() when done.
+   */
+  put(mesh, data, shape, spec) {
+    const dtype = data instanceof Int32Array ? 'int32' : data instanceof Float32Array ? 'float32' : null;
+    if (!dtype) throw new RuntimeError('ValueError', 'put: data must be a Float32Array or an Int32Array');
+    const expected = shape.reduce((a, b) => a * b, 1);
+    if (data.length !== expected) {
+      throw new RuntimeError('ShapeError', `put: data has ${data.length} elements but shape [${shape}] needs ${expected}`);
+    }
+    return this._withHeap(data.byteLength, (ptr) => {
+      new DTYPES[dtype](this.Module.HEAPU8.buffer, ptr, data.length).set(data);
+      return this.Module.ShardedArray.put(mesh, dtype, shape, spec, ptr);
+    });
+  }
+
+  /** Assembles a sharded array into a new typed array; checkReplicas (default true) verifies replicated blocks agree. */
+  get(array, { checkReplicas = true } = {}) {
+    const dtype = this._call(() => array.dtype());
+    const n = array.shape().reduce((a, b) => a * b, 1);
+    return this._withHeap(n * 4, (ptr) => {
+      array.get(ptr, checkReplicas);
+      return new DTYPES[dtype](this.Module.HEAPU8.buffer, ptr, n).slice();
+    });
+  }
+
+  /** Device d's block of `array`, as a copy. */
+  block(array, device) {
+    const Type = DTYPES[array.dtype()];
+    return new Type(this.Module.HEAPU8.buffer, array.blockPtr(device), array.blockElements()).slice();
+  }
+
+  /**
+   * Runs one collective on every device's block of `array`, `reps` times, as
+   * the body of a shard_map would; resolves to a ShardedArray laid out by
+   * `outSpec`. `desc` is {op, axes, axis, tiled, perm, splitAxis, concatAxis}
+   * with jax.lax's meanings (op: psum, pmean, pmax, pmin, all_gather,
+   * psum_scatter, ppermute, all_to_all, axis_index).
+   */
+  collective(mesh, array, desc, outSpec, { reps = 1 } = {}) {
+    return this._job((id) => this._core.submitCollective(id, mesh, array, desc, outSpec, reps));
+  }
+
+  /** Test aid: a job in which device `device` fails (or traps, with trap: true) between two psums. */
+  fault(mesh, device, { trap = false } = {}) {
+    return this._job((id) => {
+      this._core.submitFault(id, mesh, device, trap);
+      return undefined;
+    });
+  }
+
+  /** Stops the device threads (lets Node exit); the runtime is unusable afterwards. */
+  terminate() {
+    if (!this._dead) this._die('the runtime was terminated');
+  }
+
+  _job(submit) {
+    if (this._dead) return Promise.reject(new RuntimeError('DeviceError', `the device runtime is gone: ${this._dead}`));
+    const id = this._nextId++;
+    return new Promise((resolve, reject) => {
+      let result;
+      try {
+        result = this._call(() => submit(id));
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      this._pending.set(id, { resolve: () => resolve(result), reject, result });
+    });
+  }
+
+  _settle(id, ok, kind, msgPtr) {
+    const job = this._pending.get(id);
+    this._pending.delete(id);
+    if (ok) {
+      job?.resolve();
+      return;
+    }
+    const message = this.Module.UTF8ToString(msgPtr);
+    this.Module._free(msgPtr);
+    job?.result?.delete?.();
+    job?.reject(new RuntimeError(kind, message));
+  }
+
+  _die(reason) {
+    if (this._dead) return;
+    this._dead = reason;
+    const error = new RuntimeError('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
+    for (const job of this._pending.values()) job.reject(error);
+    this._pending.clear();
+    try {
+      this.Module.PThread.terminateAllThreads();
+    } catch {
+      // The module may be half torn down already.
+    }
+  }
+
+  // Runs a call into wasm; C++ errors arrive as JS Errors named by category.
+  _call(f) {
+    if (this._dead) throw new RuntimeError('DeviceError', `the device runtime is gone: ${this._dead}`);
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) {
+        this._die(`a wasm trap on the calling thread (${e.message})`);
+        throw new RuntimeError('DeviceError', `the device runtime is gone: ${this._dead}`);
+      }
+      if (e instanceof Error && e.name && e.name.endsWith('Error') && !(e instanceof RuntimeError)) {
+        throw new RuntimeError(e.name, e.message);
+      }
+      throw e;
+    }
+  }
+
+  _withHeap(bytes, f) {
+    const ptr = this.Module._malloc(Math.max(bytes, 4));
+    if (!ptr) throw new RuntimeError('ResourceError', `cannot allocate ${bytes} bytes of wasm memory`);
+    try {
+      return this._call(() => f(ptr));
+    } finally {
+      this.Module._free(ptr);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Loads the Emscripten module (web/lib/wasm/shardlab_wasm.js, a UMD script
+// built by CMake) in Node, in a page and in a worker, and returns the factory.
+
+const WASM_DIR = new URL('../wasm/', import.meta.url);
+
+/** True when running under Node.js (main thread or worker_thread). */
+export const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
+
+/**
+ * Instantiates the module with the given Module overrides.
+ * In Node the .js is required (it is CommonJS) and the .wasm read from disk;
+ * in browsers the script text is fetched and evaluated, and the pthread
+ * workers are told where the script lives (mainScriptUrlOrBlob).
+ */
+export async function instantiateModule(overrides) {
+  if (isNode) {
+    const { createRequire } = await import('node:module');
+    const { readFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const require = createRequire(import.meta.url);
+    const jsPath = fileURLToPath(new URL('shardlab_wasm.js', WASM_DIR));
+    let factory;
+    try {
+      factory = require(jsPath);
+    } catch (e) {
+      throw new Error(`shardlab: cannot load ${jsPath} (${e.message}); build it with 'npm run build'`);
+    }
+    const wasmBinary = readFileSync(fileURLToPath(new URL('shardlab_wasm.wasm', WASM_DIR)));
+    return factory({ wasmBinary, ...overrides });
+  }
+  const scriptUrl = new URL('shardlab_wasm.js', WASM_DIR).href;
+  const response = await fetch(scriptUrl);
+  if (!response.ok) throw new Error(`shardlab: cannot fetch ${scriptUrl} (HTTP ${response.status}); build it with 'npm run build'`);
+  const text = await response.text();
+  // The script declares `var createShardLabModule = ...`; evaluate it in a function scope.
+  const factory = new Function(`${text}\nreturn createShardLabModule;`)();
+  return factory({
+    mainScriptUrlOrBlob: scriptUrl,
+    locateFile: (path) => new URL(path, WASM_DIR).href,
+    ...overrides,
+  });
+}
