@@ -5,12 +5,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev emscripten libeigen3-dev chromium nodejs npm)
+# Debian packages the build and tests need. Node.js and npm are checked as
+# commands instead: machines often have them from another source (NodeSource's
+# nodejs ships npm), and Debian's npm package would conflict with that.
+APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev emscripten libeigen3-dev chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  missing+=(nodejs)
+fi
+command -v npm >/dev/null || missing+=(npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then

@@ -343,26 +343,18 @@ TEST(Collectives, AllToAll) {
 }
 
 TEST(Collectives, ShapeErrors) {
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_NE(message([] { all_gather_shape({3}, 8, 2, false); }).find("all_gather: axis=2 is out of range for rank 2"),
+  EXPECT_NE(testing::error_message([] { all_gather_shape({3}, 8, 2, false); }).find("all_gather: axis=2 is out of range for rank 2"),
             std::string::npos);
-  EXPECT_NE(message([] { reduce_scatter_shape({12}, 8, 0, true); })
+  EXPECT_NE(testing::error_message([] { reduce_scatter_shape({12}, 8, 0, true); })
                 .find("has size 12, which is not divisible by the axis size 8"),
             std::string::npos);
-  EXPECT_NE(message([] { reduce_scatter_shape({4, 2}, 8, 0, false); }).find("must equal the axis size 8, got 4"),
+  EXPECT_NE(testing::error_message([] { reduce_scatter_shape({4, 2}, 8, 0, false); }).find("must equal the axis size 8, got 4"),
             std::string::npos);
-  EXPECT_NE(message([] { all_to_all_shape({6, 2}, 4, 0, 1, true); }).find("not divisible by the axis size 4"),
+  EXPECT_NE(testing::error_message([] { all_to_all_shape({6, 2}, 4, 0, 1, true); }).find("not divisible by the axis size 4"),
             std::string::npos);
-  EXPECT_NE(message([] { all_to_all_shape({6, 2}, 4, 0, 1, false); }).find("must equal the axis size 4, got 6"),
+  EXPECT_NE(testing::error_message([] { all_to_all_shape({6, 2}, 4, 0, 1, false); }).find("must equal the axis size 4, got 6"),
             std::string::npos);
-  EXPECT_NE(message([] { all_to_all_shape({4}, 4, 0, 3, true); }).find("concat_axis=3 is out of range"),
+  EXPECT_NE(testing::error_message([] { all_to_all_shape({4}, 4, 0, 3, true); }).find("concat_axis=3 is out of range"),
             std::string::npos);
 }
 

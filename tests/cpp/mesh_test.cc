@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/errors.h"
+#include "test_util.h"
 
 namespace shardlab {
 namespace {
@@ -79,24 +80,16 @@ TEST(Mesh, EmptyAxisListIsTheSingletonGroup) {
 }
 
 TEST(Mesh, Errors) {
-  auto message = [](auto&& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   Mesh m({2, 4}, {"data", "model"});
-  const std::string unknown = message([&] { m.axis_group({"batch"}, "psum"); });
+  const std::string unknown = testing::error_message([&] { m.axis_group({"batch"}, "psum"); });
   EXPECT_NE(unknown.find("psum: unknown axis name 'batch'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("'data', 'model'"), std::string::npos) << unknown;
-  const std::string twice = message([&] { m.axis_group({"data", "data"}, "psum"); });
+  const std::string twice = testing::error_message([&] { m.axis_group({"data", "data"}, "psum"); });
   EXPECT_NE(twice.find("axis 'data' appears twice"), std::string::npos) << twice;
-  EXPECT_NE(message([] { Mesh({2, 2}, {"a", "a"}); }).find("used twice"), std::string::npos);
-  EXPECT_NE(message([] { Mesh({0}, {"a"}); }).find("sizes must be >= 1"), std::string::npos);
-  EXPECT_NE(message([] { Mesh({2}, {"a", "b"}); }).find("one name per axis"), std::string::npos);
-  EXPECT_NE(message([] { Mesh({128}, {"a"}); }).find("more than 64 devices"), std::string::npos);
+  EXPECT_NE(testing::error_message([] { Mesh({2, 2}, {"a", "a"}); }).find("used twice"), std::string::npos);
+  EXPECT_NE(testing::error_message([] { Mesh({0}, {"a"}); }).find("sizes must be >= 1"), std::string::npos);
+  EXPECT_NE(testing::error_message([] { Mesh({2}, {"a", "b"}); }).find("one name per axis"), std::string::npos);
+  EXPECT_NE(testing::error_message([] { Mesh({128}, {"a"}); }).find("more than 64 devices"), std::string::npos);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include "runtime/errors.h"
+
 namespace shardlab::testing {
 
 DevicePool& pool() {
@@ -17,6 +19,15 @@ std::vector<float> random_floats(size_t n, uint32_t seed) {
   std::vector<float> v(n);
   for (auto& x : v) x = dist(gen);
   return v;
+}
+
+std::string error_message(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 std::vector<int64_t> unravel(int64_t linear, const Shape& shape) {

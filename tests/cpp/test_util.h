@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -22,6 +24,9 @@ std::shared_ptr<const Mesh> make_mesh(std::vector<int> shape, std::vector<std::s
 
 /// `n` floats from a seeded generator, in [-1, 1).
 std::vector<float> random_floats(size_t n, uint32_t seed);
+
+/// The message of the shardlab::Error that f() throws, or "no error".
+std::string error_message(const std::function<void()>& f);
 
 /// The row-major multi-index of element `linear` of `shape`.
 std::vector<int64_t> unravel(int64_t linear, const Shape& shape);
