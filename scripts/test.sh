@@ -16,6 +16,6 @@ ctest --test-dir build/wasm --output-on-failure --output-junit "$PWD/$results/ct
 echo "== vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 echo "== playwright (headless Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test -c tests/browser/playwright.config.js --reporter=list,json
+PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/playwright.json" npx playwright test -c tests/browser/playwright.config.js --reporter=list,json
 
 node scripts/test_summary.mjs "$results"
