@@ -41,48 +41,6 @@ struct Tag {
   }
 };
 
-template <class T>
-inline T combine(ReduceOp op, T a, T b);
-
-template <>
-inline float combine<float>(ReduceOp op, float a, float b) {
-  switch (op) {
-    case ReduceOp::kMax: return (a > b || a != a) ? a : b;  // NaN propagates, as lax.max
-    case ReduceOp::kMin: return (a < b || a != a) ? a : b;
-    default: return a + b;
-  }
-}
-
-template <>
-inline int32_t combine<int32_t>(ReduceOp op, int32_t a, int32_t b) {
-  switch (op) {
-    case ReduceOp::kMax: return a > b ? a : b;
-    case ReduceOp::kMin: return a < b ? a : b;
-    default: return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));  // wraps, as XLA
-  }
-}
-
-// dst[i] = dst[i] op src[i]; one loop per op so each vectorises.
-template <class T>
-void accumulate(ReduceOp op, T* __restrict dst, const T* __restrict src, int64_t n) {
-  switch (op) {
-    case ReduceOp::kMax:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(ReduceOp::kMax, dst[i], src[i]);
-      break;
-    case ReduceOp::kMin:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(ReduceOp::kMin, dst[i], src[i]);
-      break;
-    default:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(ReduceOp::kSum, dst[i], src[i]);
-  }
-}
-
-template <class T>
-void divide(T* dst, int64_t len, int n) {
-  const T d = static_cast<T>(n);
-  for (int64_t i = 0; i < len; ++i) dst[i] = dst[i] / d;
-}
-
 bool overlaps(const void* a, const void* b, int64_t a_bytes, int64_t b_bytes) {
   const auto* pa = static_cast<const char*>(a);
   const auto* pb = static_cast<const char*>(b);
@@ -236,35 +194,13 @@ void Communicator::exchange(int device, const AxisGroup& g, const char* what, ui
 
 namespace {
 
-// dst[i] = ((dst[i] op a[i]) op b[i]) op c[i]: three peers per pass over dst,
-// in the same order as three single passes, so results do not change.
-template <class T>
-void accumulate3(ReduceOp op, T* __restrict dst, const T* __restrict a, const T* __restrict b,
-                 const T* __restrict c, int64_t n) {
-  switch (op) {
-    case ReduceOp::kMax:
-      for (int64_t i = 0; i < n; ++i)
-        dst[i] = combine(ReduceOp::kMax, combine(ReduceOp::kMax, combine(ReduceOp::kMax, dst[i], a[i]), b[i]), c[i]);
-      break;
-    case ReduceOp::kMin:
-      for (int64_t i = 0; i < n; ++i)
-        dst[i] = combine(ReduceOp::kMin, combine(ReduceOp::kMin, combine(ReduceOp::kMin, dst[i], a[i]), b[i]), c[i]);
-      break;
-    default:
-      for (int64_t i = 0; i < n; ++i)
-        dst[i] = combine(ReduceOp::kSum, combine(ReduceOp::kSum, combine(ReduceOp::kSum, dst[i], a[i]), b[i]), c[i]);
-  }
-}
-
-// Reduces `len` elements of every peer's input (ascending device order) into
-// dst; starting from a copy of the first operand avoids an identity pass.
+// Reduces elements [offset, offset + len) of every peer's input, in
+// ascending device order, into dst.
 template <class T, class Src>
-void reduce_range(ReduceOp op, T* dst, int64_t len, int n, Src src_of) {
-  std::memcpy(dst, src_of(0), static_cast<size_t>(len) * sizeof(T));
-  int i = 1;
-  for (; i + 3 <= n; i += 3) accumulate3(op, dst, src_of(i), src_of(i + 1), src_of(i + 2), len);
-  for (; i < n; ++i) accumulate(op, dst, src_of(i), len);
-  if (op == ReduceOp::kMean) divide(dst, len, n);
+void reduce_peers(ReduceOp op, T* dst, int64_t len, int n, Src src_of) {
+  std::array<const T*, kMaxDevices> srcs;
+  for (int i = 0; i < n; ++i) srcs[i] = src_of(i);
+  reduce_arrays(op, dst, srcs.data(), n, len);
 }
 
 }  // namespace
@@ -281,7 +217,7 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
     exchange(device, g, reduce_op_name(op), code, tag, bytes, in, out, bytes, [&](const Peers& p, bool small) {
       auto input = [&](int i) { return static_cast<const T*>(p.desc[p.by_device[i]]->in); };
       if (small && !p.shared_out) {
-        reduce_range<T>(op, static_cast<T*>(out), count, p.n, input);
+        reduce_peers<T>(op, static_cast<T*>(out), count, p.n, input);
         return;
       }
       // Slice-parallel: this device reduces its slice (64-byte aligned) in
@@ -292,8 +228,13 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
       alignas(64) T acc[kChunk];
       for (int64_t c0 = lo; c0 < hi; c0 += kChunk) {
         const int64_t len = std::min(kChunk, hi - c0);
-        reduce_range<T>(op, acc, len, p.n, [&](int i) { return input(i) + c0; });
-        for (int q = 0; q < (p.shared_out ? 1 : p.n); ++q)
+        auto chunk = [&](int i) { return input(i) + c0; };
+        if (p.shared_out) {
+          reduce_peers<T>(op, static_cast<T*>(out) + c0, len, p.n, chunk);
+          continue;
+        }
+        reduce_peers<T>(op, acc, len, p.n, chunk);
+        for (int q = 0; q < p.n; ++q)
           std::memcpy(static_cast<T*>(p.desc[q]->out) + c0, acc, static_cast<size_t>(len) * sizeof(T));
       }
     });
@@ -348,7 +289,7 @@ void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, c
     exchange(device, g, "psum_scatter", kReduceScatter, tag, bytes, in, out, bytes / g.size, [&](const Peers& p, bool) {
       auto* dst = static_cast<T*>(out);
       for (int64_t r = 0; r < pre; ++r)
-        reduce_range<T>(ReduceOp::kSum, dst + r * len, len, p.n, [&](int i) {
+        reduce_peers<T>(ReduceOp::kSum, dst + r * len, len, p.n, [&](int i) {
           return static_cast<const T*>(p.desc[p.by_device[i]]->in) + (r * p.n + p.me) * len;
         });
     });

@@ -26,12 +26,10 @@
 #include "runtime/collective_shapes.h"
 #include "runtime/device_pool.h"
 #include "runtime/mesh.h"
+#include "runtime/reduce_kernels.h"
 #include "runtime/shape.h"
 
 namespace shardlab {
-
-/// How all_reduce combines values.
-enum class ReduceOp : uint8_t { kSum, kMax, kMin, kMean };
 
 /// Name of the jax.lax function a ReduceOp stands for ("psum", ...).
 const char* reduce_op_name(ReduceOp op);
