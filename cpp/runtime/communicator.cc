@@ -55,15 +55,11 @@ int64_t product(const Shape& s, size_t from, size_t to) {
 
 }  // namespace
 
-const char* reduce_op_name(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum: return "psum";
-    case ReduceOp::kMax: return "pmax";
-    case ReduceOp::kMin: return "pmin";
-    case ReduceOp::kMean: return "pmean";
-  }
-  return "?";
-}
+// The exchange codes of all_reduce are its ReduceOp values.
+static_assert(static_cast<uint32_t>(ReduceOp::kSum) == kPsum && static_cast<uint32_t>(ReduceOp::kMax) == kPmax &&
+              static_cast<uint32_t>(ReduceOp::kMin) == kPmin && static_cast<uint32_t>(ReduceOp::kMean) == kPmean);
+
+const char* reduce_op_name(ReduceOp op) { return op_name(static_cast<uint32_t>(op)); }
 
 struct Communicator::Desc {
   uint32_t op = 0;
@@ -194,8 +190,8 @@ void Communicator::exchange(int device, const AxisGroup& g, const char* what, ui
 
 namespace {
 
-// Reduces elements [offset, offset + len) of every peer's input, in
-// ascending device order, into dst.
+// Reduces `len` elements of every peer's input (src_of(i) points at the first
+// of them for the i-th peer in ascending device order) into dst.
 template <class T, class Src>
 void reduce_peers(ReduceOp op, T* dst, int64_t len, int n, Src src_of) {
   std::array<const T*, kMaxDevices> srcs;
