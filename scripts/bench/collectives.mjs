@@ -1,6 +1,6 @@
 // npm run bench:collectives [-- --json FILE] [--quick]
-// psum latency (1 float per device) and throughput (2^10 .. 2^22 floats per
-// device) on 8 devices, for three implementations measured in one run:
+// psum latency (0 and 1 float per device) and throughput (2^10 .. 2^22 floats
+// per device) on 8 devices, for three implementations measured in one run:
 //   native       the C++ runtime built natively (tests/bench/collectives_bench)
 //   wasm         the same code compiled to wasm, driven from Node
 //   postmessage  8 worker_threads sending blocks to a coordinator that sums
@@ -15,7 +15,8 @@ import { loadDevices } from '../../web/lib/runtime/devices.js';
 const args = process.argv.slice(2);
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
 const quick = args.includes('--quick');
-const SIZES = [1, 1 << 10, 1 << 16, 1 << 20, 1 << 22];
+// 0 floats: one barrier round, the floor under every small collective.
+const SIZES = [0, 1, 1 << 10, 1 << 16, 1 << 20, 1 << 22];
 const REPETITIONS = quick ? 3 : 7;
 // Same reps per job as the native benchmark (tests/bench/collectives_bench.cc).
 const repsFor = (n) => (n <= 1024 ? 2000 : n <= 65536 ? 400 : n <= 1 << 20 ? 40 : 10);
@@ -34,9 +35,10 @@ function benchNative() {
     [`--benchmark_repetitions=${REPETITIONS}`, '--benchmark_format=json'],
     { encoding: 'utf8', maxBuffer: 64 << 20 },
   );
-  const bench = JSON.parse(out).benchmarks.filter((b) => b.run_type === 'iteration');
+  // Aggregate rows may hold NaN (not JSON); the size is the benchmark's argument.
+  const bench = JSON.parse(out.replace(/\bNaN\b/g, 'null')).benchmarks.filter((b) => b.run_type === 'iteration');
   for (const n of SIZES) {
-    const samples = bench.filter((b) => b.floats_per_device === n).map((b) => b.real_time);
+    const samples = bench.filter((b) => Number(b.name.split('/')[1]) === n).map((b) => b.real_time);
     add('native', n, samples);
   }
 }
