@@ -26,26 +26,26 @@ const run = async (desc, outSpec, note, input = x) => {
   y.delete();
 };
 
-await run({ op: 'psum', axes: 'data' }, [], 'every device holds the sum of the 8 blocks');
-await run({ op: 'pmean', axes: 'data' }, [], 'psum / 8');
-await run({ op: 'pmax', axes: 'data' }, []);
-await run({ op: 'pmin', axes: 'data' }, []);
-await run({ op: 'all_gather', axes: 'data', tiled: true }, [], 'every device holds all of x');
-await run({ op: 'all_gather', axes: 'data', axis: 0 }, [], 'stacked: a new axis of size 8');
-await run({ op: 'ppermute', axes: 'data', perm: Array.from({ length: 8 }, (_, i) => [i, (i + 1) % 8]) }, ['data'], 'a ring shift');
-await run({ op: 'ppermute', axes: 'data', perm: [[0, 1], [2, 3]] }, ['data'], 'a partial permutation: devices that receive nothing get zeros');
-await run({ op: 'axis_index', axes: 'data' }, ['data']);
+await run({ op: 'psum', axisName: 'data' }, [], 'every device holds the sum of the 8 blocks');
+await run({ op: 'pmean', axisName: 'data' }, [], 'psum / 8');
+await run({ op: 'pmax', axisName: 'data' }, []);
+await run({ op: 'pmin', axisName: 'data' }, []);
+await run({ op: 'all_gather', axisName: 'data', tiled: true }, [], 'every device holds all of x');
+await run({ op: 'all_gather', axisName: 'data', axis: 0 }, [], 'stacked: a new axis of size 8');
+await run({ op: 'ppermute', axisName: 'data', perm: Array.from({ length: 8 }, (_, i) => [i, (i + 1) % 8]) }, ['data'], 'a ring shift');
+await run({ op: 'ppermute', axisName: 'data', perm: [[0, 1], [2, 3]] }, ['data'], 'a partial permutation: devices that receive nothing get zeros');
+await run({ op: 'axis_index', axisName: 'data' }, ['data']);
 
 const v = rt.put(mesh, Float32Array.from({ length: 64 }, (_, i) => i % 8), [64], ['data']);
 show('v = arange(64) % 8, split over data (every block is [0..7])', v);
-await run({ op: 'psum_scatter', axes: 'data', tiled: true }, ['data'], 'device d gets element d of the sum: 8*d', v);
+await run({ op: 'psum_scatter', axisName: 'data', tiled: true }, ['data'], 'device d gets element d of the sum: 8*d', v);
 
 const mesh2 = rt.mesh([2, 4], ['data', 'model']);
 const m = rt.put(mesh2, Float32Array.from({ length: 8 * 4 }, (_, i) => i), [8, 4], [['data', 'model']]);
 show(`m = arange(32).reshape(8, 4) on ${mesh2.toString()}, P(('data', 'model'))`, m);
-const t = await rt.collective(mesh2, m, { op: 'all_to_all', axes: 'model', splitAxis: 1, concatAxis: 0, tiled: true }, [['data', 'model']]);
+const t = await rt.collective(mesh2, m, { op: 'all_to_all', axisName: 'model', splitAxis: 1, concatAxis: 0, tiled: true }, [['data', 'model']]);
 show("all_to_all(m, 'model', split_axis=1, concat_axis=0, tiled=True)", t, 'each block of 1x4 becomes 4x1');
-const s = await rt.collective(mesh2, m, { op: 'psum', axes: 'model' }, ['data']);
+const s = await rt.collective(mesh2, m, { op: 'psum', axisName: 'model' }, ['data']);
 show("psum(m, 'model') with out_specs P('data')", s, 'sums within each row of the mesh');
 
 rt.terminate();

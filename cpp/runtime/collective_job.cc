@@ -47,10 +47,10 @@ const char* collective_kind_name(CollectiveKind kind) {
 }
 
 Shape collective_block_shape(const Mesh& mesh, const CollectiveSpec& spec, const Shape& in_block) {
-  const AxisGroup g = mesh.axis_group(spec.axes, collective_kind_name(spec.kind));
+  const AxisGroup g = mesh.axis_group(spec.axis_name, collective_kind_name(spec.kind));
   switch (spec.kind) {
     case CollectiveKind::kAllGather: return all_gather_shape(in_block, g.size, spec.axis, spec.tiled);
-    case CollectiveKind::kPsumScatter: return reduce_scatter_shape(in_block, g.size, spec.axis, spec.tiled);
+    case CollectiveKind::kPsumScatter: return reduce_scatter_shape(in_block, g.size, spec.scatter_dimension, spec.tiled);
     case CollectiveKind::kAllToAll:
       return all_to_all_shape(in_block, g.size, spec.split_axis, spec.concat_axis, spec.tiled);
     case CollectiveKind::kAxisIndex: return {1};
@@ -60,7 +60,7 @@ Shape collective_block_shape(const Mesh& mesh, const CollectiveSpec& spec, const
 }
 
 uint32_t collective_varying_axes(const Mesh& mesh, const CollectiveSpec& spec, uint32_t in_varying) {
-  const uint32_t axes = mesh.axis_group(spec.axes, collective_kind_name(spec.kind)).mask;
+  const uint32_t axes = mesh.axis_group(spec.axis_name, collective_kind_name(spec.kind)).mask;
   switch (spec.kind) {
     case CollectiveKind::kPsumScatter:
     case CollectiveKind::kPpermute:
@@ -77,7 +77,7 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
          " but the communicator belongs to another mesh object");
   if (reps < 1) fail(ErrorKind::kValue, "collective: reps=", reps, " must be >= 1");
   const Mesh& mesh = in.mesh();
-  const AxisGroup g = mesh.axis_group(spec.axes, collective_kind_name(spec.kind));
+  const AxisGroup g = mesh.axis_group(spec.axis_name, collective_kind_name(spec.kind));
   const Shape out_block = collective_block_shape(mesh, spec, in.block_shape());
   // The output's global shape: each out_spec entry multiplies its dimension by its axes' size.
   Shape global = out_block;
@@ -124,7 +124,7 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
           break;
         case CollectiveKind::kAllGather: comm.all_gather(d, g, x, y, in_block, spec.axis, spec.tiled); break;
         case CollectiveKind::kPsumScatter:
-          comm.reduce_scatter(d, g, src.dtype(), x, y, in_block, spec.axis, spec.tiled);
+          comm.reduce_scatter(d, g, src.dtype(), x, y, in_block, spec.scatter_dimension, spec.tiled);
           break;
         case CollectiveKind::kPpermute: comm.ppermute(d, g, x, y, count, spec.perm); break;
         case CollectiveKind::kAllToAll:

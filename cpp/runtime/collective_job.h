@@ -26,8 +26,9 @@ const char* collective_kind_name(CollectiveKind kind);
 /// A collective with its jax.lax arguments.
 struct CollectiveSpec {
   CollectiveKind kind = CollectiveKind::kPsum;
-  std::vector<std::string> axes;  ///< axis_name: one axis or several
-  int axis = 0;                   ///< all_gather's axis, psum_scatter's scatter_dimension
+  std::vector<std::string> axis_name;  ///< one axis or several
+  int axis = 0;                        ///< all_gather
+  int scatter_dimension = 0;           ///< psum_scatter
   bool tiled = false;             ///< all_gather / psum_scatter / all_to_all
   Permutation perm;               ///< ppermute's (source, destination) pairs
   int split_axis = 0;             ///< all_to_all

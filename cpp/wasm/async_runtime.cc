@@ -3,6 +3,7 @@
 #include <emscripten/emscripten.h>
 #include <emscripten/threading.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "js_errors.h"
@@ -57,18 +58,19 @@ DeviceMesh make_device_mesh(const val& shape, const val& names) {
 CollectiveSpec collective_from_js(const val& desc) {
   CollectiveSpec s;
   s.kind = collective_kind_from_name(desc["op"].as<std::string>());
-  const val axes = desc["axes"];
+  const val axes = desc["axisName"];
   if (axes.isString()) {
-    s.axes.push_back(axes.as<std::string>());
-  } else {
+    s.axis_name.push_back(axes.as<std::string>());
+  } else if (!axes.isUndefined() && !axes.isNull()) {
     const int n = axes["length"].as<int>();
-    for (int i = 0; i < n; ++i) s.axes.push_back(axes[i].as<std::string>());
+    for (int i = 0; i < n; ++i) s.axis_name.push_back(axes[i].as<std::string>());
   }
   auto int_or = [&](const char* key, int fallback) {
     const val v = desc[key];
     return v.isUndefined() || v.isNull() ? fallback : v.as<int>();
   };
   s.axis = int_or("axis", 0);
+  s.scatter_dimension = int_or("scatterDimension", 0);
   s.split_axis = int_or("splitAxis", 0);
   s.concat_axis = int_or("concatAxis", 0);
   s.tiled = !desc["tiled"].isUndefined() && desc["tiled"].as<bool>();
@@ -141,17 +143,20 @@ ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, con
   });
 }
 
-void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, bool trap) {
+void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, const std::string& mode) {
   with_js_errors([&] {
+  if (mode != "throw" && mode != "trap" && mode != "abort")
+    fail(ErrorKind::kValue, "fault: mode '", mode, "' is not one of 'throw', 'trap', 'abort'");
   auto comm = mesh.comm;
   const AxisGroup g = mesh.mesh->axis_group(mesh.mesh->axis_names(), "fault");
   submit(
       id, mesh.mesh->size(),
-      [comm, g, failing, trap](int d) {
+      [comm, g, failing, mode](int d) {
         float x = 1.0f;
         comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
         if (d == failing) {
-          if (trap) __builtin_trap();
+          if (mode == "trap") __builtin_trap();
+          if (mode == "abort") std::abort();
           fail(ErrorKind::kValue, "injected failure on device ", d);
         }
         comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);

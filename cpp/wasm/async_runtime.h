@@ -31,7 +31,7 @@ PartitionSpec spec_from_js(const emscripten::val& spec);
 Shape shape_from_js(const emscripten::val& shape);
 /// Converts a Shape to a JS array.
 emscripten::val shape_to_js(const Shape& shape);
-/// Converts a JS collective description ({op, axes, axis, tiled, perm, splitAxis, concatAxis}).
+/// Converts a JS collective description ({op, axisName, axis, scatterDimension, tiled, perm, splitAxis, concatAxis}).
 CollectiveSpec collective_from_js(const emscripten::val& desc);
 
 /// Copies a host array at `ptr` (wasm heap) into a new sharded array.
@@ -53,9 +53,10 @@ class AsyncRuntime {
   ShardedArray submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const emscripten::val& desc,
                                  const emscripten::val& out_spec, int reps);
   /// Test aid: a job in which every device runs a psum, then device `failing`
-  /// throws while the others wait in a second psum (trap=true: it executes a
-  /// wasm trap instead, which kills its worker).
-  void submit_fault(int id, const DeviceMesh& mesh, int failing, bool trap);
+  /// fails while the others wait in a second psum: mode "throw" throws a C++
+  /// exception, "trap" executes a wasm trap and "abort" calls std::abort
+  /// (both kill its worker).
+  void submit_fault(int id, const DeviceMesh& mesh, int failing, const std::string& mode);
 
  private:
   void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync);

@@ -49,7 +49,7 @@ async function benchWasm() {
   for (const n of SIZES) {
     const reps = repsFor(n);
     const x = rt.put(mesh, new Float32Array(8 * n).fill(1), [8 * n], ['data']);
-    const job = () => rt.collective(mesh, x, { op: 'psum', axes: 'data' }, [], { reps }); // replicated, as psum's result
+    const job = () => rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, [], { reps }); // replicated, as psum's result
     (await job()).delete(); // warm-up: touch every page once
     const samples = [];
     for (let r = 0; r < REPETITIONS; r++) {

@@ -23,7 +23,7 @@ void BM_Psum(benchmark::State& state) {
   std::vector<float> host(static_cast<size_t>(n) * 8, 1.0f);
   auto x = ShardedArray::put(mesh, DType::kFloat32, {8 * n}, PartitionSpec{{{"data"}}}, host.data());
   CollectiveSpec spec;
-  spec.axes = {"data"};
+  spec.axis_name = {"data"};
   const int reps = reps_for(n);
   CollectiveJob job = prepare_collective(comm, x, spec, PartitionSpec{}, reps);  // replicated, as psum's result
   pool.run(8, job.fn, &comm);  // warm up: touch every page once

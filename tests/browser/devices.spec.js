@@ -11,7 +11,7 @@ test('psum on 8 Web Worker devices matches a serial float32 sum', async ({ page 
     const n = 1000;
     const host = new Float32Array(8 * n).map((_, i) => Math.sin(i) * 3);
     const x = rt.put(mesh, host, [8 * n], ['data']);
-    const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+    const y = await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, []);
     const got = rt.get(y);
     // Serial reference: float32 sum over devices 0..7 in order.
     const want = new Float32Array(n);
@@ -44,7 +44,7 @@ test('the main thread stays responsive during a ~300 ms device job', async ({ pa
       ticks = 0;
       const timer = setInterval(() => ticks++, 10);
       const t0 = performance.now();
-      y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, [], { reps });
+      y = await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, [], { reps });
       ms = performance.now() - t0;
       clearInterval(timer);
     }

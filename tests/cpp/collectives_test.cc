@@ -397,7 +397,7 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
   for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i);
   auto x = ShardedArray::put(mesh, DType::kFloat32, {8, 3}, PartitionSpec{{{"data", "model"}}}, host.data());
   CollectiveSpec psum;
-  psum.axes = {"data", "model"};
+  psum.axis_name = {"data", "model"};
   auto s = run_collective(pool(), comm, x, psum, PartitionSpec{});
   EXPECT_EQ(s.shape(), (Shape{1, 3}));
   std::vector<float> sum(3);
@@ -409,7 +409,7 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
   }
   CollectiveSpec gather;
   gather.kind = CollectiveKind::kAllGather;
-  gather.axes = {"model"};
+  gather.axis_name = {"model"};
   gather.tiled = true;
   auto y = run_collective(pool(), comm, x, gather, PartitionSpec{{{"data"}}});  // blocks of 4 rows per data index
   std::vector<float> back(host.size());
@@ -417,7 +417,7 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
   EXPECT_EQ(back, host);
   CollectiveSpec index;
   index.kind = CollectiveKind::kAxisIndex;
-  index.axes = {"model", "data"};
+  index.axis_name = {"model", "data"};
   auto i = run_collective(pool(), comm, x, index, PartitionSpec{{{"model", "data"}}});
   std::vector<int32_t> idx(8);
   i.get(idx.data(), true);
@@ -438,7 +438,7 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
   EXPECT_THROW(bad.get(&one, true), Error);
   // psum over 'model' of x split over both axes still varies along 'data'.
   CollectiveSpec psum_model;
-  psum_model.axes = {"model"};
+  psum_model.axis_name = {"model"};
   EXPECT_THROW(run_collective(pool(), comm, x, psum_model, PartitionSpec{}), Error);
 }
 
@@ -451,7 +451,7 @@ TEST(CollectiveJob, ReplicatedResultsShareStorageWithinTheirGroup) {
   for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i % 1000) * 0.5f;
   auto x = ShardedArray::put(mesh, DType::kFloat32, {2, 4 * n}, PartitionSpec{{{"data"}, {"model"}}}, host.data());
   CollectiveSpec psum;
-  psum.axes = {"model"};
+  psum.axis_name = {"model"};
   auto y = run_collective(pool(), comm, x, psum, PartitionSpec{{{"data"}}});
   EXPECT_TRUE(y.shares_block(0, 3));
   EXPECT_TRUE(y.shares_block(4, 7));
@@ -465,7 +465,7 @@ TEST(CollectiveJob, ReplicatedResultsShareStorageWithinTheirGroup) {
       ASSERT_EQ(got[r * n + i], want) << r << " " << i;
     }
   auto small = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"data", "model"}}}, host.data());
-  psum.axes = {"data", "model"};
+  psum.axis_name = {"data", "model"};
   auto s = run_collective(pool(), comm, small, psum, PartitionSpec{});
   EXPECT_FALSE(s.shares_block(0, 1));
 }

@@ -133,7 +133,7 @@ TEST(DevicePool, BadArgumentsFromRunCollective) {
   auto x = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"data"}}}, host.data());
   CollectiveSpec spec;
   spec.kind = CollectiveKind::kPpermute;
-  spec.axes = {"data"};
+  spec.axis_name = {"data"};
   auto run_perm = [&](Permutation perm) {
     spec.perm = std::move(perm);
     return testing::error_message([&] { run_collective(pool(), comm, x, spec, PartitionSpec{{{"data"}}}); });
@@ -142,12 +142,12 @@ TEST(DevicePool, BadArgumentsFromRunCollective) {
   EXPECT_NE(run_perm({{0, 8}}).find("indices must be in 0..7"), std::string::npos);
   EXPECT_NE(run_perm({{0, 1}, {2, 1}}).find("destination 1 appears twice"), std::string::npos);
   spec = CollectiveSpec{};
-  spec.axes = {"data", "data"};
+  spec.axis_name = {"data", "data"};
   EXPECT_THROW(run_collective(pool(), comm, x, spec, PartitionSpec{}), Error);
-  spec.axes = {"model"};
+  spec.axis_name = {"model"};
   EXPECT_THROW(run_collective(pool(), comm, x, spec, PartitionSpec{}), Error);
   // The pool still works.
-  spec.axes = {"data"};
+  spec.axis_name = {"data"};
   auto y = run_collective(pool(), comm, x, spec, PartitionSpec{});
   float out = 0;
   y.get(&out, true);

@@ -37,7 +37,7 @@ describe('psum on the 8 workers', () => {
     test(`${n} floats per device equals the serial float32 sum bitwise`, async () => {
       const host = seeded(8 * n, n);
       const x = rt.put(mesh, host, [8 * n], ['data']);
-      const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+      const y = await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, []);
       expect(y.shape()).toEqual([n]);
       const got = rt.get(y);
       const want = serialPsum(host, n);
@@ -52,12 +52,12 @@ test('all_gather, ppermute and axis_index on a 2x4 mesh', async () => {
   const m = rt.mesh([2, 4], ['data', 'model']);
   const host = Float32Array.from({ length: 8 }, (_, i) => i);
   const x = rt.put(m, host, [8], [['data', 'model']]);
-  const g = await rt.collective(m, x, { op: 'all_gather', axes: 'model', tiled: true }, ['data']);
+  const g = await rt.collective(m, x, { op: 'all_gather', axisName: 'model', tiled: true }, ['data']);
   expect(Array.from(rt.get(g))).toEqual(Array.from(host));
   const ring = [0, 1, 2, 3].map((i) => [i, (i + 1) % 4]);
-  const p = await rt.collective(m, x, { op: 'ppermute', axes: 'model', perm: ring }, [['data', 'model']]);
+  const p = await rt.collective(m, x, { op: 'ppermute', axisName: 'model', perm: ring }, [['data', 'model']]);
   expect(Array.from(rt.get(p))).toEqual([3, 0, 1, 2, 7, 4, 5, 6]);
-  const idx = await rt.collective(m, x, { op: 'axis_index', axes: ['model', 'data'] }, [['model', 'data']]);
+  const idx = await rt.collective(m, x, { op: 'axis_index', axisName: ['model', 'data'] }, [['model', 'data']]);
   expect(Array.from(rt.get(idx))).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   for (const a of [x, g, p, idx, m]) a.delete();
 });
@@ -72,22 +72,22 @@ test('bad input gets a categorised error naming the argument', async () => {
     expect(e.name).toBe('ShardingError');
   }
   const x = rt.put(mesh, new Float32Array(8), [8], ['data']);
-  await expect(rt.collective(mesh, x, { op: 'psum', axes: 'model' }, [])).rejects.toThrow(
+  await expect(rt.collective(mesh, x, { op: 'psum', axisName: 'model' }, [])).rejects.toThrow(
     /psum: unknown axis name 'model'; the mesh Mesh\('data': 8\) has axes \('data'\)/,
   );
-  await expect(rt.collective(mesh, x, { op: 'ppermute', axes: 'data', perm: [[0, 1], [3, 1]] }, ['data'])).rejects.toThrow(
+  await expect(rt.collective(mesh, x, { op: 'ppermute', axisName: 'data', perm: [[0, 1], [3, 1]] }, ['data'])).rejects.toThrow(
     /destination 1 appears twice/,
   );
-  await expect(rt.collective(mesh, x, { op: 'psum_scatter', axes: 'data' }, ['data'])).rejects.toThrow(
+  await expect(rt.collective(mesh, x, { op: 'psum_scatter', axisName: 'data' }, ['data'])).rejects.toThrow(
     /must equal the axis size 8, got 1/,
   );
   expect(() => rt.mesh([2, 2], ['a', 'a'])).toThrow(/axis name 'a' is used twice/);
   // An out_spec that omits an axis the result varies along is an error (check_vma);
   // unchecked, the replicas disagree and get() says so.
-  await expect(rt.collective(mesh, x, { op: 'axis_index', axes: 'data' }, [])).rejects.toThrow(
+  await expect(rt.collective(mesh, x, { op: 'axis_index', axisName: 'data' }, [])).rejects.toThrow(
     /axis_index: out_spec P\(\) omits mesh axis 'data', along which the result varies/,
   );
-  const idx = await rt.collective(mesh, x, { op: 'axis_index', axes: 'data', checkVma: false }, []);
+  const idx = await rt.collective(mesh, x, { op: 'axis_index', axisName: 'data', checkVma: false }, []);
   expect(() => rt.get(idx)).toThrow(/devices 0 and 1 should hold the same replica/);
   x.delete();
   idx.delete();
@@ -98,26 +98,26 @@ test('a failing device rejects the job with its id and message; the runtime stay
     await expect(rt.fault(mesh, device)).rejects.toThrow(`device ${device}: injected failure on device ${device}`);
   }
   const x = rt.put(mesh, new Float32Array(8).fill(2), [8], ['data']);
-  const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+  const y = await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, []);
   expect(Array.from(rt.get(y))).toEqual([16]);
 });
 
-test('a wasm trap on a device rejects every pending job, and a fresh runtime works', async () => {
+test.each(['trap', 'abort'])('a wasm %s on a device rejects every pending job, and a fresh runtime works', async (mode) => {
   const other = await loadDevices();
   const m = other.mesh([8], ['data']);
   const x = other.put(m, new Float32Array(8).fill(1), [8], ['data']);
   const jobs = [
-    other.fault(m, 5, { trap: true }),
-    other.collective(m, x, { op: 'psum', axes: 'data' }, []),
-    other.collective(m, x, { op: 'pmax', axes: 'data' }, []),
+    other.fault(m, 5, { mode }),
+    other.collective(m, x, { op: 'psum', axisName: 'data' }, []),
+    other.collective(m, x, { op: 'pmax', axisName: 'data' }, []),
   ];
-  for (const j of jobs) await expect(j).rejects.toThrow(/the device runtime is gone: a device worker crashed/);
-  expect(other.deadReason).toMatch(/crashed/);
+  for (const j of jobs) await expect(j).rejects.toThrow(/the device runtime is gone: (a device worker crashed|the wasm runtime aborted)/);
+  expect(other.deadReason).toMatch(/crashed|aborted/);
   expect(() => other.mesh([8], ['data'])).toThrow(/the device runtime is gone/);
   const fresh = await loadDevices();
   const m2 = fresh.mesh([8], ['data']);
   const x2 = fresh.put(m2, new Float32Array(8).fill(3), [8], ['data']);
-  expect(Array.from(fresh.get(await fresh.collective(m2, x2, { op: 'psum', axes: 'data' }, [])))).toEqual([24]);
+  expect(Array.from(fresh.get(await fresh.collective(m2, x2, { op: 'psum', axisName: 'data' }, [])))).toEqual([24]);
   fresh.terminate();
 });
 
@@ -126,7 +126,7 @@ test.each([1, 2, 4])('a runtime with %i devices runs meshes of that size', async
   const m = small.mesh([devices], ['x']);
   const host = Float32Array.from({ length: devices * 3 }, (_, i) => i + 1);
   const x = small.put(m, host, [devices * 3], ['x']);
-  const y = await small.collective(m, x, { op: 'psum', axes: 'x' }, []);
+  const y = await small.collective(m, x, { op: 'psum', axisName: 'x' }, []);
   const want = [0, 1, 2].map((i) => {
     let acc = 0;
     for (let d = 0; d < devices; d++) acc = Math.fround(acc + host[d * 3 + i]);
@@ -135,7 +135,7 @@ test.each([1, 2, 4])('a runtime with %i devices runs meshes of that size', async
   expect(Array.from(small.get(y))).toEqual(want);
   const big = small.mesh([8], ['data']);
   const z = small.put(big, new Float32Array(8), [8], ['data']);
-  await expect(small.collective(big, z, { op: 'psum', axes: 'data' }, [])).rejects.toThrow(
+  await expect(small.collective(big, z, { op: 'psum', axisName: 'data' }, [])).rejects.toThrow(
     /needs 8 devices but the runtime has/,
   );
   small.terminate();
@@ -144,9 +144,9 @@ test.each([1, 2, 4])('a runtime with %i devices runs meshes of that size', async
 test('deterministic: 100 repeats of a large psum are bitwise equal', async () => {
   const n = 1 << 16;
   const x = rt.put(mesh, seeded(8 * n, 99), [8 * n], ['data']);
-  const first = rt.get(await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []));
+  const first = rt.get(await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, []));
   for (let r = 0; r < 100; r++) {
-    const y = await rt.collective(mesh, x, { op: 'psum', axes: 'data' }, []);
+    const y = await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, []);
     const got = rt.get(y);
     y.delete();
     expect(Buffer.from(got.buffer).equals(Buffer.from(first.buffer))).toBe(true);

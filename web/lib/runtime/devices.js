@@ -102,7 +102,7 @@ export class DeviceRuntime {
   /**
    * Runs one collective on every device's block of `array`, `reps` times, as
    * the body of a shard_map would; resolves to a ShardedArray laid out by
-   * `outSpec`. `desc` is {op, axes, axis, tiled, perm, splitAxis, concatAxis}
+   * `outSpec`. `desc` is {op, axisName, axis, scatterDimension, tiled, perm, splitAxis, concatAxis}
    * with jax.lax's meanings (op: psum, pmean, pmax, pmin, all_gather,
    * psum_scatter, ppermute, all_to_all, axis_index).
    */
@@ -110,10 +110,10 @@ export class DeviceRuntime {
     return this._job((id) => this._core.submitCollective(id, mesh, array, desc, outSpec, reps));
   }
 
-  /** Test aid: a job in which device `device` fails (or traps, with trap: true) between two psums. */
-  fault(mesh, device, { trap = false } = {}) {
+  /** Test aid: a job in which device `device` fails between two psums; mode 'throw' (an error), 'trap' or 'abort' (both kill its worker). */
+  fault(mesh, device, { mode = 'throw' } = {}) {
     return this._job((id) => {
-      this._core.submitFault(id, mesh, device, trap);
+      this._core.submitFault(id, mesh, device, mode);
       return undefined;
     });
   }
