@@ -17,6 +17,7 @@ DevicePool::DevicePool(int threads) : slots_(kMaxPending), errors_(threads) {
 
 DevicePool::~DevicePool() {
   stopping_.store(true);
+  host_event_.notify();
   event_.notify();
   for (auto& t : threads_) t.join();
 }
@@ -29,7 +30,7 @@ void DevicePool::submit(Job job) {
     fail(ErrorKind::kResource, "DevicePool::submit: ", kMaxPending, " jobs are already pending; wait for some to finish");
   slots_[k % kMaxPending] = std::move(job);
   submitted_.store(k + 1);
-  event_.notify();
+  host_event_.notify();
 }
 
 JobResult DevicePool::run(int devices, std::function<void(int)> fn, JobSync* sync) {
@@ -52,7 +53,13 @@ void DevicePool::device_loop(int device) {
   for (uint32_t k = 0;; ++k) {
     // Jobs run one at a time: job k starts once job k-1 completed everywhere,
     // so per-job barrier state can be reset between them.
-    event_.wait([&] { return stopping_.load() || (submitted_.load() > k && completed_.load() == k); });
+    auto ready = [&] { return stopping_.load() || (submitted_.load() > k && completed_.load() == k); };
+    if (device == 0) {
+      host_event_.wait(ready);
+      event_.notify();
+    } else {
+      event_.wait(ready);
+    }
     if (stopping_.load()) return;
     Job& job = slots_[k % kMaxPending];
     if (device < job.devices) {
@@ -98,6 +105,7 @@ void DevicePool::finish_job(Job& job) {
   job = Job{};
   remaining_.store(static_cast<uint32_t>(size()));
   completed_.fetch_add(1);
+  host_event_.notify();
   event_.notify();
   if (done) done(std::move(result));
 }
