@@ -1,0 +1,25 @@
+#include "ir/aval.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace shardlab::ir {
+
+std::string Aval::str() const {
+  std::string s = dtype_name(dtype);
+  s += shape_str(shape);
+  if (!vma.empty()) {
+    s += "{V:";
+    for (size_t i = 0; i < vma.size(); ++i) s += (i ? "," : "") + vma[i];
+    s += "}";
+  }
+  return s;
+}
+
+std::vector<std::string> vma_union(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+}  // namespace shardlab::ir

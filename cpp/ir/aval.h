@@ -1,0 +1,30 @@
+// Abstract values: what tracing knows about a value (its dtype, its shape and,
+// inside a shard_map body, the mesh axes it varies along), as JAX's avals.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/shape.h"
+
+namespace shardlab::ir {
+
+/// The type of a traced value: dtype, shape and the set of mesh axes it varies
+/// along (VMA; sorted names, empty outside shard_map or when invariant).
+struct Aval {
+  DType dtype = DType::kFloat32;
+  Shape shape;
+  std::vector<std::string> vma;
+
+  /// JAX's text: f32[4,2], or f32[4,2]{V:data} when varying.
+  std::string str() const;
+  /// Rank.
+  int ndim() const { return static_cast<int>(shape.size()); }
+  bool operator==(const Aval& o) const { return dtype == o.dtype && shape == o.shape && vma == o.vma; }
+  bool operator!=(const Aval& o) const { return !(*this == o); }
+};
+
+/// The sorted union of two VMA sets (the axes a result of both varies along).
+std::vector<std::string> vma_union(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
+}  // namespace shardlab::ir

@@ -1,0 +1,55 @@
+#include "ir/params.h"
+
+#include <sstream>
+
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+template <class T>
+const T& param(const Params& params, const std::string& name, const char* prim) {
+  for (const auto& p : params)
+    if (p.name == name) {
+      if (const T* v = std::get_if<T>(&p.value)) return *v;
+      fail(ErrorKind::kValue, prim, ": parameter '", name, "' has the wrong type");
+    }
+  fail(ErrorKind::kValue, prim, ": missing parameter '", name, "'");
+}
+
+template const bool& param<bool>(const Params&, const std::string&, const char*);
+template const int64_t& param<int64_t>(const Params&, const std::string&, const char*);
+template const double& param<double>(const Params&, const std::string&, const char*);
+template const std::string& param<std::string>(const Params&, const std::string&, const char*);
+template const std::vector<int64_t>& param<std::vector<int64_t>>(const Params&, const std::string&, const char*);
+template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, const std::string&,
+                                                                          const char*);
+
+std::string param_str(const ParamValue& v) {
+  std::ostringstream out;
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          out << (x ? "True" : "False");
+        } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, double>) {
+          out << x;
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          out << "'" << x << "'";
+        } else {
+          out << "(";
+          for (size_t i = 0; i < x.size(); ++i) {
+            if (i) out << ", ";
+            if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+              out << "'" << x[i] << "'";
+            } else {
+              out << x[i];
+            }
+          }
+          out << (x.size() == 1 ? ",)" : ")");
+        }
+      },
+      v);
+  return out.str();
+}
+
+}  // namespace shardlab::ir

@@ -1,0 +1,32 @@
+// Primitive parameters: an ordered list of named values (the order is the
+// printing order, as in a jaxpr: `reduce_sum[axes=(0,)]`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace shardlab::ir {
+
+/// One parameter value.
+using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>>;
+
+/// A named parameter.
+struct Param {
+  std::string name;
+  ParamValue value;
+  bool operator==(const Param& o) const { return name == o.name && value == o.value; }
+};
+
+/// The parameters of one equation.
+using Params = std::vector<Param>;
+
+/// The parameter `name` as type T; throws a ValueError naming `prim` if it is missing or of another type.
+template <class T>
+const T& param(const Params& params, const std::string& name, const char* prim);
+
+/// How a parameter prints in a jaxpr: 3, True, (0, 1), 'data', ('a', 'b').
+std::string param_str(const ParamValue& v);
+
+}  // namespace shardlab::ir

@@ -1,0 +1,76 @@
+// The primitive registry. Every primitive is one `Def<Prim::kX>`
+// specialization in the header of its family (primitives/*.h), holding all its
+// rules side by side: name, shape rule, evaluation, JVP and transpose. The
+// table below is built from those specializations for every enumerator, so a
+// primitive without a Def, or a Def without one of the rules, does not compile.
+// The generic passes (tracing, printing, evaluation, autodiff) only look rules up.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/aval.h"
+#include "ir/params.h"
+
+namespace shardlab::ir {
+
+/// Every primitive; kCount last.
+enum class Prim : uint16_t {
+  kAdd,
+  kSub,
+  kMul,
+  kNeg,
+  kCount
+};
+
+/// Number of primitives.
+constexpr size_t kNumPrims = static_cast<size_t>(Prim::kCount);
+
+class Builder;
+struct Atom;
+
+/// A dense array the evaluation rules read or write: an aval and its elements (row-major).
+struct Tensor {
+  Aval aval;
+  void* data = nullptr;
+  /// The elements as T.
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(data);
+  }
+};
+
+/// A tangent or cotangent that may be symbolically zero (nullopt).
+using MaybeAtom = std::optional<Atom>;
+
+/// Output avals from input avals (errors name the primitive and the shapes).
+using ShapeRule = std::vector<Aval> (*)(const Params& params, const std::vector<Aval>& in);
+/// Computes outputs from inputs (host memory or one device's blocks).
+using EvalRule = void (*)(const Params& params, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
+/// Emits the output tangents given primals and input tangents (nullopt = zero).
+using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<Atom>& primals,
+                                           const std::vector<MaybeAtom>& tangents);
+/// Emits the cotangents of the linear inputs given output cotangents
+/// (nullopt = zero); `linear[i]` marks the inputs the primitive is linear in,
+/// whose primal values are unknown.
+using TransposeRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<MaybeAtom>& cts,
+                                                 const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+
+/// All the rules of one primitive.
+struct PrimitiveDef {
+  const char* name;
+  ShapeRule shape;
+  EvalRule eval;
+  JvpRule jvp;
+  TransposeRule transpose;
+};
+
+/// The rules of primitive P: specialized once, in the primitive's family header.
+template <Prim P>
+struct Def;
+
+/// The rules of `p`.
+const PrimitiveDef& primitive(Prim p);
+
+}  // namespace shardlab::ir

@@ -1,0 +1,184 @@
+// The program layer's foundation: the registry, the builder's shape checks,
+// jaxpr printing, and the elementwise primitives' rules. Values are checked
+// against float64 references, JVP rules against central finite differences,
+// and transpose rules with the dot-product identity <ct, J t> = <J^T ct, t>.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "exec/interpreter.h"
+#include "ir/builder.h"
+#include "ir/ops.h"
+#include "ir/print.h"
+#include "test_util.h"
+
+namespace shardlab::ir {
+namespace {
+
+using exec::as_floats;
+using exec::host_f32;
+using exec::interpret;
+
+const Aval kF32x4{DType::kFloat32, {4}, {}};
+
+TEST(Registry, EveryPrimitiveHasItsRules) {
+  for (size_t i = 0; i < kNumPrims; ++i) {
+    const PrimitiveDef& d = primitive(static_cast<Prim>(i));
+    EXPECT_NE(d.name, nullptr);
+    EXPECT_NE(d.shape, nullptr);
+    EXPECT_NE(d.eval, nullptr);
+    EXPECT_NE(d.jvp, nullptr);
+    EXPECT_NE(d.transpose, nullptr);
+  }
+  EXPECT_STREQ(primitive(Prim::kMul).name, "mul");
+}
+
+TEST(Print, OneLineLikeMakeJaxpr) {
+  Builder b;
+  const Atom x = b.input(Aval{DType::kFloat32, {8, 1}, {}});
+  const Atom y = b.input(Aval{DType::kFloat32, {8, 1}, {}});
+  EXPECT_EQ(to_text(b.build({mul(b, x, y)})), "{ lambda ; a:f32[8,1] b:f32[8,1]. let c:f32[8,1] = mul a b in (c,) }");
+}
+
+TEST(Print, ManyEquationsOnePerLineWithVaryingAxes) {
+  Builder b;
+  const Atom x = b.input(Aval{DType::kFloat32, {4, 2}, {"data"}});
+  const Atom y = b.input(Aval{DType::kFloat32, {4, 2}, {}});
+  const Atom z = neg(b, sub(b, add(b, x, y), y));
+  EXPECT_EQ(to_text(b.build({z, y})),
+            "{ lambda ; a:f32[4,2]{V:data} b:f32[4,2]. let\n"
+            "    c:f32[4,2]{V:data} = add a b\n"
+            "    d:f32[4,2]{V:data} = sub c b\n"
+            "    e:f32[4,2]{V:data} = neg d\n"
+            "  in (e, b) }");
+}
+
+TEST(Print, VariableNamesContinuePastZ) {
+  EXPECT_EQ(var_name(0), "a");
+  EXPECT_EQ(var_name(25), "z");
+  EXPECT_EQ(var_name(26), "ba");
+  EXPECT_EQ(var_name(27), "bb");
+  EXPECT_EQ(var_name(52), "ca");
+}
+
+TEST(Shapes, BadOperandsAreRejectedWhenTraced) {
+  Builder b;
+  const Atom x = b.input(kF32x4);
+  const Atom y = b.input(Aval{DType::kFloat32, {3}, {}});
+  const Atom i = b.input(Aval{DType::kInt32, {4}, {}});
+  EXPECT_EQ(testing::error_message([&] { add(b, x, y); }),
+            "add: operand shapes must be equal, got f32[4] and f32[3]; broadcast one first (broadcast_in_dim; the "
+            "np.* functions broadcast for you)");
+  EXPECT_EQ(testing::error_message([&] { mul(b, x, i); }),
+            "mul: operand dtypes differ (f32[4] and i32[4]); convert one with convert_element_type");
+}
+
+// Builds f(x, y) with one primitive, for the rule tests.
+using BinaryOp = std::function<Atom(Builder&, const Atom&, const Atom&)>;
+
+struct Case {
+  const char* name;
+  BinaryOp op;
+  std::function<double(double, double)> reference;
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {"add", [](Builder& b, const Atom& x, const Atom& y) { return add(b, x, y); }, [](double x, double y) { return x + y; }},
+      {"sub", [](Builder& b, const Atom& x, const Atom& y) { return sub(b, x, y); }, [](double x, double y) { return x - y; }},
+      {"mul", [](Builder& b, const Atom& x, const Atom& y) { return mul(b, x, y); }, [](double x, double y) { return x * y; }},
+      {"neg", [](Builder& b, const Atom& x, const Atom&) { return neg(b, x); }, [](double x, double) { return -x; }},
+  };
+  return c;
+}
+
+const std::vector<float> kX = {0.5f, -1.25f, 2.0f, 3.5f};
+const std::vector<float> kY = {-0.75f, 1.5f, 0.25f, -2.0f};
+
+std::vector<float> run(const Case& c, const std::vector<float>& x, const std::vector<float>& y) {
+  Builder b;
+  const Atom a = b.input(kF32x4), bb = b.input(kF32x4);
+  return as_floats(interpret(b.build({c.op(b, a, bb)}), {host_f32({4}, x), host_f32({4}, y)})[0]);
+}
+
+TEST(Elementwise, ValuesMatchFloat64) {
+  for (const Case& c : cases()) {
+    const auto got = run(c, kX, kY);
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(got[i], c.reference(kX[i], kY[i]), 1e-6) << c.name << " " << i;
+  }
+}
+
+// The JVP rule's tangent output, evaluated, against (f(x + h t) - f(x - h t)) / 2h.
+TEST(Elementwise, JvpMatchesFiniteDifferences) {
+  const std::vector<float> tx = {1.0f, -0.5f, 0.25f, 2.0f}, ty = {0.5f, 1.0f, -1.5f, 0.75f};
+  for (const Case& c : cases()) {
+    for (int which = 0; which < 3; ++which) {  // tangent on x only, y only, both
+      Builder b;
+      const Atom x = b.input(kF32x4), y = b.input(kF32x4), dx = b.input(kF32x4), dy = b.input(kF32x4);
+      const Atom z = c.op(b, x, y);
+      const Eqn e = b.build({z}).eqns.back();
+      std::vector<MaybeAtom> tangents(e.inputs.size());
+      tangents[0] = which != 1 ? MaybeAtom(dx) : std::nullopt;
+      if (tangents.size() > 1) tangents[1] = which != 0 ? MaybeAtom(dy) : std::nullopt;
+      const MaybeAtom dz = primitive(e.prim).jvp(b, e.params, e.inputs, tangents)[0];
+      const bool zero = !dz;
+      const auto got = zero ? std::vector<float>(4, 0.0f)
+                            : as_floats(interpret(b.build({*dz}), {host_f32({4}, kX), host_f32({4}, kY),
+                                                                    host_f32({4}, tx), host_f32({4}, ty)})[0]);
+      const double h = 1e-3;
+      for (int i = 0; i < 4; ++i) {
+        const double sx = which != 1 ? tx[i] : 0.0, sy = which != 0 ? ty[i] : 0.0;
+        const double fd = (c.reference(kX[i] + h * sx, kY[i] + h * sy) - c.reference(kX[i] - h * sx, kY[i] - h * sy)) /
+                          (2 * h);
+        EXPECT_NEAR(got[i], fd, 1e-4) << c.name << " tangent case " << which << " element " << i;
+      }
+    }
+  }
+}
+
+// For each operand the primitive is linear in, <ct, f(t)> = <f^T(ct), t>.
+TEST(Elementwise, TransposeSatisfiesTheDotProductIdentity) {
+  const std::vector<float> t = {0.3f, -1.1f, 0.7f, 2.2f}, ct = {1.5f, 0.25f, -0.5f, 1.0f};
+  for (const Case& c : cases()) {
+    const int arity = std::string(c.name) == "neg" ? 1 : 2;
+    for (int lin = 0; lin < arity; ++lin) {
+      Builder b;
+      const Atom x = b.input(kF32x4), y = b.input(kF32x4), tv = b.input(kF32x4), ctv = b.input(kF32x4);
+      // f(t) with the other operand fixed: the linear map whose transpose we check.
+      const Atom ft = lin == 0 ? c.op(b, tv, y) : c.op(b, x, tv);
+      const Eqn e = b.build({ft}).eqns.back();
+      std::vector<bool> linear(e.inputs.size(), false);
+      linear[lin] = true;
+      // add and sub are linear in both operands jointly; fix the other one at zero for them.
+      const auto cts = primitive(e.prim).transpose(b, e.params, {ctv}, e.inputs, linear);
+      ASSERT_TRUE(cts[lin].has_value()) << c.name;
+      const std::vector<float> zeros(4, 0.0f);
+      const bool affine = std::string(c.name) == "add" || std::string(c.name) == "sub";
+      const std::vector<float> other = affine ? zeros : (lin == 0 ? kY : kX);
+      const auto outs = interpret(b.build({ft, *cts[lin]}),
+                                  {host_f32({4}, lin == 0 ? kX : other), host_f32({4}, lin == 0 ? other : kY),
+                                   host_f32({4}, t), host_f32({4}, ct)});
+      const auto f_t = as_floats(outs[0]), ft_ct = as_floats(outs[1]);
+      double lhs = 0, rhs = 0;
+      for (int i = 0; i < 4; ++i) {
+        lhs += static_cast<double>(ct[i]) * f_t[i];
+        rhs += static_cast<double>(ft_ct[i]) * t[i];
+      }
+      EXPECT_NEAR(lhs, rhs, 1e-5) << c.name << " linear in operand " << lin;
+    }
+  }
+}
+
+TEST(Elementwise, MulOfTwoLinearOperandsCannotBeTransposed) {
+  Builder b;
+  const Atom x = b.input(kF32x4), y = b.input(kF32x4);
+  const Atom z = mul(b, x, y);
+  const Eqn e = b.build({z}).eqns.back();
+  EXPECT_NE(testing::error_message([&] { primitive(Prim::kMul).transpose(b, e.params, {z}, e.inputs, {true, true}); })
+                .find("mul: cannot transpose a product of two linear operands"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace shardlab::ir
