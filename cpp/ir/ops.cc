@@ -6,5 +6,17 @@ Atom add(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kAdd, 
 Atom sub(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kSub, {}, {x, y}); }
 Atom mul(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMul, {}, {x, y}); }
 Atom neg(Builder& b, const Atom& x) { return b.emit1(Prim::kNeg, {}, {x}); }
+Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims) {
+  return b.emit1(Prim::kBroadcastInDim, {{"shape", shape}, {"broadcast_dimensions", dims}}, {x});
+}
+Atom reshape(Builder& b, const Atom& x, const Shape& shape) {
+  return b.emit1(Prim::kReshape, {{"new_sizes", shape}}, {x});
+}
+Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
+  return b.emit1(Prim::kReduceSum, {{"axes", axes}}, {x});
+}
+Atom zeros_like(Builder& b, const Aval& like) {
+  return broadcast_in_dim(b, Atom::constant(0.0, like.dtype), like.shape, {});
+}
 
 }  // namespace shardlab::ir

@@ -14,5 +14,13 @@ Atom sub(Builder& b, const Atom& x, const Atom& y);
 Atom mul(Builder& b, const Atom& x, const Atom& y);
 /// -x.
 Atom neg(Builder& b, const Atom& x);
+/// x broadcast to `shape`, its dimension i becoming `dims[i]`.
+Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims);
+/// x with the same elements in `shape`.
+Atom reshape(Builder& b, const Atom& x, const Shape& shape);
+/// The sum of x over `axes`.
+Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
+/// Zeros of the type of `like` (a broadcast literal, as JAX instantiates zeros).
+Atom zeros_like(Builder& b, const Aval& like);
 
 }  // namespace shardlab::ir

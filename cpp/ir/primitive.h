@@ -17,10 +17,16 @@ namespace shardlab::ir {
 
 /// Every primitive; kCount last.
 enum class Prim : uint16_t {
+  // elementwise.h
   kAdd,
   kSub,
   kMul,
   kNeg,
+  // shape_ops.h
+  kBroadcastInDim,
+  kReshape,
+  // reductions.h
+  kReduceSum,
   kCount
 };
 
@@ -66,9 +72,20 @@ struct PrimitiveDef {
   TransposeRule transpose;
 };
 
-/// The rules of primitive P: specialized once, in the primitive's family header.
+/// The rules of primitive P: specialized once, in the primitive's family
+/// header, as `{ static constexpr const char* kName = "..."; SHARDLAB_RULES }`,
+/// and defined in the family's .cc file.
 template <Prim P>
 struct Def;
+
+/// Declares the four rules every Def<P> must define (see PrimitiveDef).
+#define SHARDLAB_RULES                                                                                              \
+  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);                                   \
+  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);      \
+  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,               \
+                                    const std::vector<MaybeAtom>& tangents);                                     \
+  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,        \
+                                          const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 
 /// The rules of `p`.
 const PrimitiveDef& primitive(Prim p);

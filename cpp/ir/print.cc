@@ -1,5 +1,6 @@
 #include "ir/print.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace shardlab::ir {
@@ -35,9 +36,12 @@ std::string eqn_str(const Program& p, const Eqn& e) {
     out << (i ? " " : "") << var_name(e.outputs[i]) << ":" << p.avals[e.outputs[i]].str();
   out << " = " << primitive(e.prim).name;
   if (!e.params.empty()) {
+    // Sorted by name, as jax.make_jaxpr prints them.
+    std::vector<const Param*> sorted;
+    for (const Param& p : e.params) sorted.push_back(&p);
+    std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) { return a->name < b->name; });
     out << "[";
-    for (size_t i = 0; i < e.params.size(); ++i)
-      out << (i ? " " : "") << e.params[i].name << "=" << param_str(e.params[i].value);
+    for (size_t i = 0; i < sorted.size(); ++i) out << (i ? " " : "") << sorted[i]->name << "=" << param_str(sorted[i]->value);
     out << "]";
   }
   for (const Atom& a : e.inputs) out << " " << atom_str(a);

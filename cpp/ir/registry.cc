@@ -5,6 +5,8 @@
 
 #include "ir/primitive.h"
 #include "ir/primitives/elementwise.h"
+#include "ir/primitives/reductions.h"
+#include "ir/primitives/shape_ops.h"
 
 namespace shardlab::ir {
 

@@ -17,24 +17,14 @@ std::vector<Aval> unary_shape(const char* name, const std::vector<Aval>& in);
 template <>
 struct Def<Prim::kAdd> {
   static constexpr const char* kName = "add";
-  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
-  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,
-                                    const std::vector<MaybeAtom>& tangents);
-  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
-                                          const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+  SHARDLAB_RULES
 };
 
 /// sub: z = x - y; d(x - y) = dx - dy; transpose: ct -> (ct, -ct).
 template <>
 struct Def<Prim::kSub> {
   static constexpr const char* kName = "sub";
-  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
-  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,
-                                    const std::vector<MaybeAtom>& tangents);
-  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
-                                          const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+  SHARDLAB_RULES
 };
 
 /// mul: z = x * y; d(x * y) = dx * y + x * dy; linear in one operand at a
@@ -42,24 +32,14 @@ struct Def<Prim::kSub> {
 template <>
 struct Def<Prim::kMul> {
   static constexpr const char* kName = "mul";
-  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
-  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,
-                                    const std::vector<MaybeAtom>& tangents);
-  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
-                                          const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+  SHARDLAB_RULES
 };
 
 /// neg: z = -x; d(-x) = -dx; transpose: ct -> -ct.
 template <>
 struct Def<Prim::kNeg> {
   static constexpr const char* kName = "neg";
-  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
-  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,
-                                    const std::vector<MaybeAtom>& tangents);
-  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
-                                          const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+  SHARDLAB_RULES
 };
 
 }  // namespace shardlab::ir

@@ -1,0 +1,39 @@
+#include "ir/jvp.h"
+
+#include "ir/builder.h"
+#include "ir/ops.h"
+
+namespace shardlab::ir {
+
+Program jvp(const Program& p) {
+  Builder b;
+  std::vector<Atom> primal(p.avals.size());
+  std::vector<MaybeAtom> tangent(p.avals.size());
+  for (VarId v : p.invars) primal[v] = b.input(p.avals[v]);
+  for (VarId v : p.invars) tangent[v] = b.input(p.avals[v]);
+  auto primal_of = [&](const Atom& a) { return a.is_literal() ? a : primal[a.var]; };
+  auto tangent_of = [&](const Atom& a) { return a.is_literal() ? MaybeAtom() : tangent[a.var]; };
+  for (const Eqn& e : p.eqns) {
+    std::vector<Atom> xs;
+    std::vector<MaybeAtom> ts;
+    for (const Atom& a : e.inputs) {
+      xs.push_back(primal_of(a));
+      ts.push_back(tangent_of(a));
+    }
+    const std::vector<Atom> ys = b.emit(e.prim, e.params, xs);
+    const std::vector<MaybeAtom> dys = primitive(e.prim).jvp(b, e.params, xs, ts);
+    for (size_t i = 0; i < e.outputs.size(); ++i) {
+      primal[e.outputs[i]] = ys[i];
+      tangent[e.outputs[i]] = dys[i];
+    }
+  }
+  std::vector<Atom> outs;
+  for (const Atom& a : p.outvars) outs.push_back(primal_of(a));
+  for (const Atom& a : p.outvars) {
+    const MaybeAtom t = tangent_of(a);
+    outs.push_back(t ? *t : zeros_like(b, a.aval));
+  }
+  return b.build(outs);
+}
+
+}  // namespace shardlab::ir

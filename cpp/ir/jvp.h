@@ -1,0 +1,15 @@
+// Forward-mode autodiff of a whole program: jvp(f) takes (primals, tangents)
+// and returns (primal outputs, tangent outputs), emitted equation by equation
+// through each primitive's JVP rule. Symbolic zeros are never materialised
+// until an output needs one (then as a broadcast literal, as JAX does).
+#pragma once
+
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// The JVP of `program`: inputs are its inputs then one tangent per input;
+/// outputs are its outputs then one tangent per output.
+Program jvp(const Program& program);
+
+}  // namespace shardlab::ir
