@@ -21,7 +21,7 @@ Program jvp(const Program& p) {
       ts.push_back(tangent_of(a));
     }
     const std::vector<Atom> ys = b.emit(e.prim, e.params, xs);
-    const std::vector<MaybeAtom> dys = primitive(e.prim).jvp(b, e.params, xs, ts);
+    const std::vector<MaybeAtom> dys = primitive(e.prim).jvp(b, e.params, xs, ys, ts);
     for (size_t i = 0; i < e.outputs.size(); ++i) {
       primal[e.outputs[i]] = ys[i];
       tangent[e.outputs[i]] = dys[i];

@@ -5,7 +5,10 @@ namespace shardlab::ir {
 Atom add(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kAdd, {}, {x, y}); }
 Atom sub(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kSub, {}, {x, y}); }
 Atom mul(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMul, {}, {x, y}); }
+Atom div(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kDiv, {}, {x, y}); }
 Atom neg(Builder& b, const Atom& x) { return b.emit1(Prim::kNeg, {}, {x}); }
+Atom unary(Builder& b, Prim prim, const Atom& x) { return b.emit1(prim, {}, {x}); }
+Atom f32_scalar(double value) { return Atom::constant(value, DType::kFloat32); }
 Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims) {
   return b.emit1(Prim::kBroadcastInDim, {{"shape", shape}, {"broadcast_dimensions", dims}}, {x});
 }

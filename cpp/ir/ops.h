@@ -12,8 +12,14 @@ Atom add(Builder& b, const Atom& x, const Atom& y);
 Atom sub(Builder& b, const Atom& x, const Atom& y);
 /// x * y.
 Atom mul(Builder& b, const Atom& x, const Atom& y);
+/// x / y.
+Atom div(Builder& b, const Atom& x, const Atom& y);
 /// -x.
 Atom neg(Builder& b, const Atom& x);
+/// A unary math primitive (exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign) of x.
+Atom unary(Builder& b, Prim prim, const Atom& x);
+/// A float32 scalar literal.
+Atom f32_scalar(double value);
 /// x broadcast to `shape`, its dimension i becoming `dims[i]`.
 Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims);
 /// x with the same elements in `shape`.

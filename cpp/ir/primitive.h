@@ -21,7 +21,18 @@ enum class Prim : uint16_t {
   kAdd,
   kSub,
   kMul,
+  kDiv,
   kNeg,
+  // unary_math.h
+  kExp,
+  kLog,
+  kTanh,
+  kLogistic,
+  kSqrt,
+  kRsqrt,
+  kSquare,
+  kAbs,
+  kSign,
   // shape_ops.h
   kBroadcastInDim,
   kReshape,
@@ -54,9 +65,10 @@ using MaybeAtom = std::optional<Atom>;
 using ShapeRule = std::vector<Aval> (*)(const Params& params, const std::vector<Aval>& in);
 /// Computes outputs from inputs (host memory or one device's blocks).
 using EvalRule = void (*)(const Params& params, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
-/// Emits the output tangents given primals and input tangents (nullopt = zero).
+/// Emits the output tangents given the primal inputs and outputs and the
+/// input tangents (nullopt = zero).
 using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<Atom>& primals,
-                                           const std::vector<MaybeAtom>& tangents);
+                                           const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents);
 /// Emits the cotangents of the linear inputs given output cotangents
 /// (nullopt = zero); `linear[i]` marks the inputs the primitive is linear in,
 /// whose primal values are unknown.
@@ -83,7 +95,7 @@ struct Def;
   static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);                                   \
   static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);      \
   static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,               \
-                                    const std::vector<MaybeAtom>& tangents);                                     \
+                                    const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents);   \
   static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,        \
                                           const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 

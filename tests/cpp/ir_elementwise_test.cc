@@ -41,6 +41,13 @@ TEST(Print, OneLineLikeMakeJaxpr) {
   EXPECT_EQ(to_text(b.build({mul(b, x, y)})), "{ lambda ; a:f32[8,1] b:f32[8,1]. let c:f32[8,1] = mul a b in (c,) }");
 }
 
+TEST(Print, TheScalarOperandExampleOfMakeJaxpr) {
+  Builder b;
+  const Atom x = b.input(Aval{DType::kFloat32, {8, 1}, {}});
+  const Atom s = b.input(Aval{DType::kFloat32, {}, {}});
+  EXPECT_EQ(to_text(b.build({mul(b, x, s)})), "{ lambda ; a:f32[8,1] b:f32[]. let c:f32[8,1] = mul a b in (c,) }");
+}
+
 TEST(Print, ManyEquationsOnePerLineWithVaryingAxes) {
   Builder b;
   const Atom x = b.input(Aval{DType::kFloat32, {4, 2}, {"data"}});
@@ -68,8 +75,8 @@ TEST(Shapes, BadOperandsAreRejectedWhenTraced) {
   const Atom y = b.input(Aval{DType::kFloat32, {3}, {}});
   const Atom i = b.input(Aval{DType::kInt32, {4}, {}});
   EXPECT_EQ(testing::error_message([&] { add(b, x, y); }),
-            "add: operand shapes must be equal, got f32[4] and f32[3]; broadcast one first (broadcast_in_dim; the "
-            "np.* functions broadcast for you)");
+            "add: operand shapes must be equal (or one a scalar), got f32[4] and f32[3]; broadcast one first "
+            "(broadcast_in_dim; the np.* functions broadcast for you)");
   EXPECT_EQ(testing::error_message([&] { mul(b, x, i); }),
             "mul: operand dtypes differ (f32[4] and i32[4]); convert one with convert_element_type");
 }
@@ -121,7 +128,7 @@ TEST(Elementwise, JvpMatchesFiniteDifferences) {
       std::vector<MaybeAtom> tangents(e.inputs.size());
       tangents[0] = which != 1 ? MaybeAtom(dx) : std::nullopt;
       if (tangents.size() > 1) tangents[1] = which != 0 ? MaybeAtom(dy) : std::nullopt;
-      const MaybeAtom dz = primitive(e.prim).jvp(b, e.params, e.inputs, tangents)[0];
+      const MaybeAtom dz = primitive(e.prim).jvp(b, e.params, e.inputs, {z}, tangents)[0];
       const bool zero = !dz;
       const auto got = zero ? std::vector<float>(4, 0.0f)
                             : as_floats(interpret(b.build({*dz}), {host_f32({4}, kX), host_f32({4}, kY),

@@ -1,6 +1,8 @@
-// Elementwise arithmetic: add, sub, mul, neg. Operands of binary primitives
-// have equal shapes and dtypes (the JS API's numpy functions broadcast first);
-// the result varies along every mesh axis an operand varies along.
+// Elementwise arithmetic: add, sub, mul, div, neg. Operands of binary primitives
+// have equal dtypes and equal shapes, or one is a scalar (repeated, as in a
+// jaxpr's `mul a b` with b:f32[]); other broadcasting is explicit
+// (broadcast_in_dim; the JS API's numpy functions insert it). The result
+// varies along every mesh axis an operand varies along.
 #pragma once
 
 #include "ir/primitive.h"
@@ -32,6 +34,14 @@ struct Def<Prim::kSub> {
 template <>
 struct Def<Prim::kMul> {
   static constexpr const char* kName = "mul";
+  SHARDLAB_RULES
+};
+
+/// div: z = x / y (float32 only); d(x / y) = dx / y - z * dy / y; linear in
+/// x only: ct -> ct / y.
+template <>
+struct Def<Prim::kDiv> {
+  static constexpr const char* kName = "div";
   SHARDLAB_RULES
 };
 

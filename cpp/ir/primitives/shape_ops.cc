@@ -54,6 +54,7 @@ void Def<Prim::kBroadcastInDim>::eval(const Params& p, const std::vector<const T
   }
 }
 std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                       const std::vector<Atom>&,
                                                        const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
   return {b.emit1(Prim::kBroadcastInDim, p, {*t[0]})};
@@ -94,6 +95,7 @@ void Def<Prim::kReshape>::eval(const Params&, const std::vector<const Tensor*>& 
   std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
 }
 std::vector<MaybeAtom> Def<Prim::kReshape>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                const std::vector<Atom>&,
                                                 const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
   return {b.emit1(Prim::kReshape, p, {*t[0]})};

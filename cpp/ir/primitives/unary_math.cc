@@ -1,0 +1,124 @@
+#include "ir/primitives/unary_math.h"
+
+#include <Eigen/Core>
+
+#include "ir/ops.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+template <class T>
+using Vec = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
+template <class T>
+using ConstVec = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
+
+std::vector<Aval> float_unary_shape(const char* name, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
+  if (in[0].dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, name, ": needs a float32 operand, got ", in[0].str(),
+         "; convert it with convert_element_type");
+  return {in[0]};
+}
+
+std::vector<Aval> any_unary_shape(const char* name, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
+  return {in[0]};
+}
+
+template <class T, class F>
+void eval_as(const Tensor* in, Tensor* out, F f) {
+  const Eigen::Index n = num_elements(out->aval.shape);
+  f(Vec<T>(out->as<T>(), n), ConstVec<T>(in->as<T>(), n));
+}
+
+template <class F>
+void eval_any(const Tensor* in, Tensor* out, F f) {
+  if (in->aval.dtype == DType::kFloat32) {
+    eval_as<float>(in, out, f);
+  } else {
+    eval_as<int32_t>(in, out, f);
+  }
+}
+
+// None of these is linear: transposing one means the program was not linear.
+std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  if (linear[0])
+    fail(ErrorKind::kValue, name, ": the program is not linear in its operand ", x[0].aval.str(),
+         "; cannot transpose");
+  return {std::nullopt};
+}
+
+}  // namespace
+
+// Shape, evaluation and transpose of a unary primitive: `SHAPE` is
+// float_unary_shape or any_unary_shape, `EVAL` evaluates y from x (Eigen arrays).
+#define SHARDLAB_UNARY(P, SHAPE, EVAL_AS, EXPR)                                                                   \
+  std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return SHAPE(kName, in); }     \
+  void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {     \
+    EVAL_AS(in[0], out[0], [](auto y, auto x) { y = (EXPR); });                                                  \
+  }                                                                                                              \
+  std::vector<MaybeAtom> Def<P>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,               \
+                                           const std::vector<Atom>& x, const std::vector<bool>& linear) {        \
+    return not_linear(kName, x, linear);                                                                         \
+  }
+
+SHARDLAB_UNARY(Prim::kExp, float_unary_shape, eval_as<float>, x.exp())
+SHARDLAB_UNARY(Prim::kLog, float_unary_shape, eval_as<float>, x.log())
+SHARDLAB_UNARY(Prim::kTanh, float_unary_shape, eval_as<float>, x.tanh())
+SHARDLAB_UNARY(Prim::kLogistic, float_unary_shape, eval_as<float>, 1.0f / (1.0f + (-x).exp()))
+SHARDLAB_UNARY(Prim::kSqrt, float_unary_shape, eval_as<float>, x.sqrt())
+SHARDLAB_UNARY(Prim::kRsqrt, float_unary_shape, eval_as<float>, x.rsqrt())
+SHARDLAB_UNARY(Prim::kSquare, any_unary_shape, eval_any, x.square())
+SHARDLAB_UNARY(Prim::kAbs, any_unary_shape, eval_any, x.abs())
+SHARDLAB_UNARY(Prim::kSign, any_unary_shape, eval_any, x.sign())
+
+#undef SHARDLAB_UNARY
+
+// The JVPs, each d(f(x)) = t * f'(x), written with the output y where that is cheaper.
+
+std::vector<MaybeAtom> Def<Prim::kExp>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                            const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], y[0])) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kLog>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(div(b, *t[0], x[0])) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kTanh>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                             const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {mul(b, *t[0], sub(b, f32_scalar(1.0), mul(b, y[0], y[0])))};
+}
+std::vector<MaybeAtom> Def<Prim::kLogistic>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                                 const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {mul(b, *t[0], mul(b, y[0], sub(b, f32_scalar(1.0), y[0])))};
+}
+std::vector<MaybeAtom> Def<Prim::kSqrt>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                             const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {div(b, *t[0], mul(b, f32_scalar(2.0), y[0]))};
+}
+std::vector<MaybeAtom> Def<Prim::kRsqrt>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {mul(b, *t[0], div(b, mul(b, f32_scalar(-0.5), y[0]), x[0]))};
+}
+std::vector<MaybeAtom> Def<Prim::kSquare>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                               const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {mul(b, *t[0], mul(b, Atom::constant(2.0, x[0].aval.dtype), x[0]))};
+}
+std::vector<MaybeAtom> Def<Prim::kAbs>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {mul(b, *t[0], unary(b, Prim::kSign, x[0]))};
+}
+std::vector<MaybeAtom> Def<Prim::kSign>::jvp(Builder&, const Params&, const std::vector<Atom>&,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>&) {
+  return {std::nullopt};
+}
+
+}  // namespace shardlab::ir

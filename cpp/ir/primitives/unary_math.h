@@ -1,0 +1,66 @@
+// Unary math: exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign.
+// None is linear, so their transpose rules only reject being asked; their
+// JVPs reuse the primal output where the derivative is cheapest from it.
+#pragma once
+
+#include "ir/primitive.h"
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// exp: y = e^x; dy = t * y.
+template <>
+struct Def<Prim::kExp> {
+  static constexpr const char* kName = "exp";
+  SHARDLAB_RULES
+};
+/// log: y = ln x; dy = t / x.
+template <>
+struct Def<Prim::kLog> {
+  static constexpr const char* kName = "log";
+  SHARDLAB_RULES
+};
+/// tanh: dy = t * (1 - y^2).
+template <>
+struct Def<Prim::kTanh> {
+  static constexpr const char* kName = "tanh";
+  SHARDLAB_RULES
+};
+/// logistic: y = 1 / (1 + e^-x); dy = t * y * (1 - y).
+template <>
+struct Def<Prim::kLogistic> {
+  static constexpr const char* kName = "logistic";
+  SHARDLAB_RULES
+};
+/// sqrt: dy = t / (2 y).
+template <>
+struct Def<Prim::kSqrt> {
+  static constexpr const char* kName = "sqrt";
+  SHARDLAB_RULES
+};
+/// rsqrt: y = x^-1/2; dy = t * (-0.5) * y / x.
+template <>
+struct Def<Prim::kRsqrt> {
+  static constexpr const char* kName = "rsqrt";
+  SHARDLAB_RULES
+};
+/// square: y = x^2; dy = t * 2x.
+template <>
+struct Def<Prim::kSquare> {
+  static constexpr const char* kName = "square";
+  SHARDLAB_RULES
+};
+/// abs: dy = t * sign(x).
+template <>
+struct Def<Prim::kAbs> {
+  static constexpr const char* kName = "abs";
+  SHARDLAB_RULES
+};
+/// sign: -1, 0 or 1; its derivative is zero wherever it exists (as in JAX).
+template <>
+struct Def<Prim::kSign> {
+  static constexpr const char* kName = "sign";
+  SHARDLAB_RULES
+};
+
+}  // namespace shardlab::ir

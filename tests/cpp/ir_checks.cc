@@ -1,0 +1,86 @@
+#include "ir_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "exec/interpreter.h"
+#include "ir/jvp.h"
+#include "ir/print.h"
+#include "test_util.h"
+
+namespace shardlab::ir {
+
+using exec::as_floats;
+using exec::host_f32;
+using exec::interpret;
+
+Aval f32(Shape s) { return Aval{DType::kFloat32, std::move(s), {}}; }
+
+std::vector<float> evaluate(const Body& f, const std::vector<Aval>& avals, const std::vector<std::vector<float>>& xs) {
+  Builder b;
+  std::vector<Atom> in;
+  for (const Aval& a : avals) in.push_back(b.input(a));
+  std::vector<exec::HostArray> args;
+  for (size_t i = 0; i < xs.size(); ++i) args.push_back(host_f32(avals[i].shape, xs[i]));
+  return as_floats(interpret(b.build({f(b, in)}), args)[0]);
+}
+
+// For f linear in its one input t, which is the first operand of f's last
+// equation: <ct, f(t)> = <f^T(ct), t> for that equation's transpose rule.
+void check_transpose(const Body& f, const Aval& in) {
+  Builder b;
+  const Atom t = b.input(in);
+  const Atom y = f(b, {t});
+  const Eqn e = b.build({y}).eqns.back();
+  const Atom ct = b.input(y.aval);
+  std::vector<bool> linear(e.inputs.size(), false);
+  linear[0] = true;  // f's input is the first operand of its last equation
+  const auto cts = primitive(e.prim).transpose(b, e.params, {ct}, e.inputs, linear);
+  ASSERT_TRUE(cts[0].has_value());
+  EXPECT_EQ(cts[0]->aval, in) << "the cotangent has the operand's type";
+  const auto tv = testing::random_floats(num_elements(in.shape), 1);
+  const auto cv = testing::random_floats(num_elements(y.aval.shape), 2);
+  const auto outs = interpret(b.build({y, *cts[0]}), {host_f32(in.shape, tv), host_f32(y.aval.shape, cv)});
+  const auto ft = as_floats(outs[0]), ftc = as_floats(outs[1]);
+  double lhs = 0, rhs = 0;
+  for (size_t i = 0; i < ft.size(); ++i) lhs += static_cast<double>(cv[i]) * ft[i];
+  for (size_t i = 0; i < ftc.size(); ++i) rhs += static_cast<double>(ftc[i]) * tv[i];
+  EXPECT_NEAR(lhs, rhs, 1e-4 * (1 + std::abs(lhs))) << to_text(b.build({*cts[0]}));
+}
+
+// The JVP pass's tangent output against central finite differences of f.
+void check_jvp(const Body& f, const std::vector<Aval>& avals, bool positive) {
+  Builder b;
+  std::vector<Atom> in;
+  for (const Aval& a : avals) in.push_back(b.input(a));
+  const Program primal = b.build({f(b, in)});
+  const Program lin = jvp(primal);
+  std::vector<std::vector<float>> xs, ts;
+  for (size_t i = 0; i < avals.size(); ++i) {
+    xs.push_back(testing::random_floats(num_elements(avals[i].shape), 10 + i));
+    if (positive)
+      for (float& v : xs.back()) v = 1.0f + 0.5f * v;
+    ts.push_back(testing::random_floats(num_elements(avals[i].shape), 20 + i));
+  }
+  std::vector<exec::HostArray> args;
+  for (size_t i = 0; i < avals.size(); ++i) args.push_back(host_f32(avals[i].shape, xs[i]));
+  for (size_t i = 0; i < avals.size(); ++i) args.push_back(host_f32(avals[i].shape, ts[i]));
+  const auto out = interpret(lin, args);
+  const auto tangent = as_floats(out[1]);
+  const float h = 1e-2f;
+  auto shifted = [&](float sign) {
+    std::vector<exec::HostArray> a;
+    for (size_t i = 0; i < avals.size(); ++i) {
+      std::vector<float> v = xs[i];
+      for (size_t k = 0; k < v.size(); ++k) v[k] += sign * h * ts[i][k];
+      a.push_back(host_f32(avals[i].shape, v));
+    }
+    return as_floats(interpret(primal, a)[0]);
+  };
+  const auto plus = shifted(1), minus = shifted(-1);
+  for (size_t k = 0; k < tangent.size(); ++k)
+    EXPECT_NEAR(tangent[k], (plus[k] - minus[k]) / (2 * h), 2e-3) << "element " << k << "\n" << to_text(lin);
+}
+
+}  // namespace shardlab::ir

@@ -1,0 +1,30 @@
+// Checks shared by the program-layer tests: evaluate a traced body, check a
+// transpose rule by the dot-product identity, and check the JVP pass against
+// central finite differences.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "ir/builder.h"
+
+namespace shardlab::ir {
+
+/// A float32 aval of `s`.
+Aval f32(Shape s);
+
+/// A traced function body: builds its output from its input atoms.
+using Body = std::function<Atom(Builder&, const std::vector<Atom>&)>;
+
+/// f evaluated on host values of the given avals.
+std::vector<float> evaluate(const Body& f, const std::vector<Aval>& avals, const std::vector<std::vector<float>>& xs);
+
+/// For f linear in its one input t, which is the first operand of f's last
+/// equation: <ct, f(t)> = <f^T(ct), t> for that equation's transpose rule.
+void check_transpose(const Body& f, const Aval& in);
+
+/// The JVP pass's tangent output against central finite differences of f, at
+/// seeded random points (`positive`: inputs in [0.5, 1.5) for log and sqrt).
+void check_jvp(const Body& f, const std::vector<Aval>& avals, bool positive = false);
+
+}  // namespace shardlab::ir

@@ -1,0 +1,96 @@
+// exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign and div: values
+// against float64 references, JVPs against finite differences, transposes
+// (div in its numerator; the others refuse), and dtype errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ir/ops.h"
+#include "ir_checks.h"
+#include "test_util.h"
+
+namespace shardlab::ir {
+namespace {
+
+struct UnaryCase {
+  Prim prim;
+  double (*reference)(double);
+  bool positive_domain;  // log, sqrt, rsqrt
+};
+
+const std::vector<UnaryCase>& unary_cases() {
+  static const std::vector<UnaryCase> c = {
+      {Prim::kExp, [](double x) { return std::exp(x); }, false},
+      {Prim::kLog, [](double x) { return std::log(x); }, true},
+      {Prim::kTanh, [](double x) { return std::tanh(x); }, false},
+      {Prim::kLogistic, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, false},
+      {Prim::kSqrt, [](double x) { return std::sqrt(x); }, true},
+      {Prim::kRsqrt, [](double x) { return 1.0 / std::sqrt(x); }, true},
+      {Prim::kSquare, [](double x) { return x * x; }, false},
+      {Prim::kAbs, [](double x) { return std::abs(x); }, false},
+      {Prim::kSign, [](double x) { return static_cast<double>((x > 0) - (x < 0)); }, false},
+  };
+  return c;
+}
+
+TEST(UnaryMath, ValuesMatchFloat64) {
+  for (const UnaryCase& c : unary_cases()) {
+    const std::vector<float> x = c.positive_domain ? std::vector<float>{0.25f, 1.0f, 2.5f, 9.0f}
+                                                   : std::vector<float>{-2.0f, -0.5f, 0.0f, 1.75f};
+    const auto got = evaluate([&](Builder& b, auto in) { return unary(b, c.prim, in[0]); }, {f32({4})}, {x});
+    for (int i = 0; i < 4; ++i)
+      EXPECT_NEAR(got[i], c.reference(x[i]), 1e-6 * (1 + std::abs(c.reference(x[i])))) << primitive(c.prim).name << " " << x[i];
+  }
+}
+
+TEST(UnaryMath, JvpMatchesFiniteDifferences) {
+  for (const UnaryCase& c : unary_cases()) {
+    SCOPED_TRACE(primitive(c.prim).name);
+    // Composed with a product so a zero tangent (sign) is not the whole output.
+    check_jvp([&](Builder& b, auto in) { return mul(b, unary(b, c.prim, in[0]), in[1]); }, {f32({2, 3}), f32({2, 3})},
+              c.positive_domain);
+  }
+}
+
+TEST(UnaryMath, TransposeRefusesNonLinearPrimitives) {
+  Builder b;
+  const Atom x = b.input(f32({4}));
+  for (const UnaryCase& c : unary_cases()) {
+    const Atom y = unary(b, c.prim, x);
+    const std::string m =
+        testing::error_message([&] { primitive(c.prim).transpose(b, {}, {y}, {x}, {true}); });
+    EXPECT_EQ(m, std::string(primitive(c.prim).name) +
+                     ": the program is not linear in its operand f32[4]; cannot transpose");
+  }
+}
+
+TEST(UnaryMath, FloatOnlyPrimitivesRejectInt32) {
+  Builder b;
+  const Atom i = b.input(Aval{DType::kInt32, {3}, {}});
+  EXPECT_EQ(testing::error_message([&] { unary(b, Prim::kExp, i); }),
+            "exp: needs a float32 operand, got i32[3]; convert it with convert_element_type");
+  EXPECT_EQ(unary(b, Prim::kAbs, i).aval.dtype, DType::kInt32);
+  const auto a = evaluate([](Builder& bb, auto in) { return unary(bb, Prim::kSquare, in[0]); }, {f32({2})}, {{-3, 2}});
+  EXPECT_EQ(a, (std::vector<float>{9, 4}));
+}
+
+TEST(Div, ValuesJvpAndTranspose) {
+  const auto v = evaluate([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({3}), f32({})},
+                          {{1, -2, 3}, {4}});
+  EXPECT_EQ(v, (std::vector<float>{0.25f, -0.5f, 0.75f}));
+  check_jvp([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({2, 2}), f32({2, 2})}, true);
+  check_jvp([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({2, 2}), f32({})}, true);
+  check_transpose([](Builder& b, auto in) { return div(b, in[0], f32_scalar(4.0)); }, f32({3}));
+  Builder b;
+  const Atom x = b.input(f32({3})), y = b.input(f32({3}));
+  const Atom z = div(b, x, y);
+  EXPECT_NE(testing::error_message([&] { primitive(Prim::kDiv).transpose(b, {}, {z}, {x, y}, {false, true}); })
+                .find("div: the program is not linear in the divisor"),
+            std::string::npos);
+  const Atom i = b.input(Aval{DType::kInt32, {3}, {}});
+  EXPECT_NE(testing::error_message([&] { div(b, i, i); }).find("integer division is not supported"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace shardlab::ir
