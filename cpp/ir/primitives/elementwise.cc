@@ -1,19 +1,14 @@
 #include "ir/primitives/elementwise.h"
 
-#include <Eigen/Core>
 #include <algorithm>
 
 #include "ir/ops.h"
+#include "ir/primitives/eigen_maps.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
 
 namespace {
-
-template <class T>
-using Vec = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
-template <class T>
-using ConstVec = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
 // Applies f to the operands as flat Eigen arrays of their dtype; a scalar
 // operand of a non-scalar result is repeated to the result's size first.

@@ -1,18 +1,13 @@
 #include "ir/primitives/unary_math.h"
 
-#include <Eigen/Core>
 
 #include "ir/ops.h"
+#include "ir/primitives/eigen_maps.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
 
 namespace {
-
-template <class T>
-using Vec = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
-template <class T>
-using ConstVec = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
 std::vector<Aval> float_unary_shape(const char* name, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
@@ -27,18 +22,12 @@ std::vector<Aval> any_unary_shape(const char* name, const std::vector<Aval>& in)
   return {in[0]};
 }
 
-template <class T, class F>
-void eval_as(const Tensor* in, Tensor* out, F f) {
-  const Eigen::Index n = num_elements(out->aval.shape);
-  f(Vec<T>(out->as<T>(), n), ConstVec<T>(in->as<T>(), n));
-}
-
 template <class F>
 void eval_any(const Tensor* in, Tensor* out, F f) {
   if (in->aval.dtype == DType::kFloat32) {
-    eval_as<float>(in, out, f);
+    eval_unary_as<float>(in, out, f);
   } else {
-    eval_as<int32_t>(in, out, f);
+    eval_unary_as<int32_t>(in, out, f);
   }
 }
 
@@ -64,12 +53,12 @@ std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& x, 
     return not_linear(kName, x, linear);                                                                         \
   }
 
-SHARDLAB_UNARY(Prim::kExp, float_unary_shape, eval_as<float>, x.exp())
-SHARDLAB_UNARY(Prim::kLog, float_unary_shape, eval_as<float>, x.log())
-SHARDLAB_UNARY(Prim::kTanh, float_unary_shape, eval_as<float>, x.tanh())
-SHARDLAB_UNARY(Prim::kLogistic, float_unary_shape, eval_as<float>, 1.0f / (1.0f + (-x).exp()))
-SHARDLAB_UNARY(Prim::kSqrt, float_unary_shape, eval_as<float>, x.sqrt())
-SHARDLAB_UNARY(Prim::kRsqrt, float_unary_shape, eval_as<float>, x.rsqrt())
+SHARDLAB_UNARY(Prim::kExp, float_unary_shape, eval_unary_as<float>, x.exp())
+SHARDLAB_UNARY(Prim::kLog, float_unary_shape, eval_unary_as<float>, x.log())
+SHARDLAB_UNARY(Prim::kTanh, float_unary_shape, eval_unary_as<float>, x.tanh())
+SHARDLAB_UNARY(Prim::kLogistic, float_unary_shape, eval_unary_as<float>, 1.0f / (1.0f + (-x).exp()))
+SHARDLAB_UNARY(Prim::kSqrt, float_unary_shape, eval_unary_as<float>, x.sqrt())
+SHARDLAB_UNARY(Prim::kRsqrt, float_unary_shape, eval_unary_as<float>, x.rsqrt())
 SHARDLAB_UNARY(Prim::kSquare, any_unary_shape, eval_any, x.square())
 SHARDLAB_UNARY(Prim::kAbs, any_unary_shape, eval_any, x.abs())
 SHARDLAB_UNARY(Prim::kSign, any_unary_shape, eval_any, x.sign())
