@@ -15,6 +15,15 @@ Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::
 Atom reshape(Builder& b, const Atom& x, const Shape& shape) {
   return b.emit1(Prim::kReshape, {{"new_sizes", shape}}, {x});
 }
+Atom transpose(Builder& b, const Atom& x, const std::vector<int64_t>& perm) {
+  return b.emit1(Prim::kTranspose, {{"permutation", perm}}, {x});
+}
+Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
+  return b.emit1(Prim::kSqueeze, {{"dimensions", dimensions}}, {x});
+}
+Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
+  return b.emit1(Prim::kExpandDims, {{"dimensions", dimensions}}, {x});
+}
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
   return b.emit1(Prim::kReduceSum, {{"axes", axes}}, {x});
 }

@@ -24,6 +24,12 @@ Atom f32_scalar(double value);
 Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims);
 /// x with the same elements in `shape`.
 Atom reshape(Builder& b, const Atom& x, const Shape& shape);
+/// x with its dimensions permuted: output dimension i is x's dimension perm[i].
+Atom transpose(Builder& b, const Atom& x, const std::vector<int64_t>& perm);
+/// x without the size-1 `dimensions`.
+Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
+/// x with size-1 dimensions inserted at the output positions `dimensions`.
+Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// The sum of x over `axes`.
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 /// Zeros of the type of `like` (a broadcast literal, as JAX instantiates zeros).

@@ -36,6 +36,9 @@ enum class Prim : uint16_t {
   // shape_ops.h
   kBroadcastInDim,
   kReshape,
+  kTranspose,
+  kSqueeze,
+  kExpandDims,
   // reductions.h
   kReduceSum,
   kCount

@@ -129,6 +129,42 @@ TEST(ScalarOperands, RepeatInValuesTangentsAndCotangents) {
                   f32({}));
 }
 
+TEST(Transpose, PermutesDimensions) {
+  // x[2,3] transposed: element (i, j) moves to (j, i).
+  const auto t = evaluate([](Builder& b, auto in) { return transpose(b, in[0], {1, 0}); }, {f32({2, 3})},
+                          {{1, 2, 3, 4, 5, 6}});
+  EXPECT_EQ(t, (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  // A rank-3 permutation against the definition out[i][j][k] = x[j][k][i].
+  std::vector<float> x(24);
+  for (int i = 0; i < 24; ++i) x[i] = static_cast<float>(i);
+  const auto r = evaluate([](Builder& b, auto in) { return transpose(b, in[0], {2, 0, 1}); }, {f32({2, 3, 4})}, {x});
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k) EXPECT_EQ(r[(i * 2 + j) * 3 + k], x[(j * 3 + k) * 4 + i]);
+  check_transpose([](Builder& b, auto in) { return transpose(b, in[0], {2, 0, 1}); }, f32({2, 3, 4}));
+  Builder b;
+  const Atom a = b.input(f32({2, 3}));
+  EXPECT_EQ(testing::error_message([&] { transpose(b, a, {0, 0}); }),
+            "transpose: permutation [0,0] is not a permutation of the 2 dimensions of f32[2,3]");
+}
+
+TEST(SqueezeAndExpandDims, InsertAndRemoveUnitDimensions) {
+  Builder b;
+  const Atom x = b.input(f32({3, 1, 2, 1}));
+  EXPECT_EQ(squeeze(b, x, {1, 3}).aval.shape, (Shape{3, 2}));
+  EXPECT_EQ(expand_dims(b, b.input(f32({3, 2})), {0, 2}).aval.shape, (Shape{1, 3, 1, 2}));
+  EXPECT_NE(testing::error_message([&] { squeeze(b, x, {0}); }).find("must be distinct dimensions of size 1"),
+            std::string::npos);
+  EXPECT_NE(testing::error_message([&] { expand_dims(b, x, {9}); }).find("must be distinct positions in 0..4"),
+            std::string::npos);
+  check_transpose([](Builder& bb, auto in) { return squeeze(bb, in[0], {3, 1}); }, f32({3, 1, 2, 1}));
+  check_transpose([](Builder& bb, auto in) { return expand_dims(bb, in[0], {0, 2}); }, f32({3, 2}));
+  check_jvp([](Builder& bb, const std::vector<Atom>& in) {
+    const Atom sq = squeeze(bb, expand_dims(bb, mul(bb, in[0], in[0]), {1}), {1});
+    return reduce_sum(bb, transpose(bb, sq, {1, 0}), {0});
+  }, {f32({2, 3})});
+}
+
 // The gradient of a scalar loss from the VJP pass (cotangent 1) against
 // central finite differences, coordinate by coordinate.
 TEST(VjpPass, GradientOfALossMatchesFiniteDifferences) {

@@ -1,9 +1,11 @@
 #include "ir/primitives/shape_ops.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ir/ops.h"
 #include "runtime/errors.h"
+#include "runtime/strided_copy.h"
 
 namespace shardlab::ir {
 
@@ -104,6 +106,116 @@ std::vector<MaybeAtom> Def<Prim::kReshape>::transpose(Builder& b, const Params&,
                                                       const std::vector<Atom>& x, const std::vector<bool>& linear) {
   if (!linear[0] || !cts[0]) return {std::nullopt};
   return {reshape(b, *cts[0], x[0].aval.shape)};
+}
+
+// transpose
+
+std::vector<Aval> Def<Prim::kTranspose>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const auto& perm = param<std::vector<int64_t>>(p, "permutation", kName);
+  const Aval& x = in[0];
+  std::vector<bool> seen(x.shape.size(), false);
+  bool ok = perm.size() == x.shape.size();
+  for (int64_t d : perm) {
+    ok = ok && d >= 0 && d < x.ndim() && !seen[d];
+    if (ok) seen[d] = true;
+  }
+  if (!ok)
+    fail(ErrorKind::kShape, kName, ": permutation ", shape_str(perm), " is not a permutation of the ", x.ndim(),
+         " dimensions of ", x.str());
+  Shape out;
+  for (int64_t d : perm) out.push_back(x.shape[d]);
+  return {Aval{x.dtype, out, x.vma}};
+}
+void Def<Prim::kTranspose>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                 const std::vector<Tensor*>& out) {
+  const auto& perm = param<std::vector<int64_t>>(p, "permutation", kName);
+  const auto istrides = strides_of(in[0]->aval.shape);
+  StridedView src{{}, 0};
+  for (int64_t d : perm) src.strides.push_back(istrides[d]);
+  strided_copy(out[0]->aval.shape, in[0]->data, src, out[0]->data, StridedView{strides_of(out[0]->aval.shape), 0});
+}
+std::vector<MaybeAtom> Def<Prim::kTranspose>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                  const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {b.emit1(Prim::kTranspose, p, {*t[0]})};
+}
+std::vector<MaybeAtom> Def<Prim::kTranspose>::transpose(Builder& b, const Params& p,
+                                                        const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
+                                                        const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  const auto& perm = param<std::vector<int64_t>>(p, "permutation", kName);
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
+  return {ir::transpose(b, *cts[0], inverse)};
+}
+
+// squeeze
+
+std::vector<Aval> Def<Prim::kSqueeze>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const auto& dims = param<std::vector<int64_t>>(p, "dimensions", kName);
+  const Aval& x = in[0];
+  std::vector<bool> drop(x.shape.size(), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= x.ndim() || drop[d] || x.shape[d] != 1)
+      fail(ErrorKind::kShape, kName, ": dimensions ", shape_str(dims), " must be distinct dimensions of size 1 of ",
+           x.str());
+    drop[d] = true;
+  }
+  Shape out;
+  for (size_t d = 0; d < x.shape.size(); ++d)
+    if (!drop[d]) out.push_back(x.shape[d]);
+  return {Aval{x.dtype, out, x.vma}};
+}
+void Def<Prim::kSqueeze>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+}
+std::vector<MaybeAtom> Def<Prim::kSqueeze>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {b.emit1(Prim::kSqueeze, p, {*t[0]})};
+}
+std::vector<MaybeAtom> Def<Prim::kSqueeze>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                      const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  std::vector<int64_t> dims = param<std::vector<int64_t>>(p, "dimensions", kName);
+  std::sort(dims.begin(), dims.end());  // positions in the operand = positions to re-insert
+  return {expand_dims(b, *cts[0], dims)};
+}
+
+// expand_dims
+
+std::vector<Aval> Def<Prim::kExpandDims>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const auto& dims = param<std::vector<int64_t>>(p, "dimensions", kName);
+  const Aval& x = in[0];
+  const int64_t rank = x.ndim() + static_cast<int64_t>(dims.size());
+  std::vector<bool> inserted(rank, false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || inserted[d])
+      fail(ErrorKind::kShape, kName, ": dimensions ", shape_str(dims), " must be distinct positions in 0..",
+           rank - 1, " for ", x.str());
+    inserted[d] = true;
+  }
+  Shape out;
+  for (int64_t d = 0, k = 0; d < rank; ++d) out.push_back(inserted[d] ? 1 : x.shape[k++]);
+  return {Aval{x.dtype, out, x.vma}};
+}
+void Def<Prim::kExpandDims>::eval(const Params&, const std::vector<const Tensor*>& in,
+                                  const std::vector<Tensor*>& out) {
+  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+}
+std::vector<MaybeAtom> Def<Prim::kExpandDims>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                   const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {b.emit1(Prim::kExpandDims, p, {*t[0]})};
+}
+std::vector<MaybeAtom> Def<Prim::kExpandDims>::transpose(Builder& b, const Params& p,
+                                                         const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
+                                                         const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  return {squeeze(b, *cts[0], param<std::vector<int64_t>>(p, "dimensions", kName))};
 }
 
 }  // namespace shardlab::ir

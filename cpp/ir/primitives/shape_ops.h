@@ -1,5 +1,6 @@
-// Shape operations: broadcast_in_dim and reshape. Both are linear, so their
-// JVP applies them to the tangent and their transpose undoes the shape change.
+// Shape operations: broadcast_in_dim, reshape, transpose, squeeze and
+// expand_dims. All are linear, so their JVP applies them to the tangent and
+// their transpose undoes the shape change.
 #pragma once
 
 #include "ir/primitive.h"
@@ -22,6 +23,30 @@ struct Def<Prim::kBroadcastInDim> {
 template <>
 struct Def<Prim::kReshape> {
   static constexpr const char* kName = "reshape";
+  SHARDLAB_RULES
+};
+
+/// transpose[permutation]: output dimension i is operand dimension
+/// permutation[i]. Transpose: the inverse permutation.
+template <>
+struct Def<Prim::kTranspose> {
+  static constexpr const char* kName = "transpose";
+  SHARDLAB_RULES
+};
+
+/// squeeze[dimensions]: removes the listed dimensions, each of size 1.
+/// Transpose: expand_dims at the same dimensions.
+template <>
+struct Def<Prim::kSqueeze> {
+  static constexpr const char* kName = "squeeze";
+  SHARDLAB_RULES
+};
+
+/// expand_dims[dimensions]: inserts dimensions of size 1 at the listed output
+/// positions. Transpose: squeeze them.
+template <>
+struct Def<Prim::kExpandDims> {
+  static constexpr const char* kName = "expand_dims";
   SHARDLAB_RULES
 };
 
