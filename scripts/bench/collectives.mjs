@@ -44,7 +44,7 @@ function benchNative() {
 }
 
 async function benchWasm() {
-  const rt = await loadDevices({ memoryMB: undefined });
+  const rt = await loadDevices({ memoryMB: 512 }); // the 2^22 case holds ~300 MB
   const mesh = rt.mesh([8], ['data']);
   for (const n of SIZES) {
     const reps = repsFor(n);

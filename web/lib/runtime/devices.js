@@ -95,8 +95,10 @@ export class DeviceRuntime {
 
   /** Device d's block of `array`, as a copy. */
   block(array, device) {
-    const Type = DTYPES[array.dtype()];
-    return new Type(this.Module.HEAPU8.buffer, array.blockPtr(device), array.blockElements()).slice();
+    return this._call(() => {
+      const Type = DTYPES[array.dtype()];
+      return new Type(this.Module.HEAPU8.buffer, array.blockPtr(device), array.blockElements()).slice();
+    });
   }
 
   /**
