@@ -27,6 +27,10 @@ Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensio
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
   return b.emit1(Prim::kReduceSum, {{"axes", axes}}, {x});
 }
+std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent) {
+  if (!tangent) return {std::nullopt};
+  return {b.emit1(prim, params, {*tangent})};
+}
 Atom zeros_like(Builder& b, const Aval& like) {
   return broadcast_in_dim(b, Atom::constant(0.0, like.dtype), like.shape, {});
 }

@@ -32,6 +32,8 @@ Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// The sum of x over `axes`.
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
+/// The JVP of a primitive that is linear in its one operand: d(f(x)) = f(dx).
+std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent);
 /// Zeros of the type of `like` (a broadcast literal, as JAX instantiates zeros).
 Atom zeros_like(Builder& b, const Aval& like);
 

@@ -74,8 +74,7 @@ void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor
 std::vector<MaybeAtom> Def<Prim::kReduceSum>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                   const std::vector<Atom>&,
                                                   const std::vector<MaybeAtom>& t) {
-  if (!t[0]) return {std::nullopt};
-  return {b.emit1(Prim::kReduceSum, p, {*t[0]})};
+  return linear_jvp(b, Prim::kReduceSum, p, t[0]);
 }
 
 std::vector<MaybeAtom> Def<Prim::kReduceSum>::transpose(Builder& b, const Params& p,

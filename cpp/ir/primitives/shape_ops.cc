@@ -9,6 +9,15 @@
 
 namespace shardlab::ir {
 
+namespace {
+
+// Reshape-like primitives keep the row-major elements as they are.
+void copy_elements(const Tensor& in, Tensor& out) {
+  std::memcpy(out.data, in.data, static_cast<size_t>(num_elements(in.aval.shape)) * kElemBytes);
+}
+
+}  // namespace
+
 // broadcast_in_dim
 
 std::vector<Aval> Def<Prim::kBroadcastInDim>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -58,8 +67,7 @@ void Def<Prim::kBroadcastInDim>::eval(const Params& p, const std::vector<const T
 std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                        const std::vector<Atom>&,
                                                        const std::vector<MaybeAtom>& t) {
-  if (!t[0]) return {std::nullopt};
-  return {b.emit1(Prim::kBroadcastInDim, p, {*t[0]})};
+  return linear_jvp(b, Prim::kBroadcastInDim, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::transpose(Builder& b, const Params& p,
                                                              const std::vector<MaybeAtom>& cts,
@@ -94,13 +102,12 @@ std::vector<Aval> Def<Prim::kReshape>::shape(const Params& p, const std::vector<
   return {Aval{in[0].dtype, sizes, in[0].vma}};
 }
 void Def<Prim::kReshape>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+  copy_elements(*in[0], *out[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kReshape>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                 const std::vector<Atom>&,
                                                 const std::vector<MaybeAtom>& t) {
-  if (!t[0]) return {std::nullopt};
-  return {b.emit1(Prim::kReshape, p, {*t[0]})};
+  return linear_jvp(b, Prim::kReshape, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kReshape>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
                                                       const std::vector<Atom>& x, const std::vector<bool>& linear) {
@@ -137,8 +144,7 @@ void Def<Prim::kTranspose>::eval(const Params& p, const std::vector<const Tensor
 }
 std::vector<MaybeAtom> Def<Prim::kTranspose>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                   const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  if (!t[0]) return {std::nullopt};
-  return {b.emit1(Prim::kTranspose, p, {*t[0]})};
+  return linear_jvp(b, Prim::kTranspose, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kTranspose>::transpose(Builder& b, const Params& p,
                                                         const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
@@ -169,12 +175,11 @@ std::vector<Aval> Def<Prim::kSqueeze>::shape(const Params& p, const std::vector<
   return {Aval{x.dtype, out, x.vma}};
 }
 void Def<Prim::kSqueeze>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+  copy_elements(*in[0], *out[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kSqueeze>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                 const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  if (!t[0]) return {std::nullopt};
-  return {b.emit1(Prim::kSqueeze, p, {*t[0]})};
+  return linear_jvp(b, Prim::kSqueeze, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kSqueeze>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
                                                       const std::vector<Atom>&, const std::vector<bool>& linear) {
@@ -204,12 +209,11 @@ std::vector<Aval> Def<Prim::kExpandDims>::shape(const Params& p, const std::vect
 }
 void Def<Prim::kExpandDims>::eval(const Params&, const std::vector<const Tensor*>& in,
                                   const std::vector<Tensor*>& out) {
-  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+  copy_elements(*in[0], *out[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kExpandDims>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                    const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  if (!t[0]) return {std::nullopt};
-  return {b.emit1(Prim::kExpandDims, p, {*t[0]})};
+  return linear_jvp(b, Prim::kExpandDims, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kExpandDims>::transpose(Builder& b, const Params& p,
                                                          const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
