@@ -36,13 +36,16 @@ std::vector<HostArray> interpret(const ir::Program& p, const std::vector<HostArr
   }
   auto value = [&](const ir::Atom& a) { return a.is_literal() ? literal_array(a) : env[a.var]; };
   for (const ir::Eqn& e : p.eqns) {
-    std::vector<HostArray> args;
-    for (const ir::Atom& a : e.inputs) args.push_back(value(a));
-    std::vector<ir::Tensor> in(args.size()), out(e.outputs.size());
+    // Operands are read in place from env; only literals get storage here.
+    std::vector<HostArray> literals;
+    literals.reserve(e.inputs.size());
+    std::vector<ir::Tensor> in(e.inputs.size()), out(e.outputs.size());
     std::vector<const ir::Tensor*> in_ptrs;
     std::vector<ir::Tensor*> out_ptrs;
-    for (size_t i = 0; i < args.size(); ++i) {
-      in[i] = ir::Tensor{args[i].aval, args[i].words.data()};
+    for (size_t i = 0; i < e.inputs.size(); ++i) {
+      const ir::Atom& a = e.inputs[i];
+      HostArray& h = a.is_literal() ? literals.emplace_back(literal_array(a)) : env[a.var];
+      in[i] = ir::Tensor{h.aval, h.words.data()};
       in_ptrs.push_back(&in[i]);
     }
     for (size_t i = 0; i < e.outputs.size(); ++i) {

@@ -97,13 +97,11 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
     fail(ErrorKind::kSharding, collective_kind_name(spec.kind), ": out_spec ", out_spec.str(), " omits mesh axis '",
          mesh.axis_names()[a], "', along which the result varies; mention it in out_spec, or pass check_vma=false");
   }
-  // A result replicated over the whole group is stored once per group when it
-  // is large (each device writes its share); small ones keep a copy per device
-  // so the collective needs a single barrier.
-  const bool replicated_in_group = (spec.kind == CollectiveKind::kPsum || spec.kind == CollectiveKind::kPmean ||
-                                    spec.kind == CollectiveKind::kPmax || spec.kind == CollectiveKind::kPmin ||
-                                    spec.kind == CollectiveKind::kAllGather) &&
-                                   (out_axes & g.mask) == 0;
+  // A result invariant over the collective's group, with one block for the
+  // whole group, is stored once per group when it is large (each device
+  // writes its share); small ones keep a copy per device so the collective
+  // needs a single barrier.
+  const bool replicated_in_group = (varying & g.mask) == 0 && (out_axes & g.mask) == 0;
   const bool share = check_vma && replicated_in_group &&
                      num_elements(out_block) * static_cast<int64_t>(kElemBytes) >
                          static_cast<int64_t>(Communicator::kStagingBytes);
