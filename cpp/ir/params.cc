@@ -22,7 +22,7 @@ template const double& param<double>(const Params&, const std::string&, const ch
 template const std::string& param<std::string>(const Params&, const std::string&, const char*);
 template const std::vector<int64_t>& param<std::vector<int64_t>>(const Params&, const std::string&, const char*);
 template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, const std::string&,
-                                                                          const char*);
+                                                                         const char*);
 
 std::string param_str(const ParamValue& v) {
   std::ostringstream out;

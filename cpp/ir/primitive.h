@@ -94,12 +94,12 @@ template <Prim P>
 struct Def;
 
 /// Declares the four rules every Def<P> must define (see PrimitiveDef).
-#define SHARDLAB_RULES                                                                                              \
-  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);                                   \
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);      \
-  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,               \
-                                    const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents);   \
-  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,        \
+#define SHARDLAB_RULES                                                                                         \
+  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);                                \
+  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);    \
+  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,             \
+                                    const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents); \
+  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,      \
                                           const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 
 /// The rules of `p`.

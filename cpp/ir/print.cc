@@ -41,7 +41,8 @@ std::string eqn_str(const Program& p, const Eqn& e) {
     for (const Param& p : e.params) sorted.push_back(&p);
     std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) { return a->name < b->name; });
     out << "[";
-    for (size_t i = 0; i < sorted.size(); ++i) out << (i ? " " : "") << sorted[i]->name << "=" << param_str(sorted[i]->value);
+    for (size_t i = 0; i < sorted.size(); ++i)
+      out << (i ? " " : "") << sorted[i]->name << "=" << param_str(sorted[i]->value);
     out << "]";
   }
   for (const Atom& a : e.inputs) out << " " << atom_str(a);

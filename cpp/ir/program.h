@@ -18,9 +18,9 @@ using VarId = int32_t;
 
 /// An equation operand: a variable or a scalar literal.
 struct Atom {
-  VarId var = -1;       ///< the variable, or -1 for a literal
-  double literal = 0;   ///< the literal's value (cast to aval.dtype)
-  Aval aval;            ///< the operand's type
+  VarId var = -1;      ///< the variable, or -1 for a literal
+  double literal = 0;  ///< the literal's value (cast to aval.dtype)
+  Aval aval;           ///< the operand's type
 
   /// A variable operand.
   static Atom of(VarId v, const Aval& aval) { return Atom{v, 0.0, aval}; }
@@ -44,7 +44,7 @@ struct Eqn {
 
 /// A closed program: variables are numbered 0..avals.size()-1 in order of creation.
 struct Program {
-  std::vector<Aval> avals;   ///< the type of every variable, by VarId
+  std::vector<Aval> avals;    ///< the type of every variable, by VarId
   std::vector<VarId> invars;  ///< the inputs
   std::vector<Eqn> eqns;      ///< the body, in order
   std::vector<Atom> outvars;  ///< the outputs

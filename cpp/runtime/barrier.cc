@@ -18,9 +18,8 @@ void Barrier::arrive_and_wait(int device, const char* what) {
     event_.notify();
     return;
   }
-  event_.wait([&] {
-    return generation_.load() != gen || flags_->aborted.load() || (flags_->finished.load() & members_) != 0;
-  });
+  event_.wait(
+      [&] { return generation_.load() != gen || flags_->aborted.load() || (flags_->finished.load() & members_) != 0; });
   // A member can only leave after the barrier released, so re-reading the
   // generation after seeing an exit tells a late release from a missing member.
   if (generation_.load() != gen) return;

@@ -13,8 +13,8 @@ namespace shardlab {
 
 /// What every barrier of a job watches besides its own count.
 struct JobFlags {
-  std::atomic<bool> aborted{false};        ///< some device of the job failed
-  std::atomic<uint64_t> finished{0};       ///< bit d: device d returned from the job without error
+  std::atomic<bool> aborted{false};   ///< some device of the job failed
+  std::atomic<uint64_t> finished{0};  ///< bit d: device d returned from the job without error
 };
 
 /// A counting barrier over the devices in `members` (a bit set).

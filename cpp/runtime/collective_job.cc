@@ -13,19 +13,27 @@ struct KindName {
   const char* name;
 };
 constexpr KindName kKinds[] = {
-    {CollectiveKind::kPsum, "psum"},           {CollectiveKind::kPmean, "pmean"},
-    {CollectiveKind::kPmax, "pmax"},           {CollectiveKind::kPmin, "pmin"},
-    {CollectiveKind::kAllGather, "all_gather"}, {CollectiveKind::kPsumScatter, "psum_scatter"},
-    {CollectiveKind::kPpermute, "ppermute"},   {CollectiveKind::kAllToAll, "all_to_all"},
+    {CollectiveKind::kPsum, "psum"},
+    {CollectiveKind::kPmean, "pmean"},
+    {CollectiveKind::kPmax, "pmax"},
+    {CollectiveKind::kPmin, "pmin"},
+    {CollectiveKind::kAllGather, "all_gather"},
+    {CollectiveKind::kPsumScatter, "psum_scatter"},
+    {CollectiveKind::kPpermute, "ppermute"},
+    {CollectiveKind::kAllToAll, "all_to_all"},
     {CollectiveKind::kAxisIndex, "axis_index"},
 };
 
 ReduceOp reduce_op_of(CollectiveKind kind) {
   switch (kind) {
-    case CollectiveKind::kPmean: return ReduceOp::kMean;
-    case CollectiveKind::kPmax: return ReduceOp::kMax;
-    case CollectiveKind::kPmin: return ReduceOp::kMin;
-    default: return ReduceOp::kSum;
+    case CollectiveKind::kPmean:
+      return ReduceOp::kMean;
+    case CollectiveKind::kPmax:
+      return ReduceOp::kMax;
+    case CollectiveKind::kPmin:
+      return ReduceOp::kMin;
+    default:
+      return ReduceOp::kSum;
   }
 }
 
@@ -49,13 +57,19 @@ const char* collective_kind_name(CollectiveKind kind) {
 Shape collective_block_shape(const Mesh& mesh, const CollectiveSpec& spec, const Shape& in_block) {
   const AxisGroup g = mesh.axis_group(spec.axis_name, collective_kind_name(spec.kind));
   switch (spec.kind) {
-    case CollectiveKind::kAllGather: return all_gather_shape(in_block, g.size, spec.axis, spec.tiled);
-    case CollectiveKind::kPsumScatter: return reduce_scatter_shape(in_block, g.size, spec.scatter_dimension, spec.tiled);
+    case CollectiveKind::kAllGather:
+      return all_gather_shape(in_block, g.size, spec.axis, spec.tiled);
+    case CollectiveKind::kPsumScatter:
+      return reduce_scatter_shape(in_block, g.size, spec.scatter_dimension, spec.tiled);
     case CollectiveKind::kAllToAll:
       return all_to_all_shape(in_block, g.size, spec.split_axis, spec.concat_axis, spec.tiled);
-    case CollectiveKind::kAxisIndex: return {1};
-    case CollectiveKind::kPpermute: check_permutation(spec.perm, g.size, g.label); return in_block;
-    default: return in_block;
+    case CollectiveKind::kAxisIndex:
+      return {1};
+    case CollectiveKind::kPpermute:
+      check_permutation(spec.perm, g.size, g.label);
+      return in_block;
+    default:
+      return in_block;
   }
 }
 
@@ -64,9 +78,12 @@ uint32_t collective_varying_axes(const Mesh& mesh, const CollectiveSpec& spec, u
   switch (spec.kind) {
     case CollectiveKind::kPsumScatter:
     case CollectiveKind::kPpermute:
-    case CollectiveKind::kAllToAll: return in_varying | axes;
-    case CollectiveKind::kAxisIndex: return axes;
-    default: return in_varying & ~axes;
+    case CollectiveKind::kAllToAll:
+      return in_varying | axes;
+    case CollectiveKind::kAxisIndex:
+      return axes;
+    default:
+      return in_varying & ~axes;
   }
 }
 
@@ -102,9 +119,9 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
   // writes its share); small ones keep a copy per device so the collective
   // needs a single barrier.
   const bool replicated_in_group = (varying & g.mask) == 0 && (out_axes & g.mask) == 0;
-  const bool share = check_vma && replicated_in_group &&
-                     num_elements(out_block) * static_cast<int64_t>(kElemBytes) >
-                         static_cast<int64_t>(Communicator::kStagingBytes);
+  const bool share =
+      check_vma && replicated_in_group &&
+      num_elements(out_block) * static_cast<int64_t>(kElemBytes) > static_cast<int64_t>(Communicator::kStagingBytes);
   CollectiveJob job{ShardedArray(in.mesh_ptr(), out_dtype, global, out_spec, share ? g.mask : 0), {}};
   ShardedArray src = in, dst = job.out;  // the job's copies keep the blocks alive
   const int64_t count = in.block_elements();
@@ -120,11 +137,15 @@ CollectiveJob prepare_collective(Communicator& comm, const ShardedArray& in, con
         case CollectiveKind::kPmin:
           comm.all_reduce(d, g, reduce_op_of(spec.kind), src.dtype(), x, y, count);
           break;
-        case CollectiveKind::kAllGather: comm.all_gather(d, g, x, y, in_block, spec.axis, spec.tiled); break;
+        case CollectiveKind::kAllGather:
+          comm.all_gather(d, g, x, y, in_block, spec.axis, spec.tiled);
+          break;
         case CollectiveKind::kPsumScatter:
           comm.reduce_scatter(d, g, src.dtype(), x, y, in_block, spec.scatter_dimension, spec.tiled);
           break;
-        case CollectiveKind::kPpermute: comm.ppermute(d, g, x, y, count, spec.perm); break;
+        case CollectiveKind::kPpermute:
+          comm.ppermute(d, g, x, y, count, spec.perm);
+          break;
         case CollectiveKind::kAllToAll:
           comm.all_to_all(d, g, x, y, in_block, spec.split_axis, spec.concat_axis, spec.tiled);
           break;

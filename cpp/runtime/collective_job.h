@@ -29,10 +29,10 @@ struct CollectiveSpec {
   std::vector<std::string> axis_name;  ///< one axis or several
   int axis = 0;                        ///< all_gather
   int scatter_dimension = 0;           ///< psum_scatter
-  bool tiled = false;             ///< all_gather / psum_scatter / all_to_all
-  Permutation perm;               ///< ppermute's (source, destination) pairs
-  int split_axis = 0;             ///< all_to_all
-  int concat_axis = 0;            ///< all_to_all
+  bool tiled = false;                  ///< all_gather / psum_scatter / all_to_all
+  Permutation perm;                    ///< ppermute's (source, destination) pairs
+  int split_axis = 0;                  ///< all_to_all
+  int concat_axis = 0;                 ///< all_to_all
 };
 
 /// The output block shape of `spec` applied to blocks of shape `in_block`
@@ -42,8 +42,8 @@ Shape collective_block_shape(const Mesh& mesh, const CollectiveSpec& spec, const
 
 /// A prepared job and the array it will fill.
 struct CollectiveJob {
-  ShardedArray out;              ///< allocated output; valid once the job is done
-  std::function<void(int)> fn;   ///< the per-device function
+  ShardedArray out;             ///< allocated output; valid once the job is done
+  std::function<void(int)> fn;  ///< the per-device function
 };
 
 /// The mesh axes along which the result of `spec` varies, for an input that

@@ -17,8 +17,8 @@ enum Op : uint32_t { kPsum, kPmax, kPmin, kPmean, kAllGather, kReduceScatter, kP
 bool shares_output(uint32_t op) { return op <= kPmean || op == kAllGather; }
 
 const char* op_name(uint32_t op) {
-  static const char* const kNames[] = {"psum", "pmax", "pmin", "pmean", "all_gather", "psum_scatter", "ppermute",
-                                       "all_to_all"};
+  static const char* const kNames[] = {"psum",       "pmax",         "pmin",     "pmean",
+                                       "all_gather", "psum_scatter", "ppermute", "all_to_all"};
   return op < 8 ? kNames[op] : "?";
 }
 
@@ -91,8 +91,7 @@ struct Communicator::Peers {
   std::array<int, kMaxDevices> by_device{};
 };
 
-Communicator::Communicator(std::shared_ptr<const Mesh> mesh)
-    : mesh_(std::move(mesh)), num_masks_(1 << mesh_->ndim()) {
+Communicator::Communicator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(mesh)), num_masks_(1 << mesh_->ndim()) {
   barriers_.resize(num_masks_);
   for (int mask = 0; mask < num_masks_; ++mask) {
     int groups = mesh_->size();
@@ -142,8 +141,8 @@ void Communicator::reset() {
 }
 
 template <class Body>
-void Communicator::exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag,
-                            int64_t bytes, const void* in, void* out, int64_t out_bytes, Body&& body) {
+void Communicator::exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag, int64_t bytes,
+                            const void* in, void* out, int64_t out_bytes, Body&& body) {
   MaskState& ms = devices_[device]->masks[g.mask];
   const uint32_t parity = ms.seq++ & 1;
   const bool small = bytes <= static_cast<int64_t>(kStagingBytes);
@@ -322,7 +321,8 @@ void Communicator::all_to_all(int device, const AxisGroup& g, const void* in, vo
   const int s = normalize_axis(split_axis, rank, "all_to_all", "split_axis");
   const int c = normalize_axis(concat_axis, rank, "all_to_all", "concat_axis");
   const int64_t bytes = num_elements(in_shape) * static_cast<int64_t>(kElemBytes);
-  if (overlaps(in, out, bytes, bytes)) fail(ErrorKind::kValue, "all_to_all: the output buffer overlaps the input buffer");
+  if (overlaps(in, out, bytes, bytes))
+    fail(ErrorKind::kValue, "all_to_all: the output buffer overlaps the input buffer");
   const auto in_strides = strides_of(in_shape), out_strides = strides_of(out_shape);
   // The chunk a peer sends and where it lands, as views over the same extent.
   std::vector<int64_t> extent;

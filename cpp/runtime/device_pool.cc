@@ -27,7 +27,8 @@ void DevicePool::submit(Job job) {
     fail(ErrorKind::kValue, "DevicePool::submit: the job wants ", job.devices, " devices but the pool has ", size());
   const uint32_t k = submitted_.load();
   if (k - completed_.load() >= kMaxPending)
-    fail(ErrorKind::kResource, "DevicePool::submit: ", kMaxPending, " jobs are already pending; wait for some to finish");
+    fail(ErrorKind::kResource, "DevicePool::submit: ", kMaxPending,
+         " jobs are already pending; wait for some to finish");
   slots_[k % kMaxPending] = std::move(job);
   submitted_.store(k + 1);
   host_event_.notify();

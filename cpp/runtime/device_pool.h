@@ -19,10 +19,10 @@ namespace shardlab {
 
 /// How a job ended: ok, or the error of the lowest-numbered failing device.
 struct JobResult {
-  bool ok = true;                      ///< every device finished without error
-  int device = -1;                     ///< the failing device reported
-  ErrorKind kind = ErrorKind::kDevice; ///< its error's category
-  std::string message;                 ///< "device 3: <what it threw>"
+  bool ok = true;                       ///< every device finished without error
+  int device = -1;                      ///< the failing device reported
+  ErrorKind kind = ErrorKind::kDevice;  ///< its error's category
+  std::string message;                  ///< "device 3: <what it threw>"
 };
 
 /// Lets the pool release a job's barriers when a device fails or leaves.
@@ -39,10 +39,10 @@ class JobSync {
 
 /// One unit of work: fn(d) for devices 0..devices-1.
 struct Job {
-  int devices = 0;                          ///< how many devices take part
-  std::function<void(int)> fn;              ///< the per-device function
-  JobSync* sync = nullptr;                  ///< the job's communicator, if it has collectives
-  std::function<void(JobResult)> done;      ///< called once, on a device thread, at the end
+  int devices = 0;                      ///< how many devices take part
+  std::function<void(int)> fn;          ///< the per-device function
+  JobSync* sync = nullptr;              ///< the job's communicator, if it has collectives
+  std::function<void(JobResult)> done;  ///< called once, on a device thread, at the end
 };
 
 /// Persistent device threads running submitted jobs in order, one at a time.

@@ -4,11 +4,16 @@ namespace shardlab {
 
 const char* error_kind_name(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kValue: return "ValueError";
-    case ErrorKind::kShape: return "ShapeError";
-    case ErrorKind::kSharding: return "ShardingError";
-    case ErrorKind::kDevice: return "DeviceError";
-    case ErrorKind::kResource: return "ResourceError";
+    case ErrorKind::kValue:
+      return "ValueError";
+    case ErrorKind::kShape:
+      return "ShapeError";
+    case ErrorKind::kSharding:
+      return "ShardingError";
+    case ErrorKind::kDevice:
+      return "DeviceError";
+    case ErrorKind::kResource:
+      return "ResourceError";
   }
   return "Error";
 }

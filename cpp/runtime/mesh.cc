@@ -25,10 +25,12 @@ Mesh::Mesh(std::vector<int> shape, std::vector<std::string> axis_names)
   if (shape_.size() > 8) fail(ErrorKind::kValue, "Mesh: at most 8 axes are supported, got ", shape_.size());
   int64_t total = 1;
   for (size_t i = 0; i < shape_.size(); ++i) {
-    if (shape_[i] < 1) fail(ErrorKind::kValue, "Mesh: axis '", names_[i], "' has size ", shape_[i], "; sizes must be >= 1");
+    if (shape_[i] < 1)
+      fail(ErrorKind::kValue, "Mesh: axis '", names_[i], "' has size ", shape_[i], "; sizes must be >= 1");
     if (names_[i].empty()) fail(ErrorKind::kValue, "Mesh: axis ", i, " has an empty name");
     for (size_t j = 0; j < i; ++j)
-      if (names_[j] == names_[i]) fail(ErrorKind::kValue, "Mesh: axis name '", names_[i], "' is used twice in (", quoted_list(names_), ")");
+      if (names_[j] == names_[i])
+        fail(ErrorKind::kValue, "Mesh: axis name '", names_[i], "' is used twice in (", quoted_list(names_), ")");
     total *= shape_[i];
     if (total > kMaxDevices) fail(ErrorKind::kValue, "Mesh: ", str(), " has more than ", kMaxDevices, " devices");
   }
@@ -40,14 +42,16 @@ Mesh::Mesh(std::vector<int> shape, std::vector<std::string> axis_names)
 int Mesh::axis_number(const std::string& name, const std::string& fn) const {
   for (size_t i = 0; i < names_.size(); ++i)
     if (names_[i] == name) return static_cast<int>(i);
-  fail(ErrorKind::kValue, fn, ": unknown axis name '", name, "'; the mesh ", str(), " has axes (", quoted_list(names_), ")");
+  fail(ErrorKind::kValue, fn, ": unknown axis name '", name, "'; the mesh ", str(), " has axes (", quoted_list(names_),
+       ")");
 }
 
 AxisGroup Mesh::axis_group(const std::vector<std::string>& names, const std::string& fn) const {
   AxisGroup g;
   for (const auto& name : names) {
     const int a = axis_number(name, fn);
-    if (g.mask & (1u << a)) fail(ErrorKind::kValue, fn, ": axis '", name, "' appears twice in (", quoted_list(names), ")");
+    if (g.mask & (1u << a))
+      fail(ErrorKind::kValue, fn, ": axis '", name, "' appears twice in (", quoted_list(names), ")");
     g.axes.push_back(a);
     g.mask |= 1u << a;
     g.size *= shape_[a];

@@ -22,10 +22,10 @@ struct PartitionSpec {
 
 /// A PartitionSpec checked against a mesh and a global shape.
 struct Layout {
-  Shape global;                            ///< the global shape
-  Shape block;                             ///< each device's block shape
-  std::vector<AxisGroup> dim_axes;         ///< per dimension: the axes it is split over (size 1 if none)
-  uint32_t split_mask = 0;                 ///< every mesh axis the spec mentions
+  Shape global;                     ///< the global shape
+  Shape block;                      ///< each device's block shape
+  std::vector<AxisGroup> dim_axes;  ///< per dimension: the axes it is split over (size 1 if none)
+  uint32_t split_mask = 0;          ///< every mesh axis the spec mentions
 
   /// Index of device d's block along each dimension.
   std::vector<int64_t> block_index(const Mesh& mesh, int device) const;

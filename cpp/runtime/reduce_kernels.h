@@ -56,14 +56,22 @@ void fold_k(T* dst, const T* const* srcs, int64_t n, F f) {
 template <bool Init, class T, class F>
 void fold(T* dst, const T* const* srcs, int k, int64_t n, F f) {
   switch (k) {
-    case 1: return fold_k<1, Init>(dst, srcs, n, f);
-    case 2: return fold_k<2, Init>(dst, srcs, n, f);
-    case 3: return fold_k<3, Init>(dst, srcs, n, f);
-    case 4: return fold_k<4, Init>(dst, srcs, n, f);
-    case 5: return fold_k<5, Init>(dst, srcs, n, f);
-    case 6: return fold_k<6, Init>(dst, srcs, n, f);
-    case 7: return fold_k<7, Init>(dst, srcs, n, f);
-    default: return fold_k<8, Init>(dst, srcs, n, f);
+    case 1:
+      return fold_k<1, Init>(dst, srcs, n, f);
+    case 2:
+      return fold_k<2, Init>(dst, srcs, n, f);
+    case 3:
+      return fold_k<3, Init>(dst, srcs, n, f);
+    case 4:
+      return fold_k<4, Init>(dst, srcs, n, f);
+    case 5:
+      return fold_k<5, Init>(dst, srcs, n, f);
+    case 6:
+      return fold_k<6, Init>(dst, srcs, n, f);
+    case 7:
+      return fold_k<7, Init>(dst, srcs, n, f);
+    default:
+      return fold_k<8, Init>(dst, srcs, n, f);
   }
 }
 
@@ -81,9 +89,12 @@ void fold_all(T* dst, const T* const* srcs, int n, int64_t len, F f) {
 template <class T>
 void reduce_arrays(ReduceOp op, T* dst, const T* const* srcs, int n, int64_t len) {
   switch (op) {
-    case ReduceOp::kMax: return kernels::fold_all(dst, srcs, n, len, kernels::Max<T>{});
-    case ReduceOp::kMin: return kernels::fold_all(dst, srcs, n, len, kernels::Min<T>{});
-    case ReduceOp::kSum: return kernels::fold_all(dst, srcs, n, len, kernels::Add<T>{});
+    case ReduceOp::kMax:
+      return kernels::fold_all(dst, srcs, n, len, kernels::Max<T>{});
+    case ReduceOp::kMin:
+      return kernels::fold_all(dst, srcs, n, len, kernels::Min<T>{});
+    case ReduceOp::kSum:
+      return kernels::fold_all(dst, srcs, n, len, kernels::Add<T>{});
     case ReduceOp::kMean:
       kernels::fold_all(dst, srcs, n, len, kernels::Add<T>{});
       for (int64_t i = 0; i < len; ++i) dst[i] = dst[i] / static_cast<T>(n);

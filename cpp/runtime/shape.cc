@@ -30,8 +30,8 @@ std::string shape_str(const Shape& shape) {
 
 int normalize_axis(int axis, int rank, const std::string& fn, const std::string& what) {
   if (axis < -rank || axis >= rank)
-    fail(ErrorKind::kShape, fn, ": ", what, "=", axis, " is out of range for rank ", rank, "; valid values are ",
-         -rank, "..", rank - 1);
+    fail(ErrorKind::kShape, fn, ": ", what, "=", axis, " is out of range for rank ", rank, "; valid values are ", -rank,
+         "..", rank - 1);
   return axis < 0 ? axis + rank : axis;
 }
 

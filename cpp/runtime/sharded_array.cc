@@ -81,8 +81,8 @@ void ShardedArray::get(void* host, bool check_replicas) const {
         vb << static_cast<int32_t>(b[i]);
       }
       fail(ErrorKind::kSharding, "get: devices ", owner, " and ", d, " should hold the same replica of block ",
-           index_str(idx), " of a ", dtype_name(dtype_), shape_str(layout_.global), " array with ", spec_.str(),
-           " on ", mesh_->str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
+           index_str(idx), " of a ", dtype_name(dtype_), shape_str(layout_.global), " array with ", spec_.str(), " on ",
+           mesh_->str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
            "); the values vary along a mesh axis the spec does not mention");
     }
   }

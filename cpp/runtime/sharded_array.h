@@ -30,8 +30,8 @@ class ShardedArray {
 
   /// Splits the row-major host array `host` (num_elements(global) elements)
   /// into blocks, replicating along the mesh axes `spec` does not mention.
-  static ShardedArray put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
-                          const PartitionSpec& spec, const void* host);
+  static ShardedArray put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global, const PartitionSpec& spec,
+                          const void* host);
 
   /// Assembles the global array into `host`. With `check_replicas`, every
   /// separately stored replica of a block must equal the first (bitwise), else

@@ -45,13 +45,13 @@ PartitionSpec spec_from_js(const val& spec) {
 
 DeviceMesh make_device_mesh(const val& shape, const val& names) {
   return with_js_errors([&] {
-  std::vector<int> sizes;
-  for (int64_t d : shape_from_js(shape)) sizes.push_back(static_cast<int>(d));
-  std::vector<std::string> axis_names;
-  const int n = names["length"].as<int>();
-  for (int i = 0; i < n; ++i) axis_names.push_back(names[i].as<std::string>());
-  auto mesh = std::make_shared<const Mesh>(std::move(sizes), std::move(axis_names));
-  return DeviceMesh{mesh, std::make_shared<Communicator>(mesh)};
+    std::vector<int> sizes;
+    for (int64_t d : shape_from_js(shape)) sizes.push_back(static_cast<int>(d));
+    std::vector<std::string> axis_names;
+    const int n = names["length"].as<int>();
+    for (int i = 0; i < n; ++i) axis_names.push_back(names[i].as<std::string>());
+    auto mesh = std::make_shared<const Mesh>(std::move(sizes), std::move(axis_names));
+    return DeviceMesh{mesh, std::make_shared<Communicator>(mesh)};
   });
 }
 
@@ -85,10 +85,10 @@ CollectiveSpec collective_from_js(const val& desc) {
 ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const val& shape, const val& spec,
                        uintptr_t ptr) {
   return with_js_errors([&] {
-  if (dtype != "float32" && dtype != "int32")
-    fail(ErrorKind::kValue, "put: dtype '", dtype, "' is not supported; use 'float32' or 'int32'");
-  return ShardedArray::put(mesh.mesh, dtype == "float32" ? DType::kFloat32 : DType::kInt32, shape_from_js(shape),
-                           spec_from_js(spec), reinterpret_cast<const void*>(ptr));
+    if (dtype != "float32" && dtype != "int32")
+      fail(ErrorKind::kValue, "put: dtype '", dtype, "' is not supported; use 'float32' or 'int32'");
+    return ShardedArray::put(mesh.mesh, dtype == "float32" ? DType::kFloat32 : DType::kInt32, shape_from_js(shape),
+                             spec_from_js(spec), reinterpret_cast<const void*>(ptr));
   });
 }
 
@@ -117,8 +117,7 @@ void post_result(int id, const JobResult& r) {
     std::memcpy(msg, r.message.c_str(), r.message.size() + 1);
   }
   const char* kind = r.ok ? "" : error_kind_name(r.kind);
-  MAIN_THREAD_ASYNC_EM_ASM({ Module["__shardlabJobDone"]($0, $1, UTF8ToString($2), $3); }, id, r.ok ? 1 : 0, kind,
-                           msg);
+  MAIN_THREAD_ASYNC_EM_ASM({ Module["__shardlabJobDone"]($0, $1, UTF8ToString($2), $3); }, id, r.ok ? 1 : 0, kind, msg);
 }
 
 }  // namespace
@@ -127,41 +126,42 @@ void AsyncRuntime::submit(int id, int devices, std::function<void(int)> fn, JobS
   pool_.submit(Job{devices, std::move(fn), sync, [id](JobResult r) { post_result(id, r); }});
 }
 
-ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in,
-                                             const val& desc, const val& out_spec, int reps) {
+ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const val& desc,
+                                             const val& out_spec, int reps) {
   return with_js_errors([&] {
-  if (mesh.mesh->size() > pool_.size())
-    fail(ErrorKind::kValue, "collective: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
-         " devices but the runtime has ", pool_.size());
-  const bool check_vma = desc["checkVma"].isUndefined() || desc["checkVma"].as<bool>();
-  CollectiveJob job =
-      prepare_collective(*mesh.comm, in, collective_from_js(desc), spec_from_js(out_spec), reps, check_vma);
-  // The job holds the communicator alive even if JS deletes the mesh meanwhile.
-  auto comm = mesh.comm;
-  submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
-  return job.out;
+    if (mesh.mesh->size() > pool_.size())
+      fail(ErrorKind::kValue, "collective: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
+           " devices but the runtime has ", pool_.size());
+    const bool check_vma = desc["checkVma"].isUndefined() || desc["checkVma"].as<bool>();
+    CollectiveJob job =
+        prepare_collective(*mesh.comm, in, collective_from_js(desc), spec_from_js(out_spec), reps, check_vma);
+    // The job holds the communicator alive even if JS deletes the mesh meanwhile.
+    auto comm = mesh.comm;
+    submit(
+        id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
+    return job.out;
   });
 }
 
 void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, const std::string& mode) {
   with_js_errors([&] {
-  if (mode != "throw" && mode != "trap" && mode != "abort")
-    fail(ErrorKind::kValue, "fault: mode '", mode, "' is not one of 'throw', 'trap', 'abort'");
-  auto comm = mesh.comm;
-  const AxisGroup g = mesh.mesh->axis_group(mesh.mesh->axis_names(), "fault");
-  submit(
-      id, mesh.mesh->size(),
-      [comm, g, failing, mode](int d) {
-        float x = 1.0f;
-        comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
-        if (d == failing) {
-          if (mode == "trap") __builtin_trap();
-          if (mode == "abort") std::abort();
-          fail(ErrorKind::kValue, "injected failure on device ", d);
-        }
-        comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
-      },
-      comm.get());
+    if (mode != "throw" && mode != "trap" && mode != "abort")
+      fail(ErrorKind::kValue, "fault: mode '", mode, "' is not one of 'throw', 'trap', 'abort'");
+    auto comm = mesh.comm;
+    const AxisGroup g = mesh.mesh->axis_group(mesh.mesh->axis_names(), "fault");
+    submit(
+        id, mesh.mesh->size(),
+        [comm, g, failing, mode](int d) {
+          float x = 1.0f;
+          comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
+          if (d == failing) {
+            if (mode == "trap") __builtin_trap();
+            if (mode == "abort") std::abort();
+            fail(ErrorKind::kValue, "injected failure on device ", d);
+          }
+          comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
+        },
+        comm.get());
   });
 }
 

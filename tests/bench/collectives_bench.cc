@@ -26,7 +26,7 @@ void BM_Psum(benchmark::State& state) {
   spec.axis_name = {"data"};
   const int reps = reps_for(n);
   CollectiveJob job = prepare_collective(comm, x, spec, PartitionSpec{}, reps);  // replicated, as psum's result
-  pool.run(8, job.fn, &comm);  // warm up: touch every page once
+  pool.run(8, job.fn, &comm);                                                    // warm up: touch every page once
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     const JobResult r = pool.run(8, job.fn, &comm);

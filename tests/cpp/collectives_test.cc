@@ -30,8 +30,8 @@ struct MeshCase {
 
 const std::vector<MeshCase>& mesh_cases() {
   static const std::vector<MeshCase> cases = {
-      {{8}, {"data"}},        {{1}, {"x"}},           {{2}, {"x"}},           {{4}, {"x"}},
-      {{2, 4}, {"data", "model"}}, {{4, 2}, {"a", "b"}}, {{1, 8}, {"a", "b"}}, {{8, 1}, {"a", "b"}},
+      {{8}, {"data"}},      {{1}, {"x"}},         {{2}, {"x"}},         {{4}, {"x"}}, {{2, 4}, {"data", "model"}},
+      {{4, 2}, {"a", "b"}}, {{1, 8}, {"a", "b"}}, {{8, 1}, {"a", "b"}},
   };
   return cases;
 }
@@ -75,9 +75,12 @@ float serial_reduce(ReduceOp op, const std::vector<float>& values) {
   float acc = values[0];
   for (size_t i = 1; i < values.size(); ++i) {
     const float v = values[i];
-    if (op == ReduceOp::kMax) acc = std::isnan(acc) || std::isnan(v) ? NAN : std::max(acc, v);
-    else if (op == ReduceOp::kMin) acc = std::isnan(acc) || std::isnan(v) ? NAN : std::min(acc, v);
-    else acc = acc + v;
+    if (op == ReduceOp::kMax)
+      acc = std::isnan(acc) || std::isnan(v) ? NAN : std::max(acc, v);
+    else if (op == ReduceOp::kMin)
+      acc = std::isnan(acc) || std::isnan(v) ? NAN : std::min(acc, v);
+    else
+      acc = acc + v;
   }
   if (op == ReduceOp::kMean) acc = acc / static_cast<float>(values.size());
   return acc;
@@ -116,8 +119,8 @@ void check_all_reduce(const MeshCase& mc, const std::vector<std::string>& axes, 
       for (int m : ms) vals.push_back(in[m][i]);
       const float want = serial_reduce(op, vals);
       ASSERT_EQ(std::memcmp(&want, &outs[d][i], 4), 0)
-          << reduce_op_name(op) << " " << describe(mc, axes) << " n=" << n << " out mode "
-          << static_cast<int>(mode) << " device " << d << " element " << i << ": " << outs[d][i] << " vs " << want;
+          << reduce_op_name(op) << " " << describe(mc, axes) << " n=" << n << " out mode " << static_cast<int>(mode)
+          << " device " << d << " element " << i << ": " << outs[d][i] << " vs " << want;
     }
   }
 }
@@ -229,14 +232,16 @@ void check_reduce_scatter(const MeshCase& mc, const std::vector<std::string>& ax
     const int me = mesh->position(d, g);
     for (int64_t o = 0; o < num_elements(out_shape); ++o) {
       auto idx = unravel(o, out_shape);
-      if (tiled) idx[dd] += me * out_shape[dd];
-      else idx.insert(idx.begin() + dd, me);
+      if (tiled)
+        idx[dd] += me * out_shape[dd];
+      else
+        idx.insert(idx.begin() + dd, me);
       std::vector<float> vals;
       for (int m : ms) vals.push_back(in[m][ravel(idx, shape)]);
       const float want = serial_reduce(ReduceOp::kSum, vals);
       ASSERT_EQ(std::memcmp(&want, &out[d][o], 4), 0)
-          << "psum_scatter " << describe(mc, axes) << " shape " << shape_str(shape) << " dim " << dim << " device "
-          << d << " element " << o;
+          << "psum_scatter " << describe(mc, axes) << " shape " << shape_str(shape) << " dim " << dim << " device " << d
+          << " element " << o;
     }
   }
 }
@@ -343,16 +348,25 @@ TEST(Collectives, AllToAll) {
 }
 
 TEST(Collectives, ShapeErrors) {
-  EXPECT_NE(testing::error_message([] { all_gather_shape({3}, 8, 2, false); }).find("all_gather: axis=2 is out of range for rank 2"),
+  EXPECT_NE(testing::error_message([] {
+              all_gather_shape({3}, 8, 2, false);
+            }).find("all_gather: axis=2 is out of range for rank 2"),
             std::string::npos);
-  EXPECT_NE(testing::error_message([] { reduce_scatter_shape({12}, 8, 0, true); })
-                .find("has size 12, which is not divisible by the axis size 8"),
+  EXPECT_NE(testing::error_message([] {
+              reduce_scatter_shape({12}, 8, 0, true);
+            }).find("has size 12, which is not divisible by the axis size 8"),
             std::string::npos);
-  EXPECT_NE(testing::error_message([] { reduce_scatter_shape({4, 2}, 8, 0, false); }).find("must equal the axis size 8, got 4"),
+  EXPECT_NE(testing::error_message([] {
+              reduce_scatter_shape({4, 2}, 8, 0, false);
+            }).find("must equal the axis size 8, got 4"),
             std::string::npos);
-  EXPECT_NE(testing::error_message([] { all_to_all_shape({6, 2}, 4, 0, 1, true); }).find("not divisible by the axis size 4"),
+  EXPECT_NE(testing::error_message([] {
+              all_to_all_shape({6, 2}, 4, 0, 1, true);
+            }).find("not divisible by the axis size 4"),
             std::string::npos);
-  EXPECT_NE(testing::error_message([] { all_to_all_shape({6, 2}, 4, 0, 1, false); }).find("must equal the axis size 4, got 6"),
+  EXPECT_NE(testing::error_message([] {
+              all_to_all_shape({6, 2}, 4, 0, 1, false);
+            }).find("must equal the axis size 4, got 6"),
             std::string::npos);
   EXPECT_NE(testing::error_message([] { all_to_all_shape({4}, 4, 0, 3, true); }).find("concat_axis=3 is out of range"),
             std::string::npos);
@@ -364,7 +378,11 @@ TEST(Collectives, AliasedOutputsOfVaryingResultsAreRejected) {
   const AxisGroup g = mesh->axis_group({"data"}, "ppermute");
   std::vector<float> in(8, 1.0f), shared(1);
   const JobResult r = pool().run(
-      8, [&](int d) { comm.ppermute(d, g, &in[d], shared.data(), 1, {{0, 1}}); }, &comm);
+      8,
+      [&](int d) {
+        comm.ppermute(d, g, &in[d], shared.data(), 1, {{0, 1}});
+      },
+      &comm);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.message.find("output buffers of some peers alias"), std::string::npos) << r.message;
 }
@@ -429,8 +447,9 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
     run_collective(pool(), comm, x, index, PartitionSpec{});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("axis_index: out_spec P() omits mesh axis 'data', along which the result varies"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("axis_index: out_spec P() omits mesh axis 'data', along which the result varies"),
+        std::string::npos)
         << e.what();
   }
   auto bad = run_collective(pool(), comm, x, index, PartitionSpec{}, 1, /*check_vma=*/false);

@@ -35,7 +35,8 @@ TEST(DevicePool, QueuedJobsRunInOrderAndCallDoneOnce) {
                       [&, j](int d) {
                         if (d == 0) order.push_back(j);
                       },
-                      nullptr, [&](JobResult r) {
+                      nullptr,
+                      [&](JobResult r) {
                         EXPECT_TRUE(r.ok);
                         done.fetch_add(1);
                       }});

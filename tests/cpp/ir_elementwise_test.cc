@@ -92,9 +92,12 @@ struct Case {
 
 const std::vector<Case>& cases() {
   static const std::vector<Case> c = {
-      {"add", [](Builder& b, const Atom& x, const Atom& y) { return add(b, x, y); }, [](double x, double y) { return x + y; }},
-      {"sub", [](Builder& b, const Atom& x, const Atom& y) { return sub(b, x, y); }, [](double x, double y) { return x - y; }},
-      {"mul", [](Builder& b, const Atom& x, const Atom& y) { return mul(b, x, y); }, [](double x, double y) { return x * y; }},
+      {"add", [](Builder& b, const Atom& x, const Atom& y) { return add(b, x, y); },
+       [](double x, double y) { return x + y; }},
+      {"sub", [](Builder& b, const Atom& x, const Atom& y) { return sub(b, x, y); },
+       [](double x, double y) { return x - y; }},
+      {"mul", [](Builder& b, const Atom& x, const Atom& y) { return mul(b, x, y); },
+       [](double x, double y) { return x * y; }},
       {"neg", [](Builder& b, const Atom& x, const Atom&) { return neg(b, x); }, [](double x, double) { return -x; }},
   };
   return c;
@@ -132,12 +135,12 @@ TEST(Elementwise, JvpMatchesFiniteDifferences) {
       const bool zero = !dz;
       const auto got = zero ? std::vector<float>(4, 0.0f)
                             : as_floats(interpret(b.build({*dz}), {host_f32({4}, kX), host_f32({4}, kY),
-                                                                    host_f32({4}, tx), host_f32({4}, ty)})[0]);
+                                                                   host_f32({4}, tx), host_f32({4}, ty)})[0]);
       const double h = 1e-3;
       for (int i = 0; i < 4; ++i) {
         const double sx = which != 1 ? tx[i] : 0.0, sy = which != 0 ? ty[i] : 0.0;
-        const double fd = (c.reference(kX[i] + h * sx, kY[i] + h * sy) - c.reference(kX[i] - h * sx, kY[i] - h * sy)) /
-                          (2 * h);
+        const double fd =
+            (c.reference(kX[i] + h * sx, kY[i] + h * sy) - c.reference(kX[i] - h * sx, kY[i] - h * sy)) / (2 * h);
         EXPECT_NEAR(got[i], fd, 1e-4) << c.name << " tangent case " << which << " element " << i;
       }
     }
@@ -182,8 +185,9 @@ TEST(Elementwise, MulOfTwoLinearOperandsCannotBeTransposed) {
   const Atom x = b.input(kF32x4), y = b.input(kF32x4);
   const Atom z = mul(b, x, y);
   const Eqn e = b.build({z}).eqns.back();
-  EXPECT_NE(testing::error_message([&] { primitive(Prim::kMul).transpose(b, e.params, {z}, e.inputs, {true, true}); })
-                .find("mul: cannot transpose a product of two linear operands"),
+  EXPECT_NE(testing::error_message([&] {
+              primitive(Prim::kMul).transpose(b, e.params, {z}, e.inputs, {true, true});
+            }).find("mul: cannot transpose a product of two linear operands"),
             std::string::npos);
 }
 

@@ -9,9 +9,9 @@
 #include "exec/interpreter.h"
 #include "ir/builder.h"
 #include "ir/jvp.h"
-#include "ir/vjp.h"
 #include "ir/ops.h"
 #include "ir/print.h"
+#include "ir/vjp.h"
 #include "ir_checks.h"
 #include "test_util.h"
 
@@ -24,16 +24,25 @@ using exec::interpret;
 
 TEST(BroadcastInDim, ValuesFollowTheDimensionMap) {
   // x[3] -> [2,3] along dimension 1: every row is x.
-  const auto rows = evaluate([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {2, 3}, {1}); }, {f32({3})},
-                             {{1, 2, 3}});
+  const auto rows = evaluate(
+      [](Builder& b, auto in) {
+        return broadcast_in_dim(b, in[0], {2, 3}, {1});
+      },
+      {f32({3})}, {{1, 2, 3}});
   EXPECT_EQ(rows, (std::vector<float>{1, 2, 3, 1, 2, 3}));
   // x[2,1] -> [2,3] stretching the unit dimension: every column is x.
-  const auto cols = evaluate([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {2, 3}, {0, 1}); },
-                             {f32({2, 1})}, {{5, 7}});
+  const auto cols = evaluate(
+      [](Builder& b, auto in) {
+        return broadcast_in_dim(b, in[0], {2, 3}, {0, 1});
+      },
+      {f32({2, 1})}, {{5, 7}});
   EXPECT_EQ(cols, (std::vector<float>{5, 5, 5, 7, 7, 7}));
   // A scalar to [2,2].
-  const auto full = evaluate([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {2, 2}, {}); }, {f32({})},
-                             {{4}});
+  const auto full = evaluate(
+      [](Builder& b, auto in) {
+        return broadcast_in_dim(b, in[0], {2, 2}, {});
+      },
+      {f32({})}, {{4}});
   EXPECT_EQ(full, (std::vector<float>{4, 4, 4, 4}));
 }
 
@@ -47,16 +56,23 @@ TEST(BroadcastInDim, TransposeSumsTheRepeatedDimensions) {
 TEST(BroadcastInDim, Errors) {
   Builder b;
   const Atom x = b.input(f32({3}));
-  EXPECT_EQ(testing::error_message([&] { broadcast_in_dim(b, x, {3, 4}, {1}); }),
+  EXPECT_EQ(testing::error_message([&] {
+              broadcast_in_dim(b, x, {3, 4}, {1});
+            }),
             "broadcast_in_dim: operand dimension 0 of f32[3] has size 3 but output dimension 1 of [3,4] has size 4; "
             "they must be equal or the operand's must be 1");
-  EXPECT_NE(testing::error_message([&] { broadcast_in_dim(b, x, {3, 4}, {}); }).find("has 0 entries but the operand"),
+  EXPECT_NE(testing::error_message([&] {
+              broadcast_in_dim(b, x, {3, 4}, {});
+            }).find("has 0 entries but the operand"),
             std::string::npos);
 }
 
 TEST(Reshape, ValuesAndErrors) {
-  const auto v = evaluate([](Builder& b, auto in) { return reshape(b, in[0], {3, 2}); }, {f32({2, 3})},
-                          {{1, 2, 3, 4, 5, 6}});
+  const auto v = evaluate(
+      [](Builder& b, auto in) {
+        return reshape(b, in[0], {3, 2});
+      },
+      {f32({2, 3})}, {{1, 2, 3, 4, 5, 6}});
   EXPECT_EQ(v, (std::vector<float>{1, 2, 3, 4, 5, 6}));
   check_transpose([](Builder& b, auto in) { return reshape(b, in[0], {6}); }, f32({2, 3}));
   Builder b;
@@ -116,8 +132,8 @@ TEST(JvpPass, AnOutputThatDoesNotDependOnTheInputsHasZeroTangent) {
 }
 
 TEST(ScalarOperands, RepeatInValuesTangentsAndCotangents) {
-  const auto v = evaluate([](Builder& b, auto in) { return sub(b, in[1], mul(b, in[0], in[1])); },
-                          {f32({3}), f32({})}, {{1, 2, 3}, {10}});
+  const auto v = evaluate([](Builder& b, auto in) { return sub(b, in[1], mul(b, in[0], in[1])); }, {f32({3}), f32({})},
+                          {{1, 2, 3}, {10}});
   EXPECT_EQ(v, (std::vector<float>{0, -10, -20}));  // s - x * s
   const Body f = [](Builder& b, const std::vector<Atom>& in) {
     // (s - x) * x + s * s, with s a scalar: every rule sees a scalar operand.
@@ -125,14 +141,20 @@ TEST(ScalarOperands, RepeatInValuesTangentsAndCotangents) {
     return add(b, mul(b, a, in[0]), mul(b, in[1], in[1]));
   };
   check_jvp(f, {f32({2, 3}), f32({})});
-  check_transpose([](Builder& b, auto in) { return mul(b, in[0], broadcast_in_dim(b, Atom::constant(2.0, DType::kFloat32), {4}, {})); },
-                  f32({}));
+  check_transpose(
+      [](Builder& b, auto in) {
+        return mul(b, in[0], broadcast_in_dim(b, Atom::constant(2.0, DType::kFloat32), {4}, {}));
+      },
+      f32({}));
 }
 
 TEST(Transpose, PermutesDimensions) {
   // x[2,3] transposed: element (i, j) moves to (j, i).
-  const auto t = evaluate([](Builder& b, auto in) { return transpose(b, in[0], {1, 0}); }, {f32({2, 3})},
-                          {{1, 2, 3, 4, 5, 6}});
+  const auto t = evaluate(
+      [](Builder& b, auto in) {
+        return transpose(b, in[0], {1, 0});
+      },
+      {f32({2, 3})}, {{1, 2, 3, 4, 5, 6}});
   EXPECT_EQ(t, (std::vector<float>{1, 4, 2, 5, 3, 6}));
   // A rank-3 permutation against the definition out[i][j][k] = x[j][k][i].
   std::vector<float> x(24);
@@ -144,7 +166,9 @@ TEST(Transpose, PermutesDimensions) {
   check_transpose([](Builder& b, auto in) { return transpose(b, in[0], {2, 0, 1}); }, f32({2, 3, 4}));
   Builder b;
   const Atom a = b.input(f32({2, 3}));
-  EXPECT_EQ(testing::error_message([&] { transpose(b, a, {0, 0}); }),
+  EXPECT_EQ(testing::error_message([&] {
+              transpose(b, a, {0, 0});
+            }),
             "transpose: permutation [0,0] is not a permutation of the 2 dimensions of f32[2,3]");
 }
 
@@ -159,10 +183,12 @@ TEST(SqueezeAndExpandDims, InsertAndRemoveUnitDimensions) {
             std::string::npos);
   check_transpose([](Builder& bb, auto in) { return squeeze(bb, in[0], {3, 1}); }, f32({3, 1, 2, 1}));
   check_transpose([](Builder& bb, auto in) { return expand_dims(bb, in[0], {0, 2}); }, f32({3, 2}));
-  check_jvp([](Builder& bb, const std::vector<Atom>& in) {
-    const Atom sq = squeeze(bb, expand_dims(bb, mul(bb, in[0], in[0]), {1}), {1});
-    return reduce_sum(bb, transpose(bb, sq, {1, 0}), {0});
-  }, {f32({2, 3})});
+  check_jvp(
+      [](Builder& bb, const std::vector<Atom>& in) {
+        const Atom sq = squeeze(bb, expand_dims(bb, mul(bb, in[0], in[0]), {1}), {1});
+        return reduce_sum(bb, transpose(bb, sq, {1, 0}), {0});
+      },
+      {f32({2, 3})});
 }
 
 // The gradient of a scalar loss from the VJP pass (cotangent 1) against
@@ -200,7 +226,8 @@ TEST(VjpPass, GradientOfALossMatchesFiniteDifferences) {
       up[i][k] += static_cast<float>(h);
       down[i][k] -= static_cast<float>(h);
       const double fd =
-          (as_floats(interpret(primal, args_of(up))[0])[0] - as_floats(interpret(primal, args_of(down))[0])[0]) / (2 * h);
+          (as_floats(interpret(primal, args_of(up))[0])[0] - as_floats(interpret(primal, args_of(down))[0])[0]) /
+          (2 * h);
       EXPECT_NEAR(g[k], fd, 2e-2 * (1 + std::abs(fd))) << "input " << i << " element " << k << "\n" << to_text(grad);
     }
   }

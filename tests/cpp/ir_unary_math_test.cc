@@ -35,11 +35,12 @@ const std::vector<UnaryCase>& unary_cases() {
 
 TEST(UnaryMath, ValuesMatchFloat64) {
   for (const UnaryCase& c : unary_cases()) {
-    const std::vector<float> x = c.positive_domain ? std::vector<float>{0.25f, 1.0f, 2.5f, 9.0f}
-                                                   : std::vector<float>{-2.0f, -0.5f, 0.0f, 1.75f};
+    const std::vector<float> x =
+        c.positive_domain ? std::vector<float>{0.25f, 1.0f, 2.5f, 9.0f} : std::vector<float>{-2.0f, -0.5f, 0.0f, 1.75f};
     const auto got = evaluate([&](Builder& b, auto in) { return unary(b, c.prim, in[0]); }, {f32({4})}, {x});
     for (int i = 0; i < 4; ++i)
-      EXPECT_NEAR(got[i], c.reference(x[i]), 1e-6 * (1 + std::abs(c.reference(x[i])))) << primitive(c.prim).name << " " << x[i];
+      EXPECT_NEAR(got[i], c.reference(x[i]), 1e-6 * (1 + std::abs(c.reference(x[i]))))
+          << primitive(c.prim).name << " " << x[i];
   }
 }
 
@@ -57,10 +58,9 @@ TEST(UnaryMath, TransposeRefusesNonLinearPrimitives) {
   const Atom x = b.input(f32({4}));
   for (const UnaryCase& c : unary_cases()) {
     const Atom y = unary(b, c.prim, x);
-    const std::string m =
-        testing::error_message([&] { primitive(c.prim).transpose(b, {}, {y}, {x}, {true}); });
-    EXPECT_EQ(m, std::string(primitive(c.prim).name) +
-                     ": the program is not linear in its operand f32[4]; cannot transpose");
+    const std::string m = testing::error_message([&] { primitive(c.prim).transpose(b, {}, {y}, {x}, {true}); });
+    EXPECT_EQ(
+        m, std::string(primitive(c.prim).name) + ": the program is not linear in its operand f32[4]; cannot transpose");
   }
 }
 
@@ -75,8 +75,8 @@ TEST(UnaryMath, FloatOnlyPrimitivesRejectInt32) {
 }
 
 TEST(Div, ValuesJvpAndTranspose) {
-  const auto v = evaluate([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({3}), f32({})},
-                          {{1, -2, 3}, {4}});
+  const auto v =
+      evaluate([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({3}), f32({})}, {{1, -2, 3}, {4}});
   EXPECT_EQ(v, (std::vector<float>{0.25f, -0.5f, 0.75f}));
   check_jvp([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({2, 2}), f32({2, 2})}, true);
   check_jvp([](Builder& b, auto in) { return div(b, in[0], in[1]); }, {f32({2, 2}), f32({})}, true);
@@ -84,12 +84,12 @@ TEST(Div, ValuesJvpAndTranspose) {
   Builder b;
   const Atom x = b.input(f32({3})), y = b.input(f32({3}));
   const Atom z = div(b, x, y);
-  EXPECT_NE(testing::error_message([&] { primitive(Prim::kDiv).transpose(b, {}, {z}, {x, y}, {false, true}); })
-                .find("div: the program is not linear in the divisor"),
+  EXPECT_NE(testing::error_message([&] {
+              primitive(Prim::kDiv).transpose(b, {}, {z}, {x, y}, {false, true});
+            }).find("div: the program is not linear in the divisor"),
             std::string::npos);
   const Atom i = b.input(Aval{DType::kInt32, {3}, {}});
-  EXPECT_NE(testing::error_message([&] { div(b, i, i); }).find("integer division is not supported"),
-            std::string::npos);
+  EXPECT_NE(testing::error_message([&] { div(b, i, i); }).find("integer division is not supported"), std::string::npos);
 }
 
 }  // namespace

@@ -90,8 +90,8 @@ TEST(ShardedArray, ReplicasShareStorageUnlessAskedNotTo) {
   auto mesh = make_mesh({2, 4}, {"data", "model"});
   const auto host = iota(8);
   auto a = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"model"}}}, host.data());
-  EXPECT_TRUE(a.shares_block(1, 5));    // same column of the mesh: the same block
-  EXPECT_FALSE(a.shares_block(1, 2));   // different blocks
+  EXPECT_TRUE(a.shares_block(1, 5));   // same column of the mesh: the same block
+  EXPECT_FALSE(a.shares_block(1, 2));  // different blocks
   // Sharing only along 'model': devices 1 and 5 hold the same block but differ along 'data'.
   ShardedArray per_row(mesh, DType::kFloat32, {8}, PartitionSpec{{{"model"}}}, /*share_mask=*/0b10);
   EXPECT_FALSE(per_row.shares_block(1, 5));

@@ -75,15 +75,12 @@ std::vector<Aval> unary_shape(const char* name, const std::vector<Aval>& in) {
 
 // add
 
-std::vector<Aval> Def<Prim::kAdd>::shape(const Params&, const std::vector<Aval>& in) {
-  return binary_shape(kName, in);
-}
+std::vector<Aval> Def<Prim::kAdd>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
 void Def<Prim::kAdd>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   eval_flat(in, out[0], [](auto z, auto x, auto y) { z = x + y; });
 }
 std::vector<MaybeAtom> Def<Prim::kAdd>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
-                                            const std::vector<Atom>&,
-                                            const std::vector<MaybeAtom>& t) {
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (t[0] && t[1]) return {add(b, *t[0], *t[1])};
   if (!t[0] && !t[1]) return {std::nullopt};
   return {fit(b, t[0] ? *t[0] : *t[1], result_of(x))};
@@ -97,15 +94,12 @@ std::vector<MaybeAtom> Def<Prim::kAdd>::transpose(Builder& b, const Params&, con
 
 // sub
 
-std::vector<Aval> Def<Prim::kSub>::shape(const Params&, const std::vector<Aval>& in) {
-  return binary_shape(kName, in);
-}
+std::vector<Aval> Def<Prim::kSub>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
 void Def<Prim::kSub>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   eval_flat(in, out[0], [](auto z, auto x, auto y) { z = x - y; });
 }
 std::vector<MaybeAtom> Def<Prim::kSub>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
-                                            const std::vector<Atom>&,
-                                            const std::vector<MaybeAtom>& t) {
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (t[0] && t[1]) return {sub(b, *t[0], *t[1])};
   if (t[0]) return {fit(b, *t[0], result_of(x))};
   if (t[1]) return {fit(b, neg(b, *t[1]), result_of(x))};
@@ -120,15 +114,12 @@ std::vector<MaybeAtom> Def<Prim::kSub>::transpose(Builder& b, const Params&, con
 
 // mul
 
-std::vector<Aval> Def<Prim::kMul>::shape(const Params&, const std::vector<Aval>& in) {
-  return binary_shape(kName, in);
-}
+std::vector<Aval> Def<Prim::kMul>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
 void Def<Prim::kMul>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   eval_flat(in, out[0], [](auto z, auto x, auto y) { z = x * y; });
 }
 std::vector<MaybeAtom> Def<Prim::kMul>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
-                                            const std::vector<Atom>&,
-                                            const std::vector<MaybeAtom>& t) {
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   MaybeAtom lhs = t[0] ? MaybeAtom(mul(b, *t[0], x[1])) : std::nullopt;
   MaybeAtom rhs = t[1] ? MaybeAtom(mul(b, x[0], *t[1])) : std::nullopt;
   if (lhs && rhs) return {add(b, *lhs, *rhs)};
@@ -175,15 +166,12 @@ std::vector<MaybeAtom> Def<Prim::kDiv>::transpose(Builder& b, const Params&, con
 
 // neg
 
-std::vector<Aval> Def<Prim::kNeg>::shape(const Params&, const std::vector<Aval>& in) {
-  return unary_shape(kName, in);
-}
+std::vector<Aval> Def<Prim::kNeg>::shape(const Params&, const std::vector<Aval>& in) { return unary_shape(kName, in); }
 void Def<Prim::kNeg>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   eval_flat(in, out[0], [](auto z, auto x, auto) { z = -x; });
 }
 std::vector<MaybeAtom> Def<Prim::kNeg>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
-                                            const std::vector<Atom>&,
-                                            const std::vector<MaybeAtom>& t) {
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   return {t[0] ? MaybeAtom(neg(b, *t[0])) : std::nullopt};
 }
 std::vector<MaybeAtom> Def<Prim::kNeg>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,

@@ -72,14 +72,12 @@ void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor
 }
 
 std::vector<MaybeAtom> Def<Prim::kReduceSum>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
-                                                  const std::vector<Atom>&,
-                                                  const std::vector<MaybeAtom>& t) {
+                                                  const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   return linear_jvp(b, Prim::kReduceSum, p, t[0]);
 }
 
-std::vector<MaybeAtom> Def<Prim::kReduceSum>::transpose(Builder& b, const Params& p,
-                                                        const std::vector<MaybeAtom>& cts, const std::vector<Atom>& x,
-                                                        const std::vector<bool>& linear) {
+std::vector<MaybeAtom> Def<Prim::kReduceSum>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                        const std::vector<Atom>& x, const std::vector<bool>& linear) {
   if (!linear[0] || !cts[0]) return {std::nullopt};
   const auto summed = summed_dims(param<std::vector<int64_t>>(p, "axes", kName), x[0].aval.shape.size());
   std::vector<int64_t> kept;

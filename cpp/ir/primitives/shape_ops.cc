@@ -65,8 +65,7 @@ void Def<Prim::kBroadcastInDim>::eval(const Params& p, const std::vector<const T
   }
 }
 std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
-                                                       const std::vector<Atom>&,
-                                                       const std::vector<MaybeAtom>& t) {
+                                                       const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   return linear_jvp(b, Prim::kBroadcastInDim, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::transpose(Builder& b, const Params& p,
@@ -97,16 +96,15 @@ std::vector<Aval> Def<Prim::kReshape>::shape(const Params& p, const std::vector<
   for (int64_t s : sizes)
     if (s < 0) fail(ErrorKind::kShape, kName, ": new_sizes ", shape_str(sizes), " has a negative size");
   if (num_elements(sizes) != num_elements(in[0].shape))
-    fail(ErrorKind::kShape, kName, ": cannot reshape ", in[0].str(), " (", num_elements(in[0].shape),
-         " elements) to ", shape_str(sizes), " (", num_elements(sizes), " elements)");
+    fail(ErrorKind::kShape, kName, ": cannot reshape ", in[0].str(), " (", num_elements(in[0].shape), " elements) to ",
+         shape_str(sizes), " (", num_elements(sizes), " elements)");
   return {Aval{in[0].dtype, sizes, in[0].vma}};
 }
 void Def<Prim::kReshape>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   copy_elements(*in[0], *out[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kReshape>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
-                                                const std::vector<Atom>&,
-                                                const std::vector<MaybeAtom>& t) {
+                                                const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   return linear_jvp(b, Prim::kReshape, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kReshape>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
@@ -146,9 +144,8 @@ std::vector<MaybeAtom> Def<Prim::kTranspose>::jvp(Builder& b, const Params& p, c
                                                   const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   return linear_jvp(b, Prim::kTranspose, p, t[0]);
 }
-std::vector<MaybeAtom> Def<Prim::kTranspose>::transpose(Builder& b, const Params& p,
-                                                        const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
-                                                        const std::vector<bool>& linear) {
+std::vector<MaybeAtom> Def<Prim::kTranspose>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                        const std::vector<Atom>&, const std::vector<bool>& linear) {
   if (!linear[0] || !cts[0]) return {std::nullopt};
   const auto& perm = param<std::vector<int64_t>>(p, "permutation", kName);
   std::vector<int64_t> inverse(perm.size());
@@ -199,8 +196,8 @@ std::vector<Aval> Def<Prim::kExpandDims>::shape(const Params& p, const std::vect
   std::vector<bool> inserted(rank, false);
   for (int64_t d : dims) {
     if (d < 0 || d >= rank || inserted[d])
-      fail(ErrorKind::kShape, kName, ": dimensions ", shape_str(dims), " must be distinct positions in 0..",
-           rank - 1, " for ", x.str());
+      fail(ErrorKind::kShape, kName, ": dimensions ", shape_str(dims), " must be distinct positions in 0..", rank - 1,
+           " for ", x.str());
     inserted[d] = true;
   }
   Shape out;
@@ -215,9 +212,8 @@ std::vector<MaybeAtom> Def<Prim::kExpandDims>::jvp(Builder& b, const Params& p, 
                                                    const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   return linear_jvp(b, Prim::kExpandDims, p, t[0]);
 }
-std::vector<MaybeAtom> Def<Prim::kExpandDims>::transpose(Builder& b, const Params& p,
-                                                         const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
-                                                         const std::vector<bool>& linear) {
+std::vector<MaybeAtom> Def<Prim::kExpandDims>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                         const std::vector<Atom>&, const std::vector<bool>& linear) {
   if (!linear[0] || !cts[0]) return {std::nullopt};
   return {squeeze(b, *cts[0], param<std::vector<int64_t>>(p, "dimensions", kName))};
 }

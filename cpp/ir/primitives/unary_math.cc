@@ -1,6 +1,5 @@
 #include "ir/primitives/unary_math.h"
 
-
 #include "ir/ops.h"
 #include "ir/primitives/eigen_maps.h"
 #include "runtime/errors.h"
@@ -34,8 +33,7 @@ void eval_any(const Tensor* in, Tensor* out, F f) {
 // None of these is linear: transposing one means the program was not linear.
 std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& x, const std::vector<bool>& linear) {
   if (linear[0])
-    fail(ErrorKind::kValue, name, ": the program is not linear in its operand ", x[0].aval.str(),
-         "; cannot transpose");
+    fail(ErrorKind::kValue, name, ": the program is not linear in its operand ", x[0].aval.str(), "; cannot transpose");
   return {std::nullopt};
 }
 
@@ -43,14 +41,14 @@ std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& x, 
 
 // Shape, evaluation and transpose of a unary primitive: `SHAPE` is
 // float_unary_shape or any_unary_shape, `EVAL` evaluates y from x (Eigen arrays).
-#define SHARDLAB_UNARY(P, SHAPE, EVAL_AS, EXPR)                                                                   \
-  std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return SHAPE(kName, in); }     \
-  void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {     \
-    EVAL_AS(in[0], out[0], [](auto y, auto x) { y = (EXPR); });                                                  \
-  }                                                                                                              \
-  std::vector<MaybeAtom> Def<P>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,               \
-                                           const std::vector<Atom>& x, const std::vector<bool>& linear) {        \
-    return not_linear(kName, x, linear);                                                                         \
+#define SHARDLAB_UNARY(P, SHAPE, EVAL_AS, EXPR)                                                             \
+  std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return SHAPE(kName, in); }  \
+  void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) { \
+    EVAL_AS(in[0], out[0], [](auto y, auto x) { y = (EXPR); });                                             \
+  }                                                                                                         \
+  std::vector<MaybeAtom> Def<P>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,          \
+                                           const std::vector<Atom>& x, const std::vector<bool>& linear) {   \
+    return not_linear(kName, x, linear);                                                                    \
   }
 
 SHARDLAB_UNARY(Prim::kExp, float_unary_shape, eval_unary_as<float>, x.exp())
