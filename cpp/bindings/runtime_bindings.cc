@@ -14,7 +14,7 @@ using shardlab::wasm::DeviceMesh;
 std::string spec_str(const ShardedArray& a) { return a.spec().str(); }
 val global_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.shape()); }
 val block_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.block_shape()); }
-std::string dtype_of(const ShardedArray& a) { return a.dtype() == shardlab::DType::kFloat32 ? "float32" : "int32"; }
+std::string dtype_of(const ShardedArray& a) { return shardlab::dtype_long_name(a.dtype()); }
 double block_elements(const ShardedArray& a) { return static_cast<double>(a.block_elements()); }
 uintptr_t block_ptr(const ShardedArray& a, int device) { return reinterpret_cast<uintptr_t>(a.block(device)); }
 int mesh_size(const DeviceMesh& m) { return m.mesh->size(); }

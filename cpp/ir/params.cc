@@ -23,6 +23,8 @@ template const std::string& param<std::string>(const Params&, const std::string&
 template const std::vector<int64_t>& param<std::vector<int64_t>>(const Params&, const std::string&, const char*);
 template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, const std::string&,
                                                                          const char*);
+template const DType& param<DType>(const Params&, const std::string&, const char*);
+template const IntLists& param<IntLists>(const Params&, const std::string&, const char*);
 
 std::string param_str(const ParamValue& v) {
   std::ostringstream out;
@@ -35,6 +37,12 @@ std::string param_str(const ParamValue& v) {
           out << x;
         } else if constexpr (std::is_same_v<T, std::string>) {
           out << "'" << x << "'";
+        } else if constexpr (std::is_same_v<T, DType>) {
+          out << dtype_long_name(x);
+        } else if constexpr (std::is_same_v<T, IntLists>) {
+          out << "(";
+          for (size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << param_str(ParamValue(x[i]));
+          out << (x.size() == 1 ? ",)" : ")");
         } else {
           out << "(";
           for (size_t i = 0; i < x.size(); ++i) {

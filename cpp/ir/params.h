@@ -7,10 +7,16 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/shape.h"
+
 namespace shardlab::ir {
 
+/// Lists of integer lists: pad's padding_config, dot_general's dimension numbers, ppermute's pairs.
+using IntLists = std::vector<std::vector<int64_t>>;
+
 /// One parameter value.
-using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>>;
+using ParamValue =
+    std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>, DType, IntLists>;
 
 /// A named parameter.
 struct Param {

@@ -6,7 +6,29 @@
 
 namespace shardlab {
 
-const char* dtype_name(DType dtype) { return dtype == DType::kFloat32 ? "f32" : "i32"; }
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return "f32";
+    case DType::kInt32:
+      return "i32";
+    case DType::kBool:
+      return "bool";
+  }
+  return "?";
+}
+
+const char* dtype_long_name(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return "float32";
+    case DType::kInt32:
+      return "int32";
+    case DType::kBool:
+      return "bool";
+  }
+  return "?";
+}
 
 int64_t num_elements(const Shape& shape) {
   int64_t n = 1;
