@@ -2,63 +2,35 @@
 
 #include <cstring>
 
+#include "exec/eval_eqn.h"
+#include "exec/lockstep.h"
 #include "runtime/errors.h"
 
 namespace shardlab::exec {
 
-namespace {
-
-// A literal broadcast to its (rank-0) aval.
-HostArray literal_array(const ir::Atom& a) {
-  HostArray h{a.aval, std::vector<uint32_t>(1)};
-  if (a.aval.dtype == DType::kFloat32) {
-    const float f = static_cast<float>(a.literal);
-    std::memcpy(h.words.data(), &f, 4);
-  } else {
-    const int32_t i = static_cast<int32_t>(a.literal);
-    std::memcpy(h.words.data(), &i, 4);
-  }
-  return h;
-}
-
-}  // namespace
-
 std::vector<HostArray> interpret(const ir::Program& p, const std::vector<HostArray>& inputs) {
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "interpret: the program takes ", p.invars.size(), " inputs, got ", inputs.size());
-  std::vector<HostArray> env(p.avals.size());
+  std::vector<HostArray> env = make_env(p);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Aval& want = p.avals[p.invars[i]];
     if (inputs[i].aval.dtype != want.dtype || inputs[i].aval.shape != want.shape)
       fail(ErrorKind::kShape, "interpret: input ", i, " is ", inputs[i].aval.str(), " but the program expects ",
            want.str());
-    env[p.invars[i]] = inputs[i];
+    env[p.invars[i]].words = inputs[i].words;
   }
-  auto value = [&](const ir::Atom& a) { return a.is_literal() ? literal_array(a) : env[a.var]; };
   for (const ir::Eqn& e : p.eqns) {
-    // Operands are read in place from env; only literals get storage here.
-    std::vector<HostArray> literals;
-    literals.reserve(e.inputs.size());
-    std::vector<ir::Tensor> in(e.inputs.size()), out(e.outputs.size());
-    std::vector<const ir::Tensor*> in_ptrs;
-    std::vector<ir::Tensor*> out_ptrs;
-    for (size_t i = 0; i < e.inputs.size(); ++i) {
-      const ir::Atom& a = e.inputs[i];
-      HostArray& h = a.is_literal() ? literals.emplace_back(literal_array(a)) : env[a.var];
-      in[i] = ir::Tensor{h.aval, h.words.data()};
-      in_ptrs.push_back(&in[i]);
+    if (e.prim != ir::Prim::kShardMap) {
+      eval_eqn(e, env, nullptr);
+      continue;
     }
-    for (size_t i = 0; i < e.outputs.size(); ++i) {
-      HostArray& h = env[e.outputs[i]];
-      h.aval = p.avals[e.outputs[i]];
-      h.words.assign(static_cast<size_t>(num_elements(h.aval.shape)), 0);
-      out[i] = ir::Tensor{h.aval, h.words.data()};
-      out_ptrs.push_back(&out[i]);
-    }
-    ir::primitive(e.prim).eval(e.params, in_ptrs, out_ptrs);
+    std::vector<HostArray> operands;
+    for (const ir::Atom& a : e.inputs) operands.push_back(value_of(a, env));
+    auto outs = run_shard_map_lockstep(e, operands);
+    for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]].words = std::move(outs[i].words);
   }
   std::vector<HostArray> results;
-  for (const ir::Atom& a : p.outvars) results.push_back(value(a));
+  for (const ir::Atom& a : p.outvars) results.push_back(value_of(a, env));
   return results;
 }
 
@@ -68,8 +40,20 @@ HostArray host_f32(const Shape& shape, const std::vector<float>& values) {
   return h;
 }
 
+HostArray host_i32(const Shape& shape, const std::vector<int32_t>& values) {
+  HostArray h{ir::Aval{DType::kInt32, shape, {}}, std::vector<uint32_t>(values.size())};
+  std::memcpy(h.words.data(), values.data(), values.size() * 4);
+  return h;
+}
+
 std::vector<float> as_floats(const HostArray& a) {
   std::vector<float> v(a.words.size());
+  std::memcpy(v.data(), a.words.data(), v.size() * 4);
+  return v;
+}
+
+std::vector<int32_t> as_ints(const HostArray& a) {
+  std::vector<int32_t> v(a.words.size());
   std::memcpy(v.data(), a.words.data(), v.size() * 4);
   return v;
 }

@@ -1,8 +1,26 @@
 #include "ir/builder.h"
 
+#include <algorithm>
+#include <atomic>
+
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
+
+namespace {
+
+uint32_t next_trace_id() {
+  static std::atomic<uint32_t> counter{0};
+  return ++counter;
+}
+
+}  // namespace
+
+Builder::Builder() : id_(next_trace_id()) {}
+
+Builder::Builder(Scope scope, Builder* parent) : id_(next_trace_id()), parent_(parent) {
+  program_.scope = std::move(scope);
+}
 
 VarId Builder::new_var(const Aval& aval) {
   program_.avals.push_back(aval);
@@ -12,20 +30,56 @@ VarId Builder::new_var(const Aval& aval) {
 Atom Builder::input(const Aval& aval) {
   const VarId v = new_var(aval);
   program_.invars.push_back(v);
-  return Atom::of(v, aval);
+  return Atom::of(v, aval, id_);
+}
+
+Atom Builder::local(const Atom& a) {
+  if (a.is_literal() || a.trace == id_) return a;
+  if (!parent_)
+    fail(ErrorKind::kValue, "trace: the value ", a.aval.str(),
+         " belongs to a trace that is not this one or an enclosing one (a traced value escaped the function that "
+         "made it, e.g. stored in a variable outside it); pass it as an argument instead");
+  const Atom outer = parent_->local(a);
+  for (size_t i = 0; i < captured_outer_.size(); ++i)
+    if (captured_outer_[i].var == outer.var) return Atom::of(captured_vars_[i], program_.avals[captured_vars_[i]], id_);
+  // Captured by a shard_map body, a value is replicated over its mesh: its
+  // block is the whole value, invariant along every axis. Captured by a
+  // function traced in the same scope (for autodiff), it keeps its type.
+  const bool same_scope = parent_->scope().mesh == scope().mesh;
+  const Aval inner = same_scope ? outer.aval : Aval{outer.aval.dtype, outer.aval.shape, {}};
+  const VarId v = new_var(inner);
+  captured_outer_.push_back(outer);
+  captured_vars_.push_back(v);
+  return Atom::of(v, inner, id_);
+}
+
+Atom Builder::with_vma(const Atom& a, const std::vector<std::string>& vma) {
+  std::vector<std::string> missing;
+  for (const std::string& axis : vma)
+    if (!std::binary_search(a.aval.vma.begin(), a.aval.vma.end(), axis)) missing.push_back(axis);
+  if (missing.empty()) return a;
+  return emit1(Prim::kPvary, {{"axes", missing}}, {a});
 }
 
 std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inputs) {
+  for (Atom& a : inputs) a = local(a);
+  if (scope().tracks_vma() && inputs.size() > 1) {
+    std::vector<std::string> all;
+    for (const Atom& a : inputs)
+      if (!a.is_literal()) all = vma_union(all, a.aval.vma);
+    for (Atom& a : inputs)
+      if (!a.is_literal()) a = with_vma(a, all);
+  }
   std::vector<Aval> in;
   in.reserve(inputs.size());
   for (const Atom& a : inputs) in.push_back(a.aval);
   const std::vector<Aval> out = primitive(prim).shape(params, in);
-  Eqn eqn{prim, std::move(params), std::move(inputs), {}, {}};
+  Eqn eqn{prim, std::move(params), std::move(inputs), {}};
   std::vector<Atom> results;
   for (const Aval& aval : out) {
     const VarId v = new_var(aval);
     eqn.outputs.push_back(v);
-    results.push_back(Atom::of(v, aval));
+    results.push_back(Atom::of(v, aval, id_));
   }
   program_.eqns.push_back(std::move(eqn));
   return results;
@@ -38,9 +92,32 @@ Atom Builder::emit1(Prim prim, Params params, std::vector<Atom> inputs) {
   return out[0];
 }
 
+std::vector<Atom> Builder::call(const Program& p, const std::vector<Atom>& args) {
+  if (args.size() != p.invars.size())
+    fail(ErrorKind::kValue, "call: the program takes ", p.invars.size(), " inputs, got ", args.size());
+  std::vector<Atom> value(p.avals.size());
+  for (size_t i = 0; i < args.size(); ++i) value[p.invars[i]] = args[i];
+  auto value_of = [&](const Atom& a) { return a.is_literal() ? a : value[a.var]; };
+  for (const Eqn& e : p.eqns) {
+    std::vector<Atom> xs;
+    for (const Atom& a : e.inputs) xs.push_back(value_of(a));
+    const auto ys = emit(e.prim, e.params, xs);
+    for (size_t i = 0; i < ys.size(); ++i) value[e.outputs[i]] = ys[i];
+  }
+  std::vector<Atom> outs;
+  for (const Atom& a : p.outvars) outs.push_back(value_of(a));
+  return outs;
+}
+
 Program Builder::build(const std::vector<Atom>& outputs) const {
   Program p = program_;
-  p.outvars = outputs;
+  p.invars.insert(p.invars.begin(), captured_vars_.begin(), captured_vars_.end());
+  for (const Atom& a : outputs) {
+    if (!a.is_literal() && a.trace != id_)
+      fail(ErrorKind::kValue, "trace: an output ", a.aval.str(),
+           " is a value of another trace; return values computed inside the function");
+    p.outvars.push_back(a);
+  }
   return p;
 }
 

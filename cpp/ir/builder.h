@@ -1,5 +1,10 @@
 // Builds a Program equation by equation: every emit runs the primitive's
-// shape rule, so a bad program is rejected when it is traced.
+// shape rule, so a bad program is rejected when it is traced. A builder may be
+// nested in another (a shard_map body in its enclosing trace): using a value
+// of an enclosing trace captures it as an explicit input of the body, as JAX
+// does with closed-over tracers. Inside a body that tracks VMA, an operand
+// that varies along fewer mesh axes than another is first pvary'd to them,
+// as JAX inserts pvary for a binary op of varying and invariant values.
 #pragma once
 
 #include <vector>
@@ -11,18 +16,42 @@ namespace shardlab::ir {
 /// Accumulates a program being traced.
 class Builder {
  public:
+  /// A top-level trace.
+  Builder();
+  /// The trace of a body running in `scope`, nested in `parent` (may be null).
+  Builder(Scope scope, Builder* parent);
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
+
+  /// Where the program being built runs.
+  const Scope& scope() const { return program_.scope; }
   /// Adds a program input of type `aval`.
   Atom input(const Aval& aval);
   /// Emits prim[params](inputs) and returns its outputs.
   std::vector<Atom> emit(Prim prim, Params params, std::vector<Atom> inputs);
   /// emit() for a primitive with one output.
   Atom emit1(Prim prim, Params params, std::vector<Atom> inputs);
+  /// Emits the equations of `p` (a program traced in this scope) on `args`
+  /// and returns its outputs: how a traced function is inlined.
+  std::vector<Atom> call(const Program& p, const std::vector<Atom>& args);
+  /// `a` as a value of this trace: itself, a literal, or (for a value of an
+  /// enclosing trace) the body input that captures it.
+  Atom local(const Atom& a);
+  /// The values of the enclosing trace captured so far, in order; build()
+  /// puts their inputs before the others.
+  const std::vector<Atom>& captured() const { return captured_outer_; }
   /// The program so far, returning `outputs`.
   Program build(const std::vector<Atom>& outputs) const;
 
  private:
   VarId new_var(const Aval& aval);
+  Atom with_vma(const Atom& a, const std::vector<std::string>& vma);
+
+  uint32_t id_;
+  Builder* parent_ = nullptr;
   Program program_;
+  std::vector<Atom> captured_outer_;  // values of parent_'s trace
+  std::vector<VarId> captured_vars_;  // their inputs here
 };
 
 }  // namespace shardlab::ir

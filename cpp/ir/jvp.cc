@@ -6,7 +6,7 @@
 namespace shardlab::ir {
 
 Program jvp(const Program& p) {
-  Builder b;
+  Builder b(p.scope, nullptr);
   std::vector<Atom> primal(p.avals.size());
   std::vector<MaybeAtom> tangent(p.avals.size());
   for (VarId v : p.invars) primal[v] = b.input(p.avals[v]);

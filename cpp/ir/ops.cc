@@ -31,8 +31,11 @@ std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, c
   if (!tangent) return {std::nullopt};
   return {b.emit1(prim, params, {*tangent})};
 }
-Atom zeros_like(Builder& b, const Aval& like) {
-  return broadcast_in_dim(b, Atom::constant(0.0, like.dtype), like.shape, {});
+Atom full_like(Builder& b, const Aval& like, double value) {
+  const Atom full = broadcast_in_dim(b, Atom::constant(value, like.dtype), like.shape, {});
+  if (like.vma.empty() || !b.scope().tracks_vma()) return full;
+  return b.emit1(Prim::kPvary, {{"axes", like.vma}}, {full});
 }
+Atom zeros_like(Builder& b, const Aval& like) { return full_like(b, like, 0.0); }
 
 }  // namespace shardlab::ir

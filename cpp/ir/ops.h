@@ -34,7 +34,10 @@ Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensio
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 /// The JVP of a primitive that is linear in its one operand: d(f(x)) = f(dx).
 std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent);
-/// Zeros of the type of `like` (a broadcast literal, as JAX instantiates zeros).
+/// `value` in the type of `like` (a broadcast literal, pvary'd to the axes `like` varies along).
+Atom full_like(Builder& b, const Aval& like, double value);
+/// Zeros of the type of `like` (a broadcast literal, as JAX instantiates
+/// zeros, pvary'd to the axes `like` varies along).
 Atom zeros_like(Builder& b, const Aval& like);
 
 }  // namespace shardlab::ir

@@ -25,6 +25,9 @@ template const std::vector<std::string>& param<std::vector<std::string>>(const P
                                                                          const char*);
 template const DType& param<DType>(const Params&, const std::string&, const char*);
 template const IntLists& param<IntLists>(const Params&, const std::string&, const char*);
+template const MeshRef& param<MeshRef>(const Params&, const std::string&, const char*);
+template const Specs& param<Specs>(const Params&, const std::string&, const char*);
+template const ProgramRef& param<ProgramRef>(const Params&, const std::string&, const char*);
 
 std::string param_str(const ParamValue& v) {
   std::ostringstream out;
@@ -39,6 +42,14 @@ std::string param_str(const ParamValue& v) {
           out << "'" << x << "'";
         } else if constexpr (std::is_same_v<T, DType>) {
           out << dtype_long_name(x);
+        } else if constexpr (std::is_same_v<T, MeshRef>) {
+          out << x->str();
+        } else if constexpr (std::is_same_v<T, Specs>) {
+          out << "(";
+          for (size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << x[i].str();
+          out << (x.size() == 1 ? ",)" : ")");
+        } else if constexpr (std::is_same_v<T, ProgramRef>) {
+          out << "{...}";
         } else if constexpr (std::is_same_v<T, IntLists>) {
           out << "(";
           for (size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << param_str(ParamValue(x[i]));

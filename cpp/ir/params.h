@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "runtime/mesh.h"
+#include "runtime/partition_spec.h"
 #include "runtime/shape.h"
 
 namespace shardlab::ir {
@@ -14,9 +17,18 @@ namespace shardlab::ir {
 /// Lists of integer lists: pad's padding_config, dot_general's dimension numbers, ppermute's pairs.
 using IntLists = std::vector<std::vector<int64_t>>;
 
+struct Program;
+
+/// A nested program (shard_map's body), printed by the program printer.
+using ProgramRef = std::shared_ptr<const Program>;
+/// A mesh (shard_map's).
+using MeshRef = std::shared_ptr<const Mesh>;
+/// One PartitionSpec per input or output (shard_map's in_specs and out_specs).
+using Specs = std::vector<PartitionSpec>;
+
 /// One parameter value.
-using ParamValue =
-    std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>, DType, IntLists>;
+using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>,
+                                DType, IntLists, MeshRef, Specs, ProgramRef>;
 
 /// A named parameter.
 struct Param {
@@ -32,7 +44,9 @@ using Params = std::vector<Param>;
 template <class T>
 const T& param(const Params& params, const std::string& name, const char* prim);
 
-/// How a parameter prints in a jaxpr: 3, True, (0, 1), 'data', ('a', 'b').
+/// How a parameter prints in a jaxpr: 3, True, (0, 1), 'data', ('a', 'b'),
+/// (P('data', None),), Mesh('data': 8). A nested program prints as "{...}"
+/// here; the program printer expands it.
 std::string param_str(const ParamValue& v);
 
 }  // namespace shardlab::ir

@@ -3,6 +3,9 @@
 // rules side by side: name, shape rule, evaluation, JVP and transpose. The
 // table below is built from those specializations for every enumerator, so a
 // primitive without a Def, or a Def without one of the rules, does not compile.
+// Evaluation comes in three kinds: local (a function of the operands), on a
+// device (collectives, which meet the other devices), or by the executor
+// (shard_map, whose evaluation is the distribution of its body itself).
 // The generic passes (tracing, printing, evaluation, autodiff) only look rules up.
 #pragma once
 
@@ -12,6 +15,7 @@
 
 #include "ir/aval.h"
 #include "ir/params.h"
+#include "runtime/collectives.h"
 
 namespace shardlab::ir {
 
@@ -41,6 +45,18 @@ enum class Prim : uint16_t {
   kExpandDims,
   // reductions.h
   kReduceSum,
+  // parallel.h
+  kPsum,
+  kPmax,
+  kPmin,
+  kPvary,
+  kAllGather,
+  kReduceScatter,
+  kPpermute,
+  kAllToAll,
+  kAxisIndex,
+  // shard_map.h
+  kShardMap,
   kCount
 };
 
@@ -66,8 +82,17 @@ using MaybeAtom = std::optional<Atom>;
 
 /// Output avals from input avals (errors name the primitive and the shapes).
 using ShapeRule = std::vector<Aval> (*)(const Params& params, const std::vector<Aval>& in);
+/// The device an evaluation runs on, and its collectives.
+struct DeviceContext {
+  int device = 0;                       ///< the device's number in the mesh
+  Collectives* collectives = nullptr;   ///< the collectives of the mesh
+};
+
 /// Computes outputs from inputs (host memory or one device's blocks).
 using EvalRule = void (*)(const Params& params, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
+/// Computes one device's outputs from its inputs together with the other devices.
+using DeviceEvalRule = void (*)(const DeviceContext& ctx, const Params& params, const std::vector<const Tensor*>& in,
+                                const std::vector<Tensor*>& out);
 /// Emits the output tangents given the primal inputs and outputs and the
 /// input tangents (nullopt = zero).
 using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<Atom>& primals,
@@ -78,11 +103,13 @@ using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, con
 using TransposeRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<MaybeAtom>& cts,
                                                  const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 
-/// All the rules of one primitive.
+/// All the rules of one primitive; exactly one of eval and eval_on_device is
+/// set, or neither for a primitive the executors run themselves.
 struct PrimitiveDef {
   const char* name;
   ShapeRule shape;
   EvalRule eval;
+  DeviceEvalRule eval_on_device;
   JvpRule jvp;
   TransposeRule transpose;
 };
@@ -93,14 +120,29 @@ struct PrimitiveDef {
 template <Prim P>
 struct Def;
 
-/// Declares the four rules every Def<P> must define (see PrimitiveDef).
-#define SHARDLAB_RULES                                                                                         \
+/// Declares the shape, JVP and transpose rules every Def<P> defines.
+#define SHARDLAB_TRACE_RULES                                                                                   \
   static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);                                \
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);    \
   static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,             \
                                     const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents); \
   static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,      \
                                           const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+
+/// Declares the rules of a primitive evaluated locally (see PrimitiveDef).
+#define SHARDLAB_RULES \
+  SHARDLAB_TRACE_RULES \
+  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
+
+/// Declares the rules of a primitive evaluated on a device with its peers (a collective).
+#define SHARDLAB_DEVICE_RULES                                                                   \
+  SHARDLAB_TRACE_RULES                                                                          \
+  static void eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in, \
+                             const std::vector<Tensor*>& out);
+
+/// Declares the rules of a primitive the executors evaluate themselves (shard_map).
+#define SHARDLAB_EXECUTOR_RULES \
+  SHARDLAB_TRACE_RULES          \
+  static constexpr bool kRunByExecutor = true;
 
 /// The rules of `p`.
 const PrimitiveDef& primitive(Prim p);

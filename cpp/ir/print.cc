@@ -1,6 +1,7 @@
 #include "ir/print.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace shardlab::ir {
@@ -18,58 +19,94 @@ std::string var_name(VarId v) {
 
 namespace {
 
-std::string atom_str(const Atom& a) {
-  if (!a.is_literal()) return var_name(a.var);
-  std::ostringstream out;
-  if (a.aval.dtype == DType::kFloat32) {
-    out << a.literal;
-    if (out.str().find_first_of(".en") == std::string::npos) out << ".0";
-  } else {
-    out << static_cast<int64_t>(a.literal);
-  }
-  return out.str() + ":" + a.aval.str();
-}
+// Names variables in order of appearance, as JAX's printer does, with one
+// counter shared by a program and the programs nested in it.
+class Printer {
+ public:
+  // The text of p, whose equations go at column indent + 4.
+  std::string program(const Program& p, int indent) {
+    Names names;
+    auto name = [&](VarId v) { return names.emplace(v, var_name(counter_)).second ? var_name(counter_++) : names[v]; };
+    std::ostringstream head;
+    head << "{ lambda ; ";
+    for (size_t i = 0; i < p.invars.size(); ++i)
+      head << (i ? " " : "") << name(p.invars[i]) << ":" << p.avals[p.invars[i]].str();
+    head << ". let";
+    std::vector<std::string> eqns;
+    for (const Eqn& e : p.eqns) eqns.push_back(eqn(p, e, names, indent + 4));
+    std::ostringstream tail;
+    tail << "in (";
+    for (size_t i = 0; i < p.outvars.size(); ++i) tail << (i ? ", " : "") << atom(p.outvars[i], names);
+    tail << (p.outvars.size() == 1 ? ",)" : ")") << " }";
 
-std::string eqn_str(const Program& p, const Eqn& e) {
-  std::ostringstream out;
-  for (size_t i = 0; i < e.outputs.size(); ++i)
-    out << (i ? " " : "") << var_name(e.outputs[i]) << ":" << p.avals[e.outputs[i]].str();
-  out << " = " << primitive(e.prim).name;
-  if (!e.params.empty()) {
-    // Sorted by name, as jax.make_jaxpr prints them.
-    std::vector<const Param*> sorted;
-    for (const Param& p : e.params) sorted.push_back(&p);
-    std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) { return a->name < b->name; });
-    out << "[";
-    for (size_t i = 0; i < sorted.size(); ++i)
-      out << (i ? " " : "") << sorted[i]->name << "=" << param_str(sorted[i]->value);
-    out << "]";
+    std::string one_line = head.str();
+    for (const std::string& e : eqns) one_line += " " + e;
+    one_line += " " + tail.str();
+    if (p.eqns.size() <= 1 && one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
+    std::string text = head.str() + "\n";
+    for (const std::string& e : eqns) text += std::string(indent + 4, ' ') + e + "\n";
+    return text + std::string(indent + 2, ' ') + tail.str();
   }
-  for (const Atom& a : e.inputs) out << " " << atom_str(a);
-  return out.str();
-}
+
+ private:
+  using Names = std::map<VarId, std::string>;
+
+  static std::string atom(const Atom& a, Names& names) {
+    if (!a.is_literal()) return names[a.var];
+    std::ostringstream out;
+    if (a.aval.dtype == DType::kFloat32) {
+      out << a.literal;
+      if (out.str().find_first_of(".en") == std::string::npos) out << ".0";
+    } else if (a.aval.dtype == DType::kBool) {
+      out << (a.literal != 0 ? "True" : "False");
+    } else {
+      out << static_cast<int64_t>(a.literal);
+    }
+    return out.str() + ":" + a.aval.str();
+  }
+
+  std::string eqn(const Program& p, const Eqn& e, Names& names, int indent) {
+    std::ostringstream out;
+    for (size_t i = 0; i < e.outputs.size(); ++i) {
+      names.emplace(e.outputs[i], var_name(counter_++));
+      out << (i ? " " : "") << names[e.outputs[i]] << ":" << p.avals[e.outputs[i]].str();
+    }
+    out << " = " << primitive(e.prim).name;
+    // Params sorted by name, as jax.make_jaxpr prints them; one per line
+    // when one of them is a program.
+    std::vector<const Param*> sorted;
+    bool nested = false;
+    for (const Param& prm : e.params) {
+      sorted.push_back(&prm);
+      nested = nested || std::holds_alternative<ProgramRef>(prm.value);
+    }
+    std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) { return a->name < b->name; });
+    if (!sorted.empty()) {
+      out << "[";
+      for (size_t i = 0; i < sorted.size(); ++i) {
+        if (nested) {
+          out << "\n" << std::string(indent + 2, ' ');
+        } else if (i) {
+          out << " ";
+        }
+        out << sorted[i]->name << "=";
+        if (const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value)) {
+          out << program(**sub, indent + 2);
+        } else {
+          out << param_str(sorted[i]->value);
+        }
+      }
+      out << (nested ? "\n" + std::string(indent, ' ') + "]" : "]");
+    }
+    for (const Atom& a : e.inputs) out << " " << atom(a, names);
+    return out.str();
+  }
+
+  int counter_ = 0;
+};
 
 }  // namespace
 
-std::string to_text(const Program& p) {
-  std::ostringstream head;
-  head << "{ lambda ; ";
-  for (size_t i = 0; i < p.invars.size(); ++i)
-    head << (i ? " " : "") << var_name(p.invars[i]) << ":" << p.avals[p.invars[i]].str();
-  head << ". let";
-  std::ostringstream tail;
-  tail << "in (";
-  for (size_t i = 0; i < p.outvars.size(); ++i) tail << (i ? ", " : "") << atom_str(p.outvars[i]);
-  tail << (p.outvars.size() == 1 ? ",)" : ")") << " }";
-
-  std::string one_line = head.str();
-  for (const Eqn& e : p.eqns) one_line += " " + eqn_str(p, e);
-  one_line += " " + tail.str();
-  if (p.eqns.size() <= 1 && one_line.size() <= 80) return one_line;
-
-  std::string text = head.str() + "\n";
-  for (const Eqn& e : p.eqns) text += "    " + eqn_str(p, e) + "\n";
-  return text + "  " + tail.str();
-}
+std::string to_text(const Program& p) { return Printer().program(p, 0); }
 
 }  // namespace shardlab::ir

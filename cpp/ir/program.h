@@ -1,6 +1,6 @@
 // The program representation, like a jaxpr: typed variables, literals,
-// equations (primitive, params, inputs, outputs, nested programs) and a
-// program's inputs and outputs.
+// equations (primitive, params, inputs, outputs; a nested program such as a
+// shard_map body is a param, as in JAX) and a program's inputs and outputs.
 #pragma once
 
 #include <cstdint>
@@ -21,25 +21,33 @@ struct Atom {
   VarId var = -1;      ///< the variable, or -1 for a literal
   double literal = 0;  ///< the literal's value (cast to aval.dtype)
   Aval aval;           ///< the operand's type
+  uint32_t trace = 0;  ///< the Builder whose variable it is (0 for literals)
 
-  /// A variable operand.
-  static Atom of(VarId v, const Aval& aval) { return Atom{v, 0.0, aval}; }
+  /// A variable operand of trace `trace`.
+  static Atom of(VarId v, const Aval& aval, uint32_t trace) { return Atom{v, 0.0, aval, trace}; }
   /// A rank-0 literal of `dtype`.
-  static Atom constant(double value, DType dtype) { return Atom{-1, value, Aval{dtype, {}, {}}}; }
+  static Atom constant(double value, DType dtype) { return Atom{-1, value, Aval{dtype, {}, {}}, 0}; }
   /// Whether this is a literal.
   bool is_literal() const { return var < 0; }
 };
 
 struct Program;
 
-/// One equation: outputs = prim[params](inputs), with nested programs for
-/// primitives such as shard_map.
+/// One equation: outputs = prim[params](inputs).
 struct Eqn {
   Prim prim;
   Params params;
   std::vector<Atom> inputs;
   std::vector<VarId> outputs;
-  std::vector<std::shared_ptr<const Program>> subprograms;
+};
+
+/// Where a program runs: at the top level, or as the body of a shard_map over
+/// `mesh`, where values carry the mesh axes they vary along (when check_vma).
+struct Scope {
+  MeshRef mesh;           ///< the shard_map's mesh; null at the top level
+  bool check_vma = true;  ///< whether avals track varying axes (shard_map's check_vma)
+  /// Whether values here carry VMA types.
+  bool tracks_vma() const { return mesh && check_vma; }
 };
 
 /// A closed program: variables are numbered 0..avals.size()-1 in order of creation.
@@ -48,6 +56,7 @@ struct Program {
   std::vector<VarId> invars;  ///< the inputs
   std::vector<Eqn> eqns;      ///< the body, in order
   std::vector<Atom> outvars;  ///< the outputs
+  Scope scope;                ///< where it runs
 };
 
 }  // namespace shardlab::ir

@@ -1,11 +1,14 @@
 // Builds the primitive table from every Def<P>: instantiating Def<P>::shape
 // etc. for each enumerator makes a missing primitive or rule a compile error.
 #include <array>
+#include <type_traits>
 #include <utility>
 
 #include "ir/primitive.h"
 #include "ir/primitives/elementwise.h"
+#include "ir/primitives/parallel.h"
 #include "ir/primitives/reductions.h"
+#include "ir/primitives/shard_map.h"
 #include "ir/primitives/shape_ops.h"
 #include "ir/primitives/unary_math.h"
 
@@ -13,9 +16,28 @@ namespace shardlab::ir {
 
 namespace {
 
+template <class D, class = void>
+struct HasEval : std::false_type {};
+template <class D>
+struct HasEval<D, std::void_t<decltype(&D::eval)>> : std::true_type {};
+template <class D, class = void>
+struct HasDeviceEval : std::false_type {};
+template <class D>
+struct HasDeviceEval<D, std::void_t<decltype(&D::eval_on_device)>> : std::true_type {};
+template <class D, class = void>
+struct RunByExecutor : std::false_type {};
+template <class D>
+struct RunByExecutor<D, std::void_t<decltype(D::kRunByExecutor)>> : std::true_type {};
+
 template <Prim P>
 constexpr PrimitiveDef def_of() {
-  return PrimitiveDef{Def<P>::kName, &Def<P>::shape, &Def<P>::eval, &Def<P>::jvp, &Def<P>::transpose};
+  using D = Def<P>;
+  static_assert(HasEval<D>::value + HasDeviceEval<D>::value + RunByExecutor<D>::value == 1,
+                "a primitive has exactly one kind of evaluation rule");
+  PrimitiveDef def{D::kName, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose};
+  if constexpr (HasEval<D>::value) def.eval = &D::eval;
+  if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
+  return def;
 }
 
 template <size_t... I>

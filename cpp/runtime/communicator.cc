@@ -120,6 +120,8 @@ Barrier& Communicator::barrier(uint32_t mask, int device) {
   return *barriers_[mask][mesh_->group_number(device, mask)];
 }
 
+void Communicator::sync(int device) { barrier(num_masks_ - 1, device).arrive_and_wait(device, "shard_map"); }
+
 void Communicator::device_finished(int device) {
   flags_.finished.fetch_or(uint64_t{1} << device);
   for (int mask = 0; mask < num_masks_; ++mask) barrier(mask, device).poke();

@@ -24,6 +24,7 @@
 #include "runtime/barrier.h"
 #include "runtime/buffer.h"
 #include "runtime/collective_shapes.h"
+#include "runtime/collectives.h"
 #include "runtime/device_pool.h"
 #include "runtime/mesh.h"
 #include "runtime/reduce_kernels.h"
@@ -35,7 +36,7 @@ namespace shardlab {
 const char* reduce_op_name(ReduceOp op);
 
 /// The collectives of one mesh; also the JobSync of the jobs that use them.
-class Communicator final : public JobSync {
+class Communicator final : public JobSync, public Collectives {
  public:
   /// Payloads up to this many bytes take the one-barrier staging path.
   static constexpr size_t kStagingBytes = 16 * 1024;
@@ -45,27 +46,22 @@ class Communicator final : public JobSync {
   ~Communicator() override;
 
   /// The mesh.
-  const Mesh& mesh() const { return *mesh_; }
+  const Mesh& mesh() const override { return *mesh_; }
+  /// The mesh, shared.
+  const std::shared_ptr<const Mesh>& mesh_ptr() const { return mesh_; }
 
-  // The collectives below are called on device thread `device`, by every
-  // device of the group, in the same order; `in` and `out` hold 4-byte
-  // elements. Only all_reduce may have out == in.
-
-  /// psum / pmax / pmin / pmean over the axes of g: out = in_0 op in_1 op ... (device order).
-  void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out, int64_t count);
-  /// all_gather: out holds every peer's block, in position order, along `axis`.
+  // Collectives. Only all_reduce may have out == in.
+  void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
+                  int64_t count) override;
   void all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int axis,
-                  bool tiled);
-  /// psum_scatter: out = chunk `position` of the sum of every peer's input.
+                  bool tiled) override;
   void reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out, const Shape& in_shape,
-                      int dim, bool tiled);
-  /// ppermute: out = the input of the peer whose pair names this device as
-  /// destination, or zeros when none does.
-  void ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count, const Permutation& perm);
-  /// all_to_all: chunk j of split_axis goes to position j; received chunks are
-  /// concatenated (tiled) or stacked along concat_axis in source order.
+                      int dim, bool tiled) override;
+  void ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count,
+                const Permutation& perm) override;
   void all_to_all(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int split_axis,
-                  int concat_axis, bool tiled);
+                  int concat_axis, bool tiled) override;
+  void sync(int device) override;
 
   // JobSync
   void device_finished(int device) override;

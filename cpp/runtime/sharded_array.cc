@@ -18,6 +18,18 @@ StridedView global_view(const Mesh& mesh, const Layout& layout, int device) {
   return v;
 }
 
+}  // namespace
+
+void read_block(const Mesh& mesh, const Layout& layout, int device, const void* global, void* block) {
+  strided_copy(layout.block, global, global_view(mesh, layout, device), block, StridedView{strides_of(layout.block), 0});
+}
+
+void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global) {
+  strided_copy(layout.block, block, StridedView{strides_of(layout.block), 0}, global, global_view(mesh, layout, device));
+}
+
+namespace {
+
 std::string index_str(const std::vector<int64_t>& idx) {
   std::ostringstream out;
   out << "(";
@@ -47,14 +59,12 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
 ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
                                const PartitionSpec& spec, const void* host) {
   ShardedArray a(std::move(mesh), dtype, global, spec);
-  const StridedView contiguous{strides_of(a.layout_.block), 0};
   for (int d = 0; d < a.mesh_->size(); ++d)
-    strided_copy(a.layout_.block, host, global_view(*a.mesh_, a.layout_, d), a.block(d), contiguous);
+    read_block(*a.mesh_, a.layout_, d, host, a.block(d));
   return a;
 }
 
 void ShardedArray::get(void* host, bool check_replicas) const {
-  const StridedView contiguous{strides_of(layout_.block), 0};
   const size_t bytes = static_cast<size_t>(block_elements()) * kElemBytes;
   // The first device holding each block writes it; the others are its replicas.
   for (int d = 0; d < mesh_->size(); ++d) {
@@ -63,7 +73,7 @@ void ShardedArray::get(void* host, bool check_replicas) const {
     for (int e = 0; e < d && owner < 0; ++e)
       if (layout_.block_index(*mesh_, e) == idx) owner = e;
     if (owner < 0) {
-      strided_copy(layout_.block, block(d), contiguous, host, global_view(*mesh_, layout_, d));
+      write_block(*mesh_, layout_, d, block(d), host);
     } else if (check_replicas && !shares_block(owner, d) && std::memcmp(block(owner), block(d), bytes) != 0) {
       const auto* a = static_cast<const uint32_t*>(block(owner));
       const auto* b = static_cast<const uint32_t*>(block(d));

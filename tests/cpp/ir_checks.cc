@@ -5,8 +5,10 @@
 #include <cmath>
 
 #include "exec/interpreter.h"
+#include "exec/threaded.h"
 #include "ir/jvp.h"
 #include "ir/print.h"
+#include "ir/vjp.h"
 #include "test_util.h"
 
 namespace shardlab::ir {
@@ -81,6 +83,41 @@ void check_jvp(const Body& f, const std::vector<Aval>& avals, bool positive) {
   const auto plus = shifted(1), minus = shifted(-1);
   for (size_t k = 0; k < tangent.size(); ++k)
     EXPECT_NEAR(tangent[k], (plus[k] - minus[k]) / (2 * h), 2e-3) << "element " << k << "\n" << to_text(lin);
+}
+
+std::vector<exec::HostArray> run_both(const Program& p, const std::shared_ptr<const Mesh>& mesh,
+                                      const std::vector<exec::HostArray>& inputs,
+                                      const std::vector<PartitionSpec>& specs) {
+  const auto lockstep = interpret(p, inputs);
+  Communicator comm(mesh);
+  std::vector<ShardedArray> args;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    args.push_back(ShardedArray::put(mesh, inputs[i].aval.dtype, inputs[i].aval.shape,
+                                     i < specs.size() ? specs[i] : PartitionSpec{}, inputs[i].words.data()));
+  const auto outs = exec::run_program(testing::pool(), comm, std::make_shared<const Program>(p), args);
+  EXPECT_EQ(outs.size(), lockstep.size());
+  for (size_t i = 0; i < outs.size() && i < lockstep.size(); ++i) {
+    std::vector<uint32_t> words(lockstep[i].words.size());
+    EXPECT_EQ(outs[i].shape(), lockstep[i].aval.shape) << "output " << i;
+    if (outs[i].shape() != lockstep[i].aval.shape) continue;
+    outs[i].get(words.data(), true);
+    EXPECT_EQ(words, lockstep[i].words) << "output " << i << ": threaded and lockstep differ\n" << to_text(p);
+  }
+  return lockstep;
+}
+
+void check_linear_vjp(const Program& p) {
+  const Program back = vjp(p);
+  const Aval& in = p.avals[p.invars[0]];
+  const Aval& out = p.outvars[0].aval;
+  const auto tv = testing::random_floats(num_elements(in.shape), 3);
+  const auto cv = testing::random_floats(num_elements(out.shape), 4);
+  const auto res = interpret(back, {host_f32(in.shape, tv), host_f32(out.shape, cv)});
+  const auto ft = as_floats(res[0]), ftc = as_floats(res[1]);
+  double lhs = 0, rhs = 0;
+  for (size_t i = 0; i < ft.size(); ++i) lhs += static_cast<double>(cv[i]) * ft[i];
+  for (size_t i = 0; i < ftc.size(); ++i) rhs += static_cast<double>(ftc[i]) * tv[i];
+  EXPECT_NEAR(lhs, rhs, 1e-4 * (1 + std::abs(lhs))) << to_text(back);
 }
 
 }  // namespace shardlab::ir

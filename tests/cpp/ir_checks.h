@@ -6,7 +6,9 @@
 #include <functional>
 #include <vector>
 
+#include "exec/interpreter.h"
 #include "ir/builder.h"
+#include "runtime/partition_spec.h"
 
 namespace shardlab::ir {
 
@@ -26,5 +28,15 @@ void check_transpose(const Body& f, const Aval& in);
 /// The JVP pass's tangent output against central finite differences of f, at
 /// seeded random points (`positive`: inputs in [0.5, 1.5) for log and sqrt).
 void check_jvp(const Body& f, const std::vector<Aval>& avals, bool positive = false);
+
+/// Runs `p` with both executors on `inputs` over `mesh` (inputs placed on the
+/// devices by `specs`, default P()): the threaded executor's outputs must
+/// equal the lockstep executor's bitwise. Returns the outputs.
+std::vector<exec::HostArray> run_both(const Program& p, const std::shared_ptr<const Mesh>& mesh,
+                                      const std::vector<exec::HostArray>& inputs,
+                                      const std::vector<PartitionSpec>& specs = {});
+
+/// For p linear in its one input: <ct, p(t)> = <vjp(p)(ct), t> at random t and ct.
+void check_linear_vjp(const Program& p);
 
 }  // namespace shardlab::ir

@@ -1,0 +1,134 @@
+#include "ir/parallel_ops.h"
+
+#include <algorithm>
+
+#include "ir/ops.h"
+#include "ir/primitives/shard_map.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+// The axes resolved in b's shard_map mesh; errors name `fn`.
+AxisGroup bound(Builder& b, const AxisNames& axes, const char* fn) {
+  if (!b.scope().mesh) {
+    std::string label;
+    for (const auto& a : axes) label += (label.empty() ? "'" : ", '") + a + "'";
+    fail(ErrorKind::kValue, fn, ": axis name ", label,
+         " is unbound; collectives run inside a shard_map body, whose mesh names the axes");
+  }
+  return b.scope().mesh->axis_group(axes, fn);
+}
+
+// x pvary'd along the axes of `axes` it does not vary along yet (only where VMA is tracked).
+Atom varying(Builder& b, const Atom& x, const AxisNames& axes) {
+  const Atom v = b.local(x);
+  if (!b.scope().tracks_vma()) return v;
+  AxisNames missing;
+  for (const std::string& a : axes)
+    if (!std::binary_search(v.aval.vma.begin(), v.aval.vma.end(), a)) missing.push_back(a);
+  if (missing.empty()) return v;
+  return b.emit1(Prim::kPvary, {{"axes", missing}}, {v});
+}
+
+Atom reduce(Builder& b, Prim prim, const Atom& x, const AxisNames& axes, const char* fn) {
+  bound(b, axes, fn);
+  return b.emit1(prim, {{"axes", axes}}, {varying(b, x, axes)});
+}
+
+}  // namespace
+
+Atom psum(Builder& b, const Atom& x, const AxisNames& axes) { return reduce(b, Prim::kPsum, x, axes, "psum"); }
+
+Atom pmean(Builder& b, const Atom& x, const AxisNames& axes) {
+  const AxisGroup g = bound(b, axes, "pmean");
+  if (x.aval.dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, "pmean: needs a float32 operand, got ", x.aval.str(), "; use psum for integers");
+  return div(b, psum(b, x, axes), f32_scalar(g.size));
+}
+
+Atom pmax(Builder& b, const Atom& x, const AxisNames& axes) { return reduce(b, Prim::kPmax, x, axes, "pmax"); }
+
+Atom pmin(Builder& b, const Atom& x, const AxisNames& axes) { return reduce(b, Prim::kPmin, x, axes, "pmin"); }
+
+Atom pvary(Builder& b, const Atom& x, const AxisNames& axes) {
+  bound(b, axes, "pcast");
+  return varying(b, x, axes);
+}
+
+Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled) {
+  const AxisGroup g = bound(b, axes, "all_gather");
+  return b.emit1(Prim::kAllGather,
+                 {{"all_gather_dimension", int64_t{axis}}, {"axis_name", axes}, {"axis_size", int64_t{g.size}},
+                  {"tiled", tiled}},
+                 {varying(b, x, axes)});
+}
+
+Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled) {
+  const AxisGroup g = bound(b, axes, "psum_scatter");
+  return b.emit1(Prim::kReduceScatter,
+                 {{"axis_name", axes}, {"axis_size", int64_t{g.size}}, {"scatter_dimension", int64_t{dim}},
+                  {"tiled", tiled}},
+                 {varying(b, x, axes)});
+}
+
+Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm) {
+  const AxisGroup g = bound(b, axes, "ppermute");
+  check_permutation(perm, g.size, g.label);
+  IntLists pairs;
+  for (const auto& [src, dst] : perm) pairs.push_back({src, dst});
+  return b.emit1(Prim::kPpermute, {{"axis_name", axes}, {"perm", pairs}}, {varying(b, x, axes)});
+}
+
+Atom all_to_all(Builder& b, const Atom& x, const AxisNames& axes, int split_axis, int concat_axis, bool tiled) {
+  const AxisGroup g = bound(b, axes, "all_to_all");
+  return b.emit1(Prim::kAllToAll,
+                 {{"axis_name", axes},
+                  {"axis_size", int64_t{g.size}},
+                  {"concat_axis", int64_t{concat_axis}},
+                  {"split_axis", int64_t{split_axis}},
+                  {"tiled", tiled}},
+                 {varying(b, x, axes)});
+}
+
+Atom axis_index(Builder& b, const AxisNames& axes) {
+  bound(b, axes, "axis_index");
+  return b.emit1(Prim::kAxisIndex, {{"axis_name", axes}}, {});
+}
+
+std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
+                            bool check_vma, const std::vector<Atom>& args, const BodyFn& f) {
+  if (b.scope().mesh)
+    fail(ErrorKind::kValue, "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map "
+                            "over all the mesh axes");
+  if (in_specs.size() != args.size())
+    fail(ErrorKind::kValue, "shard_map: got ", args.size(), " arguments but ", in_specs.size(),
+         " in_specs; give one spec per argument (or one for a whole subtree)");
+  Builder body(Scope{mesh, check_vma}, &b);
+  std::vector<Atom> blocks;
+  for (size_t i = 0; i < args.size(); ++i)
+    blocks.push_back(body.input(
+        block_aval(*mesh, args[i].aval, in_specs[i], check_vma, "shard_map in_specs[" + std::to_string(i) + "]")));
+  std::vector<Atom> outs = f(body, blocks);
+  if (out_specs.size() != outs.size())
+    fail(ErrorKind::kValue, "shard_map: the body returned ", outs.size(), " outputs but there are ", out_specs.size(),
+         " out_specs; give one spec per output (or one for a whole subtree)");
+  for (size_t j = 0; j < outs.size(); ++j) {
+    outs[j] = body.local(outs[j]);
+    // A block tiled along an axis is, as a value, varying along it; typing
+    // it so keeps cotangents of the same type as the outputs.
+    if (check_vma && !outs[j].is_literal()) outs[j] = varying(body, outs[j], spec_axes(out_specs[j]));
+  }
+  auto program = std::make_shared<const Program>(body.build(outs));
+  std::vector<Atom> operands = body.captured();
+  operands.insert(operands.end(), args.begin(), args.end());
+  Specs specs(body.captured().size(), PartitionSpec{});
+  specs.insert(specs.end(), in_specs.begin(), in_specs.end());
+  return b.emit(Prim::kShardMap,
+                {{"jaxpr", program}, {"mesh", mesh}, {"in_specs", specs}, {"out_specs", out_specs},
+                 {"check_vma", check_vma}},
+                operands);
+}
+
+}  // namespace shardlab::ir

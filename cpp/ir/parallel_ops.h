@@ -1,0 +1,48 @@
+// Emitting the parallel primitives as jax.lax's functions do, and tracing a
+// shard_map. Inside a body that tracks VMA, a collective's operand is first
+// pvary'd along the collective's axes it does not vary along, as JAX does:
+// that is why psum of an invariant x is n * x.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ir/builder.h"
+
+namespace shardlab::ir {
+
+/// Axis names as jax.lax takes them: one name or several.
+using AxisNames = std::vector<std::string>;
+
+/// jax.lax.psum(x, axes).
+Atom psum(Builder& b, const Atom& x, const AxisNames& axes);
+/// jax.lax.pmean(x, axes): psum(x, axes) / (product of the axis sizes).
+Atom pmean(Builder& b, const Atom& x, const AxisNames& axes);
+/// jax.lax.pmax(x, axes).
+Atom pmax(Builder& b, const Atom& x, const AxisNames& axes);
+/// jax.lax.pmin(x, axes).
+Atom pmin(Builder& b, const Atom& x, const AxisNames& axes);
+/// jax.lax.pcast(x, axes, to='varying'): x, typed as varying along `axes`.
+Atom pvary(Builder& b, const Atom& x, const AxisNames& axes);
+/// jax.lax.all_gather(x, axes, axis=axis, tiled=tiled).
+Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled);
+/// jax.lax.psum_scatter(x, axes, scatter_dimension=dim, tiled=tiled).
+Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled);
+/// jax.lax.ppermute(x, axes, perm): (source, destination) position pairs.
+Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm);
+/// jax.lax.all_to_all(x, axes, split_axis, concat_axis, tiled=tiled).
+Atom all_to_all(Builder& b, const Atom& x, const AxisNames& axes, int split_axis, int concat_axis, bool tiled);
+/// jax.lax.axis_index(axes): this device's position along the axes (major first).
+Atom axis_index(Builder& b, const AxisNames& axes);
+
+/// A shard_map body: the per-device outputs from the per-device inputs.
+using BodyFn = std::function<std::vector<Atom>(Builder& body, const std::vector<Atom>& blocks)>;
+
+/// jax.shard_map(f, mesh=mesh, in_specs, out_specs, check_vma)(*args):
+/// traces f on blocks of `args` in a nested builder and emits the shard_map;
+/// values of `b` that f uses become leading inputs with spec P().
+std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
+                            bool check_vma, const std::vector<Atom>& args, const BodyFn& f);
+
+}  // namespace shardlab::ir

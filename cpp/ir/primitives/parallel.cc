@@ -1,0 +1,279 @@
+#include "ir/primitives/parallel.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ir/ops.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+using Names = std::vector<std::string>;
+
+const Names& axes_of(const Params& p, const char* name) { return param<Names>(p, "axes", name); }
+const Names& axis_name_of(const Params& p, const char* name) { return param<Names>(p, "axis_name", name); }
+int int_param(const Params& p, const char* key, const char* name) {
+  return static_cast<int>(param<int64_t>(p, key, name));
+}
+
+// The VMA set `vma` without `axes`.
+Names without(const Names& vma, const Names& axes) {
+  Names out;
+  for (const std::string& a : vma)
+    if (std::find(axes.begin(), axes.end(), a) == axes.end()) out.push_back(a);
+  return out;
+}
+
+std::vector<Aval> one_operand(const char* name, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
+  return in;
+}
+
+AxisGroup group_of(const DeviceContext& ctx, const Names& axes, const char* name) {
+  return ctx.collectives->mesh().axis_group(axes, name);
+}
+
+Permutation permutation_of(const Params& p) {
+  Permutation perm;
+  for (const auto& pair : param<IntLists>(p, "perm", "ppermute"))
+    perm.emplace_back(static_cast<int>(pair.at(0)), static_cast<int>(pair.at(1)));
+  return perm;
+}
+
+std::vector<MaybeAtom> not_differentiable(const char* name) {
+  fail(ErrorKind::kValue, name,
+       ": has no derivative (as in JAX, which defines no JVP for it); take the gradient of a psum-based "
+       "expression instead");
+}
+
+void all_reduce(const DeviceContext& ctx, const Params& p, ReduceOp op, const char* name,
+                const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  ctx.collectives->all_reduce(ctx.device, group_of(ctx, axes_of(p, name), name), op, in[0]->aval.dtype, in[0]->data,
+                              out[0]->data, num_elements(in[0]->aval.shape));
+}
+
+std::vector<Aval> reduced_shape(const Params& p, const std::vector<Aval>& in, const char* name) {
+  one_operand(name, in);
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+  return {Aval{in[0].dtype, in[0].shape, without(in[0].vma, axes_of(p, name))}};
+}
+
+}  // namespace
+
+// psum
+
+std::vector<Aval> Def<Prim::kPsum>::shape(const Params& p, const std::vector<Aval>& in) {
+  return reduced_shape(p, in, kName);
+}
+void Def<Prim::kPsum>::eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in,
+                                      const std::vector<Tensor*>& out) {
+  all_reduce(ctx, p, ReduceOp::kSum, kName, in, out);
+}
+std::vector<MaybeAtom> Def<Prim::kPsum>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kPsum, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kPsum>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                   const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  if (!b.scope().tracks_vma()) return {b.emit1(Prim::kPsum, p, {*cts[0]})};
+  const Names missing = without(axes_of(p, kName), cts[0]->aval.vma);
+  if (missing.empty()) return {cts[0]};
+  return {b.emit1(Prim::kPvary, {{"axes", missing}}, {*cts[0]})};
+}
+
+// pmax, pmin
+
+std::vector<Aval> Def<Prim::kPmax>::shape(const Params& p, const std::vector<Aval>& in) {
+  return reduced_shape(p, in, kName);
+}
+void Def<Prim::kPmax>::eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in,
+                                      const std::vector<Tensor*>& out) {
+  all_reduce(ctx, p, ReduceOp::kMax, kName, in, out);
+}
+std::vector<MaybeAtom> Def<Prim::kPmax>::jvp(Builder&, const Params&, const std::vector<Atom>&,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>&) {
+  return not_differentiable(kName);
+}
+std::vector<MaybeAtom> Def<Prim::kPmax>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                   const std::vector<Atom>&, const std::vector<bool>&) {
+  return not_differentiable(kName);
+}
+
+std::vector<Aval> Def<Prim::kPmin>::shape(const Params& p, const std::vector<Aval>& in) {
+  return reduced_shape(p, in, kName);
+}
+void Def<Prim::kPmin>::eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in,
+                                      const std::vector<Tensor*>& out) {
+  all_reduce(ctx, p, ReduceOp::kMin, kName, in, out);
+}
+std::vector<MaybeAtom> Def<Prim::kPmin>::jvp(Builder&, const Params&, const std::vector<Atom>&,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>&) {
+  return not_differentiable(kName);
+}
+std::vector<MaybeAtom> Def<Prim::kPmin>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                   const std::vector<Atom>&, const std::vector<bool>&) {
+  return not_differentiable(kName);
+}
+
+// pvary
+
+std::vector<Aval> Def<Prim::kPvary>::shape(const Params& p, const std::vector<Aval>& in) {
+  one_operand(kName, in);
+  Names axes = axes_of(p, kName);
+  std::sort(axes.begin(), axes.end());
+  return {Aval{in[0].dtype, in[0].shape, vma_union(in[0].vma, axes)}};
+}
+void Def<Prim::kPvary>::eval_on_device(const DeviceContext&, const Params&, const std::vector<const Tensor*>& in,
+                                       const std::vector<Tensor*>& out) {
+  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+}
+std::vector<MaybeAtom> Def<Prim::kPvary>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kPvary, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kPvary>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                    const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  return {b.emit1(Prim::kPsum, {{"axes", axes_of(p, kName)}}, {*cts[0]})};
+}
+
+// all_gather
+
+std::vector<Aval> Def<Prim::kAllGather>::shape(const Params& p, const std::vector<Aval>& in) {
+  one_operand(kName, in);
+  return {Aval{in[0].dtype,
+               all_gather_shape(in[0].shape, int_param(p, "axis_size", kName), int_param(p, "all_gather_dimension", kName),
+                                param<bool>(p, "tiled", kName)),
+               in[0].vma}};
+}
+void Def<Prim::kAllGather>::eval_on_device(const DeviceContext& ctx, const Params& p,
+                                           const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  ctx.collectives->all_gather(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->data, out[0]->data,
+                              in[0]->aval.shape, int_param(p, "all_gather_dimension", kName),
+                              param<bool>(p, "tiled", kName));
+}
+std::vector<MaybeAtom> Def<Prim::kAllGather>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                  const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kAllGather, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kAllGather>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                        const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  return {b.emit1(Prim::kReduceScatter,
+                  {{"axis_name", axis_name_of(p, kName)},
+                   {"axis_size", param<int64_t>(p, "axis_size", kName)},
+                   {"scatter_dimension", param<int64_t>(p, "all_gather_dimension", kName)},
+                   {"tiled", param<bool>(p, "tiled", kName)}},
+                  {*cts[0]})};
+}
+
+// reduce_scatter
+
+std::vector<Aval> Def<Prim::kReduceScatter>::shape(const Params& p, const std::vector<Aval>& in) {
+  one_operand(kName, in);
+  return {Aval{in[0].dtype,
+               reduce_scatter_shape(in[0].shape, int_param(p, "axis_size", kName),
+                                    int_param(p, "scatter_dimension", kName), param<bool>(p, "tiled", kName)),
+               in[0].vma}};
+}
+void Def<Prim::kReduceScatter>::eval_on_device(const DeviceContext& ctx, const Params& p,
+                                               const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  ctx.collectives->reduce_scatter(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->aval.dtype,
+                                  in[0]->data, out[0]->data, in[0]->aval.shape,
+                                  int_param(p, "scatter_dimension", kName), param<bool>(p, "tiled", kName));
+}
+std::vector<MaybeAtom> Def<Prim::kReduceScatter>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                      const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kReduceScatter, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kReduceScatter>::transpose(Builder& b, const Params& p,
+                                                            const std::vector<MaybeAtom>& cts, const std::vector<Atom>&,
+                                                            const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  return {b.emit1(Prim::kAllGather,
+                  {{"all_gather_dimension", param<int64_t>(p, "scatter_dimension", kName)},
+                   {"axis_name", axis_name_of(p, kName)},
+                   {"axis_size", param<int64_t>(p, "axis_size", kName)},
+                   {"tiled", param<bool>(p, "tiled", kName)}},
+                  {*cts[0]})};
+}
+
+// ppermute
+
+std::vector<Aval> Def<Prim::kPpermute>::shape(const Params&, const std::vector<Aval>& in) {
+  return one_operand(kName, in);
+}
+void Def<Prim::kPpermute>::eval_on_device(const DeviceContext& ctx, const Params& p,
+                                          const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  ctx.collectives->ppermute(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->data, out[0]->data,
+                            num_elements(in[0]->aval.shape), permutation_of(p));
+}
+std::vector<MaybeAtom> Def<Prim::kPpermute>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                 const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kPpermute, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kPpermute>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                       const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  IntLists inverse;
+  for (const auto& pair : param<IntLists>(p, "perm", kName)) inverse.push_back({pair.at(1), pair.at(0)});
+  return {b.emit1(Prim::kPpermute, {{"axis_name", axis_name_of(p, kName)}, {"perm", inverse}}, {*cts[0]})};
+}
+
+// all_to_all
+
+std::vector<Aval> Def<Prim::kAllToAll>::shape(const Params& p, const std::vector<Aval>& in) {
+  one_operand(kName, in);
+  return {Aval{in[0].dtype,
+               all_to_all_shape(in[0].shape, int_param(p, "axis_size", kName), int_param(p, "split_axis", kName),
+                                int_param(p, "concat_axis", kName), param<bool>(p, "tiled", kName)),
+               in[0].vma}};
+}
+void Def<Prim::kAllToAll>::eval_on_device(const DeviceContext& ctx, const Params& p,
+                                          const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  ctx.collectives->all_to_all(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->data, out[0]->data,
+                              in[0]->aval.shape, int_param(p, "split_axis", kName), int_param(p, "concat_axis", kName),
+                              param<bool>(p, "tiled", kName));
+}
+std::vector<MaybeAtom> Def<Prim::kAllToAll>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                 const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kAllToAll, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kAllToAll>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                       const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  return {b.emit1(Prim::kAllToAll,
+                  {{"axis_name", axis_name_of(p, kName)},
+                   {"axis_size", param<int64_t>(p, "axis_size", kName)},
+                   {"concat_axis", param<int64_t>(p, "split_axis", kName)},
+                   {"split_axis", param<int64_t>(p, "concat_axis", kName)},
+                   {"tiled", param<bool>(p, "tiled", kName)}},
+                  {*cts[0]})};
+}
+
+// axis_index
+
+std::vector<Aval> Def<Prim::kAxisIndex>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (!in.empty()) fail(ErrorKind::kValue, kName, ": takes no operands, got ", in.size());
+  Names axes = axis_name_of(p, kName);
+  std::sort(axes.begin(), axes.end());
+  return {Aval{DType::kInt32, {}, axes}};
+}
+void Def<Prim::kAxisIndex>::eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>&,
+                                           const std::vector<Tensor*>& out) {
+  const int32_t i = ctx.collectives->mesh().position(ctx.device, group_of(ctx, axis_name_of(p, kName), kName));
+  std::memcpy(out[0]->data, &i, sizeof i);
+}
+std::vector<MaybeAtom> Def<Prim::kAxisIndex>::jvp(Builder&, const Params&, const std::vector<Atom>&,
+                                                  const std::vector<Atom>&, const std::vector<MaybeAtom>&) {
+  return {std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kAxisIndex>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                        const std::vector<Atom>&, const std::vector<bool>&) {
+  return {};
+}
+
+}  // namespace shardlab::ir

@@ -1,0 +1,96 @@
+// The parallel primitives of a shard_map body: collectives over mesh axes
+// (psum, pmax, pmin, all_gather, reduce_scatter, ppermute, all_to_all), the
+// device's position (axis_index) and pvary, which marks a value as varying.
+// Their types follow JAX's VMA rules: a value records the mesh axes it
+// varies along; psum-like results are invariant along the reduced axes,
+// all_gather and reduce_scatter keep their operand's axes, ppermute and
+// all_to_all vary along theirs, axis_index varies along its axes. Operands
+// must already vary along the collective's axes (parallel_ops.h inserts the
+// pvary, which is how psum of an invariant x gives n * x, as in JAX).
+// Transposes as in JAX: psum <-> pvary, all_gather <-> reduce_scatter,
+// ppermute <-> the inverse ppermute, all_to_all <-> all_to_all.
+#pragma once
+
+#include "ir/primitive.h"
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// psum[axes]: the sum over the devices of the axes' groups, in device order.
+/// Linear: d(psum x) = psum dx; transpose: ct -> pvary(ct) (psum of a
+/// per-device cotangent when VMA is not tracked, JAX's check_vma=False rule).
+template <>
+struct Def<Prim::kPsum> {
+  static constexpr const char* kName = "psum";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// pmax[axes]: the elementwise maximum over the devices; no JVP, as in JAX.
+template <>
+struct Def<Prim::kPmax> {
+  static constexpr const char* kName = "pmax";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// pmin[axes]: the elementwise minimum over the devices; no JVP, as in JAX.
+template <>
+struct Def<Prim::kPmin> {
+  static constexpr const char* kName = "pmin";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// pvary[axes]: the identity on values; the result's type varies along
+/// `axes` too. Transpose: psum over `axes` (a per-device cotangent of an
+/// invariant value is the sum of the devices' contributions).
+template <>
+struct Def<Prim::kPvary> {
+  static constexpr const char* kName = "pvary";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// all_gather[all_gather_dimension, axis_name, axis_size, tiled]: every
+/// device's block, in position order, stacked at (or, tiled, concatenated
+/// along) all_gather_dimension. Transpose: reduce_scatter of the cotangent
+/// over the same dimension.
+template <>
+struct Def<Prim::kAllGather> {
+  static constexpr const char* kName = "all_gather";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// reduce_scatter[axis_name, axis_size, scatter_dimension, tiled] (jax.lax.
+/// psum_scatter): chunk `position` of the sum over the devices. Transpose:
+/// all_gather of the cotangent.
+template <>
+struct Def<Prim::kReduceScatter> {
+  static constexpr const char* kName = "reduce_scatter";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// ppermute[axis_name, perm]: device at position dst receives the block of
+/// the device at src for each (src, dst) pair; others receive zeros.
+/// Transpose: ppermute by the inverted pairs.
+template <>
+struct Def<Prim::kPpermute> {
+  static constexpr const char* kName = "ppermute";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// all_to_all[axis_name, axis_size, split_axis, concat_axis, tiled]: chunk j
+/// of split_axis goes to position j, received chunks join along concat_axis.
+/// Transpose: all_to_all with split_axis and concat_axis swapped.
+template <>
+struct Def<Prim::kAllToAll> {
+  static constexpr const char* kName = "all_to_all";
+  SHARDLAB_DEVICE_RULES
+};
+
+/// axis_index[axis_name]: the device's position along the axes (major
+/// first), an int32 scalar varying along them; no operands, no tangent.
+template <>
+struct Def<Prim::kAxisIndex> {
+  static constexpr const char* kName = "axis_index";
+  SHARDLAB_DEVICE_RULES
+};
+
+}  // namespace shardlab::ir

@@ -1,0 +1,156 @@
+#include "ir/primitives/shard_map.h"
+
+#include <algorithm>
+
+#include "ir/jvp.h"
+#include "ir/ops.h"
+#include "ir/vjp.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+struct ShardMapParams {
+  const ProgramRef& body;
+  const MeshRef& mesh;
+  const Specs& in_specs;
+  const Specs& out_specs;
+  bool check_vma;
+};
+
+ShardMapParams params_of(const Params& p) {
+  const char* n = Def<Prim::kShardMap>::kName;
+  return {param<ProgramRef>(p, "jaxpr", n), param<MeshRef>(p, "mesh", n), param<Specs>(p, "in_specs", n),
+          param<Specs>(p, "out_specs", n), param<bool>(p, "check_vma", n)};
+}
+
+Params make_params(const ShardMapParams& s, ProgramRef body, Specs in_specs, Specs out_specs) {
+  return {{"jaxpr", std::move(body)},
+          {"mesh", s.mesh},
+          {"in_specs", std::move(in_specs)},
+          {"out_specs", std::move(out_specs)},
+          {"check_vma", s.check_vma}};
+}
+
+std::string indexed(const char* what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
+
+}  // namespace
+
+std::vector<std::string> spec_axes(const PartitionSpec& spec) {
+  std::vector<std::string> axes;
+  for (const auto& entry : spec.entries) axes.insert(axes.end(), entry.begin(), entry.end());
+  std::sort(axes.begin(), axes.end());
+  return axes;
+}
+
+Aval block_aval(const Mesh& mesh, const Aval& global, const PartitionSpec& spec, bool check_vma,
+                const std::string& what) {
+  const Layout layout = make_layout(mesh, global.shape, spec, what);
+  return Aval{global.dtype, layout.block, check_vma ? spec_axes(spec) : std::vector<std::string>{}};
+}
+
+std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector<Aval>& in) {
+  const ShardMapParams s = params_of(p);
+  const Program& body = *s.body;
+  if (in.size() != s.in_specs.size() || in.size() != body.invars.size())
+    fail(ErrorKind::kValue, kName, ": got ", in.size(), " operands, ", s.in_specs.size(), " in_specs and a body of ",
+         body.invars.size(), " inputs; they must agree");
+  if (s.out_specs.size() != body.outvars.size())
+    fail(ErrorKind::kValue, kName, ": got ", s.out_specs.size(), " out_specs for a body of ", body.outvars.size(),
+         " outputs; give one spec per output");
+  for (size_t i = 0; i < in.size(); ++i) {
+    const Aval want = block_aval(*s.mesh, in[i], s.in_specs[i], s.check_vma, std::string(kName) + " " + indexed("in_specs", i));
+    const Aval& got = body.avals[body.invars[i]];
+    if (want != got)
+      fail(ErrorKind::kShape, kName, ": argument ", i, " is ", in[i].str(), ", which ", s.in_specs[i].str(),
+           " splits into blocks ", want.str(), ", but the body's input ", i, " is ", got.str());
+  }
+  std::vector<Aval> out;
+  for (size_t j = 0; j < body.outvars.size(); ++j) {
+    const Aval& block = body.outvars[j].aval;
+    const PartitionSpec& spec = s.out_specs[j];
+    const std::string where = std::string(kName) + " " + indexed("out_specs", j);
+    if (spec.entries.size() > block.shape.size())
+      fail(ErrorKind::kShape, where, ": ", spec.str(), " has ", spec.entries.size(), " entries but output ", j,
+           " of the body is ", block.str(), " (rank ", block.ndim(), ")");
+    if (s.check_vma) {
+      const auto axes = spec_axes(spec);
+      for (const std::string& v : block.vma)
+        if (!std::binary_search(axes.begin(), axes.end(), v))
+          fail(ErrorKind::kSharding, kName, ": ", indexed("out_specs", j), " is ", spec.str(), " but output ", j, " (",
+               block.str(), ") varies along mesh axis '", v, "'; mention '", v, "' in ", indexed("out_specs", j),
+               ", make the value invariant along it first (psum or pmean over '", v,
+               "'), or pass check_vma=false");
+    }
+    Shape global = block.shape;
+    for (size_t d = 0; d < spec.entries.size(); ++d) global[d] *= s.mesh->axis_group(spec.entries[d], where).size;
+    make_layout(*s.mesh, global, spec, where);  // an axis used twice is an error
+    out.push_back(Aval{block.dtype, global, {}});
+  }
+  return out;
+}
+
+std::vector<MaybeAtom> Def<Prim::kShardMap>::jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,
+                                                 const std::vector<Atom>& outputs,
+                                                 const std::vector<MaybeAtom>& tangents) {
+  const ShardMapParams s = params_of(p);
+  bool any = false;
+  for (const MaybeAtom& t : tangents) any = any || t.has_value();
+  if (!any) return std::vector<MaybeAtom>(outputs.size());
+  std::vector<Atom> operands = primals;
+  for (size_t i = 0; i < primals.size(); ++i) operands.push_back(tangents[i] ? *tangents[i] : zeros_like(b, primals[i].aval));
+  Specs in_specs = s.in_specs, out_specs = s.out_specs;
+  in_specs.insert(in_specs.end(), s.in_specs.begin(), s.in_specs.end());
+  out_specs.insert(out_specs.end(), s.out_specs.begin(), s.out_specs.end());
+  auto body = std::make_shared<const Program>(ir::jvp(*s.body));
+  const auto outs = b.emit(Prim::kShardMap, make_params(s, body, in_specs, out_specs), operands);
+  return std::vector<MaybeAtom>(outs.begin() + static_cast<long>(outputs.size()), outs.end());
+}
+
+std::vector<MaybeAtom> Def<Prim::kShardMap>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                       const std::vector<Atom>& inputs,
+                                                       const std::vector<bool>& linear) {
+  const ShardMapParams s = params_of(p);
+  const Program& body = *s.body;
+  const std::vector<bool> linear_out = linear_outputs(body, linear);
+  std::vector<Aval> in_avals;
+  for (const Atom& a : inputs) in_avals.push_back(a.aval);
+  const std::vector<Aval> out_avals = shape(p, in_avals);
+  // The transposed body: (non-linear inputs, cotangents of the linear
+  // outputs) -> cotangents of the linear inputs.
+  Builder tb(body.scope, nullptr);
+  std::vector<Atom> args(body.invars.size());
+  std::vector<Atom> operands;
+  Specs in_specs, out_specs;
+  for (size_t i = 0; i < body.invars.size(); ++i) {
+    if (linear[i]) continue;
+    args[i] = tb.input(body.avals[body.invars[i]]);
+    operands.push_back(inputs[i]);
+    in_specs.push_back(s.in_specs[i]);
+  }
+  std::vector<MaybeAtom> body_cts(body.outvars.size());
+  for (size_t j = 0; j < body.outvars.size(); ++j) {
+    if (!linear_out[j]) continue;
+    body_cts[j] = tb.input(body.outvars[j].aval);
+    operands.push_back(cts[j] ? *cts[j] : zeros_like(b, out_avals[j]));
+    in_specs.push_back(s.out_specs[j]);
+  }
+  const Transposed t = emit_transpose(tb, body, linear, args, body_cts);
+  std::vector<Atom> results;
+  std::vector<size_t> which;
+  for (size_t i = 0; i < body.invars.size(); ++i) {
+    if (!linear[i]) continue;
+    const Aval& aval = body.avals[body.invars[i]];
+    results.push_back(t.cts[i] ? *t.cts[i] : zeros_like(tb, aval));
+    out_specs.push_back(s.in_specs[i]);
+    which.push_back(i);
+  }
+  auto tbody = std::make_shared<const Program>(tb.build(results));
+  const auto outs = b.emit(Prim::kShardMap, make_params(s, tbody, in_specs, out_specs), operands);
+  std::vector<MaybeAtom> input_cts(inputs.size());
+  for (size_t k = 0; k < which.size(); ++k) input_cts[which[k]] = outs[k];
+  return input_cts;
+}
+
+}  // namespace shardlab::ir

@@ -1,0 +1,35 @@
+// shard_map: runs its body (the `jaxpr` param) on every device of `mesh`,
+// each on its blocks of the operands as `in_specs` split them, and
+// concatenates the per-device results as `out_specs` say. Inside the body a
+// value's type carries the mesh axes it varies along (when check_vma): an
+// input varies along the axes its in_spec mentions, and an out_spec must
+// mention every axis its output varies along (an omitted axis asserts the
+// value is the same on all devices along it).
+#pragma once
+
+#include "ir/primitive.h"
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// shard_map[jaxpr, mesh, in_specs, out_specs, check_vma]. JVP: the shard_map
+/// of the body's JVP (tangents split like their primals). Transpose: the
+/// shard_map of the body's transpose, taking the non-linear operands and the
+/// output cotangents (split by out_specs) and giving the linear operands'
+/// cotangents (joined by their in_specs).
+template <>
+struct Def<Prim::kShardMap> {
+  static constexpr const char* kName = "shard_map";
+  SHARDLAB_EXECUTOR_RULES
+};
+
+/// The axes a block split by `spec` varies along (sorted names).
+std::vector<std::string> spec_axes(const PartitionSpec& spec);
+
+/// The aval of a device's block of a value of aval `global` split by `spec`
+/// on `mesh` (varying along the spec's axes when `check_vma`); errors name
+/// `what` (e.g. "shard_map in_specs[0]").
+Aval block_aval(const Mesh& mesh, const Aval& global, const PartitionSpec& spec, bool check_vma,
+                const std::string& what);
+
+}  // namespace shardlab::ir

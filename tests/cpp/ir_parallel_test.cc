@@ -1,0 +1,394 @@
+// shard_map and the parallel primitives: values on 1-D and 2-D meshes against
+// serial references, with both executors (bitwise equal), VMA typing and its
+// errors, captured values, the printed program, and autodiff through the
+// collectives and through shard_map (JAX's transposes and their consequence:
+// the gradient of an invariant parameter is summed over the devices).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "exec/interpreter.h"
+#include "ir/autodiff.h"
+#include "ir/ops.h"
+#include "ir/parallel_ops.h"
+#include "ir/print.h"
+#include "ir_checks.h"
+#include "test_util.h"
+
+namespace shardlab::ir {
+namespace {
+
+using exec::as_floats;
+using exec::as_ints;
+using exec::host_f32;
+using Blocks = std::vector<Atom>;
+
+PartitionSpec P() { return PartitionSpec{}; }
+PartitionSpec P(std::vector<std::vector<std::string>> entries) { return PartitionSpec{std::move(entries)}; }
+
+std::shared_ptr<const Mesh> mesh8() { return testing::make_mesh({8}, {"data"}); }
+std::shared_ptr<const Mesh> mesh2x4() { return testing::make_mesh({2, 4}, {"data", "model"}); }
+
+// A program of one shard_map with one input of aval `in`.
+Program one_shard_map(const std::shared_ptr<const Mesh>& mesh, const Aval& in, const PartitionSpec& in_spec,
+                      const PartitionSpec& out_spec, const std::function<Atom(Builder&, const Atom&)>& body,
+                      bool check_vma = true) {
+  Builder b;
+  const Atom x = b.input(in);
+  const auto out = shard_map(b, mesh, {in_spec}, {out_spec}, check_vma, {x},
+                             [&](Builder& bb, const Blocks& blocks) { return Blocks{body(bb, blocks[0])}; });
+  return b.build(out);
+}
+
+std::vector<float> run1(const Program& p, const std::shared_ptr<const Mesh>& mesh, const Shape& shape,
+                        const std::vector<float>& x, const std::vector<PartitionSpec>& specs = {}) {
+  return as_floats(run_both(p, mesh, {host_f32(shape, x)}, specs)[0]);
+}
+
+TEST(ShardMap, PsumOverOneAxisIsASerialFloat32Sum) {
+  const auto x = testing::random_floats(8 * 3, 1);
+  const Program p = one_shard_map(mesh8(), f32({8, 3}), P({{"data"}}), P(),
+                                  [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); });
+  // Sharded input (the executor reads blocks in place) and replicated input alike.
+  for (const auto& spec : {P({{"data"}}), P()}) {
+    const auto out = run1(p, mesh8(), {8, 3}, x, {spec});
+    ASSERT_EQ(out.size(), 3u);
+    for (int j = 0; j < 3; ++j) {
+      float s = x[j];
+      for (int d = 1; d < 8; ++d) s += x[d * 3 + j];
+      EXPECT_EQ(out[j], s) << "column " << j;
+    }
+  }
+}
+
+TEST(ShardMap, PsumOnA2DMeshOverEachAxisAndBoth) {
+  const auto x = testing::random_floats(4 * 8, 2);
+  // Blocks [2,2]: device (r, c) holds rows 2r.., columns 2c...
+  const Program rows = one_shard_map(mesh2x4(), f32({4, 8}), P({{"data"}, {"model"}}), P({{"data"}}),
+                                     [](Builder& b, const Atom& v) { return psum(b, v, {"model"}); });
+  const auto by_model = run1(rows, mesh2x4(), {4, 8}, x);
+  ASSERT_EQ(by_model.size(), 8u);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j) {
+      float s = x[i * 8 + j];
+      for (int m = 1; m < 4; ++m) s += x[i * 8 + m * 2 + j];
+      EXPECT_EQ(by_model[i * 2 + j], s);
+    }
+  const Program all = one_shard_map(mesh2x4(), f32({4, 8}), P({{"data"}, {"model"}}), P(),
+                                    [](Builder& b, const Atom& v) { return psum(b, v, {"data", "model"}); });
+  const auto total = run1(all, mesh2x4(), {4, 8}, x);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      float s = 0;
+      for (int d = 0; d < 8; ++d) {
+        const float v = x[((d / 4) * 2 + i) * 8 + (d % 4) * 2 + j];
+        s = d == 0 ? v : s + v;
+      }
+      EXPECT_EQ(total[i * 2 + j], s);
+    }
+}
+
+TEST(ShardMap, PmeanPmaxPmin) {
+  const auto x = testing::random_floats(8, 3);
+  auto run_op = [&](const std::function<Atom(Builder&, const Atom&)>& op) {
+    return run1(one_shard_map(mesh8(), f32({8}), P({{"data"}}), P(), op), mesh8(), {8}, x);
+  };
+  float s = x[0], mx = x[0], mn = x[0];
+  for (int d = 1; d < 8; ++d) {
+    s += x[d];
+    mx = std::max(mx, x[d]);
+    mn = std::min(mn, x[d]);
+  }
+  EXPECT_EQ(run_op([](Builder& b, const Atom& v) { return pmean(b, v, {"data"}); })[0], s / 8.0f);
+  EXPECT_EQ(run_op([](Builder& b, const Atom& v) { return pmax(b, v, {"data"}); })[0], mx);
+  EXPECT_EQ(run_op([](Builder& b, const Atom& v) { return pmin(b, v, {"data"}); })[0], mn);
+}
+
+TEST(ShardMap, AllGatherKeepsTheValueVarying) {
+  const auto x = testing::random_floats(8 * 2, 4);
+  // Tiled: every device gets the whole [8,2]; the result varies (as in JAX),
+  // so out_specs mentions 'data' and the global result holds 8 copies.
+  const Program tiled = one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}),
+                                      [](Builder& b, const Atom& v) { return all_gather(b, v, {"data"}, 0, true); });
+  const auto out = run1(tiled, mesh8(), {8, 2}, x);
+  ASSERT_EQ(out.size(), 8u * 16u);
+  for (int d = 0; d < 8; ++d)
+    for (int k = 0; k < 16; ++k) EXPECT_EQ(out[d * 16 + k], x[k]);
+  // Untiled along axis 1 of [1,2] blocks: [1,8,2] per device.
+  const Program stacked = one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}),
+                                        [](Builder& b, const Atom& v) { return all_gather(b, v, {"data"}, 1, false); });
+  const auto out2 = run1(stacked, mesh8(), {8, 2}, x);
+  ASSERT_EQ(out2.size(), 8u * 16u);
+  for (int d = 0; d < 8; ++d)
+    for (int k = 0; k < 16; ++k) EXPECT_EQ(out2[d * 16 + k], x[k]);
+}
+
+TEST(ShardMap, PsumScatterGivesEachDeviceItsChunkOfTheSum) {
+  const auto x = testing::random_floats(8 * 16, 5);
+  const Program p = one_shard_map(mesh8(), f32({8, 16}), P({{"data"}}), P({{}, {"data"}}),
+                                  [](Builder& b, const Atom& v) { return psum_scatter(b, v, {"data"}, 1, true); });
+  const auto out = run1(p, mesh8(), {8, 16}, x);
+  ASSERT_EQ(out.size(), 16u);
+  for (int j = 0; j < 16; ++j) {
+    float s = x[j];
+    for (int d = 1; d < 8; ++d) s += x[d * 16 + j];
+    EXPECT_EQ(out[j], s);
+  }
+}
+
+TEST(ShardMap, PpermuteShiftsAroundTheRingAndZeroesTheUnreached) {
+  const auto x = testing::random_floats(8 * 2, 6);
+  std::vector<std::pair<int, int>> ring;
+  for (int i = 0; i < 8; ++i) ring.emplace_back(i, (i + 1) % 8);
+  const Program p = one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}),
+                                  [&](Builder& b, const Atom& v) { return ppermute(b, v, {"data"}, ring); });
+  const auto out = run1(p, mesh8(), {8, 2}, x);
+  for (int d = 0; d < 8; ++d)
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(out[d * 2 + k], x[((d + 7) % 8) * 2 + k]);
+  const Program partial = one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}), [](Builder& b, const Atom& v) {
+    return ppermute(b, v, {"data"}, {{0, 1}, {1, 2}});
+  });
+  const auto out2 = run1(partial, mesh8(), {8, 2}, x);
+  for (int d = 0; d < 8; ++d)
+    for (int k = 0; k < 2; ++k) EXPECT_EQ(out2[d * 2 + k], d == 1 || d == 2 ? x[(d - 1) * 2 + k] : 0.0f);
+}
+
+TEST(ShardMap, AllToAllTransposesTheBlockLayout) {
+  const auto x = testing::random_floats(8 * 8, 7);
+  // Row blocks in, column blocks out: the global array is unchanged.
+  const Program p = one_shard_map(mesh8(), f32({8, 8}), P({{"data"}}), P({{}, {"data"}}), [](Builder& b, const Atom& v) {
+    return all_to_all(b, v, {"data"}, 1, 0, true);
+  });
+  EXPECT_EQ(run1(p, mesh8(), {8, 8}, x), x);
+  // Untiled on the 2x4 mesh over 'model': block [2,4] -> [4,2] (split dim 1 removed, new dim 0).
+  const auto y = testing::random_floats(4 * 16, 8);
+  const Program q = one_shard_map(mesh2x4(), f32({4, 16}), P({{"data"}, {"model"}}), P({{"data"}, {"model"}}),
+                                  [](Builder& b, const Atom& v) { return all_to_all(b, v, {"model"}, 1, 0, false); });
+  const auto out = run1(q, mesh2x4(), {4, 16}, y);
+  ASSERT_EQ(out.size(), 8u * 8u);  // global [8, 8]: blocks [4,2]
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 4; ++c)
+      for (int j = 0; j < 4; ++j)      // source position along model
+        for (int i = 0; i < 2; ++i) {  // row of the source block
+          // Device (r,c) receives from (r,j) that device's column c of its block [2,4].
+          const float want = y[(r * 2 + i) * 16 + j * 4 + c];
+          EXPECT_EQ(out[(r * 4 + j) * 8 + c * 2 + i], want);
+        }
+}
+
+TEST(ShardMap, AxisIndexCountsMajorFirst) {
+  Builder b;
+  const auto out = shard_map(b, mesh2x4(), {}, {P({{"data", "model"}}), P({{"data", "model"}})}, true, {},
+                             [](Builder& bb, const Blocks&) {
+                               return Blocks{broadcast_in_dim(bb, axis_index(bb, {"data", "model"}), {1}, {}),
+                                             broadcast_in_dim(bb, axis_index(bb, {"model"}), {1}, {})};
+                             });
+  const auto res = run_both(b.build(out), mesh2x4(), {});
+  EXPECT_EQ(as_ints(res[0]), (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(as_ints(res[1]), (std::vector<int32_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+}
+
+TEST(Vma, BodyInputsVaryAlongTheirSpecsAxesAndMixedOperandsArePvaryd) {
+  Builder b;
+  const Atom x = b.input(f32({8, 2}));
+  const Atom w = b.input(f32({2}));
+  const auto out = shard_map(b, mesh8(), {P({{"data"}}), P()}, {P({{"data"}})}, true, {x, w},
+                             [](Builder& bb, const Blocks& in) {
+                               EXPECT_EQ(in[0].aval.str(), "f32[1,2]{V:data}");
+                               EXPECT_EQ(in[1].aval.str(), "f32[2]");
+                               return Blocks{mul(bb, in[0], broadcast_in_dim(bb, in[1], {1, 2}, {1}))};
+                             });
+  EXPECT_EQ(to_text(b.build(out)),
+            "{ lambda ; a:f32[8,2] b:f32[2]. let\n"
+            "    c:f32[8,2] = shard_map[\n"
+            "      check_vma=True\n"
+            "      in_specs=(P('data'), P())\n"
+            "      jaxpr={ lambda ; d:f32[1,2]{V:data} e:f32[2]. let\n"
+            "          f:f32[1,2] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(1, 2)] e\n"
+            "          g:f32[1,2]{V:data} = pvary[axes=('data',)] f\n"
+            "          h:f32[1,2]{V:data} = mul d g\n"
+            "        in (h,) }\n"
+            "      mesh=Mesh('data': 8)\n"
+            "      out_specs=(P('data'),)\n"
+            "    ] a b\n"
+            "  in (c,) }");
+}
+
+TEST(Vma, PsumOfAnInvariantValueMultipliesByTheAxisSize) {
+  const Program p = one_shard_map(mesh8(), f32({3}), P(), P(),
+                                  [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); });
+  EXPECT_NE(to_text(p).find("pvary[axes=('data',)]"), std::string::npos) << to_text(p);
+  const std::vector<float> w = {0.5f, -1.0f, 2.0f};
+  EXPECT_EQ(run1(p, mesh8(), {3}, w), (std::vector<float>{4.0f, -8.0f, 16.0f}));
+}
+
+TEST(Vma, AnOutSpecOmittingAVaryingAxisIsAnError) {
+  EXPECT_EQ(testing::error_message([] {
+              one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P(), [](Builder&, const Atom& v) { return v; });
+            }),
+            "shard_map: out_specs[0] is P() but output 0 (f32[1,2]{V:data}) varies along mesh axis 'data'; mention "
+            "'data' in out_specs[0], make the value invariant along it first (psum or pmean over 'data'), or pass "
+            "check_vma=false");
+  // check_vma=false: no types, no error; the first device's block is the result.
+  const Program p = one_shard_map(
+      mesh8(), f32({8, 2}), P({{"data"}}), P(), [](Builder&, const Atom& v) { return v; }, false);
+  EXPECT_EQ(p.eqns[0].params.size(), 5u);
+  EXPECT_EQ(run1(p, mesh8(), {8, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}),
+            (std::vector<float>{1, 2}));
+}
+
+TEST(Vma, CollectivesOutsideABodyAndBadAxesAreErrors) {
+  Builder b;
+  const Atom x = b.input(f32({4}));
+  EXPECT_EQ(testing::error_message([&] { psum(b, x, {"data"}); }),
+            "psum: axis name 'data' is unbound; collectives run inside a shard_map body, whose mesh names the axes");
+  EXPECT_NE(testing::error_message([&] {
+              one_shard_map(mesh8(), f32({8}), P({{"data"}}), P(),
+                            [](Builder& bb, const Atom& v) { return psum(bb, v, {"model"}); });
+            }).find("psum"),
+            std::string::npos);
+  EXPECT_NE(testing::error_message([&] {
+              one_shard_map(mesh8(), f32({6}), P({{"data"}}), P({{"data"}}), [](Builder&, const Atom& v) { return v; });
+            }).find("shard_map in_specs[0]"),
+            std::string::npos);
+}
+
+TEST(ShardMap, CapturedValuesBecomeLeadingReplicatedInputs) {
+  Builder b;
+  const Atom x = b.input(f32({8}));
+  const Atom w = b.input(f32({}));
+  const auto out = shard_map(b, mesh8(), {P({{"data"}})}, {P({{"data"}})}, true, {x},
+                             [&](Builder& bb, const Blocks& in) { return Blocks{mul(bb, in[0], w)}; });
+  const Program p = b.build(out);
+  const std::string text = to_text(p);
+  EXPECT_NE(text.find("in_specs=(P(), P('data'))"), std::string::npos) << text;
+  EXPECT_NE(text.find("] b a\n"), std::string::npos) << text;
+  const auto res = run_both(p, mesh8(), {host_f32({8}, {1, 2, 3, 4, 5, 6, 7, 8}), host_f32({}, {2})});
+  EXPECT_EQ(as_floats(res[0]), (std::vector<float>{2, 4, 6, 8, 10, 12, 14, 16}));
+}
+
+TEST(ShardMapAutodiff, EveryCollectiveTransposesByTheDotProductIdentity) {
+  std::vector<std::pair<int, int>> ring;
+  for (int i = 0; i < 8; ++i) ring.emplace_back(i, (i + 3) % 8);
+  check_linear_vjp(one_shard_map(mesh8(), f32({8, 3}), P({{"data"}}), P(),
+                                 [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); }));
+  check_linear_vjp(one_shard_map(mesh8(), f32({3}), P(), P({{"data"}}),
+                                 [](Builder& b, const Atom& v) { return pvary(b, v, {"data"}); }));
+  check_linear_vjp(one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}),
+                                 [](Builder& b, const Atom& v) { return all_gather(b, v, {"data"}, 0, true); }));
+  check_linear_vjp(one_shard_map(mesh8(), f32({8, 16}), P({{"data"}}), P({{"data"}}),
+                                 [](Builder& b, const Atom& v) { return psum_scatter(b, v, {"data"}, 1, true); }));
+  check_linear_vjp(one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}),
+                                 [&](Builder& b, const Atom& v) { return ppermute(b, v, {"data"}, ring); }));
+  check_linear_vjp(one_shard_map(mesh8(), f32({8, 8}), P({{"data"}}), P({{}, {"data"}}),
+                                 [](Builder& b, const Atom& v) { return all_to_all(b, v, {"data"}, 1, 0, true); }));
+  check_linear_vjp(one_shard_map(mesh2x4(), f32({4, 16}), P({{"data"}, {"model"}}), P({{"data"}, {"model"}}),
+                                 [](Builder& b, const Atom& v) { return all_to_all(b, v, {"model"}, 1, 0, false); }));
+}
+
+TEST(ShardMapAutodiff, JvpThroughShardMapMatchesFiniteDifferences) {
+  check_jvp(
+      [](Builder& b, const std::vector<Atom>& in) {
+        return shard_map(b, mesh8(), {P({{"data"}}), P()}, {P()}, true, in, [](Builder& bb, const Blocks& blk) {
+          const Atom y = unary(bb, Prim::kTanh, mul(bb, blk[0], broadcast_in_dim(bb, blk[1], {1, 2}, {1})));
+          return Blocks{psum(bb, unary(bb, Prim::kSquare, y), {"data"})};
+        })[0];
+      },
+      {f32({8, 2}), f32({2})});
+}
+
+// The data-parallel pattern on a per-example model y ~ x * w (w: one weight
+// per feature): the per-device loss is the mean squared error of its block.
+Blocks local_grad(Builder& b, const Atom& w, const Atom& x, const Atom& y, bool pcast_first) {
+  const Atom wv = pcast_first ? pvary(b, w, {"data"}) : w;
+  const auto g = grad_at(
+      b,
+      [&](Builder& gb, const std::vector<Atom>& args) {
+        const Atom pred = mul(gb, x, broadcast_in_dim(gb, args[0], x.aval.shape, {1}));
+        const Atom err = unary(gb, Prim::kSquare, sub(gb, pred, y));
+        return std::vector<Atom>{div(gb, reduce_sum(gb, err, {0, 1}), f32_scalar(x.aval.shape[0]))};
+      },
+      {wv});
+  return {pmean(b, g.derivs[0], {"data"}), pmean(b, g.outputs[0], {"data"})};
+}
+
+std::vector<float> data_parallel_grad(bool pcast_first, const std::vector<float>& w, const std::vector<float>& x,
+                                      const std::vector<float>& y) {
+  Builder b;
+  const Atom wa = b.input(f32({2})), xa = b.input(f32({16, 2})), ya = b.input(f32({16, 2}));
+  const auto out = shard_map(b, mesh8(), {P(), P({{"data"}}), P({{"data"}})}, {P(), P()}, true, {wa, xa, ya},
+                             [&](Builder& bb, const Blocks& in) { return local_grad(bb, in[0], in[1], in[2], pcast_first); });
+  const auto res = run_both(b.build(out), mesh8(), {host_f32({2}, w), host_f32({16, 2}, x), host_f32({16, 2}, y)});
+  return as_floats(res[0]);
+}
+
+TEST(ShardMapAutodiff, GradOfAnInvariantParameterIsSummedOverDevicesUnlessPcastFirst) {
+  const auto w = testing::random_floats(2, 9), x = testing::random_floats(32, 10), y = testing::random_floats(32, 11);
+  // Reference in float64: the gradient of the global mean over devices of
+  // each block's mean squared error (= mean over all 16 rows of 2*(xw-y)*x).
+  std::vector<double> ref(2, 0.0);
+  for (int n = 0; n < 16; ++n)
+    for (int k = 0; k < 2; ++k) {
+      const double e = static_cast<double>(x[n * 2 + k]) * w[k] - y[n * 2 + k];
+      ref[k] += 2 * e * x[n * 2 + k] / 16.0;
+    }
+  const auto right = data_parallel_grad(true, w, x, y);
+  const auto forgot = data_parallel_grad(false, w, x, y);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_NEAR(right[k], ref[k], 1e-5 * (1 + std::abs(ref[k])));
+    EXPECT_NEAR(forgot[k], 8 * ref[k], 8e-5 * (1 + std::abs(ref[k])));
+  }
+}
+
+TEST(ShardMapAutodiff, GradThroughAShardMapFromOutside) {
+  // f(w) = sum over devices of sum(tanh(x_block * w)): the transposed body
+  // sums w's cotangent over the devices (pvary's transpose is psum).
+  const auto x = testing::random_floats(16, 12);
+  Builder b;
+  const Atom w = b.input(f32({2}));
+  const Atom xa = b.input(f32({8, 2}));
+  const auto g = grad_at(
+      b,
+      [&](Builder& gb, const std::vector<Atom>& args) {
+        const auto out = shard_map(gb, mesh8(), {P(), P({{"data"}})}, {P()}, true, {args[0], xa},
+                                   [](Builder& bb, const Blocks& in) {
+                                     const Atom t = unary(bb, Prim::kTanh,
+                                                          mul(bb, in[1], broadcast_in_dim(bb, in[0], {1, 2}, {1})));
+                                     return Blocks{psum(bb, reduce_sum(bb, t, {0, 1}), {"data"})};
+                                   });
+        return std::vector<Atom>{out[0]};
+      },
+      {w});
+  const std::vector<float> wv = {0.3f, -0.7f};
+  const auto res = run_both(b.build({g.outputs[0], g.derivs[0]}), mesh8(), {host_f32({2}, wv), host_f32({8, 2}, x)});
+  double f = 0;
+  std::vector<double> dw(2, 0);
+  for (int n = 0; n < 8; ++n)
+    for (int k = 0; k < 2; ++k) {
+      const double t = std::tanh(static_cast<double>(x[n * 2 + k]) * wv[k]);
+      f += t;
+      dw[k] += (1 - t * t) * x[n * 2 + k];
+    }
+  EXPECT_NEAR(as_floats(res[0])[0], f, 1e-5);
+  EXPECT_NEAR(as_floats(res[1])[0], dw[0], 1e-5);
+  EXPECT_NEAR(as_floats(res[1])[1], dw[1], 1e-5);
+}
+
+TEST(ShardMapAutodiff, PmaxHasNoDerivative) {
+  Builder b;
+  const Atom x = b.input(f32({8}));
+  EXPECT_NE(testing::error_message([&] {
+              grad_at(b,
+                      [](Builder& gb, const std::vector<Atom>& a) {
+                        return std::vector<Atom>{shard_map(gb, mesh8(), {P({{"data"}})}, {P()}, true, a,
+                                                           [](Builder& bb, const Blocks& in) {
+                                                             return Blocks{reduce_sum(bb, pmax(bb, in[0], {"data"}), {0})};
+                                                           })[0]};
+                      },
+                      {x});
+            }).find("pmax: has no derivative"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace shardlab::ir
