@@ -29,26 +29,31 @@ std::vector<Atom> concat(std::vector<Atom> a, const std::vector<Atom>& b) {
   return a;
 }
 
+// Differentiate with respect to the arguments, not the captured constants.
+std::vector<bool> wrt_args(size_t captured, size_t args) {
+  std::vector<bool> wrt(captured, false);
+  wrt.resize(captured + args, true);
+  return wrt;
+}
+
 }  // namespace
 
 Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts) {
   const Traced t = trace(b, f, args);
-  const size_t n_out = t.program.outvars.size(), n_cap = t.captured.size();
+  const size_t n_out = t.program.outvars.size();
   if (cts.size() != n_out)
     fail(ErrorKind::kValue, "vjp: the function has ", n_out, " outputs but ", cts.size(), " cotangents were given");
-  const auto all = b.call(vjp(t.program), concat(concat(t.captured, args), cts));
-  // Outputs, then cotangents of (captured..., args...): drop the captured ones.
+  const auto all = b.call(vjp(t.program, wrt_args(t.captured.size(), args.size())), concat(concat(t.captured, args), cts));
   return {std::vector<Atom>(all.begin(), all.begin() + static_cast<long>(n_out)),
-          std::vector<Atom>(all.begin() + static_cast<long>(n_out + n_cap), all.end())};
+          std::vector<Atom>(all.begin() + static_cast<long>(n_out), all.end())};
 }
 
 Derivatives jvp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& tangents) {
   const Traced t = trace(b, f, args);
   if (tangents.size() != args.size())
     fail(ErrorKind::kValue, "jvp: ", args.size(), " primals but ", tangents.size(), " tangents");
-  std::vector<Atom> zero_caps;
-  for (const Atom& c : t.captured) zero_caps.push_back(zeros_like(b, b.local(c).aval));
-  const auto all = b.call(jvp(t.program), concat(concat(concat(t.captured, args), zero_caps), tangents));
+  const auto all = b.call(jvp(t.program, wrt_args(t.captured.size(), args.size())),
+                          concat(concat(t.captured, args), tangents));
   const size_t n_out = t.program.outvars.size();
   return {std::vector<Atom>(all.begin(), all.begin() + static_cast<long>(n_out)),
           std::vector<Atom>(all.begin() + static_cast<long>(n_out), all.end())};
@@ -64,8 +69,9 @@ Derivatives grad_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args
          "); use vjp for other outputs");
   }
   const Atom one = full_like(b, t.program.outvars[0].aval, 1.0);
-  const auto all = b.call(vjp(t.program), concat(concat(t.captured, args), {one}));
-  return {{all[0]}, std::vector<Atom>(all.begin() + 1 + static_cast<long>(t.captured.size()), all.end())};
+  const auto all =
+      b.call(vjp(t.program, wrt_args(t.captured.size(), args.size())), concat(concat(t.captured, args), {one}));
+  return {{all[0]}, std::vector<Atom>(all.begin() + 1, all.end())};
 }
 
 }  // namespace shardlab::ir

@@ -5,12 +5,13 @@
 
 namespace shardlab::ir {
 
-Program jvp(const Program& p) {
+Program jvp(const Program& p, const std::vector<bool>& wrt) {
   Builder b(p.scope, nullptr);
   std::vector<Atom> primal(p.avals.size());
   std::vector<MaybeAtom> tangent(p.avals.size());
   for (VarId v : p.invars) primal[v] = b.input(p.avals[v]);
-  for (VarId v : p.invars) tangent[v] = b.input(p.avals[v]);
+  for (size_t i = 0; i < p.invars.size(); ++i)
+    if (wrt.empty() || wrt[i]) tangent[p.invars[i]] = b.input(p.avals[p.invars[i]]);
   auto primal_of = [&](const Atom& a) { return a.is_literal() ? a : primal[a.var]; };
   auto tangent_of = [&](const Atom& a) { return a.is_literal() ? MaybeAtom() : tangent[a.var]; };
   for (const Eqn& e : p.eqns) {

@@ -8,8 +8,9 @@
 
 namespace shardlab::ir {
 
-/// The JVP of `program`: inputs are its inputs then one tangent per input;
-/// outputs are its outputs then one tangent per output.
-Program jvp(const Program& program);
+/// The JVP of `program` with respect to the inputs marked in `wrt` (all when
+/// empty; the others have zero tangents): inputs are its inputs then one
+/// tangent per marked input; outputs are its outputs then one tangent per output.
+Program jvp(const Program& program, const std::vector<bool>& wrt = {});
 
 }  // namespace shardlab::ir

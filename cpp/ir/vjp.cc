@@ -1,5 +1,6 @@
 #include "ir/vjp.h"
 
+#include "ir/dce.h"
 #include "ir/jvp.h"
 #include "ir/ops.h"
 
@@ -81,24 +82,25 @@ Transposed emit_transpose(Builder& b, const Program& p, const std::vector<bool>&
   return t;
 }
 
-Program vjp(const Program& program) {
-  const Program lin = jvp(program);
+Program vjp(const Program& program, const std::vector<bool>& wrt) {
+  const Program lin = jvp(program, wrt);
   const size_t n_in = program.invars.size(), n_out = program.outvars.size();
+  const size_t n_tan = lin.invars.size() - n_in;
   Builder b(lin.scope, nullptr);
   std::vector<Atom> inputs(lin.invars.size());
   std::vector<bool> linear(lin.invars.size(), false);
   for (size_t i = 0; i < n_in; ++i) inputs[i] = b.input(lin.avals[lin.invars[i]]);
-  for (size_t i = 0; i < n_in; ++i) linear[n_in + i] = true;
+  for (size_t i = 0; i < n_tan; ++i) linear[n_in + i] = true;
   std::vector<MaybeAtom> out_cts(n_out);
   for (size_t i = 0; i < n_out; ++i) out_cts.push_back(b.input(lin.outvars[n_out + i].aval));
   const Transposed t = emit_transpose(b, lin, linear, inputs, out_cts);
   std::vector<Atom> outs;
   for (size_t i = 0; i < n_out; ++i) outs.push_back(*t.values[i]);
-  for (size_t i = 0; i < n_in; ++i) {
+  for (size_t i = 0; i < n_tan; ++i) {
     const MaybeAtom& c = t.cts[n_in + i];
     outs.push_back(c ? *c : zeros_like(b, lin.avals[lin.invars[n_in + i]]));
   }
-  return b.build(outs);
+  return dce(b.build(outs));
 }
 
 }  // namespace shardlab::ir

@@ -25,8 +25,9 @@ struct Transposed {
 Transposed emit_transpose(Builder& b, const Program& p, const std::vector<bool>& linear_in,
                           const std::vector<Atom>& inputs, const std::vector<MaybeAtom>& out_cts);
 
-/// The VJP of `program`: inputs are its inputs then one cotangent per output;
-/// outputs are its outputs then one cotangent per input.
-Program vjp(const Program& program);
+/// The VJP of `program` with respect to the inputs marked in `wrt` (all when
+/// empty): inputs are its inputs then one cotangent per output; outputs are
+/// its outputs then one cotangent per marked input.
+Program vjp(const Program& program, const std::vector<bool>& wrt = {});
 
 }  // namespace shardlab::ir

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/dce.h"
 #include "ir/jvp.h"
 #include "ir/ops.h"
 #include "ir/vjp.h"
@@ -95,15 +96,19 @@ std::vector<MaybeAtom> Def<Prim::kShardMap>::jvp(Builder& b, const Params& p, co
                                                  const std::vector<Atom>& outputs,
                                                  const std::vector<MaybeAtom>& tangents) {
   const ShardMapParams s = params_of(p);
-  bool any = false;
-  for (const MaybeAtom& t : tangents) any = any || t.has_value();
-  if (!any) return std::vector<MaybeAtom>(outputs.size());
+  // Only the operands with a tangent get one in the body.
+  std::vector<bool> wrt;
   std::vector<Atom> operands = primals;
-  for (size_t i = 0; i < primals.size(); ++i) operands.push_back(tangents[i] ? *tangents[i] : zeros_like(b, primals[i].aval));
   Specs in_specs = s.in_specs, out_specs = s.out_specs;
-  in_specs.insert(in_specs.end(), s.in_specs.begin(), s.in_specs.end());
+  for (size_t i = 0; i < primals.size(); ++i) {
+    wrt.push_back(tangents[i].has_value());
+    if (!tangents[i]) continue;
+    operands.push_back(*tangents[i]);
+    in_specs.push_back(s.in_specs[i]);
+  }
+  if (std::find(wrt.begin(), wrt.end(), true) == wrt.end()) return std::vector<MaybeAtom>(outputs.size());
   out_specs.insert(out_specs.end(), s.out_specs.begin(), s.out_specs.end());
-  auto body = std::make_shared<const Program>(ir::jvp(*s.body));
+  auto body = std::make_shared<const Program>(ir::jvp(*s.body, wrt));
   const auto outs = b.emit(Prim::kShardMap, make_params(s, body, in_specs, out_specs), operands);
   return std::vector<MaybeAtom>(outs.begin() + static_cast<long>(outputs.size()), outs.end());
 }
@@ -146,7 +151,7 @@ std::vector<MaybeAtom> Def<Prim::kShardMap>::transpose(Builder& b, const Params&
     out_specs.push_back(s.in_specs[i]);
     which.push_back(i);
   }
-  auto tbody = std::make_shared<const Program>(tb.build(results));
+  auto tbody = std::make_shared<const Program>(dce(tb.build(results)));
   const auto outs = b.emit(Prim::kShardMap, make_params(s, tbody, in_specs, out_specs), operands);
   std::vector<MaybeAtom> input_cts(inputs.size());
   for (size_t k = 0; k < which.size(); ++k) input_cts[which[k]] = outs[k];
