@@ -27,7 +27,9 @@ TEST(Registry, EveryPrimitiveHasItsRules) {
     const PrimitiveDef& d = primitive(static_cast<Prim>(i));
     EXPECT_NE(d.name, nullptr);
     EXPECT_NE(d.shape, nullptr);
-    EXPECT_NE(d.eval, nullptr);
+    // One kind of evaluation: local, on a device, or (shard_map) by the executors.
+    EXPECT_EQ((d.eval != nullptr) + (d.eval_on_device != nullptr), static_cast<Prim>(i) == Prim::kShardMap ? 0 : 1)
+        << d.name;
     EXPECT_NE(d.jvp, nullptr);
     EXPECT_NE(d.transpose, nullptr);
   }
