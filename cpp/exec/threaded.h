@@ -19,7 +19,7 @@ namespace shardlab::exec {
 /// A program prepared to run: submit `fn` to the pool on every device of the
 /// mesh with the communicator as JobSync; `outputs` is filled when it is done.
 struct ProgramJob {
-  std::function<void(int)> fn;                          ///< the per-device function
+  std::function<void(int)> fn;                         ///< the per-device function
   std::shared_ptr<std::vector<ShardedArray>> outputs;  ///< the results, once the job is done
 };
 

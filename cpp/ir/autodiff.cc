@@ -43,7 +43,8 @@ Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args,
   const size_t n_out = t.program.outvars.size();
   if (cts.size() != n_out)
     fail(ErrorKind::kValue, "vjp: the function has ", n_out, " outputs but ", cts.size(), " cotangents were given");
-  const auto all = b.call(vjp(t.program, wrt_args(t.captured.size(), args.size())), concat(concat(t.captured, args), cts));
+  const auto all =
+      b.call(vjp(t.program, wrt_args(t.captured.size(), args.size())), concat(concat(t.captured, args), cts));
   return {std::vector<Atom>(all.begin(), all.begin() + static_cast<long>(n_out)),
           std::vector<Atom>(all.begin() + static_cast<long>(n_out), all.end())};
 }
@@ -52,8 +53,8 @@ Derivatives jvp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args,
   const Traced t = trace(b, f, args);
   if (tangents.size() != args.size())
     fail(ErrorKind::kValue, "jvp: ", args.size(), " primals but ", tangents.size(), " tangents");
-  const auto all = b.call(jvp(t.program, wrt_args(t.captured.size(), args.size())),
-                          concat(concat(t.captured, args), tangents));
+  const auto all =
+      b.call(jvp(t.program, wrt_args(t.captured.size(), args.size())), concat(concat(t.captured, args), tangents));
   const size_t n_out = t.program.outvars.size();
   return {std::vector<Atom>(all.begin(), all.begin() + static_cast<long>(n_out)),
           std::vector<Atom>(all.begin() + static_cast<long>(n_out), all.end())};

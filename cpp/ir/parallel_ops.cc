@@ -59,18 +59,18 @@ Atom pvary(Builder& b, const Atom& x, const AxisNames& axes) {
 
 Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled) {
   const AxisGroup g = bound(b, axes, "all_gather");
-  return b.emit1(Prim::kAllGather,
-                 {{"all_gather_dimension", int64_t{axis}}, {"axis_name", axes}, {"axis_size", int64_t{g.size}},
-                  {"tiled", tiled}},
-                 {varying(b, x, axes)});
+  return b.emit1(
+      Prim::kAllGather,
+      {{"all_gather_dimension", int64_t{axis}}, {"axis_name", axes}, {"axis_size", int64_t{g.size}}, {"tiled", tiled}},
+      {varying(b, x, axes)});
 }
 
 Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled) {
   const AxisGroup g = bound(b, axes, "psum_scatter");
-  return b.emit1(Prim::kReduceScatter,
-                 {{"axis_name", axes}, {"axis_size", int64_t{g.size}}, {"scatter_dimension", int64_t{dim}},
-                  {"tiled", tiled}},
-                 {varying(b, x, axes)});
+  return b.emit1(
+      Prim::kReduceScatter,
+      {{"axis_name", axes}, {"axis_size", int64_t{g.size}}, {"scatter_dimension", int64_t{dim}}, {"tiled", tiled}},
+      {varying(b, x, axes)});
 }
 
 Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm) {
@@ -100,8 +100,9 @@ Atom axis_index(Builder& b, const AxisNames& axes) {
 std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
                             bool check_vma, const std::vector<Atom>& args, const BodyFn& f) {
   if (b.scope().mesh)
-    fail(ErrorKind::kValue, "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map "
-                            "over all the mesh axes");
+    fail(ErrorKind::kValue,
+         "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map "
+         "over all the mesh axes");
   if (in_specs.size() != args.size())
     fail(ErrorKind::kValue, "shard_map: got ", args.size(), " arguments but ", in_specs.size(),
          " in_specs; give one spec per argument (or one for a whole subtree)");
@@ -125,10 +126,10 @@ std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_spe
   operands.insert(operands.end(), args.begin(), args.end());
   Specs specs(body.captured().size(), PartitionSpec{});
   specs.insert(specs.end(), in_specs.begin(), in_specs.end());
-  return b.emit(Prim::kShardMap,
-                {{"jaxpr", program}, {"mesh", mesh}, {"in_specs", specs}, {"out_specs", out_specs},
-                 {"check_vma", check_vma}},
-                operands);
+  return b.emit(
+      Prim::kShardMap,
+      {{"jaxpr", program}, {"mesh", mesh}, {"in_specs", specs}, {"out_specs", out_specs}, {"check_vma", check_vma}},
+      operands);
 }
 
 }  // namespace shardlab::ir

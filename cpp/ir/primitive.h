@@ -84,8 +84,8 @@ using MaybeAtom = std::optional<Atom>;
 using ShapeRule = std::vector<Aval> (*)(const Params& params, const std::vector<Aval>& in);
 /// The device an evaluation runs on, and its collectives.
 struct DeviceContext {
-  int device = 0;                       ///< the device's number in the mesh
-  Collectives* collectives = nullptr;   ///< the collectives of the mesh
+  int device = 0;                      ///< the device's number in the mesh
+  Collectives* collectives = nullptr;  ///< the collectives of the mesh
 };
 
 /// Computes outputs from inputs (host memory or one device's blocks).
@@ -134,8 +134,8 @@ struct Def;
   static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
 
 /// Declares the rules of a primitive evaluated on a device with its peers (a collective).
-#define SHARDLAB_DEVICE_RULES                                                                   \
-  SHARDLAB_TRACE_RULES                                                                          \
+#define SHARDLAB_DEVICE_RULES                                                                                 \
+  SHARDLAB_TRACE_RULES                                                                                        \
   static void eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in, \
                              const std::vector<Tensor*>& out);
 

@@ -8,8 +8,8 @@
 #include "ir/primitives/elementwise.h"
 #include "ir/primitives/parallel.h"
 #include "ir/primitives/reductions.h"
-#include "ir/primitives/shard_map.h"
 #include "ir/primitives/shape_ops.h"
+#include "ir/primitives/shard_map.h"
 #include "ir/primitives/unary_math.h"
 
 namespace shardlab::ir {

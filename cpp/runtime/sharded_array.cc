@@ -21,11 +21,13 @@ StridedView global_view(const Mesh& mesh, const Layout& layout, int device) {
 }  // namespace
 
 void read_block(const Mesh& mesh, const Layout& layout, int device, const void* global, void* block) {
-  strided_copy(layout.block, global, global_view(mesh, layout, device), block, StridedView{strides_of(layout.block), 0});
+  strided_copy(layout.block, global, global_view(mesh, layout, device), block,
+               StridedView{strides_of(layout.block), 0});
 }
 
 void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global) {
-  strided_copy(layout.block, block, StridedView{strides_of(layout.block), 0}, global, global_view(mesh, layout, device));
+  strided_copy(layout.block, block, StridedView{strides_of(layout.block), 0}, global,
+               global_view(mesh, layout, device));
 }
 
 namespace {
@@ -59,8 +61,7 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
 ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
                                const PartitionSpec& spec, const void* host) {
   ShardedArray a(std::move(mesh), dtype, global, spec);
-  for (int d = 0; d < a.mesh_->size(); ++d)
-    read_block(*a.mesh_, a.layout_, d, host, a.block(d));
+  for (int d = 0; d < a.mesh_->size(); ++d) read_block(*a.mesh_, a.layout_, d, host, a.block(d));
   return a;
 }
 

@@ -9,6 +9,7 @@
 
 #include "exec/interpreter.h"
 #include "ir/autodiff.h"
+#include "ir/json.h"
 #include "ir/ops.h"
 #include "ir/parallel_ops.h"
 #include "ir/print.h"
@@ -74,8 +75,10 @@ TEST(ShardMap, PsumOnA2DMeshOverEachAxisAndBoth) {
       for (int m = 1; m < 4; ++m) s += x[i * 8 + m * 2 + j];
       EXPECT_EQ(by_model[i * 2 + j], s);
     }
-  const Program all = one_shard_map(mesh2x4(), f32({4, 8}), P({{"data"}, {"model"}}), P(),
-                                    [](Builder& b, const Atom& v) { return psum(b, v, {"data", "model"}); });
+  const Program all =
+      one_shard_map(mesh2x4(), f32({4, 8}), P({{"data"}, {"model"}}), P(), [](Builder& b, const Atom& v) {
+        return psum(b, v, {"data", "model"});
+      });
   const auto total = run1(all, mesh2x4(), {4, 8}, x);
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
@@ -145,9 +148,10 @@ TEST(ShardMap, PpermuteShiftsAroundTheRingAndZeroesTheUnreached) {
   const auto out = run1(p, mesh8(), {8, 2}, x);
   for (int d = 0; d < 8; ++d)
     for (int k = 0; k < 2; ++k) EXPECT_EQ(out[d * 2 + k], x[((d + 7) % 8) * 2 + k]);
-  const Program partial = one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}), [](Builder& b, const Atom& v) {
-    return ppermute(b, v, {"data"}, {{0, 1}, {1, 2}});
-  });
+  const Program partial =
+      one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P({{"data"}}), [](Builder& b, const Atom& v) {
+        return ppermute(b, v, {"data"}, {{0, 1}, {1, 2}});
+      });
   const auto out2 = run1(partial, mesh8(), {8, 2}, x);
   for (int d = 0; d < 8; ++d)
     for (int k = 0; k < 2; ++k) EXPECT_EQ(out2[d * 2 + k], d == 1 || d == 2 ? x[(d - 1) * 2 + k] : 0.0f);
@@ -156,9 +160,8 @@ TEST(ShardMap, PpermuteShiftsAroundTheRingAndZeroesTheUnreached) {
 TEST(ShardMap, AllToAllTransposesTheBlockLayout) {
   const auto x = testing::random_floats(8 * 8, 7);
   // Row blocks in, column blocks out: the global array is unchanged.
-  const Program p = one_shard_map(mesh8(), f32({8, 8}), P({{"data"}}), P({{}, {"data"}}), [](Builder& b, const Atom& v) {
-    return all_to_all(b, v, {"data"}, 1, 0, true);
-  });
+  const Program p = one_shard_map(mesh8(), f32({8, 8}), P({{"data"}}), P({{}, {"data"}}),
+                                  [](Builder& b, const Atom& v) { return all_to_all(b, v, {"data"}, 1, 0, true); });
   EXPECT_EQ(run1(p, mesh8(), {8, 8}, x), x);
   // Untiled on the 2x4 mesh over 'model': block [2,4] -> [4,2] (split dim 1 removed, new dim 0).
   const auto y = testing::random_floats(4 * 16, 8);
@@ -192,12 +195,12 @@ TEST(Vma, BodyInputsVaryAlongTheirSpecsAxesAndMixedOperandsArePvaryd) {
   Builder b;
   const Atom x = b.input(f32({8, 2}));
   const Atom w = b.input(f32({2}));
-  const auto out = shard_map(b, mesh8(), {P({{"data"}}), P()}, {P({{"data"}})}, true, {x, w},
-                             [](Builder& bb, const Blocks& in) {
-                               EXPECT_EQ(in[0].aval.str(), "f32[1,2]{V:data}");
-                               EXPECT_EQ(in[1].aval.str(), "f32[2]");
-                               return Blocks{mul(bb, in[0], broadcast_in_dim(bb, in[1], {1, 2}, {1}))};
-                             });
+  const auto out =
+      shard_map(b, mesh8(), {P({{"data"}}), P()}, {P({{"data"}})}, true, {x, w}, [](Builder& bb, const Blocks& in) {
+        EXPECT_EQ(in[0].aval.str(), "f32[1,2]{V:data}");
+        EXPECT_EQ(in[1].aval.str(), "f32[2]");
+        return Blocks{mul(bb, in[0], broadcast_in_dim(bb, in[1], {1, 2}, {1}))};
+      });
   EXPECT_EQ(to_text(b.build(out)),
             "{ lambda ; a:f32[8,2] b:f32[2]. let\n"
             "    c:f32[8,2] = shard_map[\n"
@@ -215,8 +218,8 @@ TEST(Vma, BodyInputsVaryAlongTheirSpecsAxesAndMixedOperandsArePvaryd) {
 }
 
 TEST(Vma, PsumOfAnInvariantValueMultipliesByTheAxisSize) {
-  const Program p = one_shard_map(mesh8(), f32({3}), P(), P(),
-                                  [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); });
+  const Program p =
+      one_shard_map(mesh8(), f32({3}), P(), P(), [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); });
   EXPECT_NE(to_text(p).find("pvary[axes=('data',)]"), std::string::npos) << to_text(p);
   const std::vector<float> w = {0.5f, -1.0f, 2.0f};
   EXPECT_EQ(run1(p, mesh8(), {3}, w), (std::vector<float>{4.0f, -8.0f, 16.0f}));
@@ -301,14 +304,13 @@ TEST(ShardMapAutodiff, JvpThroughShardMapMatchesFiniteDifferences) {
 // per feature): the per-device loss is the mean squared error of its block.
 Blocks local_grad(Builder& b, const Atom& w, const Atom& x, const Atom& y, bool pcast_first) {
   const Atom wv = pcast_first ? pvary(b, w, {"data"}) : w;
-  const auto g = grad_at(
-      b,
-      [&](Builder& gb, const std::vector<Atom>& args) {
-        const Atom pred = mul(gb, x, broadcast_in_dim(gb, args[0], x.aval.shape, {1}));
-        const Atom err = unary(gb, Prim::kSquare, sub(gb, pred, y));
-        return std::vector<Atom>{div(gb, reduce_sum(gb, err, {0, 1}), f32_scalar(x.aval.shape[0]))};
-      },
-      {wv});
+  const auto g = grad_at(b,
+                         [&](Builder& gb, const std::vector<Atom>& args) {
+                           const Atom pred = mul(gb, x, broadcast_in_dim(gb, args[0], x.aval.shape, {1}));
+                           const Atom err = unary(gb, Prim::kSquare, sub(gb, pred, y));
+                           return std::vector<Atom>{div(gb, reduce_sum(gb, err, {0, 1}), f32_scalar(x.aval.shape[0]))};
+                         },
+                         {wv});
   return {pmean(b, g.derivs[0], {"data"}), pmean(b, g.outputs[0], {"data"})};
 }
 
@@ -316,8 +318,9 @@ std::vector<float> data_parallel_grad(bool pcast_first, const std::vector<float>
                                       const std::vector<float>& y) {
   Builder b;
   const Atom wa = b.input(f32({2})), xa = b.input(f32({16, 2})), ya = b.input(f32({16, 2}));
-  const auto out = shard_map(b, mesh8(), {P(), P({{"data"}}), P({{"data"}})}, {P(), P()}, true, {wa, xa, ya},
-                             [&](Builder& bb, const Blocks& in) { return local_grad(bb, in[0], in[1], in[2], pcast_first); });
+  const auto out =
+      shard_map(b, mesh8(), {P(), P({{"data"}}), P({{"data"}})}, {P(), P()}, true, {wa, xa, ya},
+                [&](Builder& bb, const Blocks& in) { return local_grad(bb, in[0], in[1], in[2], pcast_first); });
   const auto res = run_both(b.build(out), mesh8(), {host_f32({2}, w), host_f32({16, 2}, x), host_f32({16, 2}, y)});
   return as_floats(res[0]);
 }
@@ -347,18 +350,17 @@ TEST(ShardMapAutodiff, GradThroughAShardMapFromOutside) {
   Builder b;
   const Atom w = b.input(f32({2}));
   const Atom xa = b.input(f32({8, 2}));
-  const auto g = grad_at(
-      b,
-      [&](Builder& gb, const std::vector<Atom>& args) {
-        const auto out = shard_map(gb, mesh8(), {P(), P({{"data"}})}, {P()}, true, {args[0], xa},
-                                   [](Builder& bb, const Blocks& in) {
-                                     const Atom t = unary(bb, Prim::kTanh,
-                                                          mul(bb, in[1], broadcast_in_dim(bb, in[0], {1, 2}, {1})));
-                                     return Blocks{psum(bb, reduce_sum(bb, t, {0, 1}), {"data"})};
-                                   });
-        return std::vector<Atom>{out[0]};
-      },
-      {w});
+  const auto g =
+      grad_at(b,
+              [&](Builder& gb, const std::vector<Atom>& args) {
+                const auto out = shard_map(
+                    gb, mesh8(), {P(), P({{"data"}})}, {P()}, true, {args[0], xa}, [](Builder& bb, const Blocks& in) {
+                      const Atom t = unary(bb, Prim::kTanh, mul(bb, in[1], broadcast_in_dim(bb, in[0], {1, 2}, {1})));
+                      return Blocks{psum(bb, reduce_sum(bb, t, {0, 1}), {"data"})};
+                    });
+                return std::vector<Atom>{out[0]};
+              },
+              {w});
   const std::vector<float> wv = {0.3f, -0.7f};
   const auto res = run_both(b.build({g.outputs[0], g.derivs[0]}), mesh8(), {host_f32({2}, wv), host_f32({8, 2}, x)});
   double f = 0;
@@ -380,14 +382,41 @@ TEST(ShardMapAutodiff, PmaxHasNoDerivative) {
   EXPECT_NE(testing::error_message([&] {
               grad_at(b,
                       [](Builder& gb, const std::vector<Atom>& a) {
-                        return std::vector<Atom>{shard_map(gb, mesh8(), {P({{"data"}})}, {P()}, true, a,
-                                                           [](Builder& bb, const Blocks& in) {
-                                                             return Blocks{reduce_sum(bb, pmax(bb, in[0], {"data"}), {0})};
-                                                           })[0]};
+                        return std::vector<Atom>{
+                            shard_map(gb, mesh8(), {P({{"data"}})}, {P()}, true, a, [](Builder& bb, const Blocks& in) {
+                              return Blocks{reduce_sum(bb, pmax(bb, in[0], {"data"}), {0})};
+                            })[0]};
                       },
                       {x});
             }).find("pmax: has no derivative"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace shardlab::ir
+
+namespace shardlab::ir {
+namespace {
+
+TEST(Json, HoldsTheTextFormsContentStructured) {
+  const Program p = one_shard_map(mesh8(), f32({8, 2}), P({{"data"}}), P(), [](Builder& b, const Atom& v) {
+    return psum(b, mul(b, v, f32_scalar(2)), {"data"});
+  });
+  EXPECT_EQ(
+      to_json(p),
+      R"({"invars":[{"name":"a","aval":{"dtype":"float32","shape":[8,2],"vma":[],"str":"f32[8,2]"}}],)"
+      R"("eqns":[{"primitive":"shard_map","params":{"jaxpr":{)"
+      R"("invars":[{"name":"c","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
+      R"("eqns":[{"primitive":"mul","params":{},"inputs":[{"name":"c","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}},)"
+      R"({"literal":2,"aval":{"dtype":"float32","shape":[],"vma":[],"str":"f32[]"}}],)"
+      R"("outputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}]},)"
+      R"({"primitive":"psum","params":{"axes":["data"]},"inputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
+      R"("outputs":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]}],)"
+      R"("outvars":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]},)"
+      R"("mesh":{"axis_names":["data"],"shape":[8]},"in_specs":[["data"]],"out_specs":[[]],"check_vma":true},)"
+      R"("inputs":[{"name":"a","aval":{"dtype":"float32","shape":[8,2],"vma":[],"str":"f32[8,2]"}}],)"
+      R"("outputs":[{"name":"b","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]}],)"
+      R"("outvars":[{"name":"b","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]})");
 }
 
 }  // namespace

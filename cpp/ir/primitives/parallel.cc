@@ -56,7 +56,8 @@ void all_reduce(const DeviceContext& ctx, const Params& p, ReduceOp op, const ch
 
 std::vector<Aval> reduced_shape(const Params& p, const std::vector<Aval>& in, const char* name) {
   one_operand(name, in);
-  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+  if (in[0].dtype == DType::kBool)
+    fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
   return {Aval{in[0].dtype, in[0].shape, without(in[0].vma, axes_of(p, name))}};
 }
 
@@ -145,8 +146,8 @@ std::vector<MaybeAtom> Def<Prim::kPvary>::transpose(Builder& b, const Params& p,
 std::vector<Aval> Def<Prim::kAllGather>::shape(const Params& p, const std::vector<Aval>& in) {
   one_operand(kName, in);
   return {Aval{in[0].dtype,
-               all_gather_shape(in[0].shape, int_param(p, "axis_size", kName), int_param(p, "all_gather_dimension", kName),
-                                param<bool>(p, "tiled", kName)),
+               all_gather_shape(in[0].shape, int_param(p, "axis_size", kName),
+                                int_param(p, "all_gather_dimension", kName), param<bool>(p, "tiled", kName)),
                in[0].vma}};
 }
 void Def<Prim::kAllGather>::eval_on_device(const DeviceContext& ctx, const Params& p,

@@ -61,7 +61,8 @@ std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector
     fail(ErrorKind::kValue, kName, ": got ", s.out_specs.size(), " out_specs for a body of ", body.outvars.size(),
          " outputs; give one spec per output");
   for (size_t i = 0; i < in.size(); ++i) {
-    const Aval want = block_aval(*s.mesh, in[i], s.in_specs[i], s.check_vma, std::string(kName) + " " + indexed("in_specs", i));
+    const Aval want =
+        block_aval(*s.mesh, in[i], s.in_specs[i], s.check_vma, std::string(kName) + " " + indexed("in_specs", i));
     const Aval& got = body.avals[body.invars[i]];
     if (want != got)
       fail(ErrorKind::kShape, kName, ": argument ", i, " is ", in[i].str(), ", which ", s.in_specs[i].str(),
@@ -81,8 +82,7 @@ std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector
         if (!std::binary_search(axes.begin(), axes.end(), v))
           fail(ErrorKind::kSharding, kName, ": ", indexed("out_specs", j), " is ", spec.str(), " but output ", j, " (",
                block.str(), ") varies along mesh axis '", v, "'; mention '", v, "' in ", indexed("out_specs", j),
-               ", make the value invariant along it first (psum or pmean over '", v,
-               "'), or pass check_vma=false");
+               ", make the value invariant along it first (psum or pmean over '", v, "'), or pass check_vma=false");
     }
     Shape global = block.shape;
     for (size_t d = 0; d < spec.entries.size(); ++d) global[d] *= s.mesh->axis_group(spec.entries[d], where).size;
