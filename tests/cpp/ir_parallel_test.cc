@@ -421,3 +421,40 @@ TEST(Json, HoldsTheTextFormsContentStructured) {
 
 }  // namespace
 }  // namespace shardlab::ir
+
+namespace shardlab::ir {
+namespace {
+
+TEST(ShardMapErrors, SpecsAndTracesAreChecked) {
+  Builder b;
+  const Atom x = b.input(f32({8, 2}));
+  const auto id = [](Builder&, const Blocks& in) { return in; };
+  EXPECT_EQ(testing::error_message([&] { shard_map(b, mesh8(), {}, {P()}, true, {x}, id); }),
+            "shard_map: got 1 arguments but 0 in_specs; give one spec per argument (or one for a whole subtree)");
+  EXPECT_EQ(testing::error_message([&] { shard_map(b, mesh8(), {P({{"data"}})}, {}, true, {x}, id); }),
+            "shard_map: the body returned 1 outputs but there are 0 out_specs; give one spec per output (or one for a "
+            "whole subtree)");
+  EXPECT_EQ(testing::error_message([&] {
+              shard_map(b, mesh8(), {P({{"data"}})}, {P({{"data"}})}, true, {x}, [&](Builder& bb, const Blocks& in) {
+                return shard_map(bb, mesh8(), {P()}, {P()}, true, in, id);
+              });
+            }),
+            "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map over all the mesh axes");
+  EXPECT_EQ(testing::error_message([&] {
+              shard_map(b, mesh8(), {P({{"data"}})}, {P({{}, {}, {"data"}})}, true, {x}, id);
+            }),
+            "shard_map out_specs[0]: P(None, None, 'data') has 3 entries but output 0 of the body is f32[1,2]{V:data} "
+            "(rank 2)");
+  // A value of a finished trace used in another one.
+  Atom escaped;
+  {
+    Builder other;
+    escaped = other.input(f32({2}));
+  }
+  EXPECT_EQ(testing::error_message([&] { add(b, x, escaped); }),
+            "trace: the value f32[2] belongs to a trace that is not this one or an enclosing one (a traced value "
+            "escaped the function that made it, e.g. stored in a variable outside it); pass it as an argument instead");
+}
+
+}  // namespace
+}  // namespace shardlab::ir
