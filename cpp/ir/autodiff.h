@@ -20,14 +20,43 @@ struct Derivatives {
   std::vector<Atom> derivs;   ///< vjp: one cotangent per arg; jvp: one tangent per output
 };
 
+/// A function being traced for differentiation, in a builder nested in the
+/// enclosing one with the same scope. Callers (the JS tracer, the *_at
+/// functions below) trace the function on inputs(), then take a derivative.
+class FunctionTrace {
+ public:
+  /// Starts tracing a function of `args` (values of `outer`).
+  FunctionTrace(Builder& outer, std::vector<Atom> args);
+  /// The function's builder.
+  Builder& builder() { return inner_; }
+  /// The function's inputs, typed like the arguments.
+  const std::vector<Atom>& inputs() const { return inputs_; }
+  /// jax.vjp: f's outputs `outs` (values of builder()) and the cotangents of
+  /// the arguments for output cotangents `cts`, emitted into the outer builder.
+  Derivatives vjp(std::vector<Atom> outs, const std::vector<Atom>& cts);
+  /// jax.jvp: the outputs and their tangents for argument tangents `tangents`.
+  Derivatives jvp(std::vector<Atom> outs, const std::vector<Atom>& tangents);
+  /// jax.grad over every argument, for one float32 scalar output (its
+  /// cotangent is 1, typed like the output).
+  Derivatives grad(std::vector<Atom> outs);
+
+ private:
+  Program program(std::vector<Atom>& outs);
+  std::vector<bool> wrt() const;
+
+  Builder& outer_;
+  std::vector<Atom> args_;
+  Builder inner_;
+  std::vector<Atom> inputs_;
+};
+
 /// jax.vjp(f, *args)[1](*cts), emitted into b.
 Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts);
 
 /// jax.jvp(f, args, tangents), emitted into b.
 Derivatives jvp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& tangents);
 
-/// jax.grad(f, argnums=all)(*args) for f with one scalar float32 output
-/// (its cotangent is 1, typed like the output).
+/// jax.grad(f, argnums=all)(*args) for f with one scalar float32 output.
 Derivatives grad_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args);
 
 }  // namespace shardlab::ir

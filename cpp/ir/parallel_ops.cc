@@ -97,39 +97,59 @@ Atom axis_index(Builder& b, const AxisNames& axes) {
   return b.emit1(Prim::kAxisIndex, {{"axis_name", axes}}, {});
 }
 
-std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
-                            bool check_vma, const std::vector<Atom>& args, const BodyFn& f) {
-  if (b.scope().mesh)
+namespace {
+
+Scope body_scope(Builder& outer, const MeshRef& mesh, bool check_vma) {
+  if (outer.scope().mesh)
     fail(ErrorKind::kValue,
-         "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map "
-         "over all the mesh axes");
-  if (in_specs.size() != args.size())
-    fail(ErrorKind::kValue, "shard_map: got ", args.size(), " arguments but ", in_specs.size(),
+         "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map over all the mesh axes");
+  return Scope{mesh, check_vma};
+}
+
+}  // namespace
+
+ShardMapTrace::ShardMapTrace(Builder& outer, MeshRef mesh, Specs in_specs, bool check_vma, std::vector<Atom> args)
+    : outer_(outer),
+      mesh_(std::move(mesh)),
+      in_specs_(std::move(in_specs)),
+      check_vma_(check_vma),
+      args_(std::move(args)),
+      body_(body_scope(outer, mesh_, check_vma), &outer) {
+  if (in_specs_.size() != args_.size())
+    fail(ErrorKind::kValue, "shard_map: got ", args_.size(), " arguments but ", in_specs_.size(),
          " in_specs; give one spec per argument (or one for a whole subtree)");
-  Builder body(Scope{mesh, check_vma}, &b);
-  std::vector<Atom> blocks;
-  for (size_t i = 0; i < args.size(); ++i)
-    blocks.push_back(body.input(
-        block_aval(*mesh, args[i].aval, in_specs[i], check_vma, "shard_map in_specs[" + std::to_string(i) + "]")));
-  std::vector<Atom> outs = f(body, blocks);
+  for (size_t i = 0; i < args_.size(); ++i) {
+    args_[i] = outer_.local(args_[i]);
+    blocks_.push_back(body_.input(
+        block_aval(*mesh_, args_[i].aval, in_specs_[i], check_vma_, "shard_map in_specs[" + std::to_string(i) + "]")));
+  }
+}
+
+std::vector<Atom> ShardMapTrace::finish(const Specs& out_specs, std::vector<Atom> outs) {
   if (out_specs.size() != outs.size())
     fail(ErrorKind::kValue, "shard_map: the body returned ", outs.size(), " outputs but there are ", out_specs.size(),
          " out_specs; give one spec per output (or one for a whole subtree)");
   for (size_t j = 0; j < outs.size(); ++j) {
-    outs[j] = body.local(outs[j]);
+    outs[j] = body_.local(outs[j]);
     // A block tiled along an axis is, as a value, varying along it; typing
     // it so keeps cotangents of the same type as the outputs.
-    if (check_vma && !outs[j].is_literal()) outs[j] = varying(body, outs[j], spec_axes(out_specs[j]));
+    if (check_vma_ && !outs[j].is_literal()) outs[j] = varying(body_, outs[j], spec_axes(out_specs[j]));
   }
-  auto program = std::make_shared<const Program>(body.build(outs));
-  std::vector<Atom> operands = body.captured();
-  operands.insert(operands.end(), args.begin(), args.end());
-  Specs specs(body.captured().size(), PartitionSpec{});
-  specs.insert(specs.end(), in_specs.begin(), in_specs.end());
-  return b.emit(
+  auto program = std::make_shared<const Program>(body_.build(outs));
+  std::vector<Atom> operands = body_.captured();
+  operands.insert(operands.end(), args_.begin(), args_.end());
+  Specs specs(body_.captured().size(), PartitionSpec{});
+  specs.insert(specs.end(), in_specs_.begin(), in_specs_.end());
+  return outer_.emit(
       Prim::kShardMap,
-      {{"jaxpr", program}, {"mesh", mesh}, {"in_specs", specs}, {"out_specs", out_specs}, {"check_vma", check_vma}},
+      {{"jaxpr", program}, {"mesh", mesh_}, {"in_specs", specs}, {"out_specs", out_specs}, {"check_vma", check_vma_}},
       operands);
+}
+
+std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
+                            bool check_vma, const std::vector<Atom>& args, const BodyFn& f) {
+  ShardMapTrace t(b, mesh, in_specs, check_vma, args);
+  return t.finish(out_specs, f(t.body(), t.blocks()));
 }
 
 }  // namespace shardlab::ir

@@ -36,12 +36,36 @@ Atom all_to_all(Builder& b, const Atom& x, const AxisNames& axes, int split_axis
 /// jax.lax.axis_index(axes): this device's position along the axes (major first).
 Atom axis_index(Builder& b, const AxisNames& axes);
 
+/// A shard_map being traced: a builder for its body, nested in the
+/// enclosing one, whose inputs are the blocks of the arguments. Callers
+/// (the JS tracer, shard_map() below) trace the body, then finish().
+class ShardMapTrace {
+ public:
+  /// Starts tracing jax.shard_map(f, mesh=mesh, in_specs, check_vma) on `args` of `outer`.
+  ShardMapTrace(Builder& outer, MeshRef mesh, Specs in_specs, bool check_vma, std::vector<Atom> args);
+  /// The body's builder.
+  Builder& body() { return body_; }
+  /// The body's inputs: one block per argument.
+  const std::vector<Atom>& blocks() const { return blocks_; }
+  /// Emits the shard_map returning `outs` (values of the body) laid out by
+  /// `out_specs` into the outer builder; values of the outer trace the body
+  /// used become leading inputs with spec P(). Returns the global outputs.
+  std::vector<Atom> finish(const Specs& out_specs, std::vector<Atom> outs);
+
+ private:
+  Builder& outer_;
+  MeshRef mesh_;
+  Specs in_specs_;
+  bool check_vma_;
+  std::vector<Atom> args_;
+  Builder body_;
+  std::vector<Atom> blocks_;
+};
+
 /// A shard_map body: the per-device outputs from the per-device inputs.
 using BodyFn = std::function<std::vector<Atom>(Builder& body, const std::vector<Atom>& blocks)>;
 
-/// jax.shard_map(f, mesh=mesh, in_specs, out_specs, check_vma)(*args):
-/// traces f on blocks of `args` in a nested builder and emits the shard_map;
-/// values of `b` that f uses become leading inputs with spec P().
+/// jax.shard_map(f, mesh=mesh, in_specs, out_specs, check_vma)(*args), traced with a ShardMapTrace.
 std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
                             bool check_vma, const std::vector<Atom>& args, const BodyFn& f);
 

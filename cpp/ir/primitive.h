@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/aval.h"
@@ -146,5 +147,8 @@ struct Def;
 
 /// The rules of `p`.
 const PrimitiveDef& primitive(Prim p);
+
+/// The primitive printed as `name`; throws a ValueError listing the valid names.
+Prim primitive_named(const std::string& name);
 
 }  // namespace shardlab::ir

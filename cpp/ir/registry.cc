@@ -11,6 +11,7 @@
 #include "ir/primitives/shape_ops.h"
 #include "ir/primitives/shard_map.h"
 #include "ir/primitives/unary_math.h"
+#include "runtime/errors.h"
 
 namespace shardlab::ir {
 
@@ -50,5 +51,14 @@ constexpr std::array<PrimitiveDef, kNumPrims> kTable = make_table(std::make_inde
 }  // namespace
 
 const PrimitiveDef& primitive(Prim p) { return kTable[static_cast<size_t>(p)]; }
+
+Prim primitive_named(const std::string& name) {
+  std::string valid;
+  for (size_t i = 0; i < kNumPrims; ++i) {
+    if (name == kTable[i].name) return static_cast<Prim>(i);
+    valid += std::string(i ? ", " : "") + kTable[i].name;
+  }
+  fail(ErrorKind::kValue, "primitive: unknown primitive '", name, "'; valid names are ", valid);
+}
 
 }  // namespace shardlab::ir
