@@ -41,13 +41,31 @@ std::vector<bool> FunctionTrace::wrt() const {
   return wrt;
 }
 
-Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<Atom>& cts) {
+Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts) {
   const Program p = program(outs);
   if (cts.size() != outs.size())
     fail(ErrorKind::kValue, "vjp: the function has ", outs.size(), " outputs but ", cts.size(),
          " cotangents were given");
-  const auto all = outer_.call(ir::vjp(p, wrt()), concat(concat(inner_.captured(), args_), cts));
-  return {slice(all, 0, outs.size()), slice(all, outs.size(), all.size())};
+  // Linearize, then transpose straight into the outer trace: the forward
+  // part gives the outputs, the transposed part the cotangents.
+  const Program lin = ir::jvp(p, wrt());
+  const std::vector<Atom> values = concat(inner_.captured(), args_);
+  std::vector<Atom> lin_inputs = values;
+  lin_inputs.resize(lin.invars.size());
+  std::vector<bool> linear(lin.invars.size(), false);
+  for (size_t i = values.size(); i < linear.size(); ++i) linear[i] = true;
+  std::vector<MaybeAtom> out_cts(outs.size());
+  out_cts.insert(out_cts.end(), cts.begin(), cts.end());
+  const Transposed t = emit_transpose(outer_, lin, linear, lin_inputs, out_cts);
+  Derivatives d;
+  for (size_t i = 0; i < outs.size(); ++i) d.outputs.push_back(*t.values[i]);
+  for (size_t i = values.size(); i < lin.invars.size(); ++i)
+    d.derivs.push_back(t.cts[i] ? *t.cts[i] : zeros_like(outer_, lin.avals[lin.invars[i]]));
+  return d;
+}
+
+std::vector<Atom> FunctionTrace::primal(std::vector<Atom> outs) {
+  return outer_.call(program(outs), concat(inner_.captured(), args_));
 }
 
 Derivatives FunctionTrace::jvp(std::vector<Atom> outs, const std::vector<Atom>& tangents) {
@@ -59,19 +77,18 @@ Derivatives FunctionTrace::jvp(std::vector<Atom> outs, const std::vector<Atom>& 
 }
 
 Derivatives FunctionTrace::grad(std::vector<Atom> outs) {
-  if (outs.size() != 1 || !outs[0].aval.shape.empty() || outs[0].aval.dtype != DType::kFloat32) {
-    std::string got;
-    for (const Atom& o : outs) got += (got.empty() ? "" : ", ") + o.aval.str();
-    fail(ErrorKind::kShape, "grad: the function must return one float32 scalar (f32[]), got (", got,
-         "); use vjp for other outputs");
-  }
-  const Atom one = full_like(outer_, outs[0].aval, 1.0);
-  return vjp(std::move(outs), {one});
+  if (outs.empty() || !outs[0].aval.shape.empty() || outs[0].aval.dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, "grad: the function must return a float32 scalar (f32[]), got ",
+         outs.empty() ? std::string("nothing") : outs[0].aval.str(), "; use vjp for other outputs");
+  // Outputs after the first are auxiliary (has_aux): passed through, not differentiated.
+  std::vector<MaybeAtom> cts(outs.size());
+  cts[0] = full_like(outer_, outs[0].aval, 1.0);
+  return vjp(std::move(outs), cts);
 }
 
 Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts) {
   FunctionTrace t(b, args);
-  return t.vjp(f(t.builder(), t.inputs()), cts);
+  return t.vjp(f(t.builder(), t.inputs()), std::vector<MaybeAtom>(cts.begin(), cts.end()));
 }
 
 Derivatives jvp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& tangents) {

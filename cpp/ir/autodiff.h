@@ -32,11 +32,15 @@ class FunctionTrace {
   /// The function's inputs, typed like the arguments.
   const std::vector<Atom>& inputs() const { return inputs_; }
   /// jax.vjp: f's outputs `outs` (values of builder()) and the cotangents of
-  /// the arguments for output cotangents `cts`, emitted into the outer builder.
-  Derivatives vjp(std::vector<Atom> outs, const std::vector<Atom>& cts);
+  /// the arguments for output cotangents `cts` (nullopt: zero), emitted into
+  /// the outer builder.
+  Derivatives vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts);
+  /// f's outputs `outs` in the outer trace (its equations inlined there).
+  std::vector<Atom> primal(std::vector<Atom> outs);
   /// jax.jvp: the outputs and their tangents for argument tangents `tangents`.
   Derivatives jvp(std::vector<Atom> outs, const std::vector<Atom>& tangents);
-  /// jax.grad over every argument, for one float32 scalar output (its
+  /// jax.grad over every argument (with has_aux: the outputs after the first
+  /// pass through undifferentiated) for a float32 scalar first output (its
   /// cotangent is 1, typed like the output).
   Derivatives grad(std::vector<Atom> outs);
 

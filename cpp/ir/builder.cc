@@ -33,6 +33,18 @@ Atom Builder::input(const Aval& aval) {
   return Atom::of(v, aval, id_);
 }
 
+Atom Builder::value(uint32_t trace, VarId var) const {
+  for (const Builder* b = this; b; b = b->parent_)
+    if (b->id_ == trace) {
+      if (var < 0 || static_cast<size_t>(var) >= b->program_.avals.size())
+        fail(ErrorKind::kValue, "trace: no variable ", var, " in trace ", trace);
+      return Atom::of(var, b->program_.avals[var], trace);
+    }
+  fail(ErrorKind::kValue,
+       "trace: a traced value of a finished trace was used (it escaped the function that made it, e.g. stored in a "
+       "variable outside it); pass it as an argument instead");
+}
+
 Atom Builder::local(const Atom& a) {
   if (a.is_literal() || a.trace == id_) return a;
   if (!parent_)

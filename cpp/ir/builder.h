@@ -23,6 +23,10 @@ class Builder {
   Builder(const Builder&) = delete;
   Builder& operator=(const Builder&) = delete;
 
+  /// This trace's id (the `trace` of its values).
+  uint32_t id() const { return id_; }
+  /// Variable `var` of this trace or of the enclosing trace whose id is `trace`.
+  Atom value(uint32_t trace, VarId var) const;
   /// Where the program being built runs.
   const Scope& scope() const { return program_.scope; }
   /// Adds a program input of type `aval`.

@@ -143,6 +143,28 @@ ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, con
   });
 }
 
+val ProgramRun::arrays() const {
+  val a = val::array();
+  for (const ShardedArray& x : *outputs) a.call<void>("push", x);
+  return a;
+}
+
+ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<const ir::Program> program,
+                                        const val& inputs) {
+  return with_js_errors([&] {
+    if (mesh.mesh->size() > pool_.size())
+      fail(ErrorKind::kValue, "run: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
+           " devices but the runtime has ", pool_.size());
+    std::vector<ShardedArray> args;
+    const int n = inputs["length"].as<int>();
+    for (int i = 0; i < n; ++i) args.push_back(inputs[i].as<ShardedArray>());
+    exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(program), args);
+    auto comm = mesh.comm;
+    submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
+    return ProgramRun{job.outputs};
+  });
+}
+
 void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, const std::string& mode) {
   with_js_errors([&] {
     if (mode != "throw" && mode != "trap" && mode != "abort")

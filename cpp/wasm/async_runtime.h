@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "exec/threaded.h"
+#include "ir/program.h"
 #include "runtime/collective_job.h"
 #include "runtime/communicator.h"
 #include "runtime/device_pool.h"
@@ -40,6 +42,13 @@ ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const e
 /// Assembles `array` into the host buffer at `ptr` (checking replicas if asked).
 void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas);
 
+/// The outputs of a submitted program; valid once its job has ended.
+struct ProgramRun {
+  std::shared_ptr<std::vector<ShardedArray>> outputs;
+  /// The outputs as a JS array of ShardedArray handles (call once, after the job ended).
+  emscripten::val arrays() const;
+};
+
 /// The device pool of this module instance, with Promise-style completion.
 class AsyncRuntime {
  public:
@@ -52,6 +61,10 @@ class AsyncRuntime {
   /// is called on the submitting thread.
   ShardedArray submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const emscripten::val& desc,
                                  const emscripten::val& out_spec, int reps);
+  /// Submits `program` on the sharded arrays `inputs` (a JS array) over the
+  /// devices of `mesh`; completion is reported as for submit_collective.
+  ProgramRun submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<const ir::Program> program,
+                            const emscripten::val& inputs);
   /// Test aid: a job in which every device runs a psum, then device `failing`
   /// fails while the others wait in a second psum: mode "throw" throws a C++
   /// exception, "trap" executes a wasm trap and "abort" calls std::abort

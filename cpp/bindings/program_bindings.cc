@@ -1,0 +1,50 @@
+// Embind declarations of the program layer (no logic: it lives in cpp/wasm/trace_api).
+#include <emscripten/bind.h>
+
+#include "wasm/trace_api.h"
+
+namespace {
+
+using namespace emscripten;
+using shardlab::wasm::AsyncRuntime;
+using shardlab::wasm::DeviceMesh;
+using shardlab::wasm::JsFunction;
+using shardlab::wasm::JsProgram;
+using shardlab::wasm::JsShardMap;
+using shardlab::wasm::JsTrace;
+using shardlab::wasm::ProgramRun;
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(shardlab_program) {
+  class_<JsProgram>("Program")
+      .function("toString", &JsProgram::text)
+      .function("toJSON", &JsProgram::json)
+      .function("inAvals", &JsProgram::in_avals)
+      .function("outAvals", &JsProgram::out_avals);
+  class_<JsTrace>("Trace")
+      .constructor<>()
+      .function("input", &JsTrace::input)
+      .function("emit", &JsTrace::emit)
+      .function("collective", &JsTrace::collective)
+      .function("axisIndex", &JsTrace::axis_index)
+      .function("build", &JsTrace::build);
+  class_<JsShardMap>("ShardMapTrace")
+      .constructor<JsTrace&, const DeviceMesh&, const val&, bool, const val&>()
+      .function("body", &JsShardMap::body, allow_raw_pointers())
+      .function("blocks", &JsShardMap::blocks)
+      .function("finish", &JsShardMap::finish);
+  class_<JsFunction>("FunctionTrace")
+      .constructor<JsTrace&, const val&>()
+      .function("body", &JsFunction::body, allow_raw_pointers())
+      .function("inputs", &JsFunction::inputs)
+      .function("primal", &JsFunction::primal)
+      .function("vjp", &JsFunction::vjp)
+      .function("jvp", &JsFunction::jvp)
+      .function("grad", &JsFunction::grad);
+  class_<ProgramRun>("ProgramRun").function("outputs", &ProgramRun::arrays);
+  function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
+                                                 const JsProgram& p, const val& inputs) {
+             return rt.submit_program(id, mesh, p.program, inputs);
+           }));
+}

@@ -1,0 +1,258 @@
+#include "wasm/trace_api.h"
+
+#include "ir/json.h"
+#include "ir/print.h"
+#include "runtime/errors.h"
+#include "wasm/js_errors.h"
+
+namespace shardlab::wasm {
+
+using emscripten::val;
+
+namespace {
+
+std::vector<std::string> strings_from_js(const val& v) {
+  std::vector<std::string> out;
+  if (v.isString()) return {v.as<std::string>()};
+  const int n = v["length"].as<int>();
+  for (int i = 0; i < n; ++i) out.push_back(v[i].as<std::string>());
+  return out;
+}
+
+val strings_to_js(const std::vector<std::string>& v) {
+  val a = val::array();
+  for (const auto& s : v) a.call<void>("push", s);
+  return a;
+}
+
+std::vector<int64_t> ints_from_js(const val& v) {
+  std::vector<int64_t> out;
+  const int n = v["length"].as<int>();
+  for (int i = 0; i < n; ++i) out.push_back(static_cast<int64_t>(v[i].as<double>()));
+  return out;
+}
+
+bool is_dtype_param(const std::string& key) {
+  return key == "new_dtype" || key == "dtype" || key == "preferred_element_type";
+}
+
+// A parameter from its JS value: booleans, numbers (integers become int64),
+// strings (dtypes by name for the dtype parameters), arrays of numbers, of
+// strings, or of arrays of numbers.
+ir::ParamValue param_from_js(const std::string& key, const val& v, const std::string& prim) {
+  if (v.isTrue() || v.isFalse()) return v.as<bool>();
+  if (v.isNumber()) {
+    const double d = v.as<double>();
+    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+    return d;
+  }
+  if (v.isString()) {
+    if (is_dtype_param(key)) return dtype_from_js(v.as<std::string>(), prim.c_str());
+    return v.as<std::string>();
+  }
+  if (val::global("Array").call<bool>("isArray", v)) {
+    const int n = v["length"].as<int>();
+    if (n > 0 && v[0].isString()) return strings_from_js(v);
+    if (n > 0 && val::global("Array").call<bool>("isArray", v[0])) {
+      ir::IntLists lists;
+      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i]));
+      return lists;
+    }
+    return ints_from_js(v);
+  }
+  fail(ErrorKind::kValue, prim, ": parameter '", key, "' has a value of an unsupported type");
+}
+
+ir::Params params_from_js(const val& params, const std::string& prim) {
+  ir::Params out;
+  if (params.isUndefined() || params.isNull()) return out;
+  const val keys = val::global("Object").call<val>("keys", params);
+  const int n = keys["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    const std::string key = keys[i].as<std::string>();
+    out.push_back(ir::Param{key, param_from_js(key, params[key], prim)});
+  }
+  return out;
+}
+
+ir::Specs specs_from_js(const val& specs) {
+  ir::Specs out;
+  const int n = specs["length"].as<int>();
+  for (int i = 0; i < n; ++i) out.push_back(spec_from_js(specs[i]));
+  return out;
+}
+
+val result(const ir::Derivatives& d) {
+  val r = val::object();
+  r.set("outputs", atoms_to_js(d.outputs));
+  r.set("derivs", atoms_to_js(d.derivs));
+  return r;
+}
+
+val aval_to_js(const ir::Aval& a) {
+  val r = val::object();
+  r.set("dtype", std::string(dtype_long_name(a.dtype)));
+  r.set("shape", shape_to_js(a.shape));
+  r.set("vma", strings_to_js(a.vma));
+  return r;
+}
+
+int int_opt(const val& opts, const char* key, int fallback) {
+  const val v = opts.isUndefined() || opts.isNull() ? val::undefined() : opts[key];
+  return v.isUndefined() || v.isNull() ? fallback : v.as<int>();
+}
+
+bool bool_opt(const val& opts, const char* key) {
+  const val v = opts.isUndefined() || opts.isNull() ? val::undefined() : opts[key];
+  return !v.isUndefined() && !v.isNull() && v.as<bool>();
+}
+
+}  // namespace
+
+DType dtype_from_js(const std::string& name, const char* fn) {
+  if (name == "float32") return DType::kFloat32;
+  if (name == "int32") return DType::kInt32;
+  if (name == "bool") return DType::kBool;
+  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32' or 'bool'");
+}
+
+val atom_to_js(const ir::Atom& a) {
+  val r = aval_to_js(a.aval);
+  if (a.is_literal()) {
+    r.set("literal", a.literal);
+  } else {
+    r.set("t", a.trace);
+    r.set("v", a.var);
+  }
+  return r;
+}
+
+val atoms_to_js(const std::vector<ir::Atom>& atoms) {
+  val a = val::array();
+  for (const ir::Atom& x : atoms) a.call<void>("push", atom_to_js(x));
+  return a;
+}
+
+std::string JsProgram::text() const { return ir::to_text(*program); }
+std::string JsProgram::json() const { return ir::to_json(*program); }
+
+val JsProgram::in_avals() const {
+  val a = val::array();
+  for (ir::VarId v : program->invars) a.call<void>("push", aval_to_js(program->avals[v]));
+  return a;
+}
+
+val JsProgram::out_avals() const {
+  val a = val::array();
+  for (const ir::Atom& o : program->outvars) a.call<void>("push", aval_to_js(o.aval));
+  return a;
+}
+
+JsTrace::JsTrace() : owned_(std::make_unique<ir::Builder>()), b_(owned_.get()) {}
+
+ir::Atom JsTrace::atom(const val& a) const {
+  const val literal = a["literal"];
+  if (!literal.isUndefined()) {
+    const val dtype = a["dtype"];
+    return ir::Atom::constant(literal.as<double>(),
+                              dtype.isUndefined() ? DType::kFloat32 : dtype_from_js(dtype.as<std::string>(), "literal"));
+  }
+  return b_->value(a["t"].as<uint32_t>(), a["v"].as<int>());
+}
+
+std::vector<ir::Atom> JsTrace::atoms(const val& a) const {
+  std::vector<ir::Atom> out;
+  const int n = a["length"].as<int>();
+  for (int i = 0; i < n; ++i) out.push_back(atom(a[i]));
+  return out;
+}
+
+val JsTrace::input(const std::string& dtype, const val& shape) {
+  return with_js_errors(
+      [&] { return atom_to_js(b_->input(ir::Aval{dtype_from_js(dtype, "input"), shape_from_js(shape), {}})); });
+}
+
+val JsTrace::emit(const std::string& name, const val& params, const val& inputs) {
+  return with_js_errors([&] {
+    const ir::Prim prim = ir::primitive_named(name);
+    return atoms_to_js(b_->emit(prim, params_from_js(params, name), atoms(inputs)));
+  });
+}
+
+val JsTrace::collective(const std::string& op, const val& x_js, const val& axes_js, const val& opts) {
+  return with_js_errors([&] {
+    const ir::Atom x = atom(x_js);
+    const ir::AxisNames axes = strings_from_js(axes_js);
+    ir::Builder& b = *b_;
+    if (op == "psum") return atom_to_js(ir::psum(b, x, axes));
+    if (op == "pmean") return atom_to_js(ir::pmean(b, x, axes));
+    if (op == "pmax") return atom_to_js(ir::pmax(b, x, axes));
+    if (op == "pmin") return atom_to_js(ir::pmin(b, x, axes));
+    if (op == "pcast") return atom_to_js(ir::pvary(b, x, axes));
+    if (op == "all_gather")
+      return atom_to_js(ir::all_gather(b, x, axes, int_opt(opts, "axis", 0), bool_opt(opts, "tiled")));
+    if (op == "psum_scatter")
+      return atom_to_js(ir::psum_scatter(b, x, axes, int_opt(opts, "scatterDimension", 0), bool_opt(opts, "tiled")));
+    if (op == "all_to_all")
+      return atom_to_js(ir::all_to_all(b, x, axes, int_opt(opts, "splitAxis", 0), int_opt(opts, "concatAxis", 0),
+                                       bool_opt(opts, "tiled")));
+    if (op == "ppermute") {
+      std::vector<std::pair<int, int>> perm;
+      const val p = opts["perm"];
+      const int n = p.isUndefined() ? 0 : p["length"].as<int>();
+      for (int i = 0; i < n; ++i) perm.emplace_back(p[i][0].as<int>(), p[i][1].as<int>());
+      return atom_to_js(ir::ppermute(b, x, axes, perm));
+    }
+    fail(ErrorKind::kValue, "collective: unknown collective '", op,
+         "'; valid names are psum, pmean, pmax, pmin, pcast, all_gather, psum_scatter, ppermute, all_to_all");
+  });
+}
+
+val JsTrace::axis_index(const val& axes) {
+  return with_js_errors([&] { return atom_to_js(ir::axis_index(*b_, strings_from_js(axes))); });
+}
+
+JsProgram JsTrace::build(const val& outputs) {
+  return with_js_errors([&] {
+    std::vector<ir::Atom> outs = atoms(outputs);
+    for (ir::Atom& o : outs) o = b_->local(o);
+    return JsProgram{std::make_shared<const ir::Program>(b_->build(outs))};
+  });
+}
+
+JsShardMap::JsShardMap(JsTrace& outer, const DeviceMesh& mesh, const val& in_specs, bool check_vma, const val& args)
+    : t_(with_js_errors([&] {
+        return std::make_unique<ir::ShardMapTrace>(outer.builder(), mesh.mesh, specs_from_js(in_specs), check_vma,
+                                                   outer.atoms(args));
+      })),
+      body_(&t_->body()) {}
+
+val JsShardMap::finish(const val& out_specs, const val& outs) {
+  return with_js_errors([&] { return atoms_to_js(t_->finish(specs_from_js(out_specs), body_.atoms(outs))); });
+}
+
+JsFunction::JsFunction(JsTrace& outer, const val& args)
+    : outer_(outer),
+      t_(with_js_errors([&] { return std::make_unique<ir::FunctionTrace>(outer.builder(), outer.atoms(args)); })),
+      body_(&t_->builder()) {}
+
+val JsFunction::vjp(const val& outs, const val& cts) {
+  return with_js_errors([&] {
+    const auto c = outer_.atoms(cts);
+    return result(t_->vjp(body_.atoms(outs), std::vector<ir::MaybeAtom>(c.begin(), c.end())));
+  });
+}
+
+val JsFunction::primal(const val& outs) {
+  return with_js_errors([&] { return atoms_to_js(t_->primal(body_.atoms(outs))); });
+}
+
+val JsFunction::jvp(const val& outs, const val& tangents) {
+  return with_js_errors([&] { return result(t_->jvp(body_.atoms(outs), outer_.atoms(tangents))); });
+}
+
+val JsFunction::grad(const val& outs) {
+  return with_js_errors([&] { return result(t_->grad(body_.atoms(outs))); });
+}
+
+}  // namespace shardlab::wasm

@@ -1,0 +1,117 @@
+// The program layer for the JS tracer. JS holds traced values as plain
+// objects ({t: trace id, v: variable, dtype, shape, vma}, or {literal, dtype}),
+// never as Embind objects: a trace owns its values. JS drives nested traces
+// (a shard_map body, a function being differentiated) step by step, so user
+// code runs in JS frames only and its exceptions propagate unchanged.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+
+#include "ir/autodiff.h"
+#include "ir/parallel_ops.h"
+#include "wasm/async_runtime.h"
+
+namespace shardlab::wasm {
+
+/// A traced program, shared by the JS jit cache and running jobs.
+struct JsProgram {
+  std::shared_ptr<const ir::Program> program;
+  /// jax.make_jaxpr's text.
+  std::string text() const;
+  /// The JSON form (ir/json.h).
+  std::string json() const;
+  /// The input avals as JS atoms without trace ids.
+  emscripten::val in_avals() const;
+  /// The output avals.
+  emscripten::val out_avals() const;
+};
+
+/// A trace: a top-level one owns its builder; the builder of a nested trace
+/// belongs to its ShardMapTrace or FunctionTrace.
+class JsTrace {
+ public:
+  /// A top-level trace.
+  JsTrace();
+  /// A view of `builder` (owned elsewhere).
+  explicit JsTrace(ir::Builder* builder) : b_(builder) {}
+
+  /// The builder.
+  ir::Builder& builder() { return *b_; }
+  /// Adds an input of `dtype` ("float32", "int32", "bool") and `shape`.
+  emscripten::val input(const std::string& dtype, const emscripten::val& shape);
+  /// Emits primitive `name` with `params` (a JS object) on `inputs` (JS atoms); returns the output atoms.
+  emscripten::val emit(const std::string& name, const emscripten::val& params, const emscripten::val& inputs);
+  /// A jax.lax collective (psum, pmean, pmax, pmin, pcast, all_gather,
+  /// psum_scatter, ppermute, all_to_all) of x over `axes`, with its keyword
+  /// arguments in `opts` ({axis, tiled, scatterDimension, perm, splitAxis, concatAxis}).
+  emscripten::val collective(const std::string& op, const emscripten::val& x, const emscripten::val& axes,
+                             const emscripten::val& opts);
+  /// jax.lax.axis_index(axes).
+  emscripten::val axis_index(const emscripten::val& axes);
+  /// The program returning `outputs`.
+  JsProgram build(const emscripten::val& outputs);
+
+  /// The C++ atom of a JS atom (a value of this trace or an enclosing one, or a literal).
+  ir::Atom atom(const emscripten::val& a) const;
+  /// The C++ atoms of a JS array of atoms.
+  std::vector<ir::Atom> atoms(const emscripten::val& a) const;
+
+ private:
+  std::unique_ptr<ir::Builder> owned_;
+  ir::Builder* b_;
+};
+
+/// A JS atom for `a`.
+emscripten::val atom_to_js(const ir::Atom& a);
+/// A JS array of atoms.
+emscripten::val atoms_to_js(const std::vector<ir::Atom>& atoms);
+
+/// A shard_map being traced from JS (ir::ShardMapTrace).
+class JsShardMap {
+ public:
+  /// Starts tracing a shard_map over `mesh` on `args` of `outer`.
+  JsShardMap(JsTrace& outer, const DeviceMesh& mesh, const emscripten::val& in_specs, bool check_vma,
+             const emscripten::val& args);
+  /// The body's trace (a view; valid while this object lives).
+  JsTrace* body() { return &body_; }
+  /// The body's inputs.
+  emscripten::val blocks() const { return atoms_to_js(t_->blocks()); }
+  /// Emits the shard_map; returns its outputs in the outer trace.
+  emscripten::val finish(const emscripten::val& out_specs, const emscripten::val& outs);
+
+ private:
+  std::unique_ptr<ir::ShardMapTrace> t_;
+  JsTrace body_;
+};
+
+/// A function being differentiated from JS (ir::FunctionTrace).
+class JsFunction {
+ public:
+  /// Starts tracing a function of `args` (atoms of `outer`).
+  JsFunction(JsTrace& outer, const emscripten::val& args);
+  /// The function's trace (a view; valid while this object lives).
+  JsTrace* body() { return &body_; }
+  /// The function's inputs.
+  emscripten::val inputs() const { return atoms_to_js(t_->inputs()); }
+  /// The function's outputs in the outer trace (jax.vjp's first result).
+  emscripten::val primal(const emscripten::val& outs);
+  /// {outputs, derivs} of jax.vjp for output cotangents `cts`.
+  emscripten::val vjp(const emscripten::val& outs, const emscripten::val& cts);
+  /// {outputs, derivs} of jax.jvp for argument tangents `tangents`.
+  emscripten::val jvp(const emscripten::val& outs, const emscripten::val& tangents);
+  /// {outputs, derivs} of jax.grad (a float32 scalar first output; the rest pass through as aux).
+  emscripten::val grad(const emscripten::val& outs);
+
+ private:
+  JsTrace& outer_;
+  std::unique_ptr<ir::FunctionTrace> t_;
+  JsTrace body_;
+};
+
+/// DType from its numpy name.
+DType dtype_from_js(const std::string& name, const char* fn);
+
+}  // namespace shardlab::wasm

@@ -1,0 +1,153 @@
+// Meshes, PartitionSpecs and NamedShardings, as jax.sharding has them.
+
+import { ShardingError, ValueError } from './errors.js';
+import { engine } from './state.js';
+
+/** jax.sharding.PartitionSpec: per dimension null (not split), an axis name, or a list of axis names. */
+export class PartitionSpec {
+  constructor(entries) {
+    this.entries = entries;
+    Object.freeze(this.entries);
+    Object.freeze(this);
+  }
+
+  /** Number of entries. */
+  get length() {
+    return this.entries.length;
+  }
+
+  /** P('data', null) prints as P('data', None), like JAX. */
+  toString() {
+    const e = this.entries.map((x) => (x === null ? 'None' : Array.isArray(x) ? `(${x.map((a) => `'${a}'`).join(', ')})` : `'${x}'`));
+    return `P(${e.join(', ')}${e.length === 1 && Array.isArray(this.entries[0]) ? ',' : ''})`;
+  }
+
+  /** The mesh axes the spec mentions. */
+  axes() {
+    return this.entries.flatMap((e) => (e === null ? [] : Array.isArray(e) ? e : [e]));
+  }
+
+  /** The spec as the core takes it: per dimension null, a name or a list. */
+  toCore() {
+    return this.entries.map((e) => (Array.isArray(e) ? [...e] : e));
+  }
+}
+
+/** P(...entries): a PartitionSpec, e.g. P('data'), P(null, 'model'), P(['data', 'model']). */
+export function P(...entries) {
+  return new PartitionSpec(
+    entries.map((e, i) => {
+      if (e === null || e === undefined) return null;
+      if (typeof e === 'string') return e;
+      if (Array.isArray(e) && e.every((a) => typeof a === 'string')) return e.length === 0 ? null : [...e];
+      throw new ValueError(`P: entry ${i} (${String(e)}) must be null, an axis name or a list of axis names`);
+    }),
+  );
+}
+
+/** Whether x is a PartitionSpec. */
+export function isSpec(x) {
+  return x instanceof PartitionSpec;
+}
+
+const meshes = new Map();
+
+/** A mesh of named axes over the devices (jax.sharding.Mesh). */
+export class Mesh {
+  constructor(shape, axisNames, axisTypes, handle) {
+    this.axisNames = Object.freeze([...axisNames]);
+    this.axisSizes = Object.freeze([...shape]);
+    this.axisTypes = Object.freeze([...axisTypes]);
+    this.size = shape.reduce((a, b) => a * b, 1);
+    this._handle = handle;
+    Object.freeze(this);
+  }
+
+  /** {axis name: size}, like jax's mesh.shape. */
+  get shape() {
+    return Object.fromEntries(this.axisNames.map((n, i) => [n, this.axisSizes[i]]));
+  }
+
+  /** The size of axis `name`; a ValueError names the valid axes. */
+  axisSize(name) {
+    const i = this.axisNames.indexOf(name);
+    if (i < 0) throw new ValueError(`mesh: unknown axis '${name}'; the mesh has axes ${this.axisNames.map((a) => `'${a}'`).join(', ')}`);
+    return this.axisSizes[i];
+  }
+
+  /** Device d's coordinate along axis `name` (devices are laid out row-major). */
+  coord(d, name) {
+    const i = this.axisNames.indexOf(name);
+    let stride = 1;
+    for (let k = this.axisSizes.length - 1; k > i; k--) stride *= this.axisSizes[k];
+    return Math.floor(d / stride) % this.axisSizes[i];
+  }
+
+  /** Mesh('data': 8) like JAX. */
+  toString() {
+    return `Mesh(${this.axisNames.map((n, i) => `'${n}': ${this.axisSizes[i]}`).join(', ')})`;
+  }
+
+  /** A key equal for meshes of the same shape and names. */
+  get key() {
+    return `${this.axisSizes.join('x')}:${this.axisNames.join(',')}`;
+  }
+}
+
+/**
+ * jax.make_mesh(shape, names, axis_types=...): a mesh over the first
+ * prod(shape) devices, laid out row-major. `axisTypes` (JAX's Auto, Explicit,
+ * Manual) are recorded; every mesh accepts plain inputs in shardMap.
+ */
+export function makeMesh(shape, axisNames, { axisTypes } = {}) {
+  const { runtime } = engine();
+  if (!Array.isArray(shape) || !shape.every((s) => Number.isInteger(s) && s >= 1)) {
+    throw new ValueError(`makeMesh: shape must be a list of positive integers, got ${JSON.stringify(shape)}`);
+  }
+  if (!Array.isArray(axisNames) || axisNames.length !== shape.length || !axisNames.every((n) => typeof n === 'string')) {
+    throw new ValueError(`makeMesh: give one axis name per dimension of shape [${shape}], got ${JSON.stringify(axisNames)}`);
+  }
+  const size = shape.reduce((a, b) => a * b, 1);
+  if (size > runtime.devices) {
+    throw new ShardingError(`makeMesh: a mesh of shape [${shape}] needs ${size} devices but ShardLab runs ${runtime.devices}`);
+  }
+  const types = axisTypes ?? shape.map(() => 'Auto');
+  if (types.length !== shape.length) throw new ValueError(`makeMesh: axisTypes needs ${shape.length} entries, got ${types.length}`);
+  const key = `${shape.join('x')}:${axisNames.join(',')}:${types.join(',')}`;
+  let mesh = meshes.get(key);
+  if (!mesh || mesh._runtime !== runtime) {
+    const handle = runtime.mesh(shape, axisNames);
+    mesh = new Mesh(shape, axisNames, types, handle);
+    meshes.set(key, mesh);
+  }
+  return mesh;
+}
+
+/** The default mesh: one axis over every device (where no mesh is named). */
+export function defaultMesh() {
+  const st = engine();
+  if (!st.defaultMesh) st.defaultMesh = makeMesh([st.runtime.devices], ['devices']);
+  return st.defaultMesh;
+}
+
+/** jax.sharding.NamedSharding(mesh, spec). */
+export class NamedSharding {
+  constructor(mesh, spec) {
+    if (!(mesh instanceof Mesh)) throw new ValueError('NamedSharding: the first argument must be a Mesh (from makeMesh)');
+    if (!(spec instanceof PartitionSpec)) throw new ValueError('NamedSharding: the second argument must be a PartitionSpec (from P)');
+    for (const a of spec.axes()) mesh.axisSize(a);
+    this.mesh = mesh;
+    this.spec = spec;
+    Object.freeze(this);
+  }
+
+  /** NamedSharding(mesh=Mesh('data': 8), spec=P('data')). */
+  toString() {
+    return `NamedSharding(mesh=${this.mesh}, spec=${this.spec})`;
+  }
+
+  /** Whether the array is whole on every device. */
+  get isFullyReplicated() {
+    return this.spec.axes().length === 0;
+  }
+}

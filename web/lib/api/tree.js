@@ -1,0 +1,97 @@
+// Trees of values as JAX's pytrees: JS arrays and plain objects are nodes,
+// everything else is a leaf. A nested array of numbers is one leaf (array
+// data), not a tree of numbers; null and undefined are empty subtrees.
+
+import { ValueError } from './errors.js';
+
+/** Whether `x` is a (possibly nested) JS array of numbers or booleans: array data, a leaf. */
+export function isNumericData(x) {
+  if (!Array.isArray(x) || x.length === 0) return false;
+  return x.every((e) => typeof e === 'number' || typeof e === 'boolean' || isNumericData(e));
+}
+
+function isPlainObject(x) {
+  if (x === null || typeof x !== 'object') return false;
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Flattens `tree` into its leaves (in order) and a description of its structure. */
+export function flatten(tree, isLeaf = () => false) {
+  const leaves = [];
+  const walk = (t) => {
+    if (t === null || t === undefined) return { kind: 'none', value: t };
+    if (!isLeaf(t) && Array.isArray(t) && !isNumericData(t)) return { kind: 'array', children: t.map(walk) };
+    if (!isLeaf(t) && isPlainObject(t)) {
+      const keys = Object.keys(t);
+      return { kind: 'object', keys, children: keys.map((k) => walk(t[k])) };
+    }
+    leaves.push(t);
+    return { kind: 'leaf' };
+  };
+  return { leaves, def: walk(tree) };
+}
+
+/** Rebuilds a tree of structure `def` from `leaves`. */
+export function unflatten(def, leaves) {
+  let i = 0;
+  const build = (d) => {
+    if (d.kind === 'none') return d.value;
+    if (d.kind === 'leaf') return leaves[i++];
+    if (d.kind === 'array') return d.children.map(build);
+    const out = {};
+    d.keys.forEach((k, j) => {
+      out[k] = build(d.children[j]);
+    });
+    return out;
+  };
+  return build(def);
+}
+
+/** Number of leaves of a structure. */
+export function numLeaves(def) {
+  if (def.kind === 'leaf') return 1;
+  if (def.kind === 'none') return 0;
+  return def.children.reduce((n, c) => n + numLeaves(c), 0);
+}
+
+/** A short description of a structure, for error messages: [*, {a: *, b: *}]. */
+export function describe(def) {
+  if (def.kind === 'leaf') return '*';
+  if (def.kind === 'none') return String(def.value);
+  if (def.kind === 'array') return `[${def.children.map(describe).join(', ')}]`;
+  return `{${def.keys.map((k, j) => `${k}: ${describe(def.children[j])}`).join(', ')}}`;
+}
+
+/**
+ * Broadcasts `prefix` (a tree whose leaves satisfy isPrefixLeaf, e.g. specs)
+ * over the structure `def`: each prefix leaf stands for the whole subtree at
+ * its place, as JAX's tree prefixes do. Returns one prefix leaf per leaf of
+ * `def`; `what` names the argument in errors.
+ */
+export function broadcastPrefix(prefix, def, isPrefixLeaf, what) {
+  const out = [];
+  const fill = (p, d, path) => {
+    if (isPrefixLeaf(p)) {
+      for (let k = numLeaves(d); k > 0; k--) out.push(p);
+      return;
+    }
+    if (d.kind === 'array' && Array.isArray(p) && p.length === d.children.length) {
+      d.children.forEach((c, j) => fill(p[j], c, `${path}[${j}]`));
+      return;
+    }
+    if (d.kind === 'object' && isPlainObject(p)) {
+      const keys = Object.keys(p);
+      if (keys.length === d.keys.length && d.keys.every((k) => k in p)) {
+        d.keys.forEach((k, j) => fill(p[k], d.children[j], `${path}.${k}`));
+        return;
+      }
+    }
+    if (d.kind === 'none' && (p === null || p === undefined)) return;
+    throw new ValueError(
+      `${what}${path}: does not match the structure ${describe(d)}; give one spec per leaf or one spec for a whole subtree`,
+    );
+  };
+  fill(prefix, def, '');
+  return out;
+}
