@@ -74,4 +74,16 @@ std::vector<float> as_floats(const HostArray& a) {
   return v;
 }
 
+HostArray host_i32(const Shape& shape, const std::vector<int32_t>& values) {
+  HostArray h{ir::Aval{DType::kInt32, shape, {}}, std::vector<uint32_t>(values.size())};
+  std::memcpy(h.words.data(), values.data(), values.size() * 4);
+  return h;
+}
+
+std::vector<int32_t> as_ints(const HostArray& a) {
+  std::vector<int32_t> v(a.words.size());
+  std::memcpy(v.data(), a.words.data(), v.size() * 4);
+  return v;
+}
+
 }  // namespace shardlab::exec

@@ -1,5 +1,7 @@
 #include "ir/ops.h"
 
+#include "runtime/errors.h"
+
 namespace shardlab::ir {
 
 Atom add(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kAdd, {}, {x, y}); }
@@ -30,6 +32,13 @@ Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
 std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent) {
   if (!tangent) return {std::nullopt};
   return {b.emit1(prim, params, {*tangent})};
+}
+std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (linear[i])
+      fail(ErrorKind::kValue, name, ": the program is not linear in its operand ", inputs[i].aval.str(),
+           "; cannot transpose");
+  return std::vector<MaybeAtom>(inputs.size());
 }
 Atom zeros_like(Builder& b, const Aval& like) {
   return broadcast_in_dim(b, Atom::constant(0.0, like.dtype), like.shape, {});

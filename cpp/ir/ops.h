@@ -34,6 +34,9 @@ Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensio
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 /// The JVP of a primitive that is linear in its one operand: d(f(x)) = f(dx).
 std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent);
+/// The transpose rule of a primitive linear in none of its operands: fails
+/// naming the first operand marked linear, else gives no cotangents.
+std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 /// Zeros of the type of `like` (a broadcast literal, as JAX instantiates zeros).
 Atom zeros_like(Builder& b, const Aval& like);
 

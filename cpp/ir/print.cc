@@ -24,6 +24,8 @@ std::string atom_str(const Atom& a) {
   if (a.aval.dtype == DType::kFloat32) {
     out << a.literal;
     if (out.str().find_first_of(".en") == std::string::npos) out << ".0";
+  } else if (a.aval.dtype == DType::kBool) {
+    out << (a.literal != 0 ? "True" : "False");
   } else {
     out << static_cast<int64_t>(a.literal);
   }

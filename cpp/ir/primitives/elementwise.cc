@@ -1,7 +1,5 @@
 #include "ir/primitives/elementwise.h"
 
-#include <algorithm>
-
 #include "ir/ops.h"
 #include "ir/primitives/eigen_maps.h"
 #include "runtime/errors.h"
@@ -10,30 +8,12 @@ namespace shardlab::ir {
 
 namespace {
 
-// Applies f to the operands as flat Eigen arrays of their dtype; a scalar
-// operand of a non-scalar result is repeated to the result's size first.
-template <class T, class F>
-void eval_typed(const std::vector<const Tensor*>& in, Tensor* out, F f) {
-  const Eigen::Index n = num_elements(out->aval.shape);
-  std::vector<T> repeated[2];
-  const T* args[2];
-  for (size_t i = 0; i < 2; ++i) {
-    const Tensor* t = in[std::min(i, in.size() - 1)];
-    args[i] = t->as<T>();
-    if (num_elements(t->aval.shape) != n) {
-      repeated[i].assign(static_cast<size_t>(n), args[i][0]);
-      args[i] = repeated[i].data();
-    }
-  }
-  f(Vec<T>(out->as<T>(), n), ConstVec<T>(args[0], n), ConstVec<T>(args[1], n));
-}
-
 template <class F>
 void eval_flat(const std::vector<const Tensor*>& in, Tensor* out, F f) {
   if (out->aval.dtype == DType::kFloat32) {
-    eval_typed<float>(in, out, f);
+    eval_binary_as<float>(in, out, f);
   } else {
-    eval_typed<int32_t>(in, out, f);
+    eval_binary_as<int32_t>(in, out, f);
   }
 }
 
@@ -146,7 +126,7 @@ std::vector<Aval> Def<Prim::kDiv>::shape(const Params&, const std::vector<Aval>&
   return out;
 }
 void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  eval_typed<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
+  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
 }
 std::vector<MaybeAtom> Def<Prim::kDiv>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
