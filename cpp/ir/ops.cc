@@ -10,6 +10,18 @@ Atom mul(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMul, 
 Atom div(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kDiv, {}, {x, y}); }
 Atom neg(Builder& b, const Atom& x) { return b.emit1(Prim::kNeg, {}, {x}); }
 Atom unary(Builder& b, Prim prim, const Atom& x) { return b.emit1(prim, {}, {x}); }
+Atom compare(Builder& b, Prim prim, const Atom& x, const Atom& y) { return b.emit1(prim, {}, {x, y}); }
+Atom select_n(Builder& b, const Atom& which, const std::vector<Atom>& cases) {
+  std::vector<Atom> in{which};
+  in.insert(in.end(), cases.begin(), cases.end());
+  return b.emit1(Prim::kSelectN, {}, in);
+}
+Atom convert_element_type(Builder& b, const Atom& x, DType dtype) {
+  return b.emit1(Prim::kConvertElementType, {{"new_dtype", dtype}, {"weak_type", false}}, {x});
+}
+Atom iota(Builder& b, DType dtype, const Shape& shape, int64_t dimension) {
+  return b.emit1(Prim::kIota, {{"dtype", dtype}, {"shape", shape}, {"dimension", dimension}}, {});
+}
 Atom f32_scalar(double value) { return Atom::constant(value, DType::kFloat32); }
 Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims) {
   return b.emit1(Prim::kBroadcastInDim, {{"shape", shape}, {"broadcast_dimensions", dims}}, {x});

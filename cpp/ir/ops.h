@@ -18,6 +18,14 @@ Atom div(Builder& b, const Atom& x, const Atom& y);
 Atom neg(Builder& b, const Atom& x);
 /// A unary math primitive (exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign) of x.
 Atom unary(Builder& b, Prim prim, const Atom& x);
+/// A comparison primitive (eq, ne, lt, le, gt, ge) of x and y: a bool array.
+Atom compare(Builder& b, Prim prim, const Atom& x, const Atom& y);
+/// cases[which] elementwise (which bool or int32, a scalar or of the cases' shape).
+Atom select_n(Builder& b, const Atom& which, const std::vector<Atom>& cases);
+/// x's values as `dtype`.
+Atom convert_element_type(Builder& b, const Atom& x, DType dtype);
+/// An array of `shape` whose elements are their index along `dimension`.
+Atom iota(Builder& b, DType dtype, const Shape& shape, int64_t dimension);
 /// A float32 scalar literal.
 Atom f32_scalar(double value);
 /// x broadcast to `shape`, its dimension i becoming `dims[i]`.

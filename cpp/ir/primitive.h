@@ -33,6 +33,17 @@ enum class Prim : uint16_t {
   kSquare,
   kAbs,
   kSign,
+  // comparisons.h
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kSelectN,
+  // dtype_ops.h
+  kConvertElementType,
+  kIota,
   // shape_ops.h
   kBroadcastInDim,
   kReshape,

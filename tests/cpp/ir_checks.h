@@ -24,8 +24,9 @@ std::vector<float> evaluate(const Body& f, const std::vector<Aval>& avals, const
 exec::HostArray evaluate(const Body& f, const std::vector<exec::HostArray>& args);
 
 /// For f linear in its input t = inputs[linear_input] (the other inputs fixed
-/// at seeded random values), where t is an operand (or several) of f's last
-/// equation: <ct, f(t)> = <f^T(ct), t> for that equation's transpose rule.
+/// at seeded random values, so f may be affine in t), where t is an operand (or
+/// several) of f's last equation: <ct, f(t) - f(0)> = <f^T(ct), t> for that
+/// equation's transpose rule.
 void check_transpose(const Body& f, const std::vector<Aval>& avals, size_t linear_input);
 /// check_transpose of a function of one input.
 void check_transpose(const Body& f, const Aval& in);
