@@ -9,6 +9,9 @@ Atom sub(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kSub, 
 Atom mul(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMul, {}, {x, y}); }
 Atom div(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kDiv, {}, {x, y}); }
 Atom neg(Builder& b, const Atom& x) { return b.emit1(Prim::kNeg, {}, {x}); }
+Atom max(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMax, {}, {x, y}); }
+Atom min(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMin, {}, {x, y}); }
+Atom pow(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kPow, {}, {x, y}); }
 Atom unary(Builder& b, Prim prim, const Atom& x) { return b.emit1(prim, {}, {x}); }
 Atom compare(Builder& b, Prim prim, const Atom& x, const Atom& y) { return b.emit1(prim, {}, {x, y}); }
 Atom select_n(Builder& b, const Atom& which, const std::vector<Atom>& cases) {
@@ -52,8 +55,9 @@ std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& inp
            "; cannot transpose");
   return std::vector<MaybeAtom>(inputs.size());
 }
-Atom zeros_like(Builder& b, const Aval& like) {
-  return broadcast_in_dim(b, Atom::constant(0.0, like.dtype), like.shape, {});
+Atom full_like(Builder& b, double value, const Aval& like) {
+  return broadcast_in_dim(b, Atom::constant(value, like.dtype), like.shape, {});
 }
+Atom zeros_like(Builder& b, const Aval& like) { return full_like(b, 0.0, like); }
 
 }  // namespace shardlab::ir

@@ -16,6 +16,12 @@ Atom mul(Builder& b, const Atom& x, const Atom& y);
 Atom div(Builder& b, const Atom& x, const Atom& y);
 /// -x.
 Atom neg(Builder& b, const Atom& x);
+/// The elementwise maximum of x and y.
+Atom max(Builder& b, const Atom& x, const Atom& y);
+/// The elementwise minimum of x and y.
+Atom min(Builder& b, const Atom& x, const Atom& y);
+/// x to the power y (float32).
+Atom pow(Builder& b, const Atom& x, const Atom& y);
 /// A unary math primitive (exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign) of x.
 Atom unary(Builder& b, Prim prim, const Atom& x);
 /// A comparison primitive (eq, ne, lt, le, gt, ge) of x and y: a bool array.
@@ -45,6 +51,8 @@ std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, c
 /// The transpose rule of a primitive linear in none of its operands: fails
 /// naming the first operand marked linear, else gives no cotangents.
 std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+/// `value` in every element of an array of the type of `like` (a broadcast literal).
+Atom full_like(Builder& b, double value, const Aval& like);
 /// Zeros of the type of `like` (a broadcast literal, as JAX instantiates zeros).
 Atom zeros_like(Builder& b, const Aval& like);
 

@@ -23,6 +23,9 @@ enum class Prim : uint16_t {
   kMul,
   kDiv,
   kNeg,
+  kMax,
+  kMin,
+  kPow,
   // unary_math.h
   kExp,
   kLog,
