@@ -44,6 +44,12 @@ Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensio
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
   return b.emit1(Prim::kReduceSum, {{"axes", axes}}, {x});
 }
+Atom reduce_max(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
+  return b.emit1(Prim::kReduceMax, {{"axes", axes}}, {x});
+}
+Atom reduce_min(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
+  return b.emit1(Prim::kReduceMin, {{"axes", axes}}, {x});
+}
 std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent) {
   if (!tangent) return {std::nullopt};
   return {b.emit1(prim, params, {*tangent})};

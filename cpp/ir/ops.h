@@ -46,6 +46,10 @@ Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// The sum of x over `axes`.
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
+/// The maximum of x over `axes`.
+Atom reduce_max(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
+/// The minimum of x over `axes`.
+Atom reduce_min(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 /// The JVP of a primitive that is linear in its one operand: d(f(x)) = f(dx).
 std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent);
 /// The transpose rule of a primitive linear in none of its operands: fails

@@ -55,6 +55,8 @@ enum class Prim : uint16_t {
   kExpandDims,
   // reductions.h
   kReduceSum,
+  kReduceMax,
+  kReduceMin,
   kCount
 };
 
