@@ -41,6 +41,26 @@ Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) 
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
   return b.emit1(Prim::kExpandDims, {{"dimensions", dimensions}}, {x});
 }
+Atom concatenate(Builder& b, const std::vector<Atom>& xs, int64_t dimension) {
+  return b.emit1(Prim::kConcatenate, {{"dimension", dimension}}, xs);
+}
+Atom slice(Builder& b, const Atom& x, const std::vector<int64_t>& start, const std::vector<int64_t>& limit,
+           const std::vector<int64_t>& strides) {
+  return b.emit1(Prim::kSlice, {{"start_indices", start}, {"limit_indices", limit}, {"strides", strides}}, {x});
+}
+Atom pad(Builder& b, const Atom& x, const Atom& value, const IntLists& padding_config) {
+  return b.emit1(Prim::kPad, {{"padding_config", padding_config}}, {x, value});
+}
+Atom dynamic_slice(Builder& b, const Atom& x, const std::vector<Atom>& indices, const Shape& sizes) {
+  std::vector<Atom> in{x};
+  in.insert(in.end(), indices.begin(), indices.end());
+  return b.emit1(Prim::kDynamicSlice, {{"slice_sizes", sizes}}, in);
+}
+Atom dynamic_update_slice(Builder& b, const Atom& x, const Atom& update, const std::vector<Atom>& indices) {
+  std::vector<Atom> in{x, update};
+  in.insert(in.end(), indices.begin(), indices.end());
+  return b.emit1(Prim::kDynamicUpdateSlice, {}, in);
+}
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes) {
   return b.emit1(Prim::kReduceSum, {{"axes", axes}}, {x});
 }

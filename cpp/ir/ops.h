@@ -44,6 +44,17 @@ Atom transpose(Builder& b, const Atom& x, const std::vector<int64_t>& perm);
 Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// x with size-1 dimensions inserted at the output positions `dimensions`.
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
+/// The operands one after the other along `dimension`.
+Atom concatenate(Builder& b, const std::vector<Atom>& xs, int64_t dimension);
+/// x[start:limit:strides] (empty strides mean 1s).
+Atom slice(Builder& b, const Atom& x, const std::vector<int64_t>& start, const std::vector<int64_t>& limit,
+           const std::vector<int64_t>& strides = {});
+/// x padded with the scalar `value`: padding_config holds (lo, hi, interior) per dimension.
+Atom pad(Builder& b, const Atom& x, const Atom& value, const IntLists& padding_config);
+/// The `sizes` window of x at `indices` (int32 scalars, one per dimension).
+Atom dynamic_slice(Builder& b, const Atom& x, const std::vector<Atom>& indices, const Shape& sizes);
+/// x with the window at `indices` (int32 scalars, one per dimension) replaced by `update`.
+Atom dynamic_update_slice(Builder& b, const Atom& x, const Atom& update, const std::vector<Atom>& indices);
 /// The sum of x over `axes`.
 Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 /// The maximum of x over `axes`.

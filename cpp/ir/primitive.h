@@ -53,6 +53,12 @@ enum class Prim : uint16_t {
   kTranspose,
   kSqueeze,
   kExpandDims,
+  // indexing.h
+  kConcatenate,
+  kSlice,
+  kPad,
+  kDynamicSlice,
+  kDynamicUpdateSlice,
   // reductions.h
   kReduceSum,
   kReduceMax,

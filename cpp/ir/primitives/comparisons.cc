@@ -65,18 +65,15 @@ std::vector<Aval> Def<Prim::kSelectN>::shape(const Params&, const std::vector<Av
     fail(ErrorKind::kShape, kName, ": which must be bool or int32, got ", which.str());
   if (which.dtype == DType::kBool && in.size() > 3)
     fail(ErrorKind::kShape, kName, ": a bool which selects between at most 2 cases, got ", in.size() - 1, " cases");
-  Aval out = in[1];
-  for (size_t i = 2; i < in.size(); ++i) {
-    if (in[i].dtype != out.dtype || in[i].shape != out.shape)
-      fail(ErrorKind::kShape, kName, ": cases must have equal dtypes and shapes, got ", in[1].str(), " and ",
+  const Aval& first = in[1];
+  for (size_t i = 2; i < in.size(); ++i)
+    if (in[i].dtype != first.dtype || in[i].shape != first.shape)
+      fail(ErrorKind::kShape, kName, ": cases must have equal dtypes and shapes, got ", first.str(), " and ",
            in[i].str());
-    out.vma = vma_union(out.vma, in[i].vma);
-  }
-  if (!which.shape.empty() && which.shape != out.shape)
+  if (!which.shape.empty() && which.shape != first.shape)
     fail(ErrorKind::kShape, kName, ": which ", which.str(), " must be a scalar or have the shape of the cases ",
-         in[1].str());
-  out.vma = vma_union(out.vma, which.vma);
-  return {out};
+         first.str());
+  return {Aval{first.dtype, first.shape, vma_union(in)}};
 }
 void Def<Prim::kSelectN>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   const int32_t* which = in[0]->as<int32_t>();
