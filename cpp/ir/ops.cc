@@ -41,6 +41,21 @@ Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) 
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
   return b.emit1(Prim::kExpandDims, {{"dimensions", dimensions}}, {x});
 }
+Atom dot_general(Builder& b, const Atom& x, const Atom& y, const IntLists& dims) {
+  return b.emit1(Prim::kDotGeneral, {{"dimension_numbers", dims}, {"preferred_element_type", x.aval.dtype}}, {x, y});
+}
+Atom matmul(Builder& b, const Atom& x, const Atom& y) {
+  const int64_t rx = x.aval.ndim(), ry = y.aval.ndim();
+  if (rx == 0 || ry == 0)
+    fail(ErrorKind::kShape, "matmul: needs operands of rank 1 or more, got ", x.aval.str(), " and ", y.aval.str());
+  if ((rx > 2 || ry > 2) && rx != ry)
+    fail(ErrorKind::kShape, "matmul: operands ", x.aval.str(), " and ", y.aval.str(),
+         " must have equal ranks when either has rank above 2 (batch dimensions are not broadcast)");
+  // x's last dimension meets y's first (a vector) or second to last.
+  std::vector<int64_t> batch;
+  for (int64_t d = 0; d + 2 < rx; ++d) batch.push_back(d);
+  return dot_general(b, x, y, {{rx - 1}, {ry == 1 ? 0 : ry - 2}, batch, batch});
+}
 Atom concatenate(Builder& b, const std::vector<Atom>& xs, int64_t dimension) {
   return b.emit1(Prim::kConcatenate, {{"dimension", dimension}}, xs);
 }

@@ -44,6 +44,12 @@ Atom transpose(Builder& b, const Atom& x, const std::vector<int64_t>& perm);
 Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// x with size-1 dimensions inserted at the output positions `dimensions`.
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
+/// jax.lax.dot_general of x and y: dims = {lhs_contracting, rhs_contracting, lhs_batch, rhs_batch}; the result holds
+/// the batch dimensions, then x's free ones, then y's.
+Atom dot_general(Builder& b, const Atom& x, const Atom& y, const IntLists& dims);
+/// numpy's matmul: matrix x matrix, vector products (a rank-1 operand), and batched products of rank > 2 operands of
+/// equal ranks and batch dimensions.
+Atom matmul(Builder& b, const Atom& x, const Atom& y);
 /// The operands one after the other along `dimension`.
 Atom concatenate(Builder& b, const std::vector<Atom>& xs, int64_t dimension);
 /// x[start:limit:strides] (empty strides mean 1s).

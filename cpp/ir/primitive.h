@@ -59,6 +59,8 @@ enum class Prim : uint16_t {
   kPad,
   kDynamicSlice,
   kDynamicUpdateSlice,
+  // linalg.h
+  kDotGeneral,
   // reductions.h
   kReduceSum,
   kReduceMax,

@@ -8,6 +8,7 @@
 #include "ir/primitives/dtype_ops.h"
 #include "ir/primitives/elementwise.h"
 #include "ir/primitives/indexing.h"
+#include "ir/primitives/linalg.h"
 #include "ir/primitives/reductions.h"
 #include "ir/primitives/shape_ops.h"
 #include "ir/primitives/unary_math.h"
