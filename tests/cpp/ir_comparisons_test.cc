@@ -212,7 +212,7 @@ TEST(SelectN, Errors) {
   EXPECT_EQ(testing::error_message([&] {
               select_n(b, w, {x, x, x});
             }),
-            "select_n: a bool which selects between at most 2 cases, got 3 cases");
+            "select_n: which bool[2] is a bool, so it selects between at most 2 cases, got 3");
   EXPECT_EQ(testing::error_message([&] {
               select_n(b, w, {x, y});
             }),

@@ -156,7 +156,10 @@ TEST(Slice, PrintAndErrors) {
               slice(b, x, {0, 0}, {2, 2}, {1});
             }),
             "slice: strides [1] must be empty or have one entry per dimension of f32[3,4]{V:data}");
-  EXPECT_EQ(error_message([&] { slice(b, x, {0, 0}, {2, 2}, {1, 0}); }), "slice: strides [1,0] must be positive");
+  EXPECT_EQ(error_message([&] {
+              slice(b, x, {0, 0}, {2, 2}, {1, 0});
+            }),
+            "slice: strides [1,0] for f32[3,4]{V:data} must be positive");
   EXPECT_EQ(error_message([&] {
               slice(b, x, {0, 1}, {2, 5});
             }),
@@ -247,11 +250,11 @@ TEST(Pad, Errors) {
   EXPECT_EQ(error_message([&] {
               pad(b, x, v, {{1, 2}});
             }),
-            "pad: padding_config entry 0 is [1,2]; each entry must be [lo,hi,interior]");
+            "pad: padding_config entry 0 is [1,2] for f32[3]; each entry must be [lo,hi,interior]");
   EXPECT_EQ(error_message([&] {
               pad(b, x, v, {{0, 0, -1}});
             }),
-            "pad: interior padding -1 of dimension 0 must be non-negative");
+            "pad: interior padding -1 of dimension 0 of f32[3] must be non-negative");
   EXPECT_EQ(error_message([&] {
               pad(b, x, v, {{-4, -1, 0}});
             }),

@@ -279,15 +279,16 @@ TEST(DotGeneral, Errors) {
                       {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kInt32}},
                       {x, x});
             }),
-            "dot_general: preferred_element_type int32 must be the operands' dtype float32");
+            "dot_general: preferred_element_type int32 must be the dtype of the operands f32[3,4] and f32[3,4]");
   EXPECT_EQ(error_message([&] {
               dot_general(b, x, y, {{1}, {0, 1}, {}, {}});
             }),
-            "dot_general: lhs_contracting [1] and rhs_contracting [0,1] must have equal lengths");
+            "dot_general: lhs_contracting [1] and rhs_contracting [0,1] must have equal lengths (operands f32[3,4] and "
+            "f32[5,2])");
   EXPECT_EQ(error_message([&] {
               dot_general(b, x3, y3, {{2}, {1}, {0}, {}});
             }),
-            "dot_general: lhs_batch [0] and rhs_batch [] must have equal lengths");
+            "dot_general: lhs_batch [0] and rhs_batch [] must have equal lengths (operands f32[2,3,4] and f32[3,4,5])");
   EXPECT_EQ(error_message([&] {
               dot_general(b, x, y, {{2}, {0}, {}, {}});
             }),

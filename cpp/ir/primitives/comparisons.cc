@@ -64,7 +64,8 @@ std::vector<Aval> Def<Prim::kSelectN>::shape(const Params&, const std::vector<Av
   if (which.dtype != DType::kBool && which.dtype != DType::kInt32)
     fail(ErrorKind::kShape, kName, ": which must be bool or int32, got ", which.str());
   if (which.dtype == DType::kBool && in.size() > 3)
-    fail(ErrorKind::kShape, kName, ": a bool which selects between at most 2 cases, got ", in.size() - 1, " cases");
+    fail(ErrorKind::kShape, kName, ": which ", which.str(), " is a bool, so it selects between at most 2 cases, got ",
+         in.size() - 1);
   const Aval& first = in[1];
   for (size_t i = 2; i < in.size(); ++i)
     if (in[i].dtype != first.dtype || in[i].shape != first.shape)

@@ -41,7 +41,8 @@ int64_t window_offset(const std::vector<const Tensor*>& in, size_t first, const 
   return offset;
 }
 
-// The index operands x[first..] of a dynamic slice: never linear.
+// The index operands x[first..] of a dynamic slice; a program is never linear
+// in integers, so this fails if one is marked linear.
 std::vector<Atom> indices_of(const std::vector<Atom>& x, const std::vector<bool>& linear, size_t first,
                              const char* name) {
   std::vector<Atom> indices(x.begin() + first, x.end());
@@ -123,7 +124,7 @@ std::vector<Aval> Def<Prim::kSlice>::shape(const Params& p, const std::vector<Av
   Shape out(rank);
   for (size_t d = 0; d < rank; ++d) {
     const int64_t s = strides.empty() ? 1 : strides[d];
-    if (s < 1) fail(ErrorKind::kShape, kName, ": strides ", shape_str(strides), " must be positive");
+    if (s < 1) fail(ErrorKind::kShape, kName, ": strides ", shape_str(strides), " for ", x.str(), " must be positive");
     if (start[d] < 0 || start[d] > limit[d] || limit[d] > x.shape[d])
       fail(ErrorKind::kShape, kName, ": dimension ", d, " of ", x.str(), " has size ", x.shape[d], "; start ", start[d],
            " and limit ", limit[d], " must satisfy 0 <= start <= limit <= ", x.shape[d]);
@@ -178,11 +179,12 @@ std::vector<Aval> Def<Prim::kPad>::shape(const Params& p, const std::vector<Aval
   Shape out(x.shape.size());
   for (size_t d = 0; d < config.size(); ++d) {
     if (config[d].size() != 3)
-      fail(ErrorKind::kShape, kName, ": padding_config entry ", d, " is ", shape_str(config[d]),
+      fail(ErrorKind::kShape, kName, ": padding_config entry ", d, " is ", shape_str(config[d]), " for ", x.str(),
            "; each entry must be [lo,hi,interior]");
     const int64_t lo = config[d][0], hi = config[d][1], interior = config[d][2];
     if (interior < 0)
-      fail(ErrorKind::kShape, kName, ": interior padding ", interior, " of dimension ", d, " must be non-negative");
+      fail(ErrorKind::kShape, kName, ": interior padding ", interior, " of dimension ", d, " of ", x.str(),
+           " must be non-negative");
     out[d] = lo + hi + x.shape[d] + std::max<int64_t>(x.shape[d] - 1, 0) * interior;
     if (out[d] < 0)
       fail(ErrorKind::kShape, kName, ": dimension ", d, " of ", x.str(), " would have size ", out[d], " after padding ",

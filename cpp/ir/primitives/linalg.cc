@@ -182,13 +182,13 @@ std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vect
     fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", x.str(), " and ", y.str());
   if (preferred != x.dtype)
     fail(ErrorKind::kShape, kName, ": preferred_element_type ", dtype_long_name(preferred),
-         " must be the operands' dtype ", dtype_long_name(x.dtype));
+         " must be the dtype of the operands ", x.str(), " and ", y.str());
   if (d.lhs_contract.size() != d.rhs_contract.size())
     fail(ErrorKind::kShape, kName, ": lhs_contracting ", shape_str(d.lhs_contract), " and rhs_contracting ",
-         shape_str(d.rhs_contract), " must have equal lengths");
+         shape_str(d.rhs_contract), " must have equal lengths (operands ", x.str(), " and ", y.str(), ")");
   if (d.lhs_batch.size() != d.rhs_batch.size())
     fail(ErrorKind::kShape, kName, ": lhs_batch ", shape_str(d.lhs_batch), " and rhs_batch ", shape_str(d.rhs_batch),
-         " must have equal lengths");
+         " must have equal lengths (operands ", x.str(), " and ", y.str(), ")");
   check_dims("lhs", x, d.lhs_contract, d.lhs_batch);
   check_dims("rhs", y, d.rhs_contract, d.rhs_batch);
   check_paired("batch", x, d.lhs_batch, y, d.rhs_batch);
