@@ -26,7 +26,7 @@ HostArray host_f32(const Shape& shape, const std::vector<float>& values);
 HostArray host_i32(const Shape& shape, const std::vector<int32_t>& values);
 /// The elements of a float32 host array.
 std::vector<float> as_floats(const HostArray& a);
-/// The elements of an int32 (or bool) host array.
+/// The elements of an int32 or bool (0/1) host array.
 std::vector<int32_t> as_ints(const HostArray& a);
 
 }  // namespace shardlab::exec

@@ -22,4 +22,10 @@ std::vector<std::string> vma_union(const std::vector<std::string>& a, const std:
   return out;
 }
 
+std::vector<std::string> vma_union(const std::vector<Aval>& avals) {
+  std::vector<std::string> out;
+  for (const Aval& a : avals) out = vma_union(out, a.vma);
+  return out;
+}
+
 }  // namespace shardlab::ir

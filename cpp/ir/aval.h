@@ -26,5 +26,7 @@ struct Aval {
 
 /// The sorted union of two VMA sets (the axes a result of both varies along).
 std::vector<std::string> vma_union(const std::vector<std::string>& a, const std::vector<std::string>& b);
+/// The sorted union of the VMA sets of `avals` (the axes a result of all of them varies along).
+std::vector<std::string> vma_union(const std::vector<Aval>& avals);
 
 }  // namespace shardlab::ir

@@ -28,6 +28,9 @@ enum class Prim : uint16_t {
   kMul,
   kDiv,
   kNeg,
+  kMax,
+  kMin,
+  kPow,
   // unary_math.h
   kExp,
   kLog,
@@ -38,14 +41,35 @@ enum class Prim : uint16_t {
   kSquare,
   kAbs,
   kSign,
+  // comparisons.h
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kSelectN,
+  // dtype_ops.h
+  kConvertElementType,
+  kIota,
   // shape_ops.h
   kBroadcastInDim,
   kReshape,
   kTranspose,
   kSqueeze,
   kExpandDims,
+  // indexing.h
+  kConcatenate,
+  kSlice,
+  kPad,
+  kDynamicSlice,
+  kDynamicUpdateSlice,
+  // linalg.h
+  kDotGeneral,
   // reductions.h
   kReduceSum,
+  kReduceMax,
+  kReduceMin,
   // parallel.h
   kPsum,
   kPmax,

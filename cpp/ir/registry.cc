@@ -5,7 +5,11 @@
 #include <utility>
 
 #include "ir/primitive.h"
+#include "ir/primitives/comparisons.h"
+#include "ir/primitives/dtype_ops.h"
 #include "ir/primitives/elementwise.h"
+#include "ir/primitives/indexing.h"
+#include "ir/primitives/linalg.h"
 #include "ir/primitives/parallel.h"
 #include "ir/primitives/reductions.h"
 #include "ir/primitives/shape_ops.h"

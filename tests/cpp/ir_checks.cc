@@ -7,6 +7,7 @@
 #include "exec/interpreter.h"
 #include "exec/threaded.h"
 #include "ir/jvp.h"
+#include "ir/ops.h"
 #include "ir/print.h"
 #include "ir/vjp.h"
 #include "test_util.h"
@@ -28,28 +29,56 @@ std::vector<float> evaluate(const Body& f, const std::vector<Aval>& avals, const
   return as_floats(interpret(b.build({f(b, in)}), args)[0]);
 }
 
-// For f linear in its one input t, which is the first operand of f's last
-// equation: <ct, f(t)> = <f^T(ct), t> for that equation's transpose rule.
-void check_transpose(const Body& f, const Aval& in) {
+exec::HostArray evaluate(const Body& f, const std::vector<exec::HostArray>& args) {
   Builder b;
-  const Atom t = b.input(in);
-  const Atom y = f(b, {t});
+  std::vector<Atom> in;
+  for (const exec::HostArray& a : args) in.push_back(b.input(a.aval));
+  return interpret(b.build({f(b, in)}), args)[0];
+}
+
+void check_transpose(const Body& f, const std::vector<Aval>& avals, size_t linear_input) {
+  Builder b;
+  std::vector<Atom> in;
+  for (const Aval& a : avals) in.push_back(b.input(a));
+  const Atom& t = in[linear_input];
+  const Atom y = f(b, in);
   const Eqn e = b.build({y}).eqns.back();
   const Atom ct = b.input(y.aval);
+  // t may be several operands of the equation (add t t): its cotangent is the sum of theirs.
   std::vector<bool> linear(e.inputs.size(), false);
-  linear[0] = true;  // f's input is the first operand of its last equation
+  for (size_t k = 0; k < e.inputs.size(); ++k) linear[k] = e.inputs[k].var == t.var;
   const auto cts = primitive(e.prim).transpose(b, e.params, {ct}, e.inputs, linear);
-  ASSERT_TRUE(cts[0].has_value());
-  EXPECT_EQ(cts[0]->aval, in) << "the cotangent has the operand's type";
-  const auto tv = testing::random_floats(num_elements(in.shape), 1);
+  MaybeAtom ct_t;
+  for (size_t k = 0; k < cts.size(); ++k) {
+    if (!linear[k]) continue;
+    ASSERT_TRUE(cts[k].has_value()) << "no cotangent for operand " << k;
+    EXPECT_EQ(cts[k]->aval, avals[linear_input]) << "the cotangent has the operand's type";
+    ct_t = ct_t ? add(b, *ct_t, *cts[k]) : *cts[k];
+  }
+  ASSERT_TRUE(ct_t.has_value()) << "the input is not an operand of the last equation";
+  std::vector<std::vector<float>> xs;
+  std::vector<exec::HostArray> args;
+  for (size_t i = 0; i < avals.size(); ++i) {
+    xs.push_back(testing::random_floats(num_elements(avals[i].shape), i == linear_input ? 1 : 3 + i));
+    args.push_back(host_f32(avals[i].shape, xs.back()));
+  }
   const auto cv = testing::random_floats(num_elements(y.aval.shape), 2);
-  const auto outs = interpret(b.build({y, *cts[0]}), {host_f32(in.shape, tv), host_f32(y.aval.shape, cv)});
+  args.push_back(host_f32(y.aval.shape, cv));
+  const Program p = b.build({y, *ct_t});
+  const auto outs = interpret(p, args);
   const auto ft = as_floats(outs[0]), ftc = as_floats(outs[1]);
+  // With the other inputs fixed, f is affine in t when the primitive is linear
+  // in several operands jointly (add, select_n): check its linear part f(t) - f(0).
+  const auto& tv = xs[linear_input];
+  args[linear_input] = host_f32(avals[linear_input].shape, std::vector<float>(tv.size(), 0.0f));
+  const auto f0 = as_floats(interpret(p, args)[0]);
   double lhs = 0, rhs = 0;
-  for (size_t i = 0; i < ft.size(); ++i) lhs += static_cast<double>(cv[i]) * ft[i];
+  for (size_t i = 0; i < ft.size(); ++i) lhs += static_cast<double>(cv[i]) * (ft[i] - f0[i]);
   for (size_t i = 0; i < ftc.size(); ++i) rhs += static_cast<double>(ftc[i]) * tv[i];
-  EXPECT_NEAR(lhs, rhs, 1e-4 * (1 + std::abs(lhs))) << to_text(b.build({*cts[0]}));
+  EXPECT_NEAR(lhs, rhs, 1e-4 * (1 + std::abs(lhs))) << to_text(b.build({*ct_t}));
 }
+
+void check_transpose(const Body& f, const Aval& in) { check_transpose(f, {in}, 0); }
 
 // The JVP pass's tangent output against central finite differences of f.
 void check_jvp(const Body& f, const std::vector<Aval>& avals, bool positive) {

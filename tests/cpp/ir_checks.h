@@ -21,8 +21,15 @@ using Body = std::function<Atom(Builder&, const std::vector<Atom>&)>;
 /// f evaluated on host values of the given avals.
 std::vector<float> evaluate(const Body& f, const std::vector<Aval>& avals, const std::vector<std::vector<float>>& xs);
 
-/// For f linear in its one input t, which is the first operand of f's last
-/// equation: <ct, f(t)> = <f^T(ct), t> for that equation's transpose rule.
+/// f evaluated on host arrays (f's inputs have their avals).
+exec::HostArray evaluate(const Body& f, const std::vector<exec::HostArray>& args);
+
+/// For f linear in its input t = inputs[linear_input] (the other inputs fixed
+/// at seeded random values, so f may be affine in t), where t is an operand (or
+/// several) of f's last equation: <ct, f(t) - f(0)> = <f^T(ct), t> for that
+/// equation's transpose rule.
+void check_transpose(const Body& f, const std::vector<Aval>& avals, size_t linear_input);
+/// check_transpose of a function of one input.
 void check_transpose(const Body& f, const Aval& in);
 
 /// The JVP pass's tangent output against central finite differences of f, at

@@ -6,11 +6,14 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "exec/interpreter.h"
 #include "ir/builder.h"
+#include "ir/jvp.h"
 #include "ir/ops.h"
 #include "ir/print.h"
+#include "ir_checks.h"
 #include "test_util.h"
 
 namespace shardlab::ir {
@@ -191,6 +194,140 @@ TEST(Elementwise, MulOfTwoLinearOperandsCannotBeTransposed) {
               primitive(Prim::kMul).transpose(b, e.params, {z}, e.inputs, {true, true});
             }).find("mul: cannot transpose a product of two linear operands"),
             std::string::npos);
+}
+
+// max, min and pow.
+
+TEST(MaxMin, Float32ValuesPropagateNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {1, -2, 3, nan, 0.5f, -0.0f}, y = {1, 2, -3, 4, nan, 7};
+  const auto hi = as_floats(
+      evaluate([](Builder& b, auto in) { return max(b, in[0], in[1]); }, {host_f32({6}, x), host_f32({6}, y)}));
+  const auto lo = as_floats(
+      evaluate([](Builder& b, auto in) { return min(b, in[0], in[1]); }, {host_f32({6}, x), host_f32({6}, y)}));
+  for (int i = 0; i < 6; ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i])) {
+      EXPECT_TRUE(std::isnan(hi[i]) && std::isnan(lo[i])) << i;
+    } else {
+      EXPECT_EQ(hi[i], x[i] > y[i] ? x[i] : y[i]) << i;
+      EXPECT_EQ(lo[i], x[i] < y[i] ? x[i] : y[i]) << i;
+    }
+  }
+  // relu: max(x, 0.0) with a scalar literal.
+  EXPECT_EQ(as_floats(evaluate([](Builder& b, auto in) { return max(b, in[0], f32_scalar(0.0)); },
+                               {host_f32({3}, {-1, 0.25f, 2})})),
+            (std::vector<float>{0, 0.25f, 2}));
+}
+
+TEST(MaxMin, Int32AndBoolValues) {
+  const std::vector<int32_t> x = {-7, 3, 2147483647, 0}, y = {5, 3, -2147483647 - 1, -1};
+  const auto hi = exec::as_ints(evaluate([](Builder& b, auto in) { return max(b, in[0], in[1]); },
+                                         {exec::host_i32({4}, x), exec::host_i32({4}, y)}));
+  const auto lo = exec::as_ints(evaluate([](Builder& b, auto in) { return min(b, in[0], in[1]); },
+                                         {exec::host_i32({4}, x), exec::host_i32({4}, y)}));
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(hi[i], std::max(x[i], y[i]));
+    EXPECT_EQ(lo[i], std::min(x[i], y[i]));
+  }
+  // Bools: max is or, min is and.
+  const auto any = exec::as_ints(
+      evaluate([](Builder& b,
+                  auto in) { return max(b, compare(b, Prim::kGt, in[0], in[1]), compare(b, Prim::kLt, in[0], in[1])); },
+               {exec::host_i32({4}, x), exec::host_i32({4}, y)}));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(any[i], x[i] != y[i] ? 1 : 0);
+}
+
+// y + 2.5 in the first two columns and y - 2.5 in the others: against values
+// in [-1, 1), max and min choose each operand somewhere, with a gap of at least
+// 0.5, so the finite differences never cross a kink.
+Atom apart(Builder& b, const Atom& y) {
+  const Shape& s = y.aval.shape;
+  const Atom first_two = compare(b, Prim::kLt, iota(b, DType::kInt32, s, static_cast<int64_t>(s.size()) - 1),
+                                 Atom::constant(2, DType::kInt32));
+  return select_n(b, first_two, {sub(b, y, f32_scalar(2.5)), add(b, y, f32_scalar(2.5))});
+}
+
+TEST(MaxMin, JvpMatchesFiniteDifferencesAwayFromTies) {
+  for (auto op : {&max, &min}) {
+    check_jvp([&](Builder& b, auto in) { return mul(b, op(b, in[0], apart(b, in[1])), in[0]); },
+              {f32({2, 3}), f32({2, 3})});
+    check_jvp([&](Builder& b, auto in) { return op(b, in[0], apart(b, in[1])); }, {f32({}), f32({4})});
+    check_jvp([&](Builder& b, auto in) { return op(b, apart(b, in[0]), f32_scalar(0.1)); }, {f32({5})});
+  }
+}
+
+// The tangent of f(x, y) at (x, y) in the direction (dx, dy), from the JVP pass.
+std::vector<float> tangent_of(const BinaryOp& f, const Aval& aval, const std::vector<std::vector<float>>& values) {
+  Builder b;
+  const Atom x = b.input(aval), y = b.input(aval);
+  const Program lin = jvp(b.build({f(b, x, y)}));
+  std::vector<exec::HostArray> args;
+  for (const auto& v : values) args.push_back(host_f32(aval.shape, v));
+  return as_floats(interpret(lin, args)[1]);
+}
+
+TEST(MaxMin, TiesSplitTheTangentHalfAndHalf) {
+  // x == y everywhere: dz = (dx + dy) / 2, for max and min alike.
+  for (auto op : {&max, &min}) {
+    const auto dz = tangent_of([&](Builder& b, const Atom& x, const Atom& y) { return op(b, x, y); }, kF32x4,
+                               {{1, 2, -3, 0}, {1, 2, -3, 0}, {1, 0, 2, -1}, {0, 4, 2, 3}});
+    EXPECT_EQ(dz, (std::vector<float>{0.5f, 2, 2, 1}));
+  }
+  // Integer results have no tangent.
+  Builder b;
+  const Atom i = b.input(Aval{DType::kInt32, {2}, {}});
+  const Atom z = max(b, i, i);
+  EXPECT_FALSE(primitive(Prim::kMax).jvp(b, {}, {i, i}, {z}, {i, i})[0].has_value());
+}
+
+TEST(Pow, ValuesMatchStdPow) {
+  const std::vector<float> x = {2, 0.5f, -2, 0, 0, 9, -8}, y = {3, -1.5f, 3, 0, 2, 0.5f, 0.5f};
+  const auto z = as_floats(
+      evaluate([](Builder& b, auto in) { return pow(b, in[0], in[1]); }, {host_f32({7}, x), host_f32({7}, y)}));
+  for (int i = 0; i < 6; ++i)
+    EXPECT_NEAR(z[i], std::pow(static_cast<double>(x[i]), static_cast<double>(y[i])), 1e-6) << i;
+  EXPECT_TRUE(std::isnan(z[6]));  // a negative base to a fractional power
+  const auto s = as_floats(
+      evaluate([](Builder& b, auto in) { return pow(b, in[0], f32_scalar(2.0)); }, {host_f32({3}, {-3, 0.5f, 4})}));
+  EXPECT_EQ(s, (std::vector<float>{9, 0.25f, 16}));
+}
+
+TEST(Pow, JvpMatchesFiniteDifferences) {
+  check_jvp([](Builder& b, auto in) { return pow(b, in[0], in[1]); }, {f32({2, 3}), f32({2, 3})}, true);
+  check_jvp([](Builder& b, auto in) { return pow(b, in[0], in[1]); }, {f32({4}), f32({})}, true);
+  check_jvp([](Builder& b, auto in) { return pow(b, in[1], in[0]); }, {f32({4}), f32({})}, true);
+  check_jvp([](Builder& b, auto in) { return pow(b, in[0], f32_scalar(3.0)); }, {f32({5})});
+}
+
+TEST(Pow, JvpAtZeroBaseOrExponentIsFiniteAsInJax) {
+  const BinaryOp f = [](Builder& b, const Atom& x, const Atom& y) { return pow(b, x, y); };
+  // x = 0, y = 2: 2 * 0 * dx + 0; x = 0, y = 0: 0 + log(1) * 1 * dy; x = 2, y = 0: 0 + log(2) * dy;
+  // x = 0, y = 1: 1 * 1 * dx.
+  const auto dz = tangent_of(f, kF32x4, {{0, 0, 2, 0}, {2, 0, 0, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}});
+  EXPECT_EQ(dz[0], 0.0f);
+  EXPECT_EQ(dz[1], 0.0f);
+  EXPECT_NEAR(dz[2], std::log(2.0), 1e-6);
+  EXPECT_EQ(dz[3], 1.0f);
+}
+
+TEST(MaxMinPow, NotLinearAndPowNeedsFloat32) {
+  Builder b;
+  const Atom x = b.input(kF32x4), y = b.input(kF32x4);
+  for (Prim prim : {Prim::kMax, Prim::kMin, Prim::kPow}) {
+    const Atom z = b.emit1(prim, {}, {x, y});
+    EXPECT_EQ(
+        testing::error_message([&] {
+          primitive(prim).transpose(b, {}, {z}, {x, y}, {false, true});
+        }),
+        std::string(primitive(prim).name) + ": the program is not linear in its operand f32[4]; cannot transpose");
+  }
+  const Atom i = b.input(Aval{DType::kInt32, {4}, {}});
+  EXPECT_EQ(testing::error_message([&] { pow(b, i, i); }),
+            "pow: needs float32 operands, got i32[4] and i32[4]; convert them with convert_element_type");
+  EXPECT_EQ(testing::error_message([&] { max(b, x, i); }),
+            "max: operand dtypes differ (f32[4] and i32[4]); convert one with convert_element_type");
+  const Atom v = b.input(Aval{DType::kFloat32, {4}, {"data"}});
+  EXPECT_EQ(min(b, v, f32_scalar(0.0)).aval.str(), "f32[4]{V:data}");
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "ir/primitives/elementwise.h"
 
-#include <algorithm>
-
 #include "ir/ops.h"
 #include "ir/primitives/eigen_maps.h"
 #include "runtime/errors.h"
@@ -10,31 +8,37 @@ namespace shardlab::ir {
 
 namespace {
 
-// Applies f to the operands as flat Eigen arrays of their dtype; a scalar
-// operand of a non-scalar result is repeated to the result's size first.
-template <class T, class F>
-void eval_typed(const std::vector<const Tensor*>& in, Tensor* out, F f) {
-  const Eigen::Index n = num_elements(out->aval.shape);
-  std::vector<T> repeated[2];
-  const T* args[2];
-  for (size_t i = 0; i < 2; ++i) {
-    const Tensor* t = in[std::min(i, in.size() - 1)];
-    args[i] = t->as<T>();
-    if (num_elements(t->aval.shape) != n) {
-      repeated[i].assign(static_cast<size_t>(n), args[i][0]);
-      args[i] = repeated[i].data();
-    }
-  }
-  f(Vec<T>(out->as<T>(), n), ConstVec<T>(args[0], n), ConstVec<T>(args[1], n));
-}
-
 template <class F>
 void eval_flat(const std::vector<const Tensor*>& in, Tensor* out, F f) {
   if (out->aval.dtype == DType::kFloat32) {
-    eval_typed<float>(in, out, f);
+    eval_binary_as<float>(in, out, f);
   } else {
-    eval_typed<int32_t>(in, out, f);
+    eval_binary_as<int32_t>(in, out, f);
   }
+}
+
+// max and min propagate NaN, as XLA's do (Eigen's default leaves it unspecified).
+template <template <class, class, int> class Op>
+void eval_chooser(const std::vector<const Tensor*>& in, Tensor* out) {
+  eval_flat(in, out, [](auto z, auto x, auto y) {
+    using T = typename decltype(z)::Scalar;
+    z = x.binaryExpr(y, Op<T, T, Eigen::PropagateNaN>());
+  });
+}
+
+// The JVP of max and min (z), as JAX's: each operand's tangent counts where
+// that operand is the result, half on a tie: dz = dx * [x==z] / (1 + [y==z]) +
+// dy * [y==z] / (1 + [x==z]). Integer results have no tangent.
+std::vector<MaybeAtom> chooser_jvp(Builder& b, const std::vector<Atom>& x, const Atom& z,
+                                   const std::vector<MaybeAtom>& t) {
+  if (z.aval.dtype != DType::kFloat32 || (!t[0] && !t[1])) return {std::nullopt};
+  const Atom is_x = convert_element_type(b, compare(b, Prim::kEq, x[0], z), DType::kFloat32);
+  const Atom is_y = convert_element_type(b, compare(b, Prim::kEq, x[1], z), DType::kFloat32);
+  const Atom one = f32_scalar(1.0);
+  MaybeAtom dx = t[0] ? MaybeAtom(mul(b, *t[0], div(b, is_x, add(b, one, is_y)))) : std::nullopt;
+  MaybeAtom dy = t[1] ? MaybeAtom(mul(b, *t[1], div(b, is_y, add(b, one, is_x)))) : std::nullopt;
+  if (dx && dy) return {add(b, *dx, *dy)};
+  return {dx ? dx : dy};
 }
 
 // A tangent of a scalar operand, repeated to the result's shape.
@@ -146,7 +150,7 @@ std::vector<Aval> Def<Prim::kDiv>::shape(const Params&, const std::vector<Aval>&
   return out;
 }
 void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  eval_typed<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
+  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
 }
 std::vector<MaybeAtom> Def<Prim::kDiv>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
@@ -177,6 +181,71 @@ std::vector<MaybeAtom> Def<Prim::kNeg>::jvp(Builder& b, const Params&, const std
 std::vector<MaybeAtom> Def<Prim::kNeg>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
                                                   const std::vector<Atom>&, const std::vector<bool>& linear) {
   return {linear[0] && cts[0] ? MaybeAtom(neg(b, *cts[0])) : std::nullopt};
+}
+
+// max
+
+std::vector<Aval> Def<Prim::kMax>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
+void Def<Prim::kMax>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_chooser<Eigen::internal::scalar_max_op>(in, out[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kMax>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  return chooser_jvp(b, x, z[0], t);
+}
+std::vector<MaybeAtom> Def<Prim::kMax>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                  const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  return not_linear(kName, x, linear);
+}
+
+// min
+
+std::vector<Aval> Def<Prim::kMin>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
+void Def<Prim::kMin>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_chooser<Eigen::internal::scalar_min_op>(in, out[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kMin>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  return chooser_jvp(b, x, z[0], t);
+}
+std::vector<MaybeAtom> Def<Prim::kMin>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                  const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  return not_linear(kName, x, linear);
+}
+
+// pow
+
+std::vector<Aval> Def<Prim::kPow>::shape(const Params&, const std::vector<Aval>& in) {
+  auto out = binary_shape(kName, in);
+  if (out[0].dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str(),
+         "; convert them with convert_element_type");
+  return out;
+}
+void Def<Prim::kPow>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x.pow(y); });
+}
+std::vector<MaybeAtom> Def<Prim::kPow>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  // As JAX: the dx term is 0 where y == 0 (not 0 * inf at x == 0), and the dy
+  // term is 0 where x == 0 (log(x) taken as log(1) there).
+  MaybeAtom dx, dy;
+  if (t[0]) {
+    const Atom jac = mul(b, x[1], pow(b, x[0], sub(b, x[1], f32_scalar(1.0))));
+    const Atom y_is_0 = compare(b, Prim::kEq, x[1], f32_scalar(0.0));
+    dx = mul(b, *t[0], select_n(b, y_is_0, {jac, zeros_like(b, jac.aval)}));
+  }
+  if (t[1]) {
+    const Atom x_is_0 = compare(b, Prim::kEq, x[0], f32_scalar(0.0));
+    const Atom safe_x = select_n(b, x_is_0, {x[0], full_like(b, x[0].aval, 1.0)});
+    dy = mul(b, *t[1], mul(b, unary(b, Prim::kLog, safe_x), z[0]));
+  }
+  if (dx && dy) return {add(b, *dx, *dy)};
+  return {dx ? dx : dy};
+}
+std::vector<MaybeAtom> Def<Prim::kPow>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                  const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  return not_linear(kName, x, linear);
 }
 
 }  // namespace shardlab::ir

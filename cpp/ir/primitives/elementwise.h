@@ -1,4 +1,4 @@
-// Elementwise arithmetic: add, sub, mul, div, neg. Operands of binary primitives
+// Elementwise arithmetic: add, sub, mul, div, neg, max, min, pow. Operands of binary primitives
 // have equal dtypes and equal shapes, or one is a scalar (repeated, as in a
 // jaxpr's `mul a b` with b:f32[]); other broadcasting is explicit
 // (broadcast_in_dim; the JS API's numpy functions insert it). The result
@@ -49,6 +49,30 @@ struct Def<Prim::kDiv> {
 template <>
 struct Def<Prim::kNeg> {
   static constexpr const char* kName = "neg";
+  SHARDLAB_RULES
+};
+
+/// max: z = max(x, y) (NaN if either is); dz = dx * [x > y] + dy * [x < y] +
+/// (dx + dy) / 2 * [x == y], JAX's tie split; not linear.
+template <>
+struct Def<Prim::kMax> {
+  static constexpr const char* kName = "max";
+  SHARDLAB_RULES
+};
+
+/// min: z = min(x, y) (NaN if either is); dz = dx * [x < y] + dy * [x > y] +
+/// (dx + dy) / 2 * [x == y]; not linear.
+template <>
+struct Def<Prim::kMin> {
+  static constexpr const char* kName = "min";
+  SHARDLAB_RULES
+};
+
+/// pow: z = x^y (float32 only); d(x^y) = y * x^(y-1) * dx + log(x) * x^y * dy,
+/// the dx term 0 where y == 0 and the dy term 0 where x == 0, as JAX; not linear.
+template <>
+struct Def<Prim::kPow> {
+  static constexpr const char* kName = "pow";
   SHARDLAB_RULES
 };
 

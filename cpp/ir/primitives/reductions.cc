@@ -1,6 +1,9 @@
 #include "ir/primitives/reductions.h"
 
-#include <cstring>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "ir/ops.h"
 #include "runtime/errors.h"
@@ -9,52 +12,53 @@ namespace shardlab::ir {
 
 namespace {
 
-// Whether dimension d of an operand of rank `rank` is summed.
-std::vector<bool> summed_dims(const std::vector<int64_t>& axes, size_t rank) {
+// Whether each dimension of an operand of rank `rank` is reduced.
+std::vector<bool> reduced_dims(const std::vector<int64_t>& axes, size_t rank) {
   std::vector<bool> s(rank, false);
   for (int64_t a : axes) s[a] = true;
   return s;
 }
 
-}  // namespace
+// The dimensions of an operand of rank `rank` that remain in the result.
+std::vector<int64_t> kept_dims(const std::vector<int64_t>& axes, size_t rank) {
+  const auto reduced = reduced_dims(axes, rank);
+  std::vector<int64_t> kept;
+  for (size_t d = 0; d < rank; ++d)
+    if (!reduced[d]) kept.push_back(static_cast<int64_t>(d));
+  return kept;
+}
 
-std::vector<Aval> Def<Prim::kReduceSum>::shape(const Params& p, const std::vector<Aval>& in) {
-  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
-  const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
+// The shape rule of every reduction over the `axes` parameter.
+std::vector<Aval> reduce_shape(const char* name, const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
   const Aval& x = in[0];
   for (size_t i = 0; i < axes.size(); ++i)
     if (axes[i] < 0 || axes[i] >= x.ndim() || (i > 0 && axes[i] <= axes[i - 1]))
-      fail(ErrorKind::kShape, kName, ": axes ", shape_str(axes), " must be distinct, increasing dimensions of ",
-           x.str(), " (0..", x.ndim() - 1, ")");
-  const auto summed = summed_dims(axes, x.shape.size());
+      fail(ErrorKind::kShape, name, ": axes ", shape_str(axes), " must be distinct, increasing dimensions of ", x.str(),
+           " (0..", x.ndim() - 1, ")");
   Shape out;
-  for (size_t d = 0; d < x.shape.size(); ++d)
-    if (!summed[d]) out.push_back(x.shape[d]);
+  for (int64_t d : kept_dims(axes, x.shape.size())) out.push_back(x.shape[d]);
   return {Aval{x.dtype, out, x.vma}};
 }
 
-void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor*>& in,
-                                 const std::vector<Tensor*>& out) {
-  const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
-  const Shape& ishape = in[0]->aval.shape;
-  const auto summed = summed_dims(axes, ishape.size());
-  // The output stride of each input dimension (0 for summed ones).
-  const auto ostrides = strides_of(out[0]->aval.shape);
+// Calls f(k, o) for every element k of `in` in row-major order (the fixed
+// order that makes reductions deterministic), o being the element of `out` it
+// reduces into.
+template <class F>
+void for_each_reduced(const char* name, const Params& p, const Tensor& in, const Tensor& out, F f) {
+  const Shape& ishape = in.aval.shape;
+  const auto reduced = reduced_dims(param<std::vector<int64_t>>(p, "axes", name), ishape.size());
+  // The output stride of each input dimension (0 for reduced ones).
+  const auto ostrides = strides_of(out.aval.shape);
   std::vector<int64_t> stride(ishape.size(), 0);
   for (size_t d = 0, o = 0; d < ishape.size(); ++d)
-    if (!summed[d]) stride[d] = ostrides[o++];
-  const int64_t n_out = num_elements(out[0]->aval.shape), n_in = num_elements(ishape);
-  const bool is_float = in[0]->aval.dtype == DType::kFloat32;
-  std::vector<double> acc(is_float ? n_out : 0, 0.0);
-  std::vector<int64_t> iacc(is_float ? 0 : n_out, 0);
+    if (!reduced[d]) stride[d] = ostrides[o++];
+  const int64_t n_in = num_elements(ishape);
   std::vector<int64_t> idx(ishape.size(), 0);
   int64_t offset = 0;
   for (int64_t k = 0; k < n_in; ++k) {
-    if (is_float) {
-      acc[offset] += in[0]->as<float>()[k];
-    } else {
-      iacc[offset] += in[0]->as<int32_t>()[k];
-    }
+    f(k, offset);
     for (int d = static_cast<int>(ishape.size()) - 1; d >= 0; --d) {
       offset += stride[d];
       if (++idx[d] < ishape[d]) break;
@@ -62,12 +66,79 @@ void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor
       idx[d] = 0;
     }
   }
-  for (int64_t i = 0; i < n_out; ++i) {
-    if (is_float) {
-      out[0]->as<float>()[i] = static_cast<float>(acc[i]);
-    } else {
-      out[0]->as<int32_t>()[i] = static_cast<int32_t>(static_cast<uint32_t>(iacc[i]));
+}
+
+template <class T>
+bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
+}
+
+// reduce_max (kMax) or reduce_min of T elements, from `identity` (what an
+// empty reduction gives, as in XLA); NaN wins, as XLA's max and min.
+template <bool kMax, class T>
+void eval_extremum_as(const char* name, const Params& p, const Tensor& in, Tensor& out, T identity) {
+  T* acc = out.as<T>();
+  std::fill(acc, acc + num_elements(out.aval.shape), identity);
+  const T* x = in.as<T>();
+  for_each_reduced(name, p, in, out, [&](int64_t k, int64_t o) {
+    if ((kMax ? x[k] > acc[o] : x[k] < acc[o]) || is_nan(x[k])) acc[o] = x[k];
+  });
+}
+
+template <bool kMax>
+void eval_extremum(const char* name, const Params& p, const Tensor& in, Tensor& out) {
+  switch (in.aval.dtype) {
+    case DType::kFloat32: {
+      const float inf = std::numeric_limits<float>::infinity();
+      eval_extremum_as<kMax, float>(name, p, in, out, kMax ? -inf : inf);
+      break;
     }
+    case DType::kInt32:
+      eval_extremum_as<kMax, int32_t>(name, p, in, out,
+                                      kMax ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max());
+      break;
+    case DType::kBool:
+      eval_extremum_as<kMax, int32_t>(name, p, in, out, kMax ? 0 : 1);
+      break;
+  }
+}
+
+// JAX's JVP of reduce_max and reduce_min (z): the mean of the tangents at the
+// elements equal to the result, t_out = sum(t * [x == z]) / sum([x == z]).
+std::vector<MaybeAtom> extremum_jvp(Builder& b, const char* name, const Params& p, const Atom& x, const Atom& z,
+                                    const MaybeAtom& t) {
+  if (!t || x.aval.dtype != DType::kFloat32) return {std::nullopt};
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
+  const Atom spread = broadcast_in_dim(b, z, x.aval.shape, kept_dims(axes, x.aval.shape.size()));
+  const Atom chosen = convert_element_type(b, compare(b, Prim::kEq, x, spread), DType::kFloat32);
+  return {div(b, reduce_sum(b, mul(b, *t, chosen), axes), reduce_sum(b, chosen, axes))};
+}
+
+}  // namespace
+
+// reduce_sum
+
+std::vector<Aval> Def<Prim::kReduceSum>::shape(const Params& p, const std::vector<Aval>& in) {
+  return reduce_shape(kName, p, in);
+}
+
+void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                 const std::vector<Tensor*>& out) {
+  const int64_t n_out = num_elements(out[0]->aval.shape);
+  if (in[0]->aval.dtype == DType::kFloat32) {
+    std::vector<double> acc(n_out, 0.0);
+    const float* x = in[0]->as<float>();
+    for_each_reduced(kName, p, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
+    for (int64_t i = 0; i < n_out; ++i) out[0]->as<float>()[i] = static_cast<float>(acc[i]);
+  } else {
+    std::vector<int64_t> acc(n_out, 0);
+    const int32_t* x = in[0]->as<int32_t>();
+    for_each_reduced(kName, p, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
+    for (int64_t i = 0; i < n_out; ++i) out[0]->as<int32_t>()[i] = static_cast<int32_t>(static_cast<uint32_t>(acc[i]));
   }
 }
 
@@ -79,11 +150,44 @@ std::vector<MaybeAtom> Def<Prim::kReduceSum>::jvp(Builder& b, const Params& p, c
 std::vector<MaybeAtom> Def<Prim::kReduceSum>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
                                                         const std::vector<Atom>& x, const std::vector<bool>& linear) {
   if (!linear[0] || !cts[0]) return {std::nullopt};
-  const auto summed = summed_dims(param<std::vector<int64_t>>(p, "axes", kName), x[0].aval.shape.size());
-  std::vector<int64_t> kept;
-  for (size_t d = 0; d < summed.size(); ++d)
-    if (!summed[d]) kept.push_back(static_cast<int64_t>(d));
-  return {broadcast_in_dim(b, *cts[0], x[0].aval.shape, kept)};
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
+  return {broadcast_in_dim(b, *cts[0], x[0].aval.shape, kept_dims(axes, x[0].aval.shape.size()))};
+}
+
+// reduce_max
+
+std::vector<Aval> Def<Prim::kReduceMax>::shape(const Params& p, const std::vector<Aval>& in) {
+  return reduce_shape(kName, p, in);
+}
+void Def<Prim::kReduceMax>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                 const std::vector<Tensor*>& out) {
+  eval_extremum<true>(kName, p, *in[0], *out[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kReduceMax>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                  const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  return extremum_jvp(b, kName, p, x[0], z[0], t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kReduceMax>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                        const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  return not_linear(kName, x, linear);
+}
+
+// reduce_min
+
+std::vector<Aval> Def<Prim::kReduceMin>::shape(const Params& p, const std::vector<Aval>& in) {
+  return reduce_shape(kName, p, in);
+}
+void Def<Prim::kReduceMin>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                 const std::vector<Tensor*>& out) {
+  eval_extremum<false>(kName, p, *in[0], *out[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kReduceMin>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                  const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  return extremum_jvp(b, kName, p, x[0], z[0], t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kReduceMin>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                        const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  return not_linear(kName, x, linear);
 }
 
 }  // namespace shardlab::ir

@@ -1,5 +1,6 @@
-// Reductions over axes: reduce_sum. Sums run in a fixed order (row-major over
-// the reduced elements) with a float64 accumulator, so they are deterministic.
+// Reductions over axes: reduce_sum, reduce_max, reduce_min. They run in a
+// fixed order (row-major over the reduced elements), sums with a float64
+// accumulator, so they are deterministic.
 #pragma once
 
 #include "ir/primitive.h"
@@ -13,6 +14,24 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kReduceSum> {
   static constexpr const char* kName = "reduce_sum";
+  SHARDLAB_RULES
+};
+
+/// reduce_max[axes]: the maximum over `axes` (NaN if any element is; -inf, the
+/// smallest int32 or false when empty). JVP as JAX: the mean tangent of the
+/// elements equal to the maximum, sum(dx * [x == z]) / sum([x == z]); not linear.
+template <>
+struct Def<Prim::kReduceMax> {
+  static constexpr const char* kName = "reduce_max";
+  SHARDLAB_RULES
+};
+
+/// reduce_min[axes]: the minimum over `axes` (NaN if any element is; +inf, the
+/// largest int32 or true when empty). JVP: sum(dx * [x == z]) / sum([x == z]);
+/// not linear.
+template <>
+struct Def<Prim::kReduceMin> {
+  static constexpr const char* kName = "reduce_min";
   SHARDLAB_RULES
 };
 

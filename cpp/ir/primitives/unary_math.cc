@@ -30,13 +30,6 @@ void eval_any(const Tensor* in, Tensor* out, F f) {
   }
 }
 
-// None of these is linear: transposing one means the program was not linear.
-std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  if (linear[0])
-    fail(ErrorKind::kValue, name, ": the program is not linear in its operand ", x[0].aval.str(), "; cannot transpose");
-  return {std::nullopt};
-}
-
 }  // namespace
 
 // Shape, evaluation and transpose of a unary primitive: `SHAPE` is

@@ -1,0 +1,113 @@
+#include "ir/primitives/comparisons.h"
+
+#include <algorithm>
+
+#include "ir/ops.h"
+#include "ir/primitives/eigen_maps.h"
+#include "ir/primitives/elementwise.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+// The operands' shape rule is the binary elementwise one; the result is bool.
+std::vector<Aval> comparison_shape(const char* name, const std::vector<Aval>& in) {
+  auto out = binary_shape(name, in);
+  out[0].dtype = DType::kBool;
+  return out;
+}
+
+// Applies f to the operands as flat arrays of their dtype (a bool is an int32
+// 0/1); f writes 0 or 1 into the int32 words of the bool result.
+template <class F>
+void eval_comparison(const std::vector<const Tensor*>& in, Tensor* out, F f) {
+  if (in[0]->aval.dtype == DType::kFloat32) {
+    eval_binary_as<float, int32_t>(in, out, f);
+  } else {
+    eval_binary_as<int32_t, int32_t>(in, out, f);
+  }
+}
+
+}  // namespace
+
+// All rules of a comparison: `OP` compares two Eigen arrays elementwise.
+#define SHARDLAB_COMPARISON(P, OP)                                                                                    \
+  std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return comparison_shape(kName, in); } \
+  void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {           \
+    eval_comparison(in, out[0], [](auto z, auto x, auto y) { z = (x OP y).template cast<int32_t>(); });               \
+  }                                                                                                                   \
+  std::vector<MaybeAtom> Def<P>::jvp(Builder&, const Params&, const std::vector<Atom>&, const std::vector<Atom>&,     \
+                                     const std::vector<MaybeAtom>&) {                                                 \
+    return {std::nullopt};                                                                                            \
+  }                                                                                                                   \
+  std::vector<MaybeAtom> Def<P>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,                    \
+                                           const std::vector<Atom>& x, const std::vector<bool>& linear) {             \
+    return not_linear(kName, x, linear);                                                                              \
+  }
+
+SHARDLAB_COMPARISON(Prim::kEq, ==)
+SHARDLAB_COMPARISON(Prim::kNe, !=)
+SHARDLAB_COMPARISON(Prim::kLt, <)
+SHARDLAB_COMPARISON(Prim::kLe, <=)
+SHARDLAB_COMPARISON(Prim::kGt, >)
+SHARDLAB_COMPARISON(Prim::kGe, >=)
+
+#undef SHARDLAB_COMPARISON
+
+// select_n
+
+std::vector<Aval> Def<Prim::kSelectN>::shape(const Params&, const std::vector<Aval>& in) {
+  if (in.size() < 2)
+    fail(ErrorKind::kValue, kName, ": takes which and at least one case, got ", in.size(), " operands");
+  const Aval& which = in[0];
+  if (which.dtype != DType::kBool && which.dtype != DType::kInt32)
+    fail(ErrorKind::kShape, kName, ": which must be bool or int32, got ", which.str());
+  if (which.dtype == DType::kBool && in.size() > 3)
+    fail(ErrorKind::kShape, kName, ": which ", which.str(), " is a bool, so it selects between at most 2 cases, got ",
+         in.size() - 1);
+  const Aval& first = in[1];
+  for (size_t i = 2; i < in.size(); ++i)
+    if (in[i].dtype != first.dtype || in[i].shape != first.shape)
+      fail(ErrorKind::kShape, kName, ": cases must have equal dtypes and shapes, got ", first.str(), " and ",
+           in[i].str());
+  if (!which.shape.empty() && which.shape != first.shape)
+    fail(ErrorKind::kShape, kName, ": which ", which.str(), " must be a scalar or have the shape of the cases ",
+         first.str());
+  return {Aval{first.dtype, first.shape, vma_union(in)}};
+}
+void Def<Prim::kSelectN>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  const int32_t* which = in[0]->as<int32_t>();
+  const bool scalar = in[0]->aval.shape.empty();
+  const int32_t last = static_cast<int32_t>(in.size()) - 2;
+  auto* dst = out[0]->as<uint32_t>();
+  const int64_t n = num_elements(out[0]->aval.shape);
+  for (int64_t k = 0; k < n; ++k) {
+    // Out of range int32 selectors are clamped, so every value reads some case.
+    const int32_t w = std::clamp(which[scalar ? 0 : k], 0, last);
+    dst[k] = in[1 + w]->as<uint32_t>()[k];
+  }
+}
+std::vector<MaybeAtom> Def<Prim::kSelectN>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                                const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (std::none_of(t.begin() + 1, t.end(), [](const MaybeAtom& a) { return a.has_value(); })) return {std::nullopt};
+  std::vector<Atom> cases;
+  for (size_t i = 1; i < x.size(); ++i) cases.push_back(t[i] ? *t[i] : zeros_like(b, x[i].aval));
+  return {select_n(b, x[0], cases)};
+}
+std::vector<MaybeAtom> Def<Prim::kSelectN>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
+                                                      const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  not_linear(kName, {x[0]}, {linear[0]});
+  std::vector<MaybeAtom> out(x.size());
+  if (!cts[0]) return out;
+  const Atom zeros = zeros_like(b, cts[0]->aval);
+  for (size_t i = 1; i < x.size(); ++i) {
+    if (!linear[i]) continue;
+    std::vector<Atom> cases(x.size() - 1, zeros);
+    cases[i - 1] = *cts[0];
+    out[i] = select_n(b, x[0], cases);
+  }
+  return out;
+}
+
+}  // namespace shardlab::ir

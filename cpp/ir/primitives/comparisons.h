@@ -1,0 +1,65 @@
+// Comparisons and selection: eq, ne, lt, le, gt, ge give bool arrays (operands
+// as for the binary elementwise primitives: equal dtypes, equal shapes or one a
+// scalar); select_n picks elements among cases by a bool or int32 array. A
+// comparison is piecewise constant, so its tangent is zero and it is never
+// linear; select_n is linear in its cases.
+#pragma once
+
+#include "ir/primitive.h"
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// eq: z = (x == y) as bool; dz = 0.
+template <>
+struct Def<Prim::kEq> {
+  static constexpr const char* kName = "eq";
+  SHARDLAB_RULES
+};
+
+/// ne: z = (x != y) as bool; dz = 0.
+template <>
+struct Def<Prim::kNe> {
+  static constexpr const char* kName = "ne";
+  SHARDLAB_RULES
+};
+
+/// lt: z = (x < y) as bool; dz = 0.
+template <>
+struct Def<Prim::kLt> {
+  static constexpr const char* kName = "lt";
+  SHARDLAB_RULES
+};
+
+/// le: z = (x <= y) as bool; dz = 0.
+template <>
+struct Def<Prim::kLe> {
+  static constexpr const char* kName = "le";
+  SHARDLAB_RULES
+};
+
+/// gt: z = (x > y) as bool; dz = 0.
+template <>
+struct Def<Prim::kGt> {
+  static constexpr const char* kName = "gt";
+  SHARDLAB_RULES
+};
+
+/// ge: z = (x >= y) as bool; dz = 0.
+template <>
+struct Def<Prim::kGe> {
+  static constexpr const char* kName = "ge";
+  SHARDLAB_RULES
+};
+
+/// select_n(which, *cases): z = cases[which] elementwise (which bool, or int32
+/// clamped into range; a scalar which selects a whole case). dz =
+/// select_n(which, *dcases) with zeros for zero tangents; linear in the cases
+/// only: ct_i = select_n(which, 0, ..., ct (at i), ..., 0).
+template <>
+struct Def<Prim::kSelectN> {
+  static constexpr const char* kName = "select_n";
+  SHARDLAB_RULES
+};
+
+}  // namespace shardlab::ir

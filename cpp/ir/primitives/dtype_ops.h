@@ -1,0 +1,29 @@
+// Element types and generated values: convert_element_type changes an array's
+// dtype; iota makes an array of indices of a given dtype from no operand.
+#pragma once
+
+#include "ir/primitive.h"
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// convert_element_type[new_dtype, weak_type]: the same values as new_dtype
+/// (float to int truncates toward zero, saturating, NaN to 0, as XLA; to bool
+/// is x != 0; bool is 0 or 1). Linear from float32 to float32: dz = convert(dx)
+/// and ct -> convert(ct) back; conversions to or from int32 and bool have a
+/// zero tangent and no transpose.
+template <>
+struct Def<Prim::kConvertElementType> {
+  static constexpr const char* kName = "convert_element_type";
+  SHARDLAB_RULES
+};
+
+/// iota[dtype, shape, dimension]: z[i_0, ..., i_n] = i_dimension, an array of
+/// float32 or int32 indices; no operands, so no tangent and no transpose.
+template <>
+struct Def<Prim::kIota> {
+  static constexpr const char* kName = "iota";
+  SHARDLAB_RULES
+};
+
+}  // namespace shardlab::ir

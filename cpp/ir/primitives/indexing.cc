@@ -1,0 +1,322 @@
+#include "ir/primitives/indexing.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ir/ops.h"
+#include "runtime/errors.h"
+#include "runtime/strided_copy.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+// A dense row-major array seen as a strided view, `offset` elements in.
+StridedView dense(const Shape& shape, int64_t offset = 0) { return StridedView{strides_of(shape), offset}; }
+
+// The dimensions 0..rank-1.
+std::vector<int64_t> all_dims(size_t rank) {
+  std::vector<int64_t> dims(rank);
+  for (size_t d = 0; d < rank; ++d) dims[d] = static_cast<int64_t>(d);
+  return dims;
+}
+
+// The index operands in[first..]: one int32 scalar per dimension of `x`.
+void check_indices(const char* name, const std::vector<Aval>& in, size_t first, const Aval& x) {
+  if (in.size() - first != x.shape.size())
+    fail(ErrorKind::kValue, name, ": ", x.str(), " needs ", x.ndim(), " indices (one per dimension), got ",
+         in.size() - first);
+  for (size_t i = first; i < in.size(); ++i)
+    if (in[i].dtype != DType::kInt32 || !in[i].shape.empty())
+      fail(ErrorKind::kShape, name, ": index ", i - first, " is ", in[i].str(), "; indices must be int32 scalars");
+}
+
+// The start of a `window` in an operand of `shape` at the indices in[first..],
+// clamped as XLA does so that the window fits.
+int64_t window_offset(const std::vector<const Tensor*>& in, size_t first, const Shape& shape, const Shape& window) {
+  const auto strides = strides_of(shape);
+  int64_t offset = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    offset += std::clamp<int64_t>(in[first + d]->as<int32_t>()[0], 0, shape[d] - window[d]) * strides[d];
+  return offset;
+}
+
+// The index operands x[first..] of a dynamic slice; a program is never linear
+// in integers, so this fails if one is marked linear.
+std::vector<Atom> indices_of(const std::vector<Atom>& x, const std::vector<bool>& linear, size_t first,
+                             const char* name) {
+  std::vector<Atom> indices(x.begin() + first, x.end());
+  not_linear(name, indices, std::vector<bool>(linear.begin() + first, linear.end()));
+  return indices;
+}
+
+}  // namespace
+
+// concatenate
+
+std::vector<Aval> Def<Prim::kConcatenate>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.empty()) fail(ErrorKind::kValue, kName, ": takes at least 1 operand, got 0");
+  const int64_t dim = param<int64_t>(p, "dimension", kName);
+  const Aval& first = in[0];
+  if (dim < 0 || dim >= first.ndim())
+    fail(ErrorKind::kShape, kName, ": dimension ", dim, " is out of range for ", first.str(), " of rank ",
+         first.ndim());
+  Shape out = first.shape;
+  out[dim] = 0;
+  for (const Aval& a : in) {
+    bool same = a.dtype == first.dtype && a.shape.size() == first.shape.size();
+    for (int64_t d = 0; same && d < first.ndim(); ++d) same = d == dim || a.shape[d] == first.shape[d];
+    if (!same)
+      fail(ErrorKind::kShape, kName, ": operands ", first.str(), " and ", a.str(),
+           " must have equal dtypes and equal shapes except along dimension ", dim);
+    out[dim] += a.shape[dim];
+  }
+  return {Aval{first.dtype, out, vma_union(in)}};
+}
+void Def<Prim::kConcatenate>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                   const std::vector<Tensor*>& out) {
+  const int64_t dim = param<int64_t>(p, "dimension", kName);
+  const Shape& oshape = out[0]->aval.shape;
+  int64_t at = 0;
+  for (const Tensor* t : in) {
+    strided_copy(t->aval.shape, t->data, dense(t->aval.shape), out[0]->data,
+                 dense(oshape, at * strides_of(oshape)[dim]));
+    at += t->aval.shape[dim];
+  }
+}
+std::vector<MaybeAtom> Def<Prim::kConcatenate>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                    const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (std::none_of(t.begin(), t.end(), [](const MaybeAtom& a) { return a.has_value(); })) return {std::nullopt};
+  std::vector<Atom> parts;
+  for (size_t i = 0; i < x.size(); ++i) parts.push_back(t[i] ? *t[i] : zeros_like(b, x[i].aval));
+  return {concatenate(b, parts, param<int64_t>(p, "dimension", kName))};
+}
+std::vector<MaybeAtom> Def<Prim::kConcatenate>::transpose(Builder& b, const Params& p,
+                                                          const std::vector<MaybeAtom>& cts, const std::vector<Atom>& x,
+                                                          const std::vector<bool>& linear) {
+  std::vector<MaybeAtom> out(x.size());
+  if (!cts[0]) return out;
+  const int64_t dim = param<int64_t>(p, "dimension", kName);
+  std::vector<int64_t> start(cts[0]->aval.shape.size(), 0), limit = cts[0]->aval.shape;
+  for (size_t i = 0; i < x.size(); ++i) {
+    limit[dim] = start[dim] + x[i].aval.shape[dim];
+    if (linear[i]) out[i] = slice(b, *cts[0], start, limit);
+    start[dim] = limit[dim];
+  }
+  return out;
+}
+
+// slice
+
+std::vector<Aval> Def<Prim::kSlice>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const auto& start = param<std::vector<int64_t>>(p, "start_indices", kName);
+  const auto& limit = param<std::vector<int64_t>>(p, "limit_indices", kName);
+  const auto& strides = param<std::vector<int64_t>>(p, "strides", kName);
+  const Aval& x = in[0];
+  const size_t rank = x.shape.size();
+  if (start.size() != rank || limit.size() != rank)
+    fail(ErrorKind::kShape, kName, ": start_indices ", shape_str(start), " and limit_indices ", shape_str(limit),
+         " must have one entry per dimension of ", x.str());
+  if (!strides.empty() && strides.size() != rank)
+    fail(ErrorKind::kShape, kName, ": strides ", shape_str(strides),
+         " must be empty or have one entry per dimension of ", x.str());
+  Shape out(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t s = strides.empty() ? 1 : strides[d];
+    if (s < 1) fail(ErrorKind::kShape, kName, ": strides ", shape_str(strides), " for ", x.str(), " must be positive");
+    if (start[d] < 0 || start[d] > limit[d] || limit[d] > x.shape[d])
+      fail(ErrorKind::kShape, kName, ": dimension ", d, " of ", x.str(), " has size ", x.shape[d], "; start ", start[d],
+           " and limit ", limit[d], " must satisfy 0 <= start <= limit <= ", x.shape[d]);
+    out[d] = (limit[d] - start[d] + s - 1) / s;
+  }
+  return {Aval{x.dtype, out, x.vma}};
+}
+void Def<Prim::kSlice>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  const auto& start = param<std::vector<int64_t>>(p, "start_indices", kName);
+  const auto& strides = param<std::vector<int64_t>>(p, "strides", kName);
+  StridedView src = dense(in[0]->aval.shape);
+  for (size_t d = 0; d < start.size(); ++d) {
+    src.offset += start[d] * src.strides[d];
+    if (!strides.empty()) src.strides[d] *= strides[d];
+  }
+  strided_copy(out[0]->aval.shape, in[0]->data, src, out[0]->data, dense(out[0]->aval.shape));
+}
+std::vector<MaybeAtom> Def<Prim::kSlice>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kSlice, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kSlice>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                    const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  const auto& start = param<std::vector<int64_t>>(p, "start_indices", kName);
+  const auto& strides = param<std::vector<int64_t>>(p, "strides", kName);
+  const Shape& sliced = cts[0]->aval.shape;
+  IntLists config;
+  for (size_t d = 0; d < start.size(); ++d) {
+    const int64_t s = strides.empty() ? 1 : strides[d];
+    // One past the last element taken (not the limit when the stride skips past it).
+    const int64_t end = sliced[d] == 0 ? start[d] : start[d] + (sliced[d] - 1) * s + 1;
+    config.push_back({start[d], x[0].aval.shape[d] - end, s - 1});
+  }
+  return {pad(b, *cts[0], Atom::constant(0.0, cts[0]->aval.dtype), config)};
+}
+
+// pad
+
+std::vector<Aval> Def<Prim::kPad>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 2)
+    fail(ErrorKind::kValue, kName, ": takes 2 operands (the operand and the padding value), got ", in.size());
+  const Aval& x = in[0];
+  const Aval& v = in[1];
+  if (!v.shape.empty() || v.dtype != x.dtype)
+    fail(ErrorKind::kShape, kName, ": the padding value ", v.str(), " must be a scalar of the operand's dtype (",
+         x.str(), ")");
+  const auto& config = param<IntLists>(p, "padding_config", kName);
+  if (config.size() != x.shape.size())
+    fail(ErrorKind::kShape, kName, ": padding_config has ", config.size(), " entries but the operand ", x.str(),
+         " has rank ", x.ndim());
+  Shape out(x.shape.size());
+  for (size_t d = 0; d < config.size(); ++d) {
+    if (config[d].size() != 3)
+      fail(ErrorKind::kShape, kName, ": padding_config entry ", d, " is ", shape_str(config[d]), " for ", x.str(),
+           "; each entry must be [lo,hi,interior]");
+    const int64_t lo = config[d][0], hi = config[d][1], interior = config[d][2];
+    if (interior < 0)
+      fail(ErrorKind::kShape, kName, ": interior padding ", interior, " of dimension ", d, " of ", x.str(),
+           " must be non-negative");
+    out[d] = lo + hi + x.shape[d] + std::max<int64_t>(x.shape[d] - 1, 0) * interior;
+    if (out[d] < 0)
+      fail(ErrorKind::kShape, kName, ": dimension ", d, " of ", x.str(), " would have size ", out[d], " after padding ",
+           shape_str(config[d]), "; it must be at least 0");
+  }
+  return {Aval{x.dtype, out, vma_union(in)}};
+}
+void Def<Prim::kPad>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  const auto& config = param<IntLists>(p, "padding_config", kName);
+  const Shape& ishape = in[0]->aval.shape;
+  const Shape& oshape = out[0]->aval.shape;
+  auto* dst = out[0]->as<uint32_t>();
+  std::fill(dst, dst + num_elements(oshape), in[1]->as<uint32_t>()[0]);
+  // Operand element i lands at lo + i * (interior + 1): copy the elements
+  // that land inside the result (negative lo or hi cut some off).
+  StridedView src = dense(ishape), to = dense(oshape);
+  Shape extent(ishape.size());
+  for (size_t d = 0; d < ishape.size(); ++d) {
+    const int64_t lo = config[d][0], step = config[d][2] + 1;
+    const int64_t first = lo >= 0 ? 0 : (-lo + step - 1) / step;
+    const int64_t last = oshape[d] - 1 - lo < 0 ? -1 : std::min(ishape[d] - 1, (oshape[d] - 1 - lo) / step);
+    extent[d] = std::max<int64_t>(last - first + 1, 0);
+    src.offset += first * src.strides[d];
+    to.offset += (lo + first * step) * to.strides[d];
+    to.strides[d] *= step;
+  }
+  strided_copy(extent, in[0]->data, src, out[0]->data, to);
+}
+std::vector<MaybeAtom> Def<Prim::kPad>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0] && !t[1]) return {std::nullopt};
+  return {pad(b, t[0] ? *t[0] : zeros_like(b, x[0].aval), t[1] ? *t[1] : Atom::constant(0.0, x[1].aval.dtype),
+              param<IntLists>(p, "padding_config", kName))};
+}
+std::vector<MaybeAtom> Def<Prim::kPad>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                  const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!cts[0]) return {std::nullopt, std::nullopt};
+  const Atom& ct = *cts[0];
+  const auto& config = param<IntLists>(p, "padding_config", kName);
+  IntLists unpad;
+  std::vector<int64_t> strides;
+  for (const auto& c : config) {
+    unpad.push_back({-c[0], -c[1], 0});
+    strides.push_back(c[2] + 1);
+  }
+  // Negative lo or hi cut operand elements off: padding them back with zeros gives them no cotangent.
+  const Atom unpadded = pad(b, ct, Atom::constant(0.0, ct.aval.dtype), unpad);
+  const Atom operand_ct = slice(b, unpadded, std::vector<int64_t>(config.size(), 0), unpadded.aval.shape, strides);
+  MaybeAtom value_ct;
+  if (linear[1]) {
+    const auto all = all_dims(config.size());
+    value_ct = sub(b, reduce_sum(b, ct, all), reduce_sum(b, operand_ct, all));
+  }
+  return {linear[0] ? MaybeAtom(operand_ct) : std::nullopt, value_ct};
+}
+
+// dynamic_slice
+
+std::vector<Aval> Def<Prim::kDynamicSlice>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.empty()) fail(ErrorKind::kValue, kName, ": takes the operand and one index per dimension, got no operands");
+  const Aval& x = in[0];
+  check_indices(kName, in, 1, x);
+  const auto& sizes = param<std::vector<int64_t>>(p, "slice_sizes", kName);
+  if (sizes.size() != x.shape.size())
+    fail(ErrorKind::kShape, kName, ": slice_sizes ", shape_str(sizes), " must have one entry per dimension of ",
+         x.str());
+  for (size_t d = 0; d < sizes.size(); ++d)
+    if (sizes[d] < 0 || sizes[d] > x.shape[d])
+      fail(ErrorKind::kShape, kName, ": slice size ", sizes[d], " of dimension ", d, " must be in 0..", x.shape[d],
+           " for ", x.str());
+  return {Aval{x.dtype, sizes, vma_union(in)}};
+}
+void Def<Prim::kDynamicSlice>::eval(const Params&, const std::vector<const Tensor*>& in,
+                                    const std::vector<Tensor*>& out) {
+  const Shape& ishape = in[0]->aval.shape;
+  const Shape& window = out[0]->aval.shape;
+  strided_copy(window, in[0]->data, dense(ishape, window_offset(in, 1, ishape, window)), out[0]->data, dense(window));
+}
+std::vector<MaybeAtom> Def<Prim::kDynamicSlice>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                     const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {dynamic_slice(b, *t[0], std::vector<Atom>(x.begin() + 1, x.end()),
+                        param<std::vector<int64_t>>(p, "slice_sizes", kName))};
+}
+std::vector<MaybeAtom> Def<Prim::kDynamicSlice>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
+                                                           const std::vector<Atom>& x,
+                                                           const std::vector<bool>& linear) {
+  const auto indices = indices_of(x, linear, 1, kName);
+  std::vector<MaybeAtom> out(x.size());
+  if (linear[0] && cts[0]) out[0] = dynamic_update_slice(b, zeros_like(b, x[0].aval), *cts[0], indices);
+  return out;
+}
+
+// dynamic_update_slice
+
+std::vector<Aval> Def<Prim::kDynamicUpdateSlice>::shape(const Params&, const std::vector<Aval>& in) {
+  if (in.size() < 2)
+    fail(ErrorKind::kValue, kName, ": takes the operand, the update and one index per dimension, got ", in.size(),
+         " operands");
+  const Aval& x = in[0];
+  const Aval& u = in[1];
+  bool fits = u.dtype == x.dtype && u.shape.size() == x.shape.size();
+  for (size_t d = 0; fits && d < x.shape.size(); ++d) fits = u.shape[d] <= x.shape[d];
+  if (!fits)
+    fail(ErrorKind::kShape, kName, ": the update ", u.str(), " does not fit in the operand ", x.str(),
+         "; it needs the same dtype and rank and no larger dimensions");
+  check_indices(kName, in, 2, x);
+  return {Aval{x.dtype, x.shape, vma_union(in)}};
+}
+void Def<Prim::kDynamicUpdateSlice>::eval(const Params&, const std::vector<const Tensor*>& in,
+                                          const std::vector<Tensor*>& out) {
+  const Shape& shape = in[0]->aval.shape;
+  const Shape& window = in[1]->aval.shape;
+  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(shape)) * kElemBytes);
+  strided_copy(window, in[1]->data, dense(window), out[0]->data, dense(shape, window_offset(in, 2, shape, window)));
+}
+std::vector<MaybeAtom> Def<Prim::kDynamicUpdateSlice>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                                           const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0] && !t[1]) return {std::nullopt};
+  return {dynamic_update_slice(b, t[0] ? *t[0] : zeros_like(b, x[0].aval), t[1] ? *t[1] : zeros_like(b, x[1].aval),
+                               std::vector<Atom>(x.begin() + 2, x.end()))};
+}
+std::vector<MaybeAtom> Def<Prim::kDynamicUpdateSlice>::transpose(Builder& b, const Params&,
+                                                                 const std::vector<MaybeAtom>& cts,
+                                                                 const std::vector<Atom>& x,
+                                                                 const std::vector<bool>& linear) {
+  const auto indices = indices_of(x, linear, 2, kName);
+  std::vector<MaybeAtom> out(x.size());
+  if (!cts[0]) return out;
+  if (linear[0]) out[0] = dynamic_update_slice(b, *cts[0], zeros_like(b, x[1].aval), indices);
+  if (linear[1]) out[1] = dynamic_slice(b, *cts[0], indices, x[1].aval.shape);
+  return out;
+}
+
+}  // namespace shardlab::ir

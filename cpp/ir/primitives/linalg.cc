@@ -1,0 +1,236 @@
+#include "ir/primitives/linalg.h"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <numeric>
+
+#include "ir/ops.h"
+#include "runtime/errors.h"
+#include "runtime/strided_copy.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+// dot_general's dimension_numbers, by name.
+struct DotDims {
+  std::vector<int64_t> lhs_contract, rhs_contract, lhs_batch, rhs_batch;
+};
+
+DotDims dot_dims(const Params& p) {
+  const auto& dn = param<IntLists>(p, "dimension_numbers", Def<Prim::kDotGeneral>::kName);
+  if (dn.size() != 4)
+    fail(ErrorKind::kValue, Def<Prim::kDotGeneral>::kName,
+         ": dimension_numbers must hold 4 lists (lhs_contracting, rhs_contracting, lhs_batch, rhs_batch), got ",
+         dn.size());
+  return {dn[0], dn[1], dn[2], dn[3]};
+}
+
+// The dimensions of an operand of rank `rank` neither contracted nor batch, in order (JAX's `remaining`).
+std::vector<int64_t> free_dims(int64_t rank, const std::vector<int64_t>& contract, const std::vector<int64_t>& batch) {
+  std::vector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d)
+    if (std::find(contract.begin(), contract.end(), d) == contract.end() &&
+        std::find(batch.begin(), batch.end(), d) == batch.end())
+      out.push_back(d);
+  return out;
+}
+
+std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& b, const std::vector<int64_t>& c) {
+  a.insert(a.end(), b.begin(), b.end());
+  a.insert(a.end(), c.begin(), c.end());
+  return a;
+}
+
+// Contracting and batch dimensions of one operand: distinct, in range.
+void check_dims(const char* side, const Aval& x, const std::vector<int64_t>& contract,
+                const std::vector<int64_t>& batch) {
+  std::vector<bool> used(x.shape.size(), false);
+  for (int64_t d : concat(contract, batch, {})) {
+    if (d < 0 || d >= x.ndim() || used[d])
+      fail(ErrorKind::kShape, Def<Prim::kDotGeneral>::kName, ": ", side, "_contracting ", shape_str(contract), " and ",
+           side, "_batch ", shape_str(batch), " must be distinct dimensions of ", x.str(), " (0..", x.ndim() - 1, ")");
+    used[d] = true;
+  }
+}
+
+// Paired dimensions of x and y have equal sizes.
+void check_paired(const char* what, const Aval& x, const std::vector<int64_t>& xd, const Aval& y,
+                  const std::vector<int64_t>& yd) {
+  for (size_t i = 0; i < xd.size(); ++i)
+    if (x.shape[xd[i]] != y.shape[yd[i]])
+      fail(ErrorKind::kShape, Def<Prim::kDotGeneral>::kName, ": ", what, " dimension ", xd[i], " of ", x.str(),
+           " has size ", x.shape[xd[i]], " but dimension ", yd[i], " of ", y.str(), " has size ", y.shape[yd[i]],
+           "; they must be equal");
+}
+
+int64_t size_of(const Shape& shape, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= shape[d];
+  return n;
+}
+
+bool is_identity(const std::vector<int64_t>& perm) {
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+// An operand as a stack (over `batch`) of matrices with the `rows` dimensions
+// down and the `cols` ones across, for Eigen: its own elements when they lie
+// so, row-major or column-major (a transposed operand, as in the backward pass
+// of a matmul), else a row-major copy.
+template <class T>
+struct Matrices {
+  const T* data;
+  bool col_major;
+  std::vector<T> copy;
+};
+
+template <class T>
+Matrices<T> as_matrices(const Tensor& t, const std::vector<int64_t>& batch, const std::vector<int64_t>& rows,
+                        const std::vector<int64_t>& cols) {
+  const auto perm = concat(batch, rows, cols);
+  if (is_identity(perm)) return {t.as<T>(), false, {}};
+  if (is_identity(concat(batch, cols, rows))) return {t.as<T>(), true, {}};
+  const auto strides = strides_of(t.aval.shape);
+  StridedView src{{}, 0};
+  Shape extent;
+  for (int64_t d : perm) {
+    src.strides.push_back(strides[d]);
+    extent.push_back(t.aval.shape[d]);
+  }
+  Matrices<T> m{nullptr, false, std::vector<T>(static_cast<size_t>(num_elements(extent)))};
+  strided_copy(extent, t.data, src, m.copy.data(), StridedView{strides_of(extent), 0});
+  m.data = m.copy.data();
+  return m;
+}
+
+// out[i] = a[i] * b[i] for the `batch` row-major M x N result matrices.
+template <class T, int AOrder, int BOrder>
+void gemm(int64_t batch, int64_t m, int64_t k, int64_t n, const T* a, const T* b, T* out) {
+  using A = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, AOrder>;
+  using B = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, BOrder>;
+  using Out = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (int64_t i = 0; i < batch; ++i)
+    Eigen::Map<Out>(out + i * m * n, m, n).noalias() =
+        Eigen::Map<const A>(a + i * m * k, m, k) * Eigen::Map<const B>(b + i * k * n, k, n);
+}
+
+// x as [batch, free, contracting] and y as [batch, contracting, free] are
+// stacks of M x K and K x N matrices; the result [batch, x free, y free] is
+// the stack of their M x N products.
+template <class T>
+void dot_as(const DotDims& d, const Tensor& x, const Tensor& y, Tensor& out) {
+  const Shape& xs = x.aval.shape;
+  const Shape& ys = y.aval.shape;
+  const auto x_free = free_dims(x.aval.ndim(), d.lhs_contract, d.lhs_batch);
+  const auto y_free = free_dims(y.aval.ndim(), d.rhs_contract, d.rhs_batch);
+  const int64_t batch = size_of(xs, d.lhs_batch), m = size_of(xs, x_free), k = size_of(xs, d.lhs_contract),
+                n = size_of(ys, y_free);
+  const auto a = as_matrices<T>(x, d.lhs_batch, x_free, d.lhs_contract);
+  const auto b = as_matrices<T>(y, d.rhs_batch, d.rhs_contract, y_free);
+  T* z = out.as<T>();
+  if (a.col_major) {
+    if (b.col_major) {
+      gemm<T, Eigen::ColMajor, Eigen::ColMajor>(batch, m, k, n, a.data, b.data, z);
+    } else {
+      gemm<T, Eigen::ColMajor, Eigen::RowMajor>(batch, m, k, n, a.data, b.data, z);
+    }
+  } else if (b.col_major) {
+    gemm<T, Eigen::RowMajor, Eigen::ColMajor>(batch, m, k, n, a.data, b.data, z);
+  } else {
+    gemm<T, Eigen::RowMajor, Eigen::RowMajor>(batch, m, k, n, a.data, b.data, z);
+  }
+}
+
+// JAX's _dot_general_transpose_lhs: the cotangent of x (of type `x`) in
+// z = dot_general(x, y), or, with `swapped`, of y in dot_general(y, x) with
+// the dimension numbers `d` given from y's side.
+Atom transpose_operand(Builder& b, const Atom& ct, const Aval& x, const Atom& y, const DotDims& d, bool swapped) {
+  const auto x_free = free_dims(x.ndim(), d.lhs_contract, d.lhs_batch);
+  const auto y_free = free_dims(y.aval.ndim(), d.rhs_contract, d.rhs_batch);
+  const auto n_batch = static_cast<int64_t>(d.lhs_batch.size());
+  // Where y's free dimensions are in ct: after the batch ones and x's free ones (before them when swapped).
+  std::vector<int64_t> ct_batch(n_batch), ct_y(y_free.size());
+  std::iota(ct_batch.begin(), ct_batch.end(), 0);
+  std::iota(ct_y.begin(), ct_y.end(), swapped ? n_batch : n_batch + static_cast<int64_t>(x_free.size()));
+  // Contracting ct with y over y's free dimensions gives [batch, x free, y contracting in y's order].
+  const Atom r = dot_general(b, ct, y, {ct_y, y_free, ct_batch, d.rhs_batch});
+  std::vector<size_t> by_y(d.rhs_contract.size());
+  std::iota(by_y.begin(), by_y.end(), 0);
+  std::sort(by_y.begin(), by_y.end(), [&](size_t i, size_t j) { return d.rhs_contract[i] < d.rhs_contract[j]; });
+  std::vector<int64_t> x_dim_of = concat(d.lhs_batch, x_free, {});  // x's dimension of each dimension of r
+  for (size_t i : by_y) x_dim_of.push_back(d.lhs_contract[i]);
+  std::vector<int64_t> perm(x_dim_of.size());
+  for (size_t j = 0; j < x_dim_of.size(); ++j) perm[x_dim_of[j]] = static_cast<int64_t>(j);
+  return is_identity(perm) ? r : transpose(b, r, perm);
+}
+
+}  // namespace
+
+std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 2) fail(ErrorKind::kValue, kName, ": takes 2 operands, got ", in.size());
+  const Aval& x = in[0];
+  const Aval& y = in[1];
+  const DotDims d = dot_dims(p);
+  const DType preferred = param<DType>(p, "preferred_element_type", kName);
+  if (x.dtype != y.dtype)
+    fail(ErrorKind::kShape, kName, ": operand dtypes differ (", x.str(), " and ", y.str(),
+         "); convert one with convert_element_type");
+  if (x.dtype == DType::kBool)
+    fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", x.str(), " and ", y.str());
+  if (preferred != x.dtype)
+    fail(ErrorKind::kShape, kName, ": preferred_element_type ", dtype_long_name(preferred),
+         " must be the dtype of the operands ", x.str(), " and ", y.str());
+  if (d.lhs_contract.size() != d.rhs_contract.size())
+    fail(ErrorKind::kShape, kName, ": lhs_contracting ", shape_str(d.lhs_contract), " and rhs_contracting ",
+         shape_str(d.rhs_contract), " must have equal lengths (operands ", x.str(), " and ", y.str(), ")");
+  if (d.lhs_batch.size() != d.rhs_batch.size())
+    fail(ErrorKind::kShape, kName, ": lhs_batch ", shape_str(d.lhs_batch), " and rhs_batch ", shape_str(d.rhs_batch),
+         " must have equal lengths (operands ", x.str(), " and ", y.str(), ")");
+  check_dims("lhs", x, d.lhs_contract, d.lhs_batch);
+  check_dims("rhs", y, d.rhs_contract, d.rhs_batch);
+  check_paired("batch", x, d.lhs_batch, y, d.rhs_batch);
+  check_paired("contracting", x, d.lhs_contract, y, d.rhs_contract);
+  Shape out;
+  for (int64_t dim : concat(d.lhs_batch, free_dims(x.ndim(), d.lhs_contract, d.lhs_batch), {}))
+    out.push_back(x.shape[dim]);
+  for (int64_t dim : free_dims(y.ndim(), d.rhs_contract, d.rhs_batch)) out.push_back(y.shape[dim]);
+  return {Aval{x.dtype, out, vma_union(x.vma, y.vma)}};
+}
+
+void Def<Prim::kDotGeneral>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                  const std::vector<Tensor*>& out) {
+  if (in[0]->aval.dtype == DType::kFloat32) {
+    dot_as<float>(dot_dims(p), *in[0], *in[1], *out[0]);
+  } else {
+    // Unsigned arithmetic wraps on overflow as XLA's int32 does (signed overflow is undefined in C++).
+    dot_as<uint32_t>(dot_dims(p), *in[0], *in[1], *out[0]);
+  }
+}
+
+std::vector<MaybeAtom> Def<Prim::kDotGeneral>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                   const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  const MaybeAtom lhs = t[0] ? MaybeAtom(b.emit1(Prim::kDotGeneral, p, {*t[0], x[1]})) : std::nullopt;
+  const MaybeAtom rhs = t[1] ? MaybeAtom(b.emit1(Prim::kDotGeneral, p, {x[0], *t[1]})) : std::nullopt;
+  if (lhs && rhs) return {add(b, *lhs, *rhs)};
+  return {lhs ? lhs : rhs};
+}
+
+std::vector<MaybeAtom> Def<Prim::kDotGeneral>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                         const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  if (linear[0] && linear[1])
+    fail(ErrorKind::kValue, kName, ": cannot transpose a product of two linear operands (", x[0].aval.str(), " and ",
+         x[1].aval.str(), "); the program is not linear in them");
+  if (!cts[0]) return {std::nullopt, std::nullopt};
+  const DotDims d = dot_dims(p);
+  if (linear[0]) return {transpose_operand(b, *cts[0], x[0].aval, x[1], d, false), std::nullopt};
+  if (linear[1]) {
+    const DotDims swapped{d.rhs_contract, d.lhs_contract, d.rhs_batch, d.lhs_batch};
+    return {std::nullopt, transpose_operand(b, *cts[0], x[1].aval, x[0], swapped, true)};
+  }
+  return {std::nullopt, std::nullopt};
+}
+
+}  // namespace shardlab::ir
