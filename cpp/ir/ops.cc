@@ -97,7 +97,8 @@ std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& inp
   return std::vector<MaybeAtom>(inputs.size());
 }
 Atom full_like(Builder& b, const Aval& like, double value) {
-  const Atom full = broadcast_in_dim(b, Atom::constant(value, like.dtype), like.shape, {});
+  const Atom literal = Atom::constant(value, like.dtype);
+  const Atom full = like.shape.empty() ? literal : broadcast_in_dim(b, literal, like.shape, {});
   if (like.vma.empty() || !b.scope().tracks_vma()) return full;
   return b.emit1(Prim::kPvary, {{"axes", like.vma}}, {full});
 }
