@@ -10,9 +10,11 @@
 #include "exec/interpreter.h"
 #include "ir/autodiff.h"
 #include "ir/json.h"
+#include "ir/jvp.h"
 #include "ir/ops.h"
 #include "ir/parallel_ops.h"
 #include "ir/print.h"
+#include "ir/vjp.h"
 #include "ir_checks.h"
 #include "test_util.h"
 
@@ -22,6 +24,7 @@ namespace {
 using exec::as_floats;
 using exec::as_ints;
 using exec::host_f32;
+using exec::interpret;
 using Blocks = std::vector<Atom>;
 
 PartitionSpec P() { return PartitionSpec{}; }
@@ -434,12 +437,12 @@ TEST(ShardMapErrors, SpecsAndTracesAreChecked) {
   EXPECT_EQ(testing::error_message([&] { shard_map(b, mesh8(), {P({{"data"}})}, {}, true, {x}, id); }),
             "shard_map: the body returned 1 outputs but there are 0 out_specs; give one spec per output (or one for a "
             "whole subtree)");
-  EXPECT_EQ(testing::error_message([&] {
-              shard_map(b, mesh8(), {P({{"data"}})}, {P({{"data"}})}, true, {x}, [&](Builder& bb, const Blocks& in) {
-                return shard_map(bb, mesh8(), {P()}, {P()}, true, in, id);
-              });
-            }),
-            "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map over all the mesh axes");
+  EXPECT_EQ(
+      testing::error_message([&] {
+        shard_map(b, mesh8(), {P({{"data"}})}, {P({{"data"}})}, true, {x},
+                  [&](Builder& bb, const Blocks& in) { return shard_map(bb, mesh8(), {P()}, {P()}, true, in, id); });
+      }),
+      "shard_map: a shard_map inside a shard_map body is not supported; use one shard_map over all the mesh axes");
   EXPECT_EQ(testing::error_message([&] {
               shard_map(b, mesh8(), {P({{"data"}})}, {P({{}, {}, {"data"}})}, true, {x}, id);
             }),
@@ -454,6 +457,38 @@ TEST(ShardMapErrors, SpecsAndTracesAreChecked) {
   EXPECT_EQ(testing::error_message([&] { add(b, x, escaped); }),
             "trace: the value f32[2] belongs to a trace that is not this one or an enclosing one (a traced value "
             "escaped the function that made it, e.g. stored in a variable outside it); pass it as an argument instead");
+}
+
+}  // namespace
+}  // namespace shardlab::ir
+
+namespace shardlab::ir {
+namespace {
+
+// <ct, J t> from the JVP equals <J^T ct, t> from the VJP, for a nonlinear
+// program with a shard_map, collectives and a matmul.
+TEST(Autodiff, JvpAndVjpAgree) {
+  Builder b;
+  const Atom w = b.input(f32({3, 2})), x = b.input(f32({8, 3}));
+  const auto y =
+      shard_map(b, mesh8(), {P(), P({{"data"}})}, {P({{"data"}})}, true, {w, x}, [](Builder& bb, const Blocks& in) {
+        const Atom h = unary(bb, Prim::kTanh, matmul(bb, in[1], in[0]));
+        const Atom s = psum(bb, reduce_sum(bb, h, {0}), {"data"});
+        return Blocks{mul(bb, h, broadcast_in_dim(bb, s, {1, 2}, {1}))};
+      });
+  const Program f = b.build(y);
+  const auto wv = testing::random_floats(6, 30), xv = testing::random_floats(24, 31);
+  const auto tw = testing::random_floats(6, 32), tx = testing::random_floats(24, 33);
+  const auto ct = testing::random_floats(16, 34);
+  const auto jv =
+      interpret(jvp(f), {host_f32({3, 2}, wv), host_f32({8, 3}, xv), host_f32({3, 2}, tw), host_f32({8, 3}, tx)});
+  const auto vj = interpret(vjp(f), {host_f32({3, 2}, wv), host_f32({8, 3}, xv), host_f32({8, 2}, ct)});
+  double lhs = 0, rhs = 0;
+  const auto jt = as_floats(jv[1]), cw = as_floats(vj[1]), cx = as_floats(vj[2]);
+  for (size_t i = 0; i < ct.size(); ++i) lhs += static_cast<double>(ct[i]) * jt[i];
+  for (size_t i = 0; i < tw.size(); ++i) rhs += static_cast<double>(cw[i]) * tw[i];
+  for (size_t i = 0; i < tx.size(); ++i) rhs += static_cast<double>(cx[i]) * tx[i];
+  EXPECT_NEAR(lhs, rhs, 1e-4 * (1 + std::abs(lhs)));
 }
 
 }  // namespace
