@@ -21,7 +21,8 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("toString", &JsProgram::text)
       .function("toJSON", &JsProgram::json)
       .function("inAvals", &JsProgram::in_avals)
-      .function("outAvals", &JsProgram::out_avals);
+      .function("outAvals", &JsProgram::out_avals)
+      .function("outSpecs", &JsProgram::out_specs);
   class_<JsTrace>("Trace")
       .constructor<>()
       .function("input", &JsTrace::input)
@@ -42,7 +43,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("vjp", &JsFunction::vjp)
       .function("jvp", &JsFunction::jvp)
       .function("grad", &JsFunction::grad);
-  class_<ProgramRun>("ProgramRun").function("outputs", &ProgramRun::arrays);
+  class_<ProgramRun>("ProgramRun").function("size", &ProgramRun::size).function("output", &ProgramRun::output);
   function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
                                                  const JsProgram& p, const val& inputs) {
              return rt.submit_program(id, mesh, p.program, inputs);

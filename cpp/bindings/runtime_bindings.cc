@@ -12,6 +12,7 @@ using shardlab::wasm::AsyncRuntime;
 using shardlab::wasm::DeviceMesh;
 
 std::string spec_str(const ShardedArray& a) { return a.spec().str(); }
+val spec_entries(const ShardedArray& a) { return shardlab::wasm::spec_to_js(a.spec()); }
 val global_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.shape()); }
 val block_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.block_shape()); }
 std::string dtype_of(const ShardedArray& a) { return shardlab::dtype_long_name(a.dtype()); }
@@ -35,7 +36,8 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("blockElements", &block_elements)
       .function("blockPtr", &block_ptr)
       .function("dtype", &dtype_of)
-      .function("spec", &spec_str);
+      .function("spec", &spec_str)
+      .function("specEntries", &spec_entries);
   class_<AsyncRuntime>("AsyncRuntime")
       .constructor<int>()
       .function("devices", &AsyncRuntime::devices)

@@ -10,6 +10,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "ShapeError";
     case ErrorKind::kSharding:
       return "ShardingError";
+    case ErrorKind::kVma:
+      return "VmaError";
     case ErrorKind::kDevice:
       return "DeviceError";
     case ErrorKind::kResource:

@@ -15,6 +15,7 @@ enum class ErrorKind {
   kValue,     // a bad argument value (an unknown axis, a bad permutation)
   kShape,     // shapes that do not fit together
   kSharding,  // a PartitionSpec that does not fit the mesh or the shape
+  kVma,       // a shard_map output varying along a mesh axis its out_specs omit
   kDevice,    // a failure on a device while running a job
   kResource,  // out of memory, too many pending jobs
 };

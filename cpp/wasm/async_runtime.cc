@@ -82,13 +82,34 @@ CollectiveSpec collective_from_js(const val& desc) {
   return s;
 }
 
+DType dtype_from_name(const std::string& name, const char* fn) {
+  if (name == "float32") return DType::kFloat32;
+  if (name == "int32") return DType::kInt32;
+  if (name == "bool") return DType::kBool;
+  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32' or 'bool'");
+}
+
+val spec_to_js(const PartitionSpec& spec) {
+  val a = val::array();
+  for (const auto& e : spec.entries) {
+    if (e.empty()) {
+      a.call<void>("push", val::null());
+    } else if (e.size() == 1) {
+      a.call<void>("push", e[0]);
+    } else {
+      val names = val::array();
+      for (const auto& n : e) names.call<void>("push", n);
+      a.call<void>("push", names);
+    }
+  }
+  return a;
+}
+
 ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const val& shape, const val& spec,
                        uintptr_t ptr) {
   return with_js_errors([&] {
-    if (dtype != "float32" && dtype != "int32")
-      fail(ErrorKind::kValue, "put: dtype '", dtype, "' is not supported; use 'float32' or 'int32'");
-    return ShardedArray::put(mesh.mesh, dtype == "float32" ? DType::kFloat32 : DType::kInt32, shape_from_js(shape),
-                             spec_from_js(spec), reinterpret_cast<const void*>(ptr));
+    return ShardedArray::put(mesh.mesh, dtype_from_name(dtype, "put"), shape_from_js(shape), spec_from_js(spec),
+                             reinterpret_cast<const void*>(ptr));
   });
 }
 
@@ -141,12 +162,6 @@ ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, con
         id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
     return job.out;
   });
-}
-
-val ProgramRun::arrays() const {
-  val a = val::array();
-  for (const ShardedArray& x : *outputs) a.call<void>("push", x);
-  return a;
 }
 
 ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<const ir::Program> program,

@@ -29,6 +29,10 @@ DeviceMesh make_device_mesh(const emscripten::val& shape, const emscripten::val&
 
 /// Converts a JS spec (an array of null | name | [names]) to a PartitionSpec.
 PartitionSpec spec_from_js(const emscripten::val& spec);
+/// Converts a PartitionSpec to JS (an array of null | name | [names]).
+emscripten::val spec_to_js(const PartitionSpec& spec);
+/// A DType from its numpy name ("float32", "int32", "bool"); errors name `fn`.
+DType dtype_from_name(const std::string& name, const char* fn);
 /// Converts a JS array of numbers to a Shape.
 Shape shape_from_js(const emscripten::val& shape);
 /// Converts a Shape to a JS array.
@@ -45,8 +49,10 @@ void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas);
 /// The outputs of a submitted program; valid once its job has ended.
 struct ProgramRun {
   std::shared_ptr<std::vector<ShardedArray>> outputs;
-  /// The outputs as a JS array of ShardedArray handles (call once, after the job ended).
-  emscripten::val arrays() const;
+  /// Number of outputs (once the job has ended).
+  int size() const { return static_cast<int>(outputs->size()); }
+  /// Output i (a new handle sharing its blocks).
+  ShardedArray output(int i) const { return outputs->at(static_cast<size_t>(i)); }
 };
 
 /// The device pool of this module instance, with Promise-style completion.

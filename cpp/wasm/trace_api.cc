@@ -47,7 +47,7 @@ ir::ParamValue param_from_js(const std::string& key, const val& v, const std::st
     return d;
   }
   if (v.isString()) {
-    if (is_dtype_param(key)) return dtype_from_js(v.as<std::string>(), prim.c_str());
+    if (is_dtype_param(key)) return dtype_from_name(v.as<std::string>(), prim.c_str());
     return v.as<std::string>();
   }
   if (val::global("Array").call<bool>("isArray", v)) {
@@ -109,13 +109,6 @@ bool bool_opt(const val& opts, const char* key) {
 
 }  // namespace
 
-DType dtype_from_js(const std::string& name, const char* fn) {
-  if (name == "float32") return DType::kFloat32;
-  if (name == "int32") return DType::kInt32;
-  if (name == "bool") return DType::kBool;
-  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32' or 'bool'");
-}
-
 val atom_to_js(const ir::Atom& a) {
   val r = aval_to_js(a.aval);
   if (a.is_literal()) {
@@ -148,6 +141,19 @@ val JsProgram::out_avals() const {
   return a;
 }
 
+val JsProgram::out_specs() const {
+  val a = val::array();
+  for (const ir::Atom& o : program->outvars) {
+    val spec = val::null();
+    for (const ir::Eqn& e : program->eqns)
+      for (size_t j = 0; j < e.outputs.size() && !o.is_literal(); ++j)
+        if (e.prim == ir::Prim::kShardMap && e.outputs[j] == o.var)
+          spec = spec_to_js(ir::param<ir::Specs>(e.params, "out_specs", "shard_map")[j]);
+    a.call<void>("push", spec);
+  }
+  return a;
+}
+
 JsTrace::JsTrace() : owned_(std::make_unique<ir::Builder>()), b_(owned_.get()) {}
 
 ir::Atom JsTrace::atom(const val& a) const {
@@ -155,7 +161,7 @@ ir::Atom JsTrace::atom(const val& a) const {
   if (!literal.isUndefined()) {
     const val dtype = a["dtype"];
     return ir::Atom::constant(literal.as<double>(),
-                              dtype.isUndefined() ? DType::kFloat32 : dtype_from_js(dtype.as<std::string>(), "literal"));
+                              dtype.isUndefined() ? DType::kFloat32 : dtype_from_name(dtype.as<std::string>(), "literal"));
   }
   return b_->value(a["t"].as<uint32_t>(), a["v"].as<int>());
 }
@@ -169,7 +175,7 @@ std::vector<ir::Atom> JsTrace::atoms(const val& a) const {
 
 val JsTrace::input(const std::string& dtype, const val& shape) {
   return with_js_errors(
-      [&] { return atom_to_js(b_->input(ir::Aval{dtype_from_js(dtype, "input"), shape_from_js(shape), {}})); });
+      [&] { return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape), {}})); });
 }
 
 val JsTrace::emit(const std::string& name, const val& params, const val& inputs) {

@@ -27,6 +27,9 @@ struct JsProgram {
   emscripten::val in_avals() const;
   /// The output avals.
   emscripten::val out_avals() const;
+  /// Per output, the out_spec of the shard_map that produced it (stays
+  /// sharded when run), or null for a replicated output.
+  emscripten::val out_specs() const;
 };
 
 /// A trace: a top-level one owns its builder; the builder of a nested trace
@@ -110,8 +113,5 @@ class JsFunction {
   std::unique_ptr<ir::FunctionTrace> t_;
   JsTrace body_;
 };
-
-/// DType from its numpy name.
-DType dtype_from_js(const std::string& name, const char* fn);
 
 }  // namespace shardlab::wasm

@@ -1,4 +1,26 @@
-// The shardlab package. For now it exposes the device runtime (meshes,
-// sharded arrays, collectives on the 8 device workers); the JAX-shaped API
-// (jit, shardMap, grad, np, lax, ...) is built on it next.
+// shardlab: JAX-style sharded programs on 8 Web Worker devices. The API
+// follows JAX's names in camelCase; see README.md for a tour.
+import './api/methods.js';
+
+export { init, deviceCount } from './api/state.js';
+export { makeMesh, Mesh, P, PartitionSpec, NamedSharding } from './api/mesh.js';
+export { array, DArray as Array } from './api/array.js';
+export { jit, makeJaxpr, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
+export { ShapeDtypeStruct } from './api/run.js';
+export { Tracer } from './api/tracer.js';
+export { visualizeSharding } from './api/visualize.js';
+export {
+  ShardLabError,
+  ValueError,
+  ShapeError,
+  ShardingError,
+  VmaError,
+  ConcretizationError,
+  DeviceError,
+  ResourceError,
+} from './api/errors.js';
+export * as np from './api/np.js';
+export * as lax from './api/lax.js';
+export * as nn from './api/nn.js';
+// The device runtime underneath (meshes, sharded arrays and single collectives).
 export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';

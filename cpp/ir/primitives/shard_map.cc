@@ -80,7 +80,7 @@ std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector
       const auto axes = spec_axes(spec);
       for (const std::string& v : block.vma)
         if (!std::binary_search(axes.begin(), axes.end(), v))
-          fail(ErrorKind::kSharding, kName, ": ", indexed("out_specs", j), " is ", spec.str(), " but output ", j, " (",
+          fail(ErrorKind::kVma, kName, ": ", indexed("out_specs", j), " is ", spec.str(), " but output ", j, " (",
                block.str(), ") varies along mesh axis '", v, "'; mention '", v, "' in ", indexed("out_specs", j),
                ", make the value invariant along it first (psum or pmean over '", v, "'), or pass check_vma=false");
     }

@@ -3,17 +3,13 @@
 // and collectives. Every job returns a Promise: the calling thread only
 // enqueues work and is called back, so a page's main thread never blocks.
 
+import { errorOf } from '../api/errors.js';
 import { instantiateModule } from './load_module.js';
 
-/** An error raised by the device runtime; `name` is its category (ValueError, ShapeError, ShardingError, DeviceError, ResourceError). */
-export class RuntimeError extends Error {
-  constructor(name, message) {
-    super(message);
-    this.name = name;
-  }
-}
+/** The base class of the runtime's errors (ShardLabError); `name` is the category. */
+export { ShardLabError as RuntimeError } from '../api/errors.js';
 
-const DTYPES = { float32: Float32Array, int32: Int32Array };
+const DTYPES = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
 
 /**
  * Starts a device runtime: loads the wasm module and starts `devices`
@@ -22,7 +18,7 @@ const DTYPES = { float32: Float32Array, int32: Int32Array };
  */
 export async function loadDevices({ devices = 8, memoryMB } = {}) {
   if (![1, 2, 4, 8].includes(devices)) {
-    throw new RuntimeError('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
+    throw errorOf('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
   }
   const pending = new Map();
   let runtime = null;
@@ -68,14 +64,16 @@ export class DeviceRuntime {
   /**
    * Puts a host array (Float32Array or Int32Array, row-major, of the given
    * global shape) on the devices of `mesh`, split by `spec` (an array of
-   * null | axis | [axes] per dimension). Returns a ShardedArray handle; call .delete() when done.
+   * null | axis | [axes] per dimension). `dtype` defaults to the array's
+   * ('bool' stores 0/1 in an Int32Array). Returns a ShardedArray handle; call .delete() when done.
    */
-  put(mesh, data, shape, spec) {
-    const dtype = data instanceof Int32Array ? 'int32' : data instanceof Float32Array ? 'float32' : null;
-    if (!dtype) throw new RuntimeError('ValueError', 'put: data must be a Float32Array or an Int32Array');
+  put(mesh, data, shape, spec, dtype = data instanceof Int32Array ? 'int32' : 'float32') {
+    if (!(data instanceof Int32Array || data instanceof Float32Array)) {
+      throw errorOf('ValueError', 'put: data must be a Float32Array or an Int32Array');
+    }
     const expected = shape.reduce((a, b) => a * b, 1);
     if (data.length !== expected) {
-      throw new RuntimeError('ShapeError', `put: data has ${data.length} elements but shape [${shape}] needs ${expected}`);
+      throw errorOf('ShapeError', `put: data has ${data.length} elements but shape [${shape}] needs ${expected}`);
     }
     return this._withHeap(data.byteLength, (ptr) => {
       new DTYPES[dtype](this.Module.HEAPU8.buffer, ptr, data.length).set(data);
@@ -126,7 +124,7 @@ export class DeviceRuntime {
   }
 
   _job(submit) {
-    if (this._dead) return Promise.reject(new RuntimeError('DeviceError', `the device runtime is gone: ${this._dead}`));
+    if (this._dead) return Promise.reject(errorOf('DeviceError', `the device runtime is gone: ${this._dead}`));
     const id = this._nextId++;
     return new Promise((resolve, reject) => {
       let result;
@@ -150,13 +148,13 @@ export class DeviceRuntime {
     const message = this.Module.UTF8ToString(msgPtr);
     this.Module._free(msgPtr);
     job?.result?.delete?.();
-    job?.reject(new RuntimeError(kind, message));
+    job?.reject(errorOf(kind, message));
   }
 
   _die(reason) {
     if (this._dead) return;
     this._dead = reason;
-    const error = new RuntimeError('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
+    const error = errorOf('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
     for (const job of this._pending.values()) job.reject(error);
     this._pending.clear();
     try {
@@ -168,16 +166,16 @@ export class DeviceRuntime {
 
   // Runs a call into wasm; C++ errors arrive as JS Errors named by category.
   _call(f) {
-    if (this._dead) throw new RuntimeError('DeviceError', `the device runtime is gone: ${this._dead}`);
+    if (this._dead) throw errorOf('DeviceError', `the device runtime is gone: ${this._dead}`);
     try {
       return f();
     } catch (e) {
       if (e instanceof WebAssembly.RuntimeError) {
         this._die(`a wasm trap on the calling thread (${e.message})`);
-        throw new RuntimeError('DeviceError', `the device runtime is gone: ${this._dead}`);
+        throw errorOf('DeviceError', `the device runtime is gone: ${this._dead}`);
       }
-      if (e instanceof Error && e.name && e.name.endsWith('Error') && !(e instanceof RuntimeError)) {
-        throw new RuntimeError(e.name, e.message);
+      if (e instanceof Error && e.constructor === Error && e.name.endsWith('Error')) {
+        throw errorOf(e.name, e.message);
       }
       throw e;
     }
@@ -185,7 +183,7 @@ export class DeviceRuntime {
 
   _withHeap(bytes, f) {
     const ptr = this.Module._malloc(Math.max(bytes, 4));
-    if (!ptr) throw new RuntimeError('ResourceError', `cannot allocate ${bytes} bytes of wasm memory`);
+    if (!ptr) throw errorOf('ResourceError', `cannot allocate ${bytes} bytes of wasm memory`);
     try {
       return this._call(() => f(ptr));
     } finally {

@@ -1,0 +1,273 @@
+// Concrete arrays: a global array stored as blocks on the devices (a core
+// ShardedArray), possibly still being computed. Arrays returned by eager
+// operations are futures, as JAX's async dispatch: their data is awaited.
+
+import { ShapeError, ValueError, fromCore } from './errors.js';
+import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
+import { engine } from './state.js';
+import { avalString } from './tracer.js';
+import { isNumericData } from './tree.js';
+
+// Deletes the core array of an Array that was garbage-collected undisposed,
+// so loops that drop arrays keep the wasm heap flat.
+const registry = new FinalizationRegistry((cell) => {
+  if (cell.h) {
+    try {
+      cell.h.delete();
+    } catch {
+      // The runtime may be gone.
+    }
+    cell.h = null;
+  }
+});
+
+/** A concrete array on the devices (jax.Array): a global shape split over a mesh by a sharding. */
+export class DArray {
+  /** Internal: use sl.array, sl.devicePut or jit. `handle` is a core ShardedArray or a Promise of one. */
+  constructor(aval, sharding, handle) {
+    this._aval = { dtype: aval.dtype, shape: [...aval.shape] };
+    this.sharding = sharding;
+    this._cell = { h: null };
+    this._disposed = false;
+    if (handle instanceof Promise) {
+      this._ready = handle.then(
+        (h) => this._adopt(h),
+        (e) => {
+          this._error = e;
+          throw e;
+        },
+      );
+      this._ready.catch(() => {}); // reported when the data is asked for
+    } else {
+      this._adopt(handle);
+      this._ready = Promise.resolve(this);
+    }
+  }
+
+  _adopt(h) {
+    this._cell.h = h;
+    registry.register(this, this._cell, this);
+    return this;
+  }
+
+  /** The global shape. */
+  get shape() {
+    return [...this._aval.shape];
+  }
+
+  /** The rank. */
+  get ndim() {
+    return this._aval.shape.length;
+  }
+
+  /** 'float32', 'int32' or 'bool'. */
+  get dtype() {
+    return this._aval.dtype;
+  }
+
+  /** Number of elements. */
+  get size() {
+    return this._aval.shape.reduce((a, b) => a * b, 1);
+  }
+
+  /** Its aval as JAX prints it (f32[8,2]). */
+  get aval() {
+    return avalString(this._aval);
+  }
+
+  /** Resolves to this array once it has been computed (jax's block_until_ready). */
+  async blockUntilReady() {
+    this._check('blockUntilReady');
+    return this._ready;
+  }
+
+  /** The elements, row-major: a Float32Array (float32) or Int32Array (int32, bool as 0/1). */
+  async data() {
+    await this.blockUntilReady();
+    return engine().runtime.get(this._handle('data'), { checkReplicas: false });
+  }
+
+  /** The elements as nested JS arrays (booleans for bool). */
+  async tolist() {
+    const flat = Array.from(await this.data(), this.dtype === 'bool' ? (v) => v !== 0 : (v) => v);
+    const build = (dim, offset) => {
+      if (dim === this.ndim) return flat[offset];
+      const stride = this._aval.shape.slice(dim + 1).reduce((a, b) => a * b, 1);
+      return Array.from({ length: this._aval.shape[dim] }, (_, i) => build(dim + 1, offset + i * stride));
+    };
+    return build(0, 0);
+  }
+
+  /** The single element of a size-1 array, as a JS number. */
+  async item() {
+    if (this.size !== 1) throw new ShapeError(`item: the array is ${this.aval}; only size-1 arrays convert to a number`);
+    return (await this.data())[0];
+  }
+
+  /**
+   * Each device's block: [{device, index, data}] where index gives [start, stop)
+   * per dimension and data is a copy of the block (available once the array
+   * is ready: await arr.blockUntilReady() first for a fresh result).
+   */
+  get addressableShards() {
+    const h = this._handle('addressableShards');
+    const { runtime } = engine();
+    const { mesh, spec } = this.sharding;
+    const shards = [];
+    for (let d = 0; d < mesh.size; d++) {
+      const index = this._aval.shape.map((n, dim) => {
+        const entry = spec.entries[dim] ?? null;
+        const axes = entry === null ? [] : Array.isArray(entry) ? entry : [entry];
+        let parts = 1;
+        let pos = 0;
+        for (const a of axes) {
+          pos = pos * mesh.axisSize(a) + mesh.coord(d, a);
+          parts *= mesh.axisSize(a);
+        }
+        const size = n / parts;
+        return [pos * size, (pos + 1) * size];
+      });
+      shards.push({ device: d, index, data: runtime.block(h, d) });
+    }
+    return shards;
+  }
+
+  /** Frees the device memory now (the array is unusable afterwards). */
+  dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    registry.unregister(this);
+    const del = () => {
+      if (this._cell.h) this._cell.h.delete();
+      this._cell.h = null;
+    };
+    if (this._cell.h) del();
+    else this._ready.then(del, () => {});
+  }
+
+  /** Whether dispose() was called. */
+  get isDisposed() {
+    return this._disposed;
+  }
+
+  /** Array(f32[8,2], sharding=NamedSharding(...)). */
+  toString() {
+    return `Array(${this.aval}, sharding=${this.sharding})`;
+  }
+
+  /** Concrete arrays are read asynchronously: use `await arr.item()` or `await arr.data()`. */
+  [Symbol.toPrimitive](hint) {
+    if (hint === 'string') return this.toString();
+    throw new ValueError(`${this}: arrays live on the devices; read them with \`await arr.item()\` or \`await arr.data()\``);
+  }
+
+  _check(fn) {
+    if (this._disposed) throw new ValueError(`${fn}: the array ${this.aval} was disposed`);
+  }
+
+  /** The core array, for an array that is ready. */
+  _handle(fn) {
+    this._check(fn);
+    if (this._error) throw this._error;
+    if (!this._cell.h) throw new ValueError(`${fn}: the array is still being computed; await arr.blockUntilReady() first`);
+    return this._cell.h;
+  }
+
+  /** The core array, once computed. */
+  async _coreArray(fn) {
+    this._check(fn);
+    await this._ready;
+    return this._handle(fn);
+  }
+}
+
+/** Whether x is a concrete array. */
+export function isArray(x) {
+  return x instanceof DArray;
+}
+
+const TYPED = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
+
+/** The shape of nested JS array data, checking it is rectangular. */
+function nestedShape(x, fn) {
+  const shape = [];
+  for (let v = x; Array.isArray(v); v = v[0]) shape.push(v.length);
+  const check = (v, dim) => {
+    if (dim === shape.length) {
+      if (typeof v !== 'number' && typeof v !== 'boolean') throw new ValueError(`${fn}: array data must hold numbers, got ${typeof v}`);
+      return;
+    }
+    if (!Array.isArray(v) || v.length !== shape[dim]) {
+      throw new ShapeError(`${fn}: the nested array is ragged (dimension ${dim} should have ${shape[dim]} entries)`);
+    }
+    v.forEach((e) => check(e, dim + 1));
+  };
+  check(x, 0);
+  return shape;
+}
+
+/** Host data for a number, nested numbers or a typed array: {data (typed), shape, dtype}. */
+export function hostData(x, { dtype, shape } = {}, fn = 'array') {
+  if (typeof x === 'number' || typeof x === 'boolean') {
+    const dt = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float32');
+    return { data: TYPED[dt].of(Number(x)), shape: [], dtype: dt };
+  }
+  if (ArrayBuffer.isView(x)) {
+    const dt = dtype ?? (x instanceof Int32Array ? 'int32' : 'float32');
+    const s = shape ?? [x.length];
+    const n = s.reduce((a, b) => a * b, 1);
+    if (n !== x.length) throw new ShapeError(`${fn}: ${x.length} elements do not fill shape [${s}]`);
+    return { data: TYPED[dt].from(x, Number), shape: s, dtype: dt };
+  }
+  if (isNumericData(x)) {
+    const s = nestedShape(x, fn);
+    const flat = x.flat(Infinity);
+    const dt = dtype ?? (flat.every((v) => typeof v === 'boolean') ? 'bool' : 'float32');
+    return { data: TYPED[dt].from(flat, Number), shape: shape ?? s, dtype: dt };
+  }
+  if (Array.isArray(x) && x.length === 0) return { data: new TYPED[dtype ?? 'float32'](0), shape: shape ?? [0], dtype: dtype ?? 'float32' };
+  throw new ValueError(`${fn}: cannot make an array of ${String(x)}; give a number, nested arrays of numbers or a typed array`);
+}
+
+/** Puts host data on the devices with `sharding` (default: replicated on the default mesh). */
+export function putHost({ data, shape, dtype }, sharding) {
+  const { runtime } = engine();
+  const s = sharding ?? new NamedSharding(defaultMesh(), P());
+  try {
+    const h = runtime.put(s.mesh._handle, data, shape, s.spec.toCore(), dtype);
+    return new DArray({ dtype, shape }, s, h);
+  } catch (e) {
+    throw fromCore(e);
+  }
+}
+
+/**
+ * jnp.array: an array from a number, nested arrays of numbers or a typed
+ * array (`shape` gives a typed array's shape), replicated on the default mesh.
+ */
+export function array(x, { dtype, shape } = {}) {
+  if (x instanceof DArray) return x;
+  return putHost(hostData(x, { dtype, shape }), undefined);
+}
+
+/** A sharding-checked spec for an array of `shape`: a NamedSharding or a PartitionSpec on `mesh`. */
+export function toSharding(s, fn) {
+  if (s instanceof NamedSharding) return s;
+  if (s instanceof PartitionSpec) return new NamedSharding(defaultMesh(), s);
+  throw new ValueError(`${fn}: expected a NamedSharding (or a PartitionSpec for the default mesh), got ${String(s)}`);
+}
+
+/** Re-lays-out a concrete array with `sharding` (through the host; a future). */
+export function reshard(x, sharding) {
+  const { runtime } = engine();
+  const handle = x._coreArray('devicePut').then((h) => {
+    const data = runtime.get(h, { checkReplicas: false });
+    try {
+      return runtime.put(sharding.mesh._handle, data, x.shape, sharding.spec.toCore(), x.dtype);
+    } catch (e) {
+      throw fromCore(e);
+    }
+  });
+  return new DArray({ dtype: x.dtype, shape: x.shape }, sharding, handle);
+}
+

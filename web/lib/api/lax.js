@@ -1,0 +1,137 @@
+// sl.lax: the collectives of a shard_map body (over one mesh axis or
+// several) and the primitives numpy has no name for. Collectives take trees,
+// as jax.lax's do.
+
+import { ValueError } from './errors.js';
+import { defop } from './op.js';
+import { literalTracer, traced, traceFor } from './operands.js';
+import { isLeafValue } from './run.js';
+import { callCore } from './tracer.js';
+import { flatten, unflatten } from './tree.js';
+
+const axesOf = (axisName, fn) => {
+  const axes = Array.isArray(axisName) ? axisName : [axisName];
+  if (!axes.length || !axes.every((a) => typeof a === 'string')) {
+    throw new ValueError(`${fn}: axisName must be a mesh axis name or a list of them, got ${JSON.stringify(axisName)}`);
+  }
+  return axes;
+};
+
+// A collective applied to every leaf of a tree.
+function collective(fn, op, opts = () => ({})) {
+  return (tree, axisName, ...rest) => {
+    const t = traceFor(fn);
+    const axes = axesOf(axisName, `lax.${fn}`);
+    const { leaves, def } = flatten(tree, isLeafValue);
+    const outs = leaves.map((x) => {
+      const v = traced(t, x, `lax.${fn}`);
+      return t.wrap([callCore(() => t.core.collective(op, v.atomIn(t), axes, opts(...rest)))])[0];
+    });
+    return unflatten(def, outs);
+  };
+}
+
+const requireTraceOp = (fn, f) => (...args) => {
+  traceFor(`lax.${fn}`);
+  return f(...args);
+};
+
+/** jax.lax.psum(x, axisName): the sum over the devices along the axes (x may be a tree). */
+export const psum = requireTraceOp('psum', collective('psum', 'psum'));
+/** jax.lax.pmean: psum divided by the number of devices along the axes. */
+export const pmean = requireTraceOp('pmean', collective('pmean', 'pmean'));
+/** jax.lax.pmax. */
+export const pmax = requireTraceOp('pmax', collective('pmax', 'pmax'));
+/** jax.lax.pmin. */
+export const pmin = requireTraceOp('pmin', collective('pmin', 'pmin'));
+/** jax.lax.all_gather(x, axisName, {axis, tiled}). */
+export const allGather = requireTraceOp('allGather', collective('allGather', 'all_gather', ({ axis = 0, tiled = false } = {}) => ({ axis, tiled })));
+/** jax.lax.psum_scatter(x, axisName, {scatterDimension, tiled}). */
+export const psumScatter = requireTraceOp(
+  'psumScatter',
+  collective('psumScatter', 'psum_scatter', ({ scatterDimension = 0, tiled = false } = {}) => ({ scatterDimension, tiled })),
+);
+/** jax.lax.ppermute(x, axisName, perm): perm lists [source, destination] positions. */
+export const ppermute = requireTraceOp('ppermute', collective('ppermute', 'ppermute', (perm) => ({ perm })));
+/** jax.lax.all_to_all(x, axisName, splitAxis, concatAxis, {tiled}). */
+export const allToAll = requireTraceOp(
+  'allToAll',
+  collective('allToAll', 'all_to_all', (splitAxis, concatAxis, { tiled = false } = {}) => ({ splitAxis, concatAxis, tiled })),
+);
+
+/** jax.lax.axis_index(axisName): this device's position along the axes (int32, varying). */
+export function axisIndex(axisName) {
+  const t = traceFor('lax.axisIndex');
+  return t.wrap([callCore(() => t.core.axisIndex(axesOf(axisName, 'lax.axisIndex')))])[0];
+}
+
+/** jax.lax.pcast(tree, axisName, {to: 'varying'}): marks values as varying along the axes (pvary). */
+export function pcast(tree, axisName, { to } = {}) {
+  if (to !== 'varying') throw new ValueError(`lax.pcast: only {to: 'varying'} is supported, got ${JSON.stringify(to)}`);
+  return collective('pcast', 'pcast')(tree, axisName);
+}
+
+/** jax.lax.pvary(tree, axisName): pcast to varying. */
+export const pvary = (tree, axisName) => pcast(tree, axisName, { to: 'varying' });
+
+function prim(name, primName, arrays, params) {
+  return defop(`lax.${name}`, arrays, (...args) => {
+    const t = traceFor(`lax.${name}`);
+    const xs = args.slice(0, arrays).map((x) => traced(t, x, `lax.${name}`));
+    return t.emit(primName, params(...args), xs.map((x) => x.atomIn(t)))[0];
+  });
+}
+
+/** jax.lax.dot_general(x, y, [[lhsContract, rhsContract], [lhsBatch, rhsBatch]]). */
+export const dotGeneral = prim('dotGeneral', 'dot_general', 2, (x, y, [[lc, rc], [lb, rb]]) => ({
+  dimension_numbers: [lc, rc, lb, rb],
+  preferred_element_type: x.dtype ?? 'float32',
+}));
+/** jax.lax.slice(x, startIndices, limitIndices, strides?). */
+export const slice = prim('slice', 'slice', 1, (x, start, limit, strides = []) => ({
+  start_indices: start,
+  limit_indices: limit,
+  strides,
+}));
+/** jax.lax.broadcast_in_dim(x, shape, broadcastDimensions). */
+export const broadcastInDim = prim('broadcastInDim', 'broadcast_in_dim', 1, (x, shape, dims) => ({ shape, broadcast_dimensions: dims }));
+/** jax.lax.convert_element_type(x, dtype). */
+export const convertElementType = prim('convertElementType', 'convert_element_type', 1, (x, dtype) => ({ new_dtype: dtype, weak_type: false }));
+/** jax.lax.iota(dtype, size). */
+export const iota = prim('iota', 'iota', 0, (dtype, size) => ({ dtype, shape: [size], dimension: 0 }));
+/** jax.lax.rsqrt(x). */
+export const rsqrt = prim('rsqrt', 'rsqrt', 1, () => ({}));
+/** jax.lax.logistic(x) = 1 / (1 + e^-x). */
+export const logistic = prim('logistic', 'logistic', 1, () => ({}));
+const selectCases = defop('lax.selectN', 2, (which, cases) => {
+  const t = traceFor('lax.selectN');
+  return t.emit('select_n', {}, [which, ...cases].map((v) => traced(t, v, 'lax.selectN').atomIn(t)))[0];
+});
+/** jax.lax.select_n(which, ...cases): cases[which] elementwise (which bool or int32). */
+export const selectN = (which, ...cases) => selectCases(which, cases);
+/** jax.lax.reduce_sum / max / min over `axes`. */
+export const reduceSum = prim('reduceSum', 'reduce_sum', 1, (x, axes) => ({ axes }));
+/** jax.lax.reduce_max over `axes`. */
+export const reduceMax = prim('reduceMax', 'reduce_max', 1, (x, axes) => ({ axes }));
+/** jax.lax.reduce_min over `axes`. */
+export const reduceMin = prim('reduceMin', 'reduce_min', 1, (x, axes) => ({ axes }));
+
+/** jax.lax.dynamic_slice(x, startIndices, sliceSizes): start indices may be traced int32 scalars. */
+export const dynamicSlice = defop('lax.dynamicSlice', 1, (x, starts, sizes) => {
+  const t = traceFor('lax.dynamicSlice');
+  const idx = starts.map((s) => (typeof s === 'number' ? literalTracer(t, s, 'int32') : traced(t, s, 'lax.dynamicSlice')));
+  return t.emit('dynamic_slice', { slice_sizes: sizes }, [traced(t, x, 'lax.dynamicSlice'), ...idx].map((v) => v.atomIn(t)))[0];
+});
+/** jax.lax.dynamic_update_slice(x, update, startIndices). */
+export const dynamicUpdateSlice = defop('lax.dynamicUpdateSlice', 2, (x, update, starts) => {
+  const t = traceFor('lax.dynamicUpdateSlice');
+  const idx = starts.map((s) => (typeof s === 'number' ? literalTracer(t, s, 'int32') : traced(t, s, 'lax.dynamicUpdateSlice')));
+  const ops = [traced(t, x, 'lax.dynamicUpdateSlice'), traced(t, update, 'lax.dynamicUpdateSlice'), ...idx];
+  return t.emit('dynamic_update_slice', {}, ops.map((v) => v.atomIn(t)))[0];
+});
+/** jax.lax.pad(x, paddingValue, config): config is [[lo, hi, interior], ...]. */
+export const pad = defop('lax.pad', 1, (x, value, config) => {
+  const t = traceFor('lax.pad');
+  const v = traced(t, x, 'lax.pad');
+  return t.emit('pad', { padding_config: config }, [v.atomIn(t), literalTracer(t, value, v.dtype).atomIn(t)])[0];
+});

@@ -1,0 +1,55 @@
+// Array methods shared by traced values and concrete arrays, so programs
+// chain: x.matmul(w).add(b).sub(y).square().sum().
+
+import { DArray } from './array.js';
+import * as nn from './nn.js';
+import * as np from './np.js';
+import { Tracer } from './tracer.js';
+
+const METHODS = {
+  /** x + y */ add: np.add,
+  /** x - y */ sub: np.subtract,
+  /** x * y */ mul: np.multiply,
+  /** x / y */ div: np.divide,
+  /** x ** y */ pow: np.power,
+  /** -x */ neg: np.negative,
+  /** x @ y */ matmul: np.matmul,
+  /** x @ y */ dot: np.dot,
+  /** x * x */ square: np.square,
+  /** sqrt(x) */ sqrt: np.sqrt,
+  /** e^x */ exp: np.exp,
+  /** ln x */ log: np.log,
+  /** tanh x */ tanh: np.tanh,
+  /** |x| */ abs: np.abs,
+  /** max(x, 0) */ relu: nn.relu,
+  /** sum over axes */ sum: np.sum,
+  /** mean over axes */ mean: np.mean,
+  /** max over axes */ max: np.max,
+  /** min over axes */ min: np.min,
+  /** reshape */ reshape: np.reshape,
+  /** transpose */ transpose: np.transpose,
+  /** dtype conversion */ astype: np.astype,
+  /** insert a size-1 axis */ expandDims: np.expandDims,
+  /** drop size-1 axes */ squeeze: np.squeeze,
+  /** x == y */ eq: np.equal,
+  /** x < y */ lt: np.less,
+  /** x > y */ gt: np.greater,
+};
+
+for (const Cls of [Tracer, DArray]) {
+  for (const [name, f] of Object.entries(METHODS)) {
+    Object.defineProperty(Cls.prototype, name, {
+      value(...args) {
+        return f(this, ...args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  }
+  Object.defineProperty(Cls.prototype, 'T', {
+    get() {
+      return np.transpose(this);
+    },
+    configurable: true,
+  });
+}

@@ -1,0 +1,306 @@
+// sl.np: numpy's functions over traced values and arrays, with numpy's
+// broadcasting and dtype promotion (JS numbers are weakly typed, as Python
+// scalars in JAX), each lowered to the program's primitives.
+
+import { ShapeError, ValueError } from './errors.js';
+import { defop } from './op.js';
+import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from './operands.js';
+
+const prod = (s) => s.reduce((a, b) => a * b, 1);
+const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Normalizes a possibly negative axis for rank `rank`; errors name `fn`. */
+export function normAxis(axis, rank, fn) {
+  if (!Number.isInteger(axis) || axis < -rank || axis >= rank) {
+    throw new ValueError(`${fn}: axis ${axis} is out of range for an array of rank ${rank}; valid axes are ${-rank}..${rank - 1}`);
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+/** x as a traced value of dtype `dtype` (converting if needed). */
+export function asDtype(x, dtype) {
+  if (x.dtype === dtype) return x;
+  if (x._atom.literal !== undefined) return literalTracer(x._trace, x._atom.literal, dtype);
+  return emitHere('astype', 'convert_element_type', { new_dtype: dtype, weak_type: false }, [x]);
+}
+
+/** Traced x broadcast to `shape` (numpy's trailing alignment). */
+export function broadcastValue(x, shape) {
+  if (same(x.shape, shape)) return x;
+  const r = shape.length - x.ndim;
+  const dims = x.shape.map((_, i) => i + r);
+  return emitHere('broadcastTo', 'broadcast_in_dim', { shape, broadcast_dimensions: dims }, [x]);
+}
+
+// Operands of an elementwise operation: traced, of one dtype, broadcast to
+// one shape (rank-0 operands stay scalars, which the primitives repeat).
+function elementwise(fn, xs, dtype) {
+  const t = traceFor(fn);
+  const avals = xs.map((x) => avalOf(x, fn));
+  const dt = dtype ?? resultDtype(avals);
+  const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`);
+  return xs.map((x, i) => {
+    const v = avals[i].weak ? literalTracer(t, x, dt) : asDtype(traced(t, x, fn), dt);
+    return v.ndim === 0 && shape.length > 0 ? v : broadcastValue(v, shape);
+  });
+}
+
+// Emits into the current trace (operands of enclosing traces are captured).
+function emitHere(fn, prim, params, xs) {
+  const t = traceFor(fn);
+  return t.emit(prim, params, xs.map((x) => x.atomIn(t)))[0];
+}
+
+function binary(name, prim, { float = false } = {}) {
+  return defop(name, 2, (x, y) => {
+    const avals = [avalOf(x, name), avalOf(y, name)];
+    const dt = float ? 'float32' : resultDtype(avals);
+    return emitHere(name, prim, {}, elementwise(name, [x, y], dt));
+  });
+}
+
+function compare(name, prim) {
+  return defop(name, 2, (x, y) => emitHere(name, prim, {}, elementwise(name, [x, y])));
+}
+
+function unary(name, prim, { float = true } = {}) {
+  return defop(name, 1, (x) => {
+    const t = traceFor(name);
+    let v = traced(t, x, name);
+    if (float) v = asDtype(v, 'float32');
+    return emitHere(name, prim, {}, [v]);
+  });
+}
+
+/** x + y. */
+export const add = binary('add', 'add');
+/** x - y. */
+export const subtract = binary('subtract', 'sub');
+/** x * y. */
+export const multiply = binary('multiply', 'mul');
+/** x / y (true division: integers become float32). */
+export const divide = binary('divide', 'div', { float: true });
+/** x ** y (float32). */
+export const power = binary('power', 'pow', { float: true });
+/** Elementwise maximum. */
+export const maximum = binary('maximum', 'max');
+/** Elementwise minimum. */
+export const minimum = binary('minimum', 'min');
+/** x == y (bool). */
+export const equal = compare('equal', 'eq');
+/** x != y (bool). */
+export const notEqual = compare('notEqual', 'ne');
+/** x < y (bool). */
+export const less = compare('less', 'lt');
+/** x <= y (bool). */
+export const lessEqual = compare('lessEqual', 'le');
+/** x > y (bool). */
+export const greater = compare('greater', 'gt');
+/** x >= y (bool). */
+export const greaterEqual = compare('greaterEqual', 'ge');
+
+/** -x. */
+export const negative = defop('negative', 1, (x) => emitHere('negative', 'neg', {}, [traced(traceFor('negative'), x, 'negative')]));
+/** e^x. */
+export const exp = unary('exp', 'exp');
+/** Natural logarithm. */
+export const log = unary('log', 'log');
+/** Hyperbolic tangent. */
+export const tanh = unary('tanh', 'tanh');
+/** Square root. */
+export const sqrt = unary('sqrt', 'sqrt');
+/** x * x. */
+export const square = unary('square', 'square', { float: false });
+/** |x|. */
+export const abs = unary('abs', 'abs', { float: false });
+/** The sign of x (-1, 0, 1). */
+export const sign = unary('sign', 'sign', { float: false });
+
+/** np.where(cond, x, y): x where cond is true, else y (select_n, broadcast). */
+export const where = defop('where', 3, (c, x, y) => {
+  const t = traceFor('where');
+  let cond = traced(t, c, 'where');
+  if (cond.dtype !== 'bool') cond = emitHere('where', 'ne', {}, [cond, literalTracer(t, 0, cond.dtype)]);
+  const [xv, yv] = elementwise('where', [x, y]);
+  const shape = broadcastShapes([cond.shape, xv.shape, yv.shape], 'np.where');
+  const b = (v) => (same(v.shape, shape) ? v : broadcastValue(v, shape));
+  return emitHere('where', 'select_n', {}, [b(cond), b(yv), b(xv)]);
+});
+
+/** numpy's matmul: vectors, matrices and stacks of matrices with equal leading dimensions. */
+export const matmul = defop('matmul', 2, (x, y) => {
+  const t = traceFor('matmul');
+  const [a, b] = [traced(t, x, 'matmul'), traced(t, y, 'matmul')];
+  const dt = resultDtype([avalOf(a), avalOf(b)]);
+  const [l, r] = [asDtype(a, dt), asDtype(b, dt)];
+  if (l.ndim === 0 || r.ndim === 0) throw new ShapeError(`matmul: operands must have rank >= 1, got ${l.aval} and ${r.aval}`);
+  const lc = l.ndim - 1;
+  const rc = r.ndim === 1 ? 0 : r.ndim - 2;
+  if (l.shape[lc] !== r.shape[rc]) {
+    throw new ShapeError(
+      `matmul: ${l.aval} @ ${r.aval}: the contracted dimensions have sizes ${l.shape[lc]} and ${r.shape[rc]}; they must be equal`,
+    );
+  }
+  let batch = [];
+  if (l.ndim > 2 && r.ndim > 2) {
+    if (l.ndim !== r.ndim || !same(l.shape.slice(0, -2), r.shape.slice(0, -2))) {
+      throw new ShapeError(`matmul: ${l.aval} @ ${r.aval}: stacks of matrices need equal leading dimensions`);
+    }
+    batch = l.shape.slice(0, -2).map((_, i) => i);
+  } else if (l.ndim > 2 || r.ndim > 2) {
+    if (r.ndim > 2) throw new ShapeError(`matmul: ${l.aval} @ ${r.aval}: broadcasting a matrix over a stack is not supported; give both the same leading dimensions`);
+  }
+  return emitHere('matmul', 'dot_general', { dimension_numbers: [[lc], [rc], batch, batch], preferred_element_type: dt }, [l, r]);
+});
+
+/** np.dot for vectors and matrices (matmul). */
+export const dot = defop('dot', 2, (x, y) => matmul(x, y));
+
+// axis / {axis, keepdims} options of the reductions.
+function reductionOpts(opts) {
+  if (opts === undefined || opts === null) return { axis: null, keepdims: false };
+  if (typeof opts === 'number' || Array.isArray(opts)) return { axis: opts, keepdims: false };
+  return { axis: opts.axis ?? null, keepdims: !!opts.keepdims };
+}
+
+function reduction(name, prim, finish) {
+  return defop(name, 1, (x, opts) => {
+    const t = traceFor(name);
+    let v = traced(t, x, name);
+    const { axis, keepdims } = reductionOpts(opts);
+    const axes =
+      axis === null ? v.shape.map((_, i) => i) : [...new Set((Array.isArray(axis) ? axis : [axis]).map((a) => normAxis(a, v.ndim, `np.${name}`)))].sort((a, b) => a - b);
+    if (prim === 'reduce_sum' && v.dtype === 'bool') v = asDtype(v, 'int32');
+    let out = emitHere(name, prim, { axes }, [v]);
+    if (finish) out = finish(out, axes.reduce((n, a) => n * v.shape[a], 1));
+    if (keepdims) out = reshape(out, v.shape.map((d, i) => (axes.includes(i) ? 1 : d)));
+    return out;
+  });
+}
+
+/** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true}). */
+export const sum = reduction('sum', 'reduce_sum');
+/** Mean over `axis` (float32). */
+export const mean = reduction('mean', 'reduce_sum', (s, n) => divide(s, n));
+/** Maximum over `axis`. */
+export const max = reduction('max', 'reduce_max');
+/** Minimum over `axis`. */
+export const min = reduction('min', 'reduce_min');
+
+/** x with the same elements in `shape` (one entry may be -1). */
+export const reshape = defop('reshape', 1, (x, shape) => {
+  const v = traced(traceFor('reshape'), x, 'reshape');
+  const s = [...shape];
+  const unknown = s.indexOf(-1);
+  if (unknown >= 0) {
+    const known = prod(s.filter((_, i) => i !== unknown));
+    s[unknown] = known === 0 ? 0 : v.size / known;
+  }
+  if (!s.every((d) => Number.isInteger(d) && d >= 0) || prod(s) !== v.size) {
+    throw new ShapeError(`reshape: cannot reshape ${v.aval} (${v.size} elements) into shape [${shape}]`);
+  }
+  return same(s, v.shape) ? v : emitHere('reshape', 'reshape', { new_sizes: s }, [v]);
+});
+
+/** Permutes dimensions (reverses them by default). */
+export const transpose = defop('transpose', 1, (x, axes) => {
+  const v = traced(traceFor('transpose'), x, 'transpose');
+  const perm = axes ? axes.map((a) => normAxis(a, v.ndim, 'np.transpose')) : v.shape.map((_, i) => v.ndim - 1 - i);
+  return emitHere('transpose', 'transpose', { permutation: perm }, [v]);
+});
+
+/** Inserts a size-1 dimension at `axis`. */
+export const expandDims = defop('expandDims', 1, (x, axis) => {
+  const v = traced(traceFor('expandDims'), x, 'expandDims');
+  const axes = (Array.isArray(axis) ? axis : [axis]).map((a) => normAxis(a, v.ndim + (Array.isArray(axis) ? axis.length : 1), 'np.expandDims'));
+  return emitHere('expandDims', 'expand_dims', { dimensions: axes.sort((a, b) => a - b) }, [v]);
+});
+
+/** Removes size-1 dimensions (all of them, or `axis`). */
+export const squeeze = defop('squeeze', 1, (x, axis) => {
+  const v = traced(traceFor('squeeze'), x, 'squeeze');
+  const axes =
+    axis === undefined || axis === null
+      ? v.shape.flatMap((d, i) => (d === 1 ? [i] : []))
+      : (Array.isArray(axis) ? axis : [axis]).map((a) => normAxis(a, v.ndim, 'np.squeeze'));
+  return emitHere('squeeze', 'squeeze', { dimensions: axes.sort((a, b) => a - b) }, [v]);
+});
+
+/** Joins arrays along an existing axis (0 by default). */
+export const concatenate = defop('concatenate', 1, (xs, axis = 0) => {
+  const t = traceFor('concatenate');
+  if (!Array.isArray(xs) || xs.length === 0) throw new ValueError('concatenate: give a non-empty list of arrays');
+  const dt = resultDtype(xs.map((x) => avalOf(x, 'concatenate')));
+  const vs = xs.map((x) => asDtype(traced(t, x, 'concatenate'), dt));
+  return emitHere('concatenate', 'concatenate', { dimension: normAxis(axis, vs[0].ndim, 'np.concatenate') }, vs);
+});
+
+/** Stacks arrays along a new axis (0 by default). */
+export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(xs.map((x) => expandDims(x, axis)), axis));
+
+/** x converted to `dtype` ('float32', 'int32', 'bool'). */
+export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype));
+
+/** An array of `shape` filled with `value`. */
+export const full = defop('full', 0, (shape, value, dtype = 'float32') => {
+  const t = traceFor('full');
+  return emitHere('full', 'broadcast_in_dim', { shape, broadcast_dimensions: [] }, [literalTracer(t, value, dtype)]);
+});
+/** Zeros of `shape`. */
+export const zeros = (shape, dtype = 'float32') => full(shape, 0, dtype);
+/** Ones of `shape`. */
+export const ones = (shape, dtype = 'float32') => full(shape, 1, dtype);
+/** Zeros of x's shape and dtype. */
+export const zerosLike = defop('zerosLike', 1, (x) => {
+  const a = avalOf(x, 'zerosLike');
+  return full(a.shape, 0, a.dtype);
+});
+/** Ones of x's shape and dtype. */
+export const onesLike = defop('onesLike', 1, (x) => {
+  const a = avalOf(x, 'onesLike');
+  return full(a.shape, 1, a.dtype);
+});
+
+/** np.arange(stop) or np.arange(start, stop, step): int32 for integer arguments, else float32. */
+export const arange = defop('arange', 0, (a, b, step = 1) => {
+  const [start, stop] = b === undefined ? [0, a] : [a, b];
+  const n = Math.max(0, Math.ceil((stop - start) / step));
+  const dtype = [start, stop, step].every(Number.isInteger) ? 'int32' : 'float32';
+  let v = emitHere('arange', 'iota', { dtype, shape: [n], dimension: 0 }, []);
+  if (step !== 1) v = multiply(v, step);
+  if (start !== 0) v = add(v, start);
+  return v;
+});
+
+/** x broadcast to `shape`. */
+export const broadcastTo = defop('broadcastTo', 1, (x, shape) => {
+  const v = traced(traceFor('broadcastTo'), x, 'broadcastTo');
+  broadcastShapes([v.shape, shape], 'np.broadcastTo');
+  return broadcastValue(v, shape);
+});
+
+/** Pads with a constant: padWidth is [[before, after], ...] per dimension (or one pair for all). */
+export const pad = defop('pad', 1, (x, padWidth, { constantValues = 0 } = {}) => {
+  const t = traceFor('pad');
+  const v = traced(t, x, 'pad');
+  const pw = typeof padWidth === 'number' ? v.shape.map(() => [padWidth, padWidth]) : Array.isArray(padWidth[0]) ? padWidth : v.shape.map(() => padWidth);
+  if (pw.length !== v.ndim) throw new ShapeError(`pad: padWidth has ${pw.length} entries for an array of rank ${v.ndim}`);
+  return emitHere('pad', 'pad', { padding_config: pw.map(([lo, hi]) => [lo, hi, 0]) }, [v, literalTracer(t, constantValues, v.dtype)]);
+});
+
+/** Clips x into [lo, hi]. */
+export const clip = defop('clip', 1, (x, lo, hi) => {
+  let v = x;
+  if (lo !== undefined && lo !== null) v = maximum(v, lo);
+  if (hi !== undefined && hi !== null) v = minimum(v, hi);
+  return v;
+});
+
+/** The variance over `axis` (float32). */
+export const variance = defop('var', 1, (x, opts) => {
+  const { axis } = reductionOpts(opts);
+  const m = mean(x, { axis, keepdims: true });
+  return mean(square(subtract(x, m)), opts);
+});
+
+export { variance as var };

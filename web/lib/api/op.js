@@ -1,0 +1,21 @@
+// Defining operations that work both inside traces (emitting primitives) and
+// on concrete arrays (run at once as a small cached program, returning
+// future arrays, as JAX's eager dispatch).
+
+import { currentTrace } from './state.js';
+import { runEager } from './run.js';
+
+/**
+ * An operation `name` whose first `arrays` arguments are arrays (or trees of
+ * arrays) and the rest static options. Outside a trace it runs eagerly.
+ */
+export function defop(name, arrays, impl) {
+  const f = (...args) => {
+    if (currentTrace()) return impl(...args);
+    const dynamic = args.slice(0, arrays);
+    const statics = args.slice(arrays);
+    return runEager(`${name}|${JSON.stringify(statics)}`, (...xs) => impl(...xs, ...statics), dynamic);
+  };
+  Object.defineProperty(f, 'name', { value: name });
+  return f;
+}

@@ -1,0 +1,98 @@
+// Operands of traced operations: traced values, JS numbers (weakly typed
+// literals, as Python scalars in JAX), concrete arrays and array data (both
+// captured as constants of the program: extra inputs, filled in at run time).
+
+import { array, DArray, hostData } from './array.js';
+import { ShapeError, ValueError } from './errors.js';
+import { currentTrace } from './state.js';
+import { isTracer, Tracer } from './tracer.js';
+import { isNumericData } from './tree.js';
+
+/** Whether x can be an array operand. */
+export function isArrayLike(x) {
+  return isTracer(x) || x instanceof DArray || typeof x === 'number' || typeof x === 'boolean' || isNumericData(x) || ArrayBuffer.isView(x);
+}
+
+/** {dtype, shape, weak} of an operand; weak for JS numbers. */
+export function avalOf(x, fn) {
+  if (isTracer(x)) return { dtype: x.dtype, shape: x.shape, weak: false };
+  if (x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: false };
+  if (typeof x === 'number') return { dtype: Number.isInteger(x) ? 'int32' : 'float32', shape: [], weak: true };
+  if (typeof x === 'boolean') return { dtype: 'bool', shape: [], weak: true };
+  if (isNumericData(x) || ArrayBuffer.isView(x)) {
+    const h = hostData(x, {}, fn);
+    return { dtype: h.dtype, shape: h.shape, weak: false };
+  }
+  throw new ValueError(`${fn}: expected an array, a traced value or a number, got ${describeValue(x)}`);
+}
+
+/** A short description of a JS value for messages. */
+export function describeValue(x) {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return `a JS array of length ${x.length}`;
+  if (typeof x === 'object') return `an object (${x.constructor?.name ?? 'Object'})`;
+  return `${typeof x} ${String(x)}`;
+}
+
+/** The traced value of x in the current trace `t` (concrete values become captured constants). */
+export function traced(t, x, fn) {
+  if (isTracer(x)) {
+    x.atomIn(t);
+    return x;
+  }
+  const root = t.root;
+  let arr = x;
+  if (!(x instanceof DArray)) {
+    if (typeof x === 'number' || typeof x === 'boolean') return literalTracer(t, x, avalOf(x, fn).dtype);
+    arr = array(x);
+  }
+  let tr = root.constTracers.get(arr);
+  if (!tr) {
+    tr = root.wrap([root.core.input(arr.dtype, arr.shape)])[0];
+    root.consts.push(arr);
+    root.constTracers.set(arr, tr);
+  }
+  return tr;
+}
+
+/** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable). */
+export function literalTracer(t, value, dtype) {
+  const v = dtype === 'bool' ? Number(Boolean(value)) : dtype === 'int32' ? Math.trunc(value) : value;
+  return new Tracer(t, { literal: v, dtype, shape: [], vma: [] });
+}
+
+/** The current trace, for an operation named `fn` called inside one. */
+export function traceFor(fn) {
+  const t = currentTrace();
+  if (!t) throw new ValueError(`${fn}: internal: no trace`);
+  return t;
+}
+
+/** numpy's broadcast shape of several shapes; errors name `fn`. */
+export function broadcastShapes(shapes, fn) {
+  const rank = Math.max(0, ...shapes.map((s) => s.length));
+  const out = [];
+  for (let i = 0; i < rank; i++) {
+    let d = 1;
+    for (const s of shapes) {
+      const k = s.length - rank + i;
+      const n = k >= 0 ? s[k] : 1;
+      if (n !== 1 && d !== 1 && n !== d) {
+        throw new ShapeError(`${fn}: shapes ${shapes.map((q) => `[${q}]`).join(' and ')} cannot be broadcast together (dimension ${i}: ${d} vs ${n})`);
+      }
+      if (n !== 1) d = n;
+    }
+    out.push(d);
+  }
+  return out;
+}
+
+/** The dtype of a binary/variadic numpy operation on operands of these avals (weak numbers adopt the others'). */
+export function resultDtype(avals) {
+  const strong = avals.filter((a) => !a.weak);
+  const has = (dt, list) => list.some((a) => a.dtype === dt);
+  if (has('float32', avals)) return 'float32';
+  if (strong.length === 0) return has('int32', avals) ? 'int32' : 'bool';
+  if (has('int32', avals)) return 'int32';
+  return 'bool';
+}

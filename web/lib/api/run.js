@@ -1,0 +1,152 @@
+// Tracing a JS function into a program, and running a program on the
+// devices. A program is traced once per signature (the tree structure and
+// each leaf's dtype and shape) and cached; running it returns future arrays.
+
+import { DArray, hostData, isArray } from './array.js';
+import { ShardingError, ValueError } from './errors.js';
+import { defaultMesh, NamedSharding, P } from './mesh.js';
+import { avalOf, traced } from './operands.js';
+import { engine, withTrace } from './state.js';
+import { callCore, isTracer, Trace } from './tracer.js';
+import { describe, flatten, unflatten } from './tree.js';
+
+/** jax.ShapeDtypeStruct: an abstract argument (shape and dtype) for makeJaxpr. */
+export class ShapeDtypeStruct {
+  constructor(shape, dtype = 'float32') {
+    this.shape = [...shape];
+    this.dtype = dtype;
+    Object.freeze(this);
+  }
+}
+
+/** Whether x is a leaf of an argument tree. */
+export function isLeafValue(x) {
+  return isTracer(x) || isArray(x) || x instanceof ShapeDtypeStruct || ArrayBuffer.isView(x);
+}
+
+// The input aval of an argument leaf: JS numbers are f32[] (a learning rate), booleans bool[].
+function inputAval(x, fn) {
+  if (x instanceof ShapeDtypeStruct) return { dtype: x.dtype, shape: x.shape };
+  if (typeof x === 'number') return { dtype: 'float32', shape: [] };
+  const a = avalOf(x, fn);
+  return { dtype: a.dtype, shape: a.shape };
+}
+
+/** The cache key of arguments: their structure and each leaf's dtype and shape. */
+export function signature(args, fn) {
+  const { leaves, def } = flatten(args, isLeafValue);
+  const parts = leaves.map((x) => {
+    const a = inputAval(x, fn);
+    return `${a.dtype}[${a.shape}]`;
+  });
+  return { key: `${describe(def)}|${parts.join(';')}`, leaves, def };
+}
+
+/**
+ * Traces fn(...args) with every argument leaf abstract. Returns the program
+ * and what running it needs: the structures, the captured constant arrays
+ * and the meshes its shard_maps use.
+ */
+export function traceProgram(fn, args, kind) {
+  const { Module } = engine();
+  const { leaves, def } = flatten(args, isLeafValue);
+  const core = new Module.Trace();
+  const t = new Trace(core, null, kind);
+  try {
+    const inputs = leaves.map((x) => {
+      const a = inputAval(x, kind);
+      return t.wrap([callCore(() => core.input(a.dtype, a.shape))])[0];
+    });
+    const out = withTrace(t, () => fn(...unflatten(def, inputs)));
+    const { leaves: outLeaves, def: outDef } = flatten(out, isLeafValue);
+    const outAtoms = outLeaves.map((x) => traced(t, x, kind).atomIn(t));
+    const program = callCore(() => core.build(outAtoms));
+    return {
+      program,
+      inDef: def,
+      outDef,
+      consts: t.consts,
+      meshes: [...t.meshes],
+      outAvals: program.outAvals(),
+      outSpecs: program.outSpecs(),
+    };
+  } finally {
+    t.live = false;
+    for (const c of t.cleanups) c.delete();
+    core.delete();
+  }
+}
+
+/** Traces fn for `args` unless a program for their signature is cached in `cache`. */
+export function compiled(cache, fn, args, kind) {
+  const sig = signature(args, kind);
+  let c = cache.get(sig.key);
+  if (!c) {
+    c = traceProgram(fn, args, kind);
+    cache.set(sig.key, c);
+  }
+  return { c, leaves: sig.leaves };
+}
+
+// The mesh a program runs on: its shard_maps' mesh, else its inputs', else the default.
+function execMesh(c, leaves) {
+  if (c.meshes.length) {
+    const m = c.meshes[0];
+    const other = c.meshes.find((x) => x.key !== m.key);
+    if (other) throw new ShardingError(`jit: one program uses two meshes (${m} and ${other}); use one mesh per program`);
+    return m;
+  }
+  const arr = [...leaves, ...c.consts].find(isArray);
+  return arr ? arr.sharding.mesh : defaultMesh();
+}
+
+/** Runs a traced program on argument leaves; returns its outputs (leaves) as future arrays. */
+export function execute(c, leaves, fn) {
+  const { runtime, Module } = engine();
+  const mesh = execMesh(c, leaves);
+  const done = (async () => {
+    const temps = [];
+    try {
+      const inputs = [];
+      for (const x of [...leaves, ...c.consts]) {
+        if (isArray(x)) {
+          inputs.push(await x._coreArray(fn));
+        } else if (x instanceof ShapeDtypeStruct) {
+          throw new ValueError(`${fn}: a ShapeDtypeStruct has no values; pass arrays to run the function`);
+        } else {
+          const h = hostData(x, typeof x === 'number' ? { dtype: 'float32' } : {}, fn);
+          const core = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
+          temps.push(core);
+          inputs.push(core);
+        }
+      }
+      const run = await runtime._job((id) => Module.submitProgram(runtime._core, id, mesh._handle, c.program, inputs));
+      const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
+      run.delete();
+      return outs;
+    } finally {
+      for (const h of temps) h.delete();
+    }
+  })();
+  return c.outAvals.map((aval, i) => {
+    const spec = c.outSpecs[i] === null ? P() : P(...c.outSpecs[i]);
+    return new DArray(aval, new NamedSharding(mesh, spec), done.then((hs) => hs[i]));
+  });
+}
+
+const eagerCaches = new Map();
+
+/**
+ * Runs fn(...args) now, outside any trace, as a one-off program cached under
+ * `key` (an operation and its static options): returns the output tree of
+ * future arrays, as JAX's eager operations with async dispatch.
+ */
+export function runEager(key, fn, args) {
+  let cache = eagerCaches.get(key);
+  if (!cache) {
+    cache = new Map();
+    eagerCaches.set(key, cache);
+  }
+  const { c, leaves } = compiled(cache, fn, args, key.split('|')[0]);
+  return unflatten(c.outDef, execute(c, leaves, key.split('|')[0]));
+}

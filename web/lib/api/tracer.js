@@ -1,0 +1,142 @@
+// Traces and traced values. A trace wraps a core trace (owned by the core);
+// a traced value is a plain JS object naming a variable of it, so tracing
+// allocates no wasm objects per value.
+
+import { ConcretizationError, fromCore, ValueError } from './errors.js';
+import { currentTrace, state } from './state.js';
+
+const SHORT = { float32: 'f32', int32: 'i32', bool: 'bool' };
+
+/** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map. */
+export function avalString({ dtype, shape, vma = [] }) {
+  return `${SHORT[dtype] ?? dtype}[${shape.join(',')}]${vma.length ? `{V:${vma.join(',')}}` : ''}`;
+}
+
+/** A trace being built: jit / makeJaxpr at the top, shard_map bodies and differentiated functions nested. */
+export class Trace {
+  constructor(core, parent, kind) {
+    this.core = core;
+    this.parent = parent;
+    this.kind = kind;
+    this.root = parent ? parent.root : this;
+    this.live = true;
+    if (!parent) {
+      this.consts = []; // concrete arrays used while tracing: extra program inputs
+      this.constTracers = new Map();
+      this.meshes = new Set(); // meshes named by shardMap / devicePut
+      this.cleanups = []; // core objects to delete when the trace ends
+    }
+  }
+
+  /** Whether `t` is this trace or encloses it. */
+  sees(t) {
+    for (let c = this; c; c = c.parent) if (c === t) return true;
+    return false;
+  }
+
+  /** Emits primitive `prim` with `params` on atoms; returns traced values. */
+  emit(prim, params, atoms) {
+    return this.wrap(callCore(() => this.core.emit(prim, params, atoms)));
+  }
+
+  /** Traced values of this trace for core atoms. */
+  wrap(atoms) {
+    return atoms.map((a) => new Tracer(this, a));
+  }
+}
+
+/** Calls into the core, turning core errors into ShardLab's error classes. */
+export function callCore(f) {
+  try {
+    return f();
+  } catch (e) {
+    throw fromCore(e);
+  }
+}
+
+/** A traced value: an abstract array (dtype, shape, varying axes) of a trace. */
+export class Tracer {
+  constructor(trace, atom) {
+    this._trace = trace;
+    this._atom = atom;
+  }
+
+  /** The shape, as a JS array. */
+  get shape() {
+    return [...this._atom.shape];
+  }
+
+  /** The rank. */
+  get ndim() {
+    return this._atom.shape.length;
+  }
+
+  /** 'float32', 'int32' or 'bool'. */
+  get dtype() {
+    return this._atom.dtype;
+  }
+
+  /** Number of elements. */
+  get size() {
+    return this._atom.shape.reduce((a, b) => a * b, 1);
+  }
+
+  /** The mesh axes the value varies along (inside a shard_map body). */
+  get vma() {
+    return [...this._atom.vma];
+  }
+
+  /** Its aval as JAX prints it. */
+  get aval() {
+    return avalString(this._atom);
+  }
+
+  /** Like JAX's str of a tracer: Traced<f32[8,2]>with<jit>. */
+  toString() {
+    return `Traced<${this.aval}>with<${this._trace.kind}>`;
+  }
+
+  /** Converting to a number is an error: the value is abstract while tracing. */
+  [Symbol.toPrimitive](hint) {
+    if (hint === 'string') return this.toString();
+    throw concretization(this, hint === 'number' ? 'converted to a number' : 'used as a JS number or boolean');
+  }
+
+  /** See Symbol.toPrimitive. */
+  valueOf() {
+    throw concretization(this, 'converted to a number');
+  }
+
+  /** The core atom, checked to belong to the current trace or an enclosing one. */
+  atomIn(trace) {
+    if (!this._trace.live || !trace.sees(this._trace)) {
+      throw new ValueError(
+        `${this}: a traced value escaped the function that made it (it was stored outside, or used after its trace ended); ` +
+          'pass it as an argument or return it instead',
+      );
+    }
+    return this._atom;
+  }
+}
+
+function concretization(t, how) {
+  return new ConcretizationError(
+    `${t} was ${how}, but while tracing (jit, grad, shardMap, makeJaxpr) values are abstract: only their shape and ` +
+      'dtype are known. Use sl.np / sl.lax operations (e.g. np.where instead of if/?:), or pass the value as a ' +
+      'static argument outside the traced function',
+  );
+}
+
+/** Whether x is a traced value. */
+export function isTracer(x) {
+  return x instanceof Tracer;
+}
+
+/** The current trace, or throws naming `fn` when there is none. */
+export function requireTrace(fn) {
+  const t = currentTrace();
+  if (!t) throw new ValueError(`${fn}: needs a traced function (inside jit, shardMap, grad or makeJaxpr)`);
+  return t;
+}
+
+export { state };

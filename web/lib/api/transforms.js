@@ -1,0 +1,277 @@
+// The function transformations: jit, makeJaxpr, grad, valueAndGrad, vjp,
+// jvp and shardMap, plus devicePut. Inside a trace they emit into it (a jit
+// is inlined); outside, grad & co. run at once and return future arrays.
+
+import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
+import { ShapeError, ValueError } from './errors.js';
+import { isSpec, Mesh, NamedSharding } from './mesh.js';
+import { traced } from './operands.js';
+import { compiled, execute, isLeafValue, runEager, traceProgram } from './run.js';
+import { currentTrace, engine, withTrace } from './state.js';
+import { callCore, Trace } from './tracer.js';
+import { broadcastPrefix, flatten, unflatten } from './tree.js';
+
+/**
+ * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
+ * shapes). Calling it returns a Promise of the output tree of arrays; the
+ * work runs on the device workers. Inside another trace it is inlined.
+ */
+export function jit(fn, { staticArgnums = [] } = {}) {
+  const statics = Array.isArray(staticArgnums) ? staticArgnums : [staticArgnums];
+  const caches = new Map();
+  const jitted = function (...args) {
+    if (currentTrace()) return fn(...args);
+    const key = JSON.stringify(statics.map((i) => args[i]));
+    let cache = caches.get(key);
+    if (!cache) {
+      cache = new Map();
+      caches.set(key, cache);
+    }
+    const dynamic = args.filter((_, i) => !statics.includes(i));
+    const call = (...dyn) => {
+      let k = 0;
+      return fn(...args.map((a, i) => (statics.includes(i) ? a : dyn[k++])));
+    };
+    let outs;
+    let def;
+    try {
+      const { c, leaves } = compiled(cache, call, dynamic, 'jit');
+      outs = execute(c, leaves, 'jit');
+      def = c.outDef;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return Promise.all(outs.map((o) => o.blockUntilReady())).then(() => unflatten(def, outs));
+  };
+  Object.defineProperty(jitted, 'name', { value: `jit(${fn.name || 'fn'})` });
+  return jitted;
+}
+
+/** A traced program: toString() gives jax.make_jaxpr's text, toJSON() its structured form. */
+export class Jaxpr {
+  constructor(text, json) {
+    this._text = text;
+    this._json = json;
+  }
+
+  /** The program as jaxpr text. */
+  toString() {
+    return this._text;
+  }
+
+  /** The program as a plain object (invars, eqns with primitive, params, inputs and outputs; outvars). */
+  toJSON() {
+    return JSON.parse(this._json);
+  }
+}
+
+/** jax.make_jaxpr: makeJaxpr(fn)(...args) traces fn (synchronously) and returns its Jaxpr. */
+export function makeJaxpr(fn) {
+  return (...args) => {
+    if (currentTrace()) throw new ValueError('makeJaxpr: call it outside traced functions');
+    const c = traceProgram(fn, args, 'make_jaxpr');
+    try {
+      return new Jaxpr(c.program.toString(), c.program.toJSON());
+    } finally {
+      c.program.delete();
+    }
+  };
+}
+
+// Runs a transformed function eagerly: traced as a whole, executed at once.
+function eagerly(name, g, args) {
+  return runEager(`${name}|${g._id}`, g, args);
+}
+let nextId = 1;
+function transformed(name, g) {
+  g._id = nextId++;
+  return g;
+}
+
+function argnumsOf(argnums, n, fn) {
+  const list = Array.isArray(argnums) ? argnums : [argnums];
+  for (const a of list) {
+    if (!Number.isInteger(a) || a < -n || a >= n) {
+      throw new ValueError(`${fn}: argnums ${JSON.stringify(argnums)} is out of range for ${n} positional arguments`);
+    }
+  }
+  return list.map((a) => (a < 0 ? a + n : a));
+}
+
+// Starts tracing f for differentiation with respect to args[nums]: returns
+// the inner trace, the arguments to call f with, and how to split derivatives.
+function beginDiff(t, f, args, nums, fn) {
+  const { Module } = engine();
+  const parts = nums.map((i) => flatten(args[i], isLeafValue));
+  const atoms = parts.flatMap((p) => p.leaves.map((x) => traced(t, x, fn).atomIn(t)));
+  const ft = callCore(() => new Module.FunctionTrace(t.core, atoms));
+  const inner = new Trace(ft.body(), t, fn);
+  const ins = inner.wrap(ft.inputs());
+  const newArgs = [...args];
+  let k = 0;
+  nums.forEach((i, j) => {
+    const n = parts[j].leaves.length;
+    newArgs[i] = unflatten(parts[j].def, ins.slice(k, k + n));
+    k += n;
+  });
+  const split = (derivs) => {
+    let m = 0;
+    return nums.map((_, j) => {
+      const n = parts[j].leaves.length;
+      const tree = unflatten(parts[j].def, derivs.slice(m, m + n));
+      m += n;
+      return tree;
+    });
+  };
+  return { ft, inner, newArgs, split };
+}
+
+function valueAndGradImpl(f, { argnums = 0, hasAux = false } = {}, fn) {
+  const g = transformed(fn, (...args) => {
+    const t = currentTrace();
+    if (!t) return eagerly(fn, g, args);
+    const nums = argnumsOf(argnums, args.length, fn);
+    const { ft, inner, newArgs, split } = beginDiff(t, f, args, nums, fn);
+    try {
+      const out = withTrace(inner, () => f(...newArgs));
+      let value = out;
+      let aux;
+      if (hasAux) {
+        if (!Array.isArray(out) || out.length !== 2) throw new ValueError(`${fn}: with hasAux the function must return [value, aux]`);
+        [value, aux] = out;
+      }
+      if (!isLeafValue(value) && typeof value !== 'number') {
+        throw new ShapeError(`${fn}: the function must return a float32 scalar${hasAux ? ' (and aux)' : ''}, got a tree`);
+      }
+      const auxTree = flatten(aux, isLeafValue);
+      const outAtoms = [value, ...auxTree.leaves].map((x) => traced(inner, x, fn).atomIn(inner));
+      const r = callCore(() => ft.grad(outAtoms));
+      const outs = t.wrap(r.outputs);
+      const grads = split(t.wrap(r.derivs));
+      const gradsOut = Array.isArray(argnums) ? grads : grads[0];
+      const valueOut = hasAux ? [outs[0], unflatten(auxTree.def, outs.slice(1))] : outs[0];
+      return [valueOut, gradsOut];
+    } finally {
+      inner.live = false;
+      ft.delete();
+    }
+  });
+  return g;
+}
+
+/** jax.value_and_grad(f, {argnums, hasAux}): returns [value, grads] (or [[value, aux], grads]). */
+export function valueAndGrad(f, opts = {}) {
+  return valueAndGradImpl(f, opts, 'valueAndGrad');
+}
+
+/** jax.grad(f, {argnums, hasAux}): the gradient (a tree per argnum; [grads, aux] with hasAux). */
+export function grad(f, opts = {}) {
+  const vg = valueAndGradImpl(f, opts, 'grad');
+  const g = transformed('grad', (...args) => {
+    if (!currentTrace()) return eagerly('grad', g, args);
+    const [value, grads] = vg(...args);
+    return opts.hasAux ? [grads, value[1]] : grads;
+  });
+  return g;
+}
+
+/** jax.vjp(f, ...primals): returns [out, vjpFn] where vjpFn(cotangents) gives one cotangent per primal. */
+export function vjp(f, ...primals) {
+  const t = currentTrace();
+  if (!t) throw new ValueError('vjp: call it inside a traced function (jit, makeJaxpr); use grad or valueAndGrad eagerly');
+  const nums = primals.map((_, i) => i);
+  const { ft, inner, newArgs, split } = beginDiff(t, f, primals, nums, 'vjp');
+  t.root.cleanups.push(ft);
+  let outTree;
+  let outAtoms;
+  try {
+    const out = withTrace(inner, () => f(...newArgs));
+    outTree = flatten(out, isLeafValue);
+    outAtoms = outTree.leaves.map((x) => traced(inner, x, 'vjp').atomIn(inner));
+  } finally {
+    inner.live = false;
+  }
+  const out = unflatten(outTree.def, t.wrap(callCore(() => ft.primal(outAtoms))));
+  const vjpFn = (cts) => {
+    const here = currentTrace();
+    const ctLeaves = flatten(cts, isLeafValue).leaves.map((x) => traced(here, x, 'vjp').atomIn(here));
+    const r = callCore(() => ft.vjp(outAtoms, ctLeaves));
+    return split(here.wrap(r.derivs));
+  };
+  return [out, vjpFn];
+}
+
+/** jax.jvp(f, primals, tangents): returns [out, tangentOut]. */
+export const jvp = transformed('jvp', (f, primals, tangents) => {
+  const t = currentTrace();
+  if (!t) throw new ValueError('jvp: call it inside a traced function (jit, makeJaxpr)');
+  const nums = primals.map((_, i) => i);
+  const { ft, inner, newArgs } = beginDiff(t, f, primals, nums, 'jvp');
+  try {
+    const out = withTrace(inner, () => f(...newArgs));
+    const outTree = flatten(out, isLeafValue);
+    const outAtoms = outTree.leaves.map((x) => traced(inner, x, 'jvp').atomIn(inner));
+    const tanAtoms = tangents.flatMap((tr) => flatten(tr, isLeafValue).leaves.map((x) => traced(t, x, 'jvp').atomIn(t)));
+    const r = callCore(() => ft.jvp(outAtoms, tanAtoms));
+    return [unflatten(outTree.def, t.wrap(r.outputs)), unflatten(outTree.def, t.wrap(r.derivs))];
+  } finally {
+    inner.live = false;
+    ft.delete();
+  }
+});
+
+/**
+ * jax.shard_map(f, {mesh, inSpecs, outSpecs, checkVma}): f runs on every
+ * device of `mesh` with its blocks of the arguments (split by inSpecs, a
+ * tree prefix of the arguments); its per-device results are joined by
+ * outSpecs. Values f closes over become replicated inputs of the body.
+ */
+export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
+  if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
+  if (inSpecs === undefined || outSpecs === undefined) throw new ValueError('shardMap: give both inSpecs and outSpecs');
+  const g = transformed('shardMap', (...args) => {
+    const t = currentTrace();
+    if (!t) return eagerly('shardMap', g, args);
+    const { Module } = engine();
+    t.root.meshes.add(mesh);
+    const { leaves, def } = flatten(args, isLeafValue);
+    const specs = broadcastPrefix(inSpecs instanceof Array || isSpec(inSpecs) ? inSpecs : [inSpecs], def, isSpec, 'shardMap inSpecs');
+    const atoms = leaves.map((x) => traced(t, x, 'shardMap').atomIn(t));
+    const sm = callCore(() => new Module.ShardMapTrace(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
+    const body = new Trace(sm.body(), t, 'shard_map');
+    try {
+      const blocks = body.wrap(sm.blocks());
+      const out = withTrace(body, () => f(...unflatten(def, blocks)));
+      const outTree = flatten(out, isLeafValue);
+      const outAtoms = outTree.leaves.map((x) => traced(body, x, 'shardMap').atomIn(body));
+      const ospecs = broadcastPrefix(outSpecs, outTree.def, isSpec, 'shardMap outSpecs');
+      const res = callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms));
+      return unflatten(outTree.def, t.wrap(res));
+    } finally {
+      body.live = false;
+      sm.delete();
+    }
+  });
+  return g;
+}
+
+/**
+ * jax.device_put(x, sharding): places x (an array, numbers or nested
+ * arrays; a tree) on the devices as `sharding` (a NamedSharding) says.
+ * Inside a trace it constrains the value's layout instead.
+ */
+export function devicePut(x, sharding) {
+  const t = currentTrace();
+  const { leaves, def } = flatten(x, isLeafValue);
+  const shardings = broadcastPrefix(sharding ?? null, def, (s) => s === null || s instanceof NamedSharding || isSpec(s), 'devicePut sharding');
+  const out = leaves.map((leaf, i) => {
+    const s = shardings[i] === null ? null : toSharding(shardings[i], 'devicePut');
+    if (t) {
+      if (!s) return traced(t, leaf, 'devicePut');
+      return shardMap((v) => v, { mesh: s.mesh, inSpecs: [s.spec], outSpecs: s.spec })(leaf);
+    }
+    if (isArray(leaf)) return s ? reshard(leaf, s) : leaf;
+    return putHost(hostData(leaf, {}, 'devicePut'), s ?? undefined);
+  });
+  return unflatten(def, out);
+}
