@@ -43,6 +43,7 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("devices", &AsyncRuntime::devices)
       .function("submitCollective", &AsyncRuntime::submit_collective)
       .function("submitFault", &AsyncRuntime::submit_fault);
+  function("heapBytesInUse", &shardlab::wasm::heap_bytes_in_use);
   function("setSpinBudgetNs",
            optional_override([](double ns) { shardlab::set_spin_budget_ns(static_cast<int64_t>(ns)); }));
 }

@@ -3,6 +3,8 @@
 #include <emscripten/emscripten.h>
 #include <emscripten/threading.h>
 
+#include <malloc.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -81,6 +83,8 @@ CollectiveSpec collective_from_js(const val& desc) {
   }
   return s;
 }
+
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 DType dtype_from_name(const std::string& name, const char* fn) {
   if (name == "float32") return DType::kFloat32;

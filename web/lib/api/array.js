@@ -83,7 +83,8 @@ export class DArray {
 
   /** The elements, row-major: a Float32Array (float32) or Int32Array (int32, bool as 0/1). */
   async data() {
-    await this.blockUntilReady();
+    this._check('data');
+    await this._ready;
     return engine().runtime.get(this._handle('data'), { checkReplicas: false });
   }
 

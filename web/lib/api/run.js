@@ -8,7 +8,7 @@ import { defaultMesh, NamedSharding, P } from './mesh.js';
 import { avalOf, traced } from './operands.js';
 import { engine, withTrace } from './state.js';
 import { callCore, isTracer, Trace } from './tracer.js';
-import { describe, flatten, unflatten } from './tree.js';
+import { describe, flatten, flattenArgs, unflatten } from './tree.js';
 
 /** jax.ShapeDtypeStruct: an abstract argument (shape and dtype) for makeJaxpr. */
 export class ShapeDtypeStruct {
@@ -34,7 +34,7 @@ function inputAval(x, fn) {
 
 /** The cache key of arguments: their structure and each leaf's dtype and shape. */
 export function signature(args, fn) {
-  const { leaves, def } = flatten(args, isLeafValue);
+  const { leaves, def } = flattenArgs(args, isLeafValue);
   const parts = leaves.map((x) => {
     const a = inputAval(x, fn);
     return `${a.dtype}[${a.shape}]`;
@@ -49,7 +49,7 @@ export function signature(args, fn) {
  */
 export function traceProgram(fn, args, kind) {
   const { Module } = engine();
-  const { leaves, def } = flatten(args, isLeafValue);
+  const { leaves, def } = flattenArgs(args, isLeafValue);
   const core = new Module.Trace();
   const t = new Trace(core, null, kind);
   try {

@@ -60,6 +60,12 @@ export function deviceCount() {
   return engine().runtime.devices;
 }
 
+/** Memory of the wasm heap: {inUse: bytes malloc'd, heapSize: bytes reserved}. */
+export function memoryStats() {
+  const { Module } = engine();
+  return { inUse: Module.heapBytesInUse(), heapSize: Module.HEAPU8.length };
+}
+
 /** The innermost trace being built, or null outside tracing. */
 export function currentTrace() {
   return state.traces.length ? state.traces[state.traces.length - 1] : null;

@@ -9,7 +9,7 @@ import { traced } from './operands.js';
 import { compiled, execute, isLeafValue, runEager, traceProgram } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
-import { broadcastPrefix, flatten, unflatten } from './tree.js';
+import { broadcastPrefix, flatten, flattenArgs, unflatten } from './tree.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
@@ -234,8 +234,8 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
     if (!t) return eagerly('shardMap', g, args);
     const { Module } = engine();
     t.root.meshes.add(mesh);
-    const { leaves, def } = flatten(args, isLeafValue);
-    const specs = broadcastPrefix(inSpecs instanceof Array || isSpec(inSpecs) ? inSpecs : [inSpecs], def, isSpec, 'shardMap inSpecs');
+    const { leaves, def } = flattenArgs(args, isLeafValue);
+    const specs = broadcastPrefix(inSpecs, def, isSpec, 'shardMap inSpecs');
     const atoms = leaves.map((x) => traced(t, x, 'shardMap').atomIn(t));
     const sm = callCore(() => new Module.ShardMapTrace(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
     const body = new Trace(sm.body(), t, 'shard_map');

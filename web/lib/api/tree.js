@@ -95,3 +95,14 @@ export function broadcastPrefix(prefix, def, isPrefixLeaf, what) {
   fill(prefix, def, '');
   return out;
 }
+
+/** Flattens a function's argument list: always a list node, whatever its elements are. */
+export function flattenArgs(args, isLeaf = () => false) {
+  const leaves = [];
+  const children = args.map((a) => {
+    const f = flatten(a, isLeaf);
+    leaves.push(...f.leaves);
+    return f.def;
+  });
+  return { leaves, def: { kind: 'array', children } };
+}

@@ -1,0 +1,185 @@
+// The JS API beyond the seed problems: trees and spec prefixes, eager
+// operations, caching, autodiff forms, sharding placement and pictures,
+// error categories with their messages, tracer concretization, lifetime.
+import { beforeAll, describe, expect, test } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+
+const { P, np, lax, nn } = sl;
+let mesh;
+let mesh2d;
+beforeAll(async () => {
+  await sl.init();
+  mesh = sl.makeMesh([8], ['data']);
+  mesh2d = sl.makeMesh([2, 4], ['data', 'model']);
+});
+
+const close = (a, b, tol = 1e-5) => [a].flat(Infinity).forEach((v, i) => expect(Math.abs(v - [b].flat(Infinity)[i])).toBeLessThanOrEqual(tol));
+
+describe('trees, eager operations and caching', () => {
+  test('jit takes and returns trees; a spec may cover a subtree', async () => {
+    const f = sl.jit((params, x) =>
+      sl.shardMap((p, x) => ({ y: lax.psum(x.mul(p.w).add(p.b), 'data'), n: p.w }), {
+        mesh,
+        inSpecs: [P(), P('data')],
+        outSpecs: { y: P(), n: P() },
+      })(params, x),
+    );
+    const out = await f({ w: 2, b: sl.array(1) }, sl.array([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(Object.keys(out).sort()).toEqual(['n', 'y']);
+    close(await out.y.tolist(), [2 * 36 + 8]);
+    close(await out.n.tolist(), 2);
+  });
+
+  test('a second call with the same signature does not trace again', async () => {
+    let traces = 0;
+    const f = sl.jit((x) => {
+      traces += 1;
+      return x.mul(2);
+    });
+    await f(sl.array([1, 2]));
+    await f(sl.array([3, 4]));
+    expect(traces).toBe(1);
+    await f(sl.array([1, 2, 3]));
+    expect(traces).toBe(2);
+  });
+
+  test('eager numpy on arrays returns arrays (futures), with broadcasting', async () => {
+    const a = sl.array([[1, 2, 3], [4, 5, 6]]);
+    const y = np.add(a, [10, 20, 30]);
+    expect(y.shape).toEqual([2, 3]);
+    expect(await y.tolist()).toEqual([[11, 22, 33], [14, 25, 36]]);
+    expect(await a.sum({ axis: 1, keepdims: true }).tolist()).toEqual([[6], [15]]);
+    expect(await a.T.matmul([1, 1]).tolist()).toEqual([5, 7, 9]);
+    expect(await np.where(np.greater(a, 3), a, 0).tolist()).toEqual([[0, 0, 0], [4, 5, 6]]);
+    close(await nn.softmax(sl.array([0, Math.log(3)])).tolist(), [0.25, 0.75]);
+  });
+
+  test('grad, valueAndGrad with argnums and hasAux, vjp and jvp', async () => {
+    const f = (w, x) => w.mul(x).square().sum();
+    const w = sl.array([1, 2]);
+    const x = sl.array([3, 4]);
+    close(await sl.grad(f)(w, x).tolist(), [18, 64]);
+    const [v, [gw, gx]] = sl.valueAndGrad(f, { argnums: [0, 1] })(w, x);
+    close(await v.item(), 9 + 64);
+    close(await gx.tolist(), [6, 32]);
+    const [[v2, aux], g2] = sl.valueAndGrad((w) => [w.square().sum(), w.mul(3)], { hasAux: true })(w);
+    close(await v2.item(), 5);
+    close(await aux.tolist(), [3, 6]);
+    close(await g2.tolist(), [2, 4]);
+    const out = await sl.jit((w) => {
+      const [y, back] = sl.vjp((w) => w.exp(), w);
+      const [, t] = sl.jvp((w) => w.exp(), [w], [np.onesLike(w)]);
+      return [y, back(np.onesLike(w))[0], t];
+    })(w);
+    close(await out[1].tolist(), [Math.E, Math.E ** 2], 1e-4);
+    close(await out[2].tolist(), [Math.E, Math.E ** 2], 1e-4);
+  });
+});
+
+describe('placement', () => {
+  test('devicePut splits by a NamedSharding; addressableShards and visualizeSharding show the blocks', async () => {
+    const x = sl.devicePut(sl.array([[1, 2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 15, 16]]), new sl.NamedSharding(mesh2d, P('data', 'model')));
+    await x.blockUntilReady();
+    const shards = x.addressableShards;
+    expect(shards).toHaveLength(8);
+    expect(shards[5].index).toEqual([[1, 2], [2, 4]]);
+    expect([...shards[5].data]).toEqual([11, 12]);
+    const pic = sl.visualizeSharding(x);
+    for (let d = 0; d < 8; d++) expect(pic).toContain(`dev ${d}`);
+    expect(pic.split('\n')).toHaveLength(1 + 5);
+  });
+
+  test('a mesh of 2x4 runs collectives over one axis', async () => {
+    const f = sl.jit((x) => sl.shardMap((b) => lax.psum(b, 'model'), { mesh: mesh2d, inSpecs: P('data', 'model'), outSpecs: P('data') })(x));
+    const out = await f(sl.array([[1, 2, 3, 4], [5, 6, 7, 8]]));
+    expect(await out.tolist()).toEqual([[10], [26]]);
+  });
+});
+
+describe('errors name the operation, the shapes or axes, and what is valid', () => {
+  test('ShapeError: shapes that do not broadcast', () => {
+    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(sl.ShapeError);
+    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(/np.add: shapes \[3\] and \[2\] cannot be broadcast/);
+    expect(() => sl.makeJaxpr((a, b) => a.matmul(b))(sl.array([[1, 2]]), sl.array([[1, 2]]))).toThrow(/matmul: f32\[1,2\] @ f32\[1,2\]/);
+  });
+
+  test('ShardingError: a dimension the spec cannot split evenly', () => {
+    const f = (x) => sl.shardMap((b) => b, { mesh, inSpecs: P('data'), outSpecs: P('data') })(x);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6]))).toThrow(sl.ShardingError);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6]))).toThrow(/shard_map in_specs\[0\]/);
+  });
+
+  test('VmaError: out_specs P() on a value varying along data', () => {
+    const f = (x) => sl.shardMap((b) => b.mul(2), { mesh, inSpecs: P('data'), outSpecs: P() })(x);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(sl.VmaError);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(/out_specs\[0\] is P\(\) but output 0 \(f32\[1\]\{V:data\}\) varies along mesh axis 'data'/);
+    // check_vma off: no error.
+    const g = (x) => sl.shardMap((b) => b.mul(2), { mesh, inSpecs: P('data'), outSpecs: P(), checkVma: false })(x);
+    expect(sl.makeJaxpr(g)(sl.array([1, 2, 3, 4, 5, 6, 7, 8])).toString()).toContain('check_vma=False');
+  });
+
+  test('ValueError: unknown and unbound axes', () => {
+    const f = (x) => sl.shardMap((b) => lax.psum(b, 'model'), { mesh, inSpecs: P('data'), outSpecs: P() })(x);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(sl.ValueError);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(/'model'/);
+    expect(() => sl.makeJaxpr((x) => lax.psum(x, 'data'))(sl.array([1]))).toThrow(/axis name 'data' is unbound/);
+  });
+
+  test('ConcretizationError: a traced value used as a number; String(t) describes it', () => {
+    let described = '';
+    const f = (x) => {
+      described = String(x);
+      return Number(x) > 0 ? x : x.neg();
+    };
+    expect(() => sl.makeJaxpr(f)(sl.array(1))).toThrow(sl.ConcretizationError);
+    expect(described).toBe('Traced<f32[]>with<make_jaxpr>');
+    expect(() => sl.makeJaxpr((x) => x * 2)(sl.array(1))).toThrow(/Traced<f32\[\]>with<make_jaxpr> was converted to a number/);
+    expect(() => sl.makeJaxpr((x) => x + 1)(sl.array(1))).toThrow(/Traced<f32\[\]>with<make_jaxpr> was used as a JS number/);
+    expect(() => sl.makeJaxpr((x) => (x > 0 ? x : x))(sl.array(1))).toThrow(sl.ConcretizationError);
+  });
+
+  test('an exception thrown by user code while tracing propagates unchanged', async () => {
+    const mine = new RangeError('mine');
+    const f = sl.jit(() => {
+      throw mine;
+    });
+    await expect(f(sl.array(1))).rejects.toBe(mine);
+  });
+
+  test('a failing device rejects the job with its error; the runtime stays usable', async () => {
+    const { state } = await import('../../web/lib/api/state.js');
+    await expect(state.runtime.fault(mesh._handle, 3)).rejects.toThrow(sl.ShardLabError);
+    await expect(state.runtime.fault(mesh._handle, 3)).rejects.toThrow('device 3: injected failure on device 3');
+    const out = await sl.jit((x) => x.add(1))(sl.array([1]));
+    expect(await out.tolist()).toEqual([2]);
+  });
+
+  test('a disposed array is a clear error', async () => {
+    const a = sl.array([1, 2]);
+    a.dispose();
+    await expect(a.data()).rejects.toThrow(/data: the array f32\[2\] was disposed/);
+  });
+});
+
+describe('lifetime', () => {
+  test('10,000 calls of a jit step keep the wasm heap flat', async () => {
+    const step = sl.jit((w, x, lr) =>
+      sl.shardMap((w, x) => w.sub(lax.pmean(x.sum({ axis: 0 }), 'data').mul(lr)), { mesh, inSpecs: [P(), P('data')], outSpecs: P() })(w, x),
+    );
+    const x = sl.devicePut(sl.array(Array.from({ length: 16 }, (_, i) => [i, -i])), new sl.NamedSharding(mesh, P('data')));
+    let w = sl.array([0, 0]);
+    const run = async (n) => {
+      for (let i = 0; i < n; i++) {
+        const next = await step(w, x, 0.001);
+        w.dispose();
+        w = next;
+      }
+    };
+    await run(200);
+    const before = sl.memoryStats().inUse;
+    await run(10000);
+    const after = sl.memoryStats().inUse;
+    expect(after - before).toBeLessThan(64 * 1024);
+    close(await w.tolist(), [-0.001 * 10200 * (120 / 8) * 8 / 8, 0.001 * 10200 * 120 / 8], 1e-2);
+  }, 120000);
+});
