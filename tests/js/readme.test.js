@@ -1,0 +1,25 @@
+// The README's quick start runs as written (with the package import pointed
+// at this checkout) and prints the statement's first example.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect, test, vi } from 'vitest';
+
+test('the quick start solves the first data-parallel example', async () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf("```js\nimport * as sl from 'shardlab';");
+  expect(start).toBeGreaterThanOrEqual(0);
+  const code = readme.slice(start + 6, readme.indexOf('```', start + 6));
+  const lib = pathToFileURL(new URL('../../web/lib/index.js', import.meta.url).pathname).href;
+  const file = join(mkdtempSync(join(tmpdir(), 'shardlab-readme-')), 'quickstart.mjs');
+  writeFileSync(file, code.replace("from 'shardlab'", `from '${lib}'`));
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  await import(pathToFileURL(file).href);
+  const [[w, loss], [jaxpr]] = log.mock.calls;
+  log.mockRestore();
+  expect(w[0][0]).toBeCloseTo(1.11, 5);
+  expect(loss).toBe(121);
+  expect(jaxpr).toContain('shard_map[');
+  expect(jaxpr).toContain("psum[axes=('data',)]");
+});
