@@ -1,0 +1,35 @@
+// Type-checked (never run) against web/lib/index.d.ts by `tsc --noEmit`:
+// the declarations must accept the documented API and reject misuse.
+import * as sl from '../../web/lib/index.js';
+
+async function main(): Promise<void> {
+  const info = await sl.init({ devices: 8, memoryMB: 256 });
+  const n: number = info.devices + sl.deviceCount() + sl.memoryStats().inUse;
+  const mesh: sl.Mesh = sl.makeMesh([2, 4], ['data', 'model'], { axisTypes: ['Auto', 'Auto'] });
+  const { P, np, lax, nn } = sl;
+  const spec: sl.PartitionSpec = P('data', null);
+  const x: sl.Array = sl.devicePut(sl.array([[1, 2], [3, 4]]), new sl.NamedSharding(mesh, spec));
+  const shape: number[] = x.shape;
+  const data: Float32Array | Int32Array = await x.data();
+  const blocks = x.addressableShards.map((s) => s.index);
+  const step = sl.jit((w: sl.Tracer, lr: number) =>
+    sl.shardMap((w: sl.Tracer) => lax.pmean(w.matmul(w.T).sum(), 'data'), { mesh, inSpecs: P('data'), outSpecs: P() })(w).mul(lr),
+  );
+  const out: Promise<any> = step(x as unknown as sl.Tracer, 0.1);
+  const text: string = sl.makeJaxpr((a: sl.Tracer) => nn.relu(np.add(a, 1)))(x).toString();
+  const json: sl.JaxprJSON = sl.makeJaxpr((a: sl.Tracer) => a)(new sl.ShapeDtypeStruct([2, 2])).toJSON();
+  const [value, grads] = sl.valueAndGrad((a: sl.Tracer) => a.sum(), { argnums: [0] })(x);
+  const picture: string = sl.visualizeSharding(x);
+  x.dispose();
+  try {
+    np.sum(x, { axis: 1, keepdims: true });
+  } catch (e) {
+    if (e instanceof sl.ShapeError || e instanceof sl.ConcretizationError) console.log(e.message);
+  }
+  // @ts-expect-error: dtypes are 'float32' | 'int32' | 'bool'
+  sl.array([1], { dtype: 'float64' });
+  // @ts-expect-error: shardMap needs a mesh
+  sl.shardMap((a: sl.Tracer) => a, { inSpecs: P(), outSpecs: P() });
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture);
+}
+void main;

@@ -1,0 +1,254 @@
+// Type declarations of the shardlab package (hand-written; tests/types/usage.ts
+// is type-checked against them with `tsc --noEmit`).
+
+/** Element types. */
+export type DType = 'float32' | 'int32' | 'bool';
+/** One PartitionSpec entry: not split, one mesh axis, or several axes. */
+export type SpecEntry = null | string | string[];
+/** Anything usable as an array: an Array, a traced value, a number, nested numbers or a typed array. */
+export type ArrayLike = ShardArray | Tracer | number | boolean | NestedNumbers | Float32Array | Int32Array;
+/** Nested JS arrays of numbers (array data). */
+export type NestedNumbers = number[] | NestedNumbers[];
+/** A tree of values: leaves, JS arrays and plain objects of trees. */
+export type Tree<T> = T | Tree<T>[] | { [key: string]: Tree<T> } | null | undefined;
+
+/** Starts ShardLab (wasm + device workers); idempotent. */
+export function init(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number }): Promise<{
+  devices: number;
+  threads: boolean;
+  executor: 'threaded' | 'lockstep';
+}>;
+/** Number of devices (jax.device_count()). */
+export function deviceCount(): number;
+/** Wasm heap usage in bytes. */
+export function memoryStats(): { inUse: number; heapSize: number };
+
+/** jax.sharding.PartitionSpec. */
+export class PartitionSpec {
+  readonly entries: readonly SpecEntry[];
+  readonly length: number;
+  toString(): string;
+  axes(): string[];
+}
+/** P('data'), P(null, 'model'), P(['data', 'model']). */
+export function P(...entries: SpecEntry[]): PartitionSpec;
+
+/** A mesh of named axes over the devices. */
+export class Mesh {
+  readonly axisNames: readonly string[];
+  readonly axisSizes: readonly number[];
+  readonly axisTypes: readonly string[];
+  readonly size: number;
+  /** {axis: size}. */
+  readonly shape: Record<string, number>;
+  axisSize(name: string): number;
+  coord(device: number, name: string): number;
+  toString(): string;
+}
+/** jax.make_mesh. */
+export function makeMesh(shape: number[], axisNames: string[], options?: { axisTypes?: string[] }): Mesh;
+
+/** jax.sharding.NamedSharding. */
+export class NamedSharding {
+  constructor(mesh: Mesh, spec: PartitionSpec);
+  readonly mesh: Mesh;
+  readonly spec: PartitionSpec;
+  readonly isFullyReplicated: boolean;
+  toString(): string;
+}
+
+/** Methods shared by arrays and traced values (each returns the same kind). */
+interface ArrayMethods<Self> {
+  readonly shape: number[];
+  readonly ndim: number;
+  readonly dtype: DType;
+  readonly size: number;
+  readonly aval: string;
+  readonly T: Self;
+  add(y: ArrayLike): Self;
+  sub(y: ArrayLike): Self;
+  mul(y: ArrayLike): Self;
+  div(y: ArrayLike): Self;
+  pow(y: ArrayLike): Self;
+  neg(): Self;
+  matmul(y: ArrayLike): Self;
+  dot(y: ArrayLike): Self;
+  square(): Self;
+  sqrt(): Self;
+  exp(): Self;
+  log(): Self;
+  tanh(): Self;
+  abs(): Self;
+  relu(): Self;
+  sum(axis?: ReduceOptions): Self;
+  mean(axis?: ReduceOptions): Self;
+  max(axis?: ReduceOptions): Self;
+  min(axis?: ReduceOptions): Self;
+  reshape(shape: number[]): Self;
+  transpose(axes?: number[]): Self;
+  astype(dtype: DType): Self;
+  expandDims(axis: number | number[]): Self;
+  squeeze(axis?: number | number[]): Self;
+  eq(y: ArrayLike): Self;
+  lt(y: ArrayLike): Self;
+  gt(y: ArrayLike): Self;
+}
+
+/** Reduction axes: an axis, a list, or {axis, keepdims}. */
+export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean };
+
+/** A concrete array on the devices (jax.Array); exported as `Array`. */
+export interface ShardArray extends ArrayMethods<ShardArray> {
+  readonly sharding: NamedSharding;
+  readonly addressableShards: { device: number; index: [number, number][]; data: Float32Array | Int32Array }[];
+  readonly isDisposed: boolean;
+  blockUntilReady(): Promise<ShardArray>;
+  data(): Promise<Float32Array | Int32Array>;
+  tolist(): Promise<any>;
+  item(): Promise<number>;
+  dispose(): void;
+}
+export const Array: { prototype: ShardArray };
+/** A concrete array (the type of sl.Array instances). */
+export type Array = ShardArray;
+
+/** A traced value (abstract while tracing). */
+export interface Tracer extends ArrayMethods<Tracer> {
+  readonly vma: string[];
+  toString(): string;
+}
+export const Tracer: { prototype: Tracer };
+
+/** jnp.array. */
+export function array(x: ArrayLike, options?: { dtype?: DType; shape?: number[] }): ShardArray;
+/** jax.device_put (a tree; inside a trace, a sharding constraint). */
+export function devicePut<T>(x: T, sharding?: Tree<NamedSharding | PartitionSpec | null>): any;
+/** A text picture of the blocks per device. */
+export function visualizeSharding(arr: ShardArray): string;
+
+/** An abstract argument for makeJaxpr. */
+export class ShapeDtypeStruct {
+  constructor(shape: number[], dtype?: DType);
+  readonly shape: number[];
+  readonly dtype: DType;
+}
+
+/** A traced program. */
+export class Jaxpr {
+  toString(): string;
+  toJSON(): JaxprJSON;
+}
+/** The JSON form of a program. */
+export interface JaxprJSON {
+  invars: { name: string; aval: AvalJSON }[];
+  eqns: { primitive: string; params: Record<string, any>; inputs: AtomJSON[]; outputs: { name: string; aval: AvalJSON }[] }[];
+  outvars: AtomJSON[];
+}
+export interface AvalJSON {
+  dtype: DType;
+  shape: number[];
+  vma: string[];
+  str: string;
+}
+export type AtomJSON = { name: string; aval: AvalJSON } | { literal: number | string; aval: AvalJSON };
+
+type AnyFn = (...args: any[]) => any;
+/** jax.jit: returns an async function (inlined inside other traces). */
+export function jit<F extends AnyFn>(f: F, options?: { staticArgnums?: number | number[] }): (...args: Parameters<F>) => Promise<any>;
+/** jax.make_jaxpr. */
+export function makeJaxpr(f: AnyFn): (...args: any[]) => Jaxpr;
+/** jax.grad. */
+export function grad(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
+/** jax.value_and_grad: [value, grads]. */
+export function valueAndGrad(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => [any, any];
+/** jax.vjp: [out, vjpFn]. */
+export function vjp(f: AnyFn, ...primals: any[]): [any, (cotangents: any) => any[]];
+/** jax.jvp: [out, tangentOut]. */
+export function jvp(f: AnyFn, primals: any[], tangents: any[]): [any, any];
+/** jax.shard_map. */
+export function shardMap<F extends AnyFn>(
+  f: F,
+  options: { mesh: Mesh; inSpecs: Tree<PartitionSpec>; outSpecs: Tree<PartitionSpec>; checkVma?: boolean },
+): (...args: any[]) => any;
+
+/** Base of every ShardLab error. */
+export class ShardLabError extends Error {}
+export class ValueError extends ShardLabError {}
+export class ShapeError extends ShardLabError {}
+export class ShardingError extends ShardLabError {}
+export class VmaError extends ShardingError {}
+export class ConcretizationError extends ShardLabError {}
+export class DeviceError extends ShardLabError {}
+export class ResourceError extends ShardLabError {}
+
+type V = any;
+type Binary = (x: V, y: V) => V;
+type Unary = (x: V) => V;
+type Reduce = (x: V, axis?: ReduceOptions) => V;
+/** numpy functions (traced, or eager on arrays). */
+export const np: {
+  add: Binary; subtract: Binary; multiply: Binary; divide: Binary; power: Binary; maximum: Binary; minimum: Binary;
+  equal: Binary; notEqual: Binary; less: Binary; lessEqual: Binary; greater: Binary; greaterEqual: Binary;
+  matmul: Binary; dot: Binary;
+  negative: Unary; exp: Unary; log: Unary; tanh: Unary; sqrt: Unary; square: Unary; abs: Unary; sign: Unary;
+  zerosLike: Unary; onesLike: Unary;
+  where: (cond: V, x: V, y: V) => V;
+  sum: Reduce; mean: Reduce; max: Reduce; min: Reduce; var: Reduce;
+  reshape: (x: V, shape: number[]) => V;
+  transpose: (x: V, axes?: number[]) => V;
+  expandDims: (x: V, axis: number | number[]) => V;
+  squeeze: (x: V, axis?: number | number[]) => V;
+  concatenate: (xs: V[], axis?: number) => V;
+  stack: (xs: V[], axis?: number) => V;
+  astype: (x: V, dtype: DType) => V;
+  full: (shape: number[], value: number, dtype?: DType) => V;
+  zeros: (shape: number[], dtype?: DType) => V;
+  ones: (shape: number[], dtype?: DType) => V;
+  arange: (start: number, stop?: number, step?: number) => V;
+  broadcastTo: (x: V, shape: number[]) => V;
+  pad: (x: V, padWidth: number | [number, number] | [number, number][], options?: { constantValues?: number }) => V;
+  clip: (x: V, lo?: number | null, hi?: number | null) => V;
+};
+/** jax.nn functions. */
+export const nn: {
+  relu: Unary; sigmoid: Unary; gelu: Unary;
+  softmax: (x: V, options?: { axis?: number }) => V;
+  logSoftmax: (x: V, options?: { axis?: number }) => V;
+};
+type Axes = string | string[];
+/** jax.lax collectives (trees in and out) and primitives. */
+export const lax: {
+  psum: <T>(x: T, axisName: Axes) => T;
+  pmean: <T>(x: T, axisName: Axes) => T;
+  pmax: <T>(x: T, axisName: Axes) => T;
+  pmin: <T>(x: T, axisName: Axes) => T;
+  allGather: <T>(x: T, axisName: Axes, options?: { axis?: number; tiled?: boolean }) => T;
+  psumScatter: <T>(x: T, axisName: Axes, options?: { scatterDimension?: number; tiled?: boolean }) => T;
+  ppermute: <T>(x: T, axisName: Axes, perm: [number, number][]) => T;
+  allToAll: <T>(x: T, axisName: Axes, splitAxis: number, concatAxis: number, options?: { tiled?: boolean }) => T;
+  axisIndex: (axisName: Axes) => Tracer;
+  pcast: <T>(x: T, axisName: Axes, options: { to: 'varying' }) => T;
+  pvary: <T>(x: T, axisName: Axes) => T;
+  dotGeneral: (x: V, y: V, dims: [[number[], number[]], [number[], number[]]]) => V;
+  slice: (x: V, start: number[], limit: number[], strides?: number[]) => V;
+  dynamicSlice: (x: V, starts: V[], sizes: number[]) => V;
+  dynamicUpdateSlice: (x: V, update: V, starts: V[]) => V;
+  pad: (x: V, value: number, config: [number, number, number][]) => V;
+  selectN: (which: V, ...cases: V[]) => V;
+  broadcastInDim: (x: V, shape: number[], dims: number[]) => V;
+  convertElementType: (x: V, dtype: DType) => V;
+  iota: (dtype: DType, size: number) => V;
+  rsqrt: Unary; logistic: Unary;
+  reduceSum: (x: V, axes: number[]) => V;
+  reduceMax: (x: V, axes: number[]) => V;
+  reduceMin: (x: V, axes: number[]) => V;
+};
+
+/** The device runtime underneath. */
+export function loadDevices(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number }): Promise<DeviceRuntime>;
+export class DeviceRuntime {
+  readonly devices: number;
+  readonly deadReason: string | null;
+  terminate(): void;
+}
+export { ShardLabError as RuntimeError };
