@@ -28,15 +28,20 @@ export async function instantiateModule(overrides) {
     const wasmBinary = readFileSync(fileURLToPath(new URL('shardlab_wasm.wasm', WASM_DIR)));
     return factory({ wasmBinary, ...overrides });
   }
-  const scriptUrl = new URL('shardlab_wasm.js', WASM_DIR).href;
+  // Literal `new URL(..., import.meta.url)` calls, so bundlers (Vite) see and
+  // ship the three files next to the bundle.
+  const scriptUrl = new URL('../wasm/shardlab_wasm.js', import.meta.url).href;
+  const wasmUrl = new URL('../wasm/shardlab_wasm.wasm', import.meta.url).href;
+  const workerUrl = new URL('../wasm/shardlab_wasm.worker.js', import.meta.url).href;
   const response = await fetch(scriptUrl);
   if (!response.ok) throw new Error(`shardlab: cannot fetch ${scriptUrl} (HTTP ${response.status}); build it with 'npm run build'`);
   const text = await response.text();
   // The script declares `var createShardLabModule = ...`; evaluate it in a function scope.
   const factory = new Function(`${text}\nreturn createShardLabModule;`)();
+  const files = { 'shardlab_wasm.wasm': wasmUrl, 'shardlab_wasm.worker.js': workerUrl };
   return factory({
     mainScriptUrlOrBlob: scriptUrl,
-    locateFile: (path) => new URL(path, WASM_DIR).href,
+    locateFile: (path) => files[path] ?? new URL(path, WASM_DIR).href,
     ...overrides,
   });
 }

@@ -1,0 +1,38 @@
+// `npm pack` gives a package that installs into an empty project and works
+// there in Node: the wasm and worker files are found from node_modules.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+test('npm pack, install into an empty project, run a jit step from node_modules', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shardlab-pack-'));
+  execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, encoding: 'utf8' });
+  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  expect(tarball).toMatch(/^shardlab-.*\.tgz$/);
+  const listing = execFileSync('tar', ['tzf', join(dir, tarball)], { encoding: 'utf8' });
+  for (const f of ['index.js', 'index.d.ts', 'wasm/shardlab_wasm.js', 'wasm/shardlab_wasm.wasm', 'wasm/shardlab_wasm.worker.js']) {
+    expect(listing).toContain(`package/web/lib/${f}`);
+  }
+  const app = join(dir, 'app');
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(dir, tarball)], { cwd: app, encoding: 'utf8' });
+  writeFileSync(
+    join(app, 'main.mjs'),
+    `import * as sl from 'shardlab';
+await sl.init();
+const mesh = sl.makeMesh([8], ['data']);
+const f = sl.jit((x) => sl.shardMap((b) => sl.lax.psum(b, 'data'), { mesh, inSpecs: sl.P('data'), outSpecs: sl.P() })(x));
+const y = await f(sl.array([1, 2, 3, 4, 5, 6, 7, 8]));
+console.log(JSON.stringify(await y.tolist()));
+process.exit(0);
+`,
+  );
+  const out = execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8', timeout: 60000 });
+  expect(out.trim()).toBe('[36]');
+}, 120000);
