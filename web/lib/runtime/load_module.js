@@ -32,7 +32,7 @@ export async function instantiateModule(overrides) {
   // ship the three files next to the bundle.
   const scriptUrl = new URL('../wasm/shardlab_wasm.js', import.meta.url).href;
   const wasmUrl = new URL('../wasm/shardlab_wasm.wasm', import.meta.url).href;
-  const workerUrl = new URL('../wasm/shardlab_wasm.worker.js', import.meta.url).href;
+  const workerUrl = await sameOrigin(new URL('../wasm/shardlab_wasm.worker.js', import.meta.url).href);
   const response = await fetch(scriptUrl);
   if (!response.ok) throw new Error(`shardlab: cannot fetch ${scriptUrl} (HTTP ${response.status}); build it with 'npm run build'`);
   const text = await response.text();
@@ -44,4 +44,12 @@ export async function instantiateModule(overrides) {
     locateFile: (path) => files[path] ?? new URL(path, WASM_DIR).href,
     ...overrides,
   });
+}
+
+// A bundler may inline a small file as a data: URL; a worker started from one
+// has an opaque origin and cannot load the module, so make it a blob: URL.
+async function sameOrigin(url) {
+  if (!url.startsWith('data:')) return url;
+  const text = await (await fetch(url)).text();
+  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
 }
