@@ -19,3 +19,12 @@ fi
 echo "build: wasm (build/wasm -> web/lib/wasm)"
 cmake --build build/wasm -j "$JOBS" -- --no-print-directory | grep -vE '^\[ *[0-9]+%\] (Building|Linking)|^Scanning|^Consolidate' || true
 test -f web/lib/wasm/shardlab_wasm.wasm
+
+# The module without threads, for pages that are not cross-origin isolated.
+if [ ! -f build/wasm-st/CMakeCache.txt ]; then
+  emcmake cmake -S . -B build/wasm-st -DCMAKE_BUILD_TYPE=Release -DSHARDLAB_THREADS=OFF >/dev/null
+fi
+echo "build: wasm without threads (build/wasm-st -> web/lib/wasm)"
+cmake --build build/wasm-st -j "$JOBS" --target shardlab_wasm -- --no-print-directory | grep -vE '^\[ *[0-9]+%\] (Building|Linking)|^Scanning|^Consolidate' || true
+test -f web/lib/wasm/shardlab_wasm_st.wasm
+

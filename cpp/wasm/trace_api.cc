@@ -1,5 +1,6 @@
 #include "wasm/trace_api.h"
 
+#include "exec/interpreter.h"
 #include "ir/json.h"
 #include "ir/print.h"
 #include "runtime/errors.h"
@@ -152,6 +153,33 @@ val JsProgram::out_specs() const {
     a.call<void>("push", spec);
   }
   return a;
+}
+
+val interpret_js(const JsProgram& program, const val& inputs) {
+  return with_js_errors([&] {
+    std::vector<exec::HostArray> args;
+    const int n = inputs["length"].as<int>();
+    for (int i = 0; i < n; ++i) {
+      const val x = inputs[i];
+      exec::HostArray h{ir::Aval{dtype_from_name(x["dtype"].as<std::string>(), "run"), shape_from_js(x["shape"]), {}}, {}};
+      h.words.resize(static_cast<size_t>(num_elements(h.aval.shape)));
+      const val data = x["data"];
+      const val bits = val::global("Uint32Array").new_(data["buffer"], data["byteOffset"], h.words.size());
+      val(emscripten::typed_memory_view(h.words.size(), h.words.data())).call<void>("set", bits);
+      args.push_back(std::move(h));
+    }
+    val outs = val::array();
+    for (const exec::HostArray& h : exec::interpret(*program.program, args)) {
+      val o = val::object();
+      o.set("dtype", std::string(dtype_long_name(h.aval.dtype)));
+      o.set("shape", shape_to_js(h.aval.shape));
+      val bits = val::global("Uint32Array").new_(h.words.size());
+      bits.call<void>("set", val(emscripten::typed_memory_view(h.words.size(), h.words.data())));
+      o.set("data", bits);
+      outs.call<void>("push", o);
+    }
+    return outs;
+  });
 }
 
 JsTrace::JsTrace() : owned_(std::make_unique<ir::Builder>()), b_(owned_.get()) {}

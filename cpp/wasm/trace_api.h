@@ -67,6 +67,11 @@ class JsTrace {
   ir::Builder* b_;
 };
 
+/// Runs `program` with the lockstep executor (no threads) on host arrays
+/// ({dtype, shape, data: a typed array} each); returns the outputs as
+/// {dtype, shape, data: Uint32Array holding the elements' bits}.
+emscripten::val interpret_js(const JsProgram& program, const emscripten::val& inputs);
+
 /// A JS atom for `a`.
 emscripten::val atom_to_js(const ir::Atom& a);
 /// A JS array of atoms.

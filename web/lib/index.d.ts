@@ -13,11 +13,16 @@ export type NestedNumbers = number[] | NestedNumbers[];
 export type Tree<T> = T | Tree<T>[] | { [key: string]: Tree<T> } | null | undefined;
 
 /** Starts ShardLab (wasm + device workers); idempotent. */
-export function init(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number }): Promise<{
+export function init(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean }): Promise<RuntimeInfo>;
+/** How the engine runs. */
+export interface RuntimeInfo {
   devices: number;
+  /** false where SharedArrayBuffer is missing: one worker steps the devices (lockstep executor). */
   threads: boolean;
   executor: 'threaded' | 'lockstep';
-}>;
+}
+/** How the engine runs (after init). */
+export function runtimeInfo(): RuntimeInfo;
 /** Number of devices (jax.device_count()). */
 export function deviceCount(): number;
 /** Wasm heap usage in bytes. */
@@ -245,9 +250,10 @@ export const lax: {
 };
 
 /** The device runtime underneath. */
-export function loadDevices(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number }): Promise<DeviceRuntime>;
+export function loadDevices(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean }): Promise<DeviceRuntime>;
 export class DeviceRuntime {
   readonly devices: number;
+  readonly executor: 'threaded' | 'lockstep';
   readonly deadReason: string | null;
   terminate(): void;
 }

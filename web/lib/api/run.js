@@ -102,7 +102,7 @@ function execMesh(c, leaves) {
 
 /** Runs a traced program on argument leaves; returns its outputs (leaves) as future arrays. */
 export function execute(c, leaves, fn) {
-  const { runtime, Module } = engine();
+  const { runtime } = engine();
   const mesh = execMesh(c, leaves);
   const done = (async () => {
     const temps = [];
@@ -120,10 +120,7 @@ export function execute(c, leaves, fn) {
           inputs.push(core);
         }
       }
-      const run = await runtime._job((id) => Module.submitProgram(runtime._core, id, mesh._handle, c.program, inputs));
-      const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
-      run.delete();
-      return outs;
+      return await runtime.runProgram(mesh._handle, c.program, inputs);
     } finally {
       for (const h of temps) h.delete();
     }

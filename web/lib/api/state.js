@@ -13,12 +13,26 @@ export const state = {
   defaultMesh: null,
 };
 
+const HEADERS_HINT =
+  'serve the page with the headers Cross-Origin-Opener-Policy: same-origin and ' +
+  'Cross-Origin-Embedder-Policy: require-corp to get 8 device threads';
+
+/** Whether this realm can run the threaded module (SharedArrayBuffer, cross-origin isolated). */
+export function canUseThreads() {
+  const node = typeof process === 'object' && !!process.versions?.node;
+  return typeof SharedArrayBuffer !== 'undefined' && (node || globalThis.crossOriginIsolated === true);
+}
+
 /**
  * Starts ShardLab: loads the wasm module and its device workers. `devices` is
- * 1, 2, 4 or 8 (default 8); `memoryMB` sets the wasm heap. Idempotent: later
- * calls with the same options return the running engine's description.
+ * 1, 2, 4 or 8 (default 8); `memoryMB` sets the wasm heap. Where
+ * SharedArrayBuffer is missing (a page that is not cross-origin isolated) it
+ * falls back, with a console warning, to the module without threads: the
+ * devices are stepped by one worker with the lockstep executor (bitwise the
+ * same results). `threads: false` asks for that fallback explicitly.
+ * Idempotent: later calls with the same options return the engine's description.
  */
-export async function init({ devices = 8, memoryMB } = {}) {
+export async function init({ devices = 8, memoryMB, threads } = {}) {
   if (state.runtime && !state.runtime.deadReason) {
     if (devices !== state.runtime.devices) {
       throw new ValueError(
@@ -28,7 +42,11 @@ export async function init({ devices = 8, memoryMB } = {}) {
     return describe();
   }
   if (!state.starting) {
-    state.starting = loadDevices({ devices, memoryMB })
+    const useThreads = threads ?? canUseThreads();
+    if (!useThreads && threads === undefined) {
+      console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on one worker with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
+    }
+    state.starting = loadDevices({ devices, memoryMB, threads: useThreads })
       .then((rt) => {
         state.runtime = rt;
         state.Module = rt.Module;
@@ -43,7 +61,14 @@ export async function init({ devices = 8, memoryMB } = {}) {
 }
 
 function describe() {
-  return { devices: state.runtime.devices, threads: true, executor: 'threaded' };
+  const { devices, executor } = state.runtime;
+  return { devices, threads: executor === 'threaded', executor };
+}
+
+/** How the engine runs: {devices, threads, executor: 'threaded' | 'lockstep'}. */
+export function runtimeInfo() {
+  engine();
+  return describe();
 }
 
 /** The running engine; throws a clear error before init(). */

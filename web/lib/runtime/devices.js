@@ -5,6 +5,7 @@
 
 import { errorOf } from '../api/errors.js';
 import { instantiateModule } from './load_module.js';
+import { startLockstepWorker } from './lockstep_client.js';
 
 /** The base class of the runtime's errors (ShardLabError); `name` is the category. */
 export { ShardLabError as RuntimeError } from '../api/errors.js';
@@ -14,9 +15,12 @@ const DTYPES = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
 /**
  * Starts a device runtime: loads the wasm module and starts `devices`
  * persistent device threads (1 to 8; default 8). `memoryMB` sets the wasm
- * heap size (default: the size the module was built with).
+ * heap size (default: the size the module was built with). With
+ * `threads: false` (where SharedArrayBuffer is missing) it loads the module
+ * without threads instead, and programs run on one worker with the lockstep
+ * executor (bitwise the same results); single collectives need threads.
  */
-export async function loadDevices({ devices = 8, memoryMB } = {}) {
+export async function loadDevices({ devices = 8, memoryMB, threads = true } = {}) {
   if (![1, 2, 4, 8].includes(devices)) {
     throw errorOf('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
   }
@@ -29,18 +33,30 @@ export async function loadDevices({ devices = 8, memoryMB } = {}) {
     printErr: (s) => console.error(s),
   };
   if (memoryMB !== undefined) overrides.INITIAL_MEMORY = memoryMB * 1024 * 1024;
-  const Module = await instantiateModule(overrides);
-  runtime = new DeviceRuntime(Module, devices, pending);
+  const [Module, worker] = await Promise.all([
+    instantiateModule(overrides, { threads }),
+    threads ? null : startLockstepWorker({ memoryMB }),
+  ]);
+  runtime = new DeviceRuntime(Module, devices, pending, worker);
   return runtime;
 }
 
 /** A running device runtime (one wasm module instance and its device threads). */
 export class DeviceRuntime {
-  constructor(Module, devices, pending) {
+  constructor(Module, devices, pending, lockstepWorker = null) {
     this.Module = Module;
     this._pending = pending;
     this._nextId = 1;
     this._dead = null;
+    this.devices = devices;
+    /** Whether the devices are threads ('threaded') or stepped by one worker ('lockstep'). */
+    this.executor = lockstepWorker ? 'lockstep' : 'threaded';
+    this._worker = lockstepWorker;
+    if (lockstepWorker) {
+      lockstepWorker.onDeath = (why) => this._die(why);
+      this._core = null;
+      return;
+    }
     // A trap on a device kills its worker; Emscripten's default handler would
     // rethrow on this thread (and crash Node). Reject the pending jobs instead.
     const workers = [...Module.PThread.unusedWorkers, ...Module.PThread.runningWorkers];
@@ -48,7 +64,27 @@ export class DeviceRuntime {
       w.onerror = (e) => this._die(`a device worker crashed (${e?.message ?? e})`);
     }
     this._core = new Module.AsyncRuntime(devices);
-    this.devices = devices;
+  }
+
+  /**
+   * Runs a traced program (a core Program) on core arrays laid out on `mesh`;
+   * resolves to its output arrays. Threaded: one job on the device threads.
+   * Lockstep: the worker steps every device through the program.
+   */
+  async runProgram(mesh, program, inputs) {
+    if (this._worker) {
+      const specs = program.outSpecs();
+      const ins = inputs.map((h) => ({ dtype: h.dtype(), shape: h.shape(), data: this.get(h, { checkReplicas: false }) }));
+      const outs = await this._worker.call({ json: program.toJSON(), inputs: ins }, ins.map((i) => i.data.buffer));
+      return outs.map((o, i) => {
+        const data = o.dtype === 'float32' ? new Float32Array(o.data.buffer) : new Int32Array(o.data.buffer);
+        return this.put(mesh, data, o.shape, specs[i] ?? [], o.dtype);
+      });
+    }
+    const run = await this._job((id) => this.Module.submitProgram(this._core, id, mesh, program, inputs));
+    const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
+    run.delete();
+    return outs;
   }
 
   /** Why the runtime died, or null while it is usable. */
@@ -107,11 +143,13 @@ export class DeviceRuntime {
    * psum_scatter, ppermute, all_to_all, axis_index).
    */
   collective(mesh, array, desc, outSpec, { reps = 1 } = {}) {
+    if (!this._core) return Promise.reject(errorOf('ValueError', 'collective: single collectives need the threaded runtime'));
     return this._job((id) => this._core.submitCollective(id, mesh, array, desc, outSpec, reps));
   }
 
   /** Test aid: a job in which device `device` fails between two psums; mode 'throw' (an error), 'trap' or 'abort' (both kill its worker). */
   fault(mesh, device, { mode = 'throw' } = {}) {
+    if (!this._core) return Promise.reject(errorOf('ValueError', 'fault: needs the threaded runtime'));
     return this._job((id) => {
       this._core.submitFault(id, mesh, device, mode);
       return undefined;
@@ -158,7 +196,8 @@ export class DeviceRuntime {
     for (const job of this._pending.values()) job.reject(error);
     this._pending.clear();
     try {
-      this.Module.PThread.terminateAllThreads();
+      this._worker?.terminate();
+      this.Module.PThread?.terminateAllThreads();
     } catch {
       // The module may be half torn down already.
     }

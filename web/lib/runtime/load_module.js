@@ -12,33 +12,38 @@ export const isNode = typeof process === 'object' && !!process.versions?.node &&
  * in browsers the script text is fetched and evaluated, and the pthread
  * workers are told where the script lives (mainScriptUrlOrBlob).
  */
-export async function instantiateModule(overrides) {
+export async function instantiateModule(overrides, { threads = true } = {}) {
+  const name = threads ? 'shardlab_wasm' : 'shardlab_wasm_st';
   if (isNode) {
     const { createRequire } = await import('node:module');
     const { readFileSync } = await import('node:fs');
     const { fileURLToPath } = await import('node:url');
     const require = createRequire(import.meta.url);
-    const jsPath = fileURLToPath(new URL('shardlab_wasm.js', WASM_DIR));
+    const jsPath = fileURLToPath(new URL(`${name}.js`, WASM_DIR));
     let factory;
     try {
       factory = require(jsPath);
     } catch (e) {
       throw new Error(`shardlab: cannot load ${jsPath} (${e.message}); build it with 'npm run build'`);
     }
-    const wasmBinary = readFileSync(fileURLToPath(new URL('shardlab_wasm.wasm', WASM_DIR)));
+    const wasmBinary = readFileSync(fileURLToPath(new URL(`${name}.wasm`, WASM_DIR)));
     return factory({ wasmBinary, ...overrides });
   }
   // Literal `new URL(..., import.meta.url)` calls, so bundlers (Vite) see and
   // ship the three files next to the bundle.
-  const scriptUrl = new URL('../wasm/shardlab_wasm.js', import.meta.url).href;
-  const wasmUrl = new URL('../wasm/shardlab_wasm.wasm', import.meta.url).href;
-  const workerUrl = await sameOrigin(new URL('../wasm/shardlab_wasm.worker.js', import.meta.url).href);
+  const scriptUrl = threads
+    ? new URL('../wasm/shardlab_wasm.js', import.meta.url).href
+    : new URL('../wasm/shardlab_wasm_st.js', import.meta.url).href;
+  const wasmUrl = threads
+    ? new URL('../wasm/shardlab_wasm.wasm', import.meta.url).href
+    : new URL('../wasm/shardlab_wasm_st.wasm', import.meta.url).href;
+  const workerUrl = threads ? await sameOrigin(new URL('../wasm/shardlab_wasm.worker.js', import.meta.url).href) : null;
   const response = await fetch(scriptUrl);
   if (!response.ok) throw new Error(`shardlab: cannot fetch ${scriptUrl} (HTTP ${response.status}); build it with 'npm run build'`);
   const text = await response.text();
   // The script declares `var createShardLabModule = ...`; evaluate it in a function scope.
   const factory = new Function(`${text}\nreturn createShardLabModule;`)();
-  const files = { 'shardlab_wasm.wasm': wasmUrl, 'shardlab_wasm.worker.js': workerUrl };
+  const files = { [`${name}.wasm`]: wasmUrl, [`${name}.worker.js`]: workerUrl };
   return factory({
     mainScriptUrlOrBlob: scriptUrl,
     locateFile: (path) => files[path] ?? new URL(path, WASM_DIR).href,
