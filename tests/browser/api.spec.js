@@ -74,7 +74,7 @@ test('the API works inside a module Web Worker', async ({ page }) => {
   expect(r).toEqual({ ok: true, value: [204] });
 });
 
-test('the package bundled by Vite finds its wasm and worker files', async ({ page }) => {
+test('the package bundled by Vite finds its wasm and worker files, with and without threads', async ({ page, baseURL }) => {
   const app = `${root}tests/browser/vite-app`;
   const modules = `${app}/node_modules`;
   if (existsSync(modules)) rmSync(modules, { recursive: true });
@@ -89,4 +89,32 @@ test('the package bundled by Vite finds its wasm and worker files', async ({ pag
   await page.goto('/build/test-results/vite-app/index.html');
   await expect(page.locator('#result')).toHaveText('[4.5]', { timeout: 30000 });
   await page.screenshot({ path: `${root}build/test-results/vite-app.png` });
+  // Served without the headers, the bundle's lockstep worker takes over.
+  const port = Number(new URL(baseURL).port) + 1;
+  await page.goto(`http://127.0.0.1:${port}/build/test-results/vite-app/index.html`);
+  await expect(page.locator('#result')).toHaveText('[4.5]', { timeout: 30000 });
 });
+
+test('without the two headers the page falls back to the lockstep worker, says so, and gives the same numbers', async ({ page, baseURL }) => {
+  const warnings = [];
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  const port = Number(new URL(baseURL).port) + 1;
+  await page.goto(`http://127.0.0.1:${port}/tests/browser/pages/api.html`);
+  await expect(page.locator('#status')).toHaveText('not isolated');
+  const r = await page.evaluate(async () => {
+    const { sl } = window;
+    const info = await sl.init();
+    const mesh = sl.makeMesh([8], ['data']);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const f = sl.jit((x) => sl.shardMap((b) => sl.lax.pmean(b.square(), 'data'), { mesh, inSpecs: sl.P('data'), outSpecs: sl.P() })(x));
+    let y;
+    for (let i = 0; i < 20; i++) y = await f(sl.array([1, 2, 3, 4, 5, 6, 7, 8]));
+    clearInterval(timer);
+    return { info, value: await y.tolist(), ticks };
+  });
+  expect(r.info).toEqual({ devices: 8, threads: false, executor: 'lockstep' });
+  expect(r.value).toEqual([25.5]);
+  expect(warnings.join('\n')).toMatch(/Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/);
+});
+

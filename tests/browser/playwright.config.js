@@ -26,11 +26,21 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `node scripts/serve.mjs --port ${PORT}`,
-    cwd: '../..',
-    url: `http://127.0.0.1:${PORT}/tests/browser/pages/devices.html`,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-  },
+  webServer: [
+    {
+      command: `node scripts/serve.mjs --port ${PORT}`,
+      cwd: '../..',
+      url: `http://127.0.0.1:${PORT}/tests/browser/pages/devices.html`,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+    },
+    {
+      // The same files without COOP/COEP: no SharedArrayBuffer (the fallback's page).
+      command: `node scripts/serve.mjs --port ${PORT + 1} --no-isolation`,
+      cwd: '../..',
+      url: `http://127.0.0.1:${PORT + 1}/tests/browser/pages/devices.html`,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+    },
+  ],
 });

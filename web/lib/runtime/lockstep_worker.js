@@ -1,24 +1,20 @@
 // The lockstep worker: loads the module without threads and runs programs
 // sent as their JSON form on host arrays, stepping every device through each
 // equation (exec/lockstep.h). Works as a browser module worker and as a Node
-// worker_thread.
+// worker_thread. (No top-level await: bundlers may emit workers as scripts.)
 
 import { instantiateModule, isNode } from './load_module.js';
 import { replayProgram } from './replay.js';
 
-const port = isNode ? (await import('node:worker_threads')).parentPort : self;
-const listen = (f) => (isNode ? port.on('message', f) : (self.onmessage = (e) => f(e.data)));
-
+// Programs already rebuilt, by their JSON text (a jit function sends the same one each call).
+const programs = new Map();
 let resolveInit;
-const init = isNode ? Promise.resolve((await import('node:worker_threads')).workerData ?? {}) : new Promise((r) => (resolveInit = r));
-const Module = init.then(({ memoryMB }) =>
+const options = new Promise((r) => (resolveInit = r));
+const Module = options.then(({ memoryMB }) =>
   instantiateModule(memoryMB ? { INITIAL_MEMORY: memoryMB * 1024 * 1024 } : {}, { threads: false }),
 );
 
-// Programs already rebuilt, by their JSON text (a jit function sends the same one each call).
-const programs = new Map();
-
-listen(async (msg) => {
+async function handle(msg, reply) {
   if (msg.init) {
     resolveInit(msg.init);
     return;
@@ -26,7 +22,7 @@ listen(async (msg) => {
   try {
     const M = await Module;
     if (msg.ping) {
-      port.postMessage({ id: msg.id, outputs: [] });
+      reply({ id: msg.id, outputs: [] });
       return;
     }
     let program = programs.get(msg.json);
@@ -40,8 +36,17 @@ listen(async (msg) => {
       programs.set(msg.json, program);
     }
     const outputs = M.interpretProgram(program, msg.inputs);
-    port.postMessage({ id: msg.id, outputs }, outputs.map((o) => o.data.buffer));
+    reply({ id: msg.id, outputs }, outputs.map((o) => o.data.buffer));
   } catch (e) {
-    port.postMessage({ id: msg.id, error: { name: e?.name ?? 'Error', message: e?.message ?? String(e) } });
+    reply({ id: msg.id, error: { name: e?.name ?? 'Error', message: e?.message ?? String(e) } });
   }
-});
+}
+
+if (isNode) {
+  import('node:worker_threads').then(({ parentPort, workerData }) => {
+    resolveInit(workerData ?? {});
+    parentPort.on('message', (msg) => handle(msg, (m, t) => parentPort.postMessage(m, t)));
+  });
+} else {
+  self.onmessage = (e) => handle(e.data, (m, t) => self.postMessage(m, t));
+}
