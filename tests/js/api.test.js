@@ -89,6 +89,14 @@ describe('placement', () => {
     expect(pic.split('\n')).toHaveLength(1 + 5);
   });
 
+  test('devicePut inside jit constrains the layout of a value', async () => {
+    const f = sl.jit((x) => sl.devicePut(x.mul(2), new sl.NamedSharding(mesh, P('data'))));
+    const y = await f(sl.array([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(y.sharding.spec.toString()).toBe("P('data')");
+    expect(await y.tolist()).toEqual([2, 4, 6, 8, 10, 12, 14, 16]);
+    expect([...y.addressableShards[3].data]).toEqual([8]);
+  });
+
   test('a mesh of 2x4 runs collectives over one axis', async () => {
     const f = sl.jit((x) => sl.shardMap((b) => lax.psum(b, 'model'), { mesh: mesh2d, inSpecs: P('data', 'model'), outSpecs: P('data') })(x));
     const out = await f(sl.array([[1, 2, 3, 4], [5, 6, 7, 8]]));
@@ -152,6 +160,13 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
     await expect(state.runtime.fault(mesh._handle, 3)).rejects.toThrow('device 3: injected failure on device 3');
     const out = await sl.jit((x) => x.add(1))(sl.array([1]));
     expect(await out.tolist()).toEqual([2]);
+  });
+
+  test('ResourceError: more memory than the heap has; the runtime stays usable', async () => {
+    const z = np.zeros([1 << 29]);
+    await expect(z.blockUntilReady()).rejects.toThrow(sl.ResourceError);
+    await expect(z.data()).rejects.toThrow(/out of memory/);
+    expect(await (await sl.jit((x) => x.add(1))(sl.array([1]))).tolist()).toEqual([2]);
   });
 
   test('a disposed array is a clear error', async () => {
