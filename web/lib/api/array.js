@@ -5,7 +5,7 @@
 import { ShapeError, ValueError, fromCore } from './errors.js';
 import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
 import { engine } from './state.js';
-import { avalString } from './tracer.js';
+import { ArrayBase } from './tracer.js';
 import { isNumericData } from './tree.js';
 
 // Deletes the core array of an Array that was garbage-collected undisposed,
@@ -22,9 +22,10 @@ const registry = new FinalizationRegistry((cell) => {
 });
 
 /** A concrete array on the devices (jax.Array): a global shape split over a mesh by a sharding. */
-export class DArray {
+export class DArray extends ArrayBase {
   /** Internal: use sl.array, sl.devicePut or jit. `handle` is a core ShardedArray or a Promise of one. */
   constructor(aval, sharding, handle) {
+    super();
     this._aval = { dtype: aval.dtype, shape: [...aval.shape] };
     this.sharding = sharding;
     this._cell = { h: null };
@@ -50,29 +51,8 @@ export class DArray {
     return this;
   }
 
-  /** The global shape. */
-  get shape() {
-    return [...this._aval.shape];
-  }
-
-  /** The rank. */
-  get ndim() {
-    return this._aval.shape.length;
-  }
-
-  /** 'float32', 'int32' or 'bool'. */
-  get dtype() {
-    return this._aval.dtype;
-  }
-
-  /** Number of elements. */
-  get size() {
-    return this._aval.shape.reduce((a, b) => a * b, 1);
-  }
-
-  /** Its aval as JAX prints it (f32[8,2]). */
-  get aval() {
-    return avalString(this._aval);
+  get _type() {
+    return this._aval;
   }
 
   /** Resolves to this array once it has been computed (jax's block_until_ready). */

@@ -1,10 +1,9 @@
 // Array methods shared by traced values and concrete arrays, so programs
 // chain: x.matmul(w).add(b).sub(y).square().sum().
 
-import { DArray } from './array.js';
 import * as nn from './nn.js';
 import * as np from './np.js';
-import { Tracer } from './tracer.js';
+import { ArrayBase } from './tracer.js';
 
 const METHODS = {
   /** x + y */ add: np.add,
@@ -36,20 +35,18 @@ const METHODS = {
   /** x > y */ gt: np.greater,
 };
 
-for (const Cls of [Tracer, DArray]) {
-  for (const [name, f] of Object.entries(METHODS)) {
-    Object.defineProperty(Cls.prototype, name, {
-      value(...args) {
-        return f(this, ...args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  }
-  Object.defineProperty(Cls.prototype, 'T', {
-    get() {
-      return np.transpose(this);
+for (const [name, f] of Object.entries(METHODS)) {
+  Object.defineProperty(ArrayBase.prototype, name, {
+    value(...args) {
+      return f(this, ...args);
     },
+    writable: true,
     configurable: true,
   });
 }
+Object.defineProperty(ArrayBase.prototype, 'T', {
+  get() {
+    return np.transpose(this);
+  },
+  configurable: true,
+});

@@ -54,41 +54,49 @@ export function callCore(f) {
   }
 }
 
-/** A traced value: an abstract array (dtype, shape, varying axes) of a trace. */
-export class Tracer {
-  constructor(trace, atom) {
-    this._trace = trace;
-    this._atom = atom;
-  }
-
+/** What traced values and concrete arrays share: the properties of their type (`_type`: {dtype, shape}). */
+export class ArrayBase {
   /** The shape, as a JS array. */
   get shape() {
-    return [...this._atom.shape];
+    return [...this._type.shape];
   }
 
   /** The rank. */
   get ndim() {
-    return this._atom.shape.length;
+    return this._type.shape.length;
   }
 
   /** 'float32', 'int32' or 'bool'. */
   get dtype() {
-    return this._atom.dtype;
+    return this._type.dtype;
   }
 
   /** Number of elements. */
   get size() {
-    return this._atom.shape.reduce((a, b) => a * b, 1);
+    return this._type.shape.reduce((a, b) => a * b, 1);
+  }
+
+  /** The type as JAX prints it: f32[8,2] (with {V:axes} inside a shard_map). */
+  get aval() {
+    return avalString(this._type);
+  }
+}
+
+/** A traced value: an abstract array (dtype, shape, varying axes) of a trace. */
+export class Tracer extends ArrayBase {
+  constructor(trace, atom) {
+    super();
+    this._trace = trace;
+    this._atom = atom;
+  }
+
+  get _type() {
+    return this._atom;
   }
 
   /** The mesh axes the value varies along (inside a shard_map body). */
   get vma() {
     return [...this._atom.vma];
-  }
-
-  /** Its aval as JAX prints it. */
-  get aval() {
-    return avalString(this._atom);
   }
 
   /** Like JAX's str of a tracer: Traced<f32[8,2]>with<jit>. */
