@@ -1,0 +1,158 @@
+// Data-Parallel Step with psum: the problem as data for the checker.
+import { allEquations, bodyInputsFrom, hasPrimitive, shardMaps } from '../../web/checker/jaxpr_query.js';
+
+const examples = [
+  {
+    input: { w: [[0.0]], b: [0.0], x: [[1], [2], [3], [4], [5], [6], [7], [8]], y: [[3], [5], [7], [9], [11], [13], [15], [17]], lr: 0.01 },
+    expected: { w: [[1.11]], b: [0.2], loss: 121.0 },
+  },
+  {
+    input: {
+      w: [[0.1], [0.3]],
+      b: [0.0],
+      x: [[0.2, 0.1], [0.7, 0.8], [0.2, -0.7], [-1.3, -3.2], [-0.9, -0.8], [0.1, 0.3], [0.3, -0.3], [-0.4, 0.2], [0.1, -0.5], [0.4, 0.2], [-0.6, 0.5], [0.1, -0.2], [0.5, 0.0], [1.0, 1.0], [-0.1, 0.4], [-0.9, -0.4]],
+      y: [[-0.8], [-0.4], [-0.3], [0.1], [-0.6], [-0.3], [-0.6], [-0.7], [0.1], [-0.2], [-0.4], [-0.4], [-0.7], [0.2], [-0.1], [-0.3]],
+      lr: 0.1,
+    },
+    expected: { w: [[0.072288], [0.239088]], b: [-0.057], loss: 0.303913 },
+  },
+  {
+    input: {
+      w: [[0.1, 1.0], [-1.3, -0.4]],
+      b: [-0.2, -0.3],
+      x: [[-0.5, 0.8], [0.4, -0.4], [-0.9, -0.1], [0.8, 0.7], [2.0, 0.0], [-0.7, -0.4], [-0.2, -0.4], [-0.9, 0.1]],
+      y: [[-0.7, 1.1], [0.6, -0.6], [0.1, 1.3], [-1.0, -0.2], [0.2, -1.1], [0.0, 1.0], [-0.3, 0.6], [-0.5, 1.0]],
+      lr: 0.05,
+    },
+    expected: { w: [[0.104475, 0.8363], [-1.291212, -0.39135]], b: [-0.195125, -0.22975], loss: 3.745738 },
+  },
+];
+
+/** The step in float64, from the formula (no library code). */
+function reference({ w, b, x, y, lr }) {
+  const n = x.length;
+  const d = w.length;
+  const k = b.length;
+  const gw = w.map((row) => row.map(() => 0));
+  const gb = b.map(() => 0);
+  let loss = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < k; j++) {
+      let pred = b[j];
+      for (let t = 0; t < d; t++) pred += x[i][t] * w[t][j];
+      const err = pred - y[i][j];
+      loss += (err * err) / n;
+      gb[j] += (2 * err) / n;
+      for (let t = 0; t < d; t++) gw[t][j] += (2 * err * x[i][t]) / n;
+    }
+  }
+  return { w: w.map((row, t) => row.map((v, j) => v - lr * gw[t][j])), b: b.map((v, j) => v - lr * gb[j]), loss };
+}
+
+/** A case within the constraints, from a seeded random source. */
+function generate(rng) {
+  const n = rng.pick([8, 16, 24, 32]);
+  const d = rng.int(1, 4);
+  const k = rng.int(1, 3);
+  return {
+    w: rng.matrix(d, k, -1, 1),
+    b: rng.vector(k, -1, 1),
+    x: rng.matrix(n, d, -2, 2),
+    y: rng.matrix(n, k, -2, 2),
+    lr: rng.pick([0.01, 0.05, 0.1, 0.2, 0.3]),
+  };
+}
+
+/**
+ * Checks on the traced program: each returns true or a message for the
+ * learner. `ctx` = {jaxpr (JSON), vars (argument name -> program variable),
+ * input (the traced case), caseResults}; the engine fails every requirement
+ * with the error when the solution cannot be traced.
+ */
+const requirements = [
+  {
+    id: 'shard-map-splits-x',
+    text: 'The program has a shard_map whose body receives x in blocks of shape (N/8, D).',
+    check({ jaxpr, vars, input }) {
+      const n = input.x.length;
+      const d = input.x[0].length;
+      const maps = shardMaps(jaxpr);
+      if (!maps.length) return 'the traced program has no shard_map: use sl.shardMap so each device works on its own part of the batch';
+      const blocks = maps.flatMap((sm) => bodyInputsFrom(sm, vars.x));
+      if (!blocks.length) return 'x never reaches a shard_map body: pass x to the shard_map';
+      const want = `f32[${n / 8},${d}]`;
+      const bad = blocks.find((v) => v.aval.str.replace(/\{.*\}$/, '') !== want);
+      if (bad) return `the shard_map body receives x as ${bad.aval.str.replace(/\{.*\}$/, '')}; each device should get a block of ${want} (in_specs P('data') for x)`;
+      return true;
+    },
+  },
+  {
+    id: 'no-full-batch-in-body',
+    text: 'The shard_map body never receives the whole x or y (e.g. by closing over them).',
+    check({ jaxpr, vars }) {
+      for (const sm of shardMaps(jaxpr)) {
+        for (const name of ['x', 'y']) {
+          const whole = bodyInputsFrom(sm, vars[name], { split: false });
+          if (whole.length) return `the shard_map body receives the whole ${name} (${whole[0].aval.str}): split it with P('data') instead of passing or capturing it whole`;
+        }
+      }
+      return true;
+    },
+  },
+  {
+    id: 'reduces-over-data',
+    text: 'The body reduces across devices with pmean or psum over data.',
+    check({ jaxpr }) {
+      const found = shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum', (e) => e.params.axes.includes('data')));
+      return found || 'the shard_map body has no psum or pmean over data: average the per-device losses and gradients with lax.pmean';
+    },
+  },
+  {
+    id: 'mean-gradient',
+    text: 'The update uses the mean gradient over the batch, never 8 times it.',
+    check({ caseResults }) {
+      for (const c of caseResults) {
+        if (!c.outputs?.w) continue;
+        const w0 = c.input.w.flat();
+        const got = c.outputs.w.flat();
+        const want = c.expected.w.flat();
+        const ratios = w0.map((v, i) => (Math.abs(v - want[i]) > 1e-3 ? (v - got[i]) / (v - want[i]) : null)).filter((r) => r !== null);
+        if (ratios.length && ratios.every((r) => Math.abs(r - 8) < 0.05)) {
+          return 'the update uses 8 times the mean gradient: inside the body the gradient of an invariant parameter is already summed over the devices; pcast w and b to varying before taking the gradient, then pmean';
+        }
+      }
+      return true;
+    },
+  },
+  {
+    id: 'lr-traced',
+    text: 'lr stays a traced float32 scalar (never converted to a JS number).',
+    check({ jaxpr, vars }) {
+      const used = allEquations(jaxpr).some((e) => e.inputs.some((a) => a.name === vars.lr));
+      return used || 'lr is not used by the program: the update must multiply the gradient by the traced lr';
+    },
+  },
+];
+
+export default {
+  id: 'data-parallel-step',
+  title: 'Data-Parallel Step with psum',
+  difficulty: 'Medium',
+  args: ['w', 'b', 'x', 'y', 'lr'],
+  outputs: {
+    w: { sharding: [], what: 'w replicated on all 8 devices' },
+    b: { sharding: [], what: 'b replicated on all 8 devices' },
+    loss: { sharding: [], what: 'loss replicated on all 8 devices' },
+  },
+  tolerance: { atol: 1e-4, rtol: 1e-4 },
+  examples,
+  hints: [
+    "sl.makeMesh([8], ['data']) makes the mesh; shardMap accepts plain replicated inputs.",
+    "sl.shardMap(f, {mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P()}).",
+    "lax.pcast([w, b], 'data', {to: 'varying'}) makes the parameters per-device; lax.pmean averages across devices.",
+  ],
+  constraints: 'N in {8, 16, 24, 32}; 1 <= D <= 4; 1 <= K <= 3; finite float32 values; 0 < lr <= 0.3',
+  generate,
+  reference,
+  requirements,
+};

@@ -1,0 +1,123 @@
+// The checker engine on the problems: reference solutions pass; known-wrong
+// solutions fail, each for the right reason (the requirement or the case
+// that catches it); generated cases stay within the constraints.
+import { beforeAll, describe, expect, test } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+import { casesOf, checkSolution, GENERATED_CASES } from '../../web/checker/engine.js';
+import dataParallel from '../../problems/data-parallel-step/problem.js';
+import dataParallelSolution from '../../problems/data-parallel-step/solution.mjs';
+
+const { P, lax } = sl;
+beforeAll(() => sl.init());
+
+const failed = (report) => ({
+  requirements: report.requirements.filter((r) => !r.passed).map((r) => r.id),
+  cases: report.cases.filter((c) => !c.passed).length,
+});
+
+// A data-parallel step with one thing changed (the options say what).
+function step({ pcast = true, reduce = 'pmean', captureX = false, splitX = true, concreteLr = false } = {}) {
+  return (w, b, x, y, lr) => {
+    const mesh = sl.makeMesh([8], ['data']);
+    const rate = concreteLr ? Number(lr) : lr;
+    const local = (w, b, xs, ys) => {
+      // Closing over the whole batch instead of using the blocks.
+      const [xb, yb] = captureX ? [x, y] : [xs, ys];
+      const loss = (w, b) => xb.matmul(w).add(b).sub(yb).square().sum().div(xb.shape[0]);
+      const [wv, bv] = pcast ? lax.pcast([w, b], 'data', { to: 'varying' }) : [w, b];
+      const [l, [gw, gb]] = sl.valueAndGrad(loss, { argnums: [0, 1] })(wv, bv);
+      const avg = (v) => (reduce === 'pmean' ? lax.pmean(v, 'data') : lax.psum(v, 'data'));
+      const [mw, mb, ml] = [avg(gw), avg(gb), avg(l)];
+      return { w: w.sub(mw.mul(rate)), b: b.sub(mb.mul(rate)), loss: ml };
+    };
+    const batch = splitX ? P('data') : P();
+    return sl.shardMap(local, { mesh, inSpecs: [P(), P(), batch, batch], outSpecs: P() })(w, b, x, y);
+  };
+}
+
+describe('data-parallel-step', () => {
+  test('the reference solution passes every case and requirement', async () => {
+    const r = await checkSolution(dataParallel, dataParallelSolution, { seed: 7 });
+    expect(failed(r)).toEqual({ requirements: [], cases: 0 });
+    expect(r.cases).toHaveLength(dataParallel.examples.length + GENERATED_CASES);
+    expect(r.passed).toBe(true);
+  });
+
+  test('psum divided by 8 passes like pmean; grad works like valueAndGrad', async () => {
+    const viaPsum = (w, b, x, y, lr) => {
+      const mesh = sl.makeMesh([8], ['data']);
+      return sl.shardMap(
+        (w, b, x, y) => {
+          const loss = (w, b) => x.matmul(w).add(b).sub(y).square().sum().div(x.shape[0]);
+          const [wv, bv] = lax.pcast([w, b], 'data', { to: 'varying' });
+          const [gw, gb] = sl.grad(loss, { argnums: [0, 1] })(wv, bv);
+          const l = loss(wv, bv);
+          return { w: w.sub(lax.psum(gw, 'data').div(8).mul(lr)), b: b.sub(lax.psum(gb, 'data').div(8).mul(lr)), loss: lax.psum(l, 'data').div(8) };
+        },
+        { mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P() },
+      )(w, b, x, y);
+    };
+    expect(failed(await checkSolution(dataParallel, viaPsum))).toEqual({ requirements: [], cases: 0 });
+  });
+
+  test('forgetting pcast: 8 times the gradient', async () => {
+    const r = await checkSolution(dataParallel, step({ pcast: false }));
+    expect(failed(r).requirements).toEqual(['mean-gradient']);
+    expect(r.requirements.find((q) => q.id === 'mean-gradient').message).toMatch(/8 times the mean gradient/);
+  });
+
+  test('psum instead of pmean on the gradients: wrong numbers', async () => {
+    const r = await checkSolution(dataParallel, step({ reduce: 'psum' }));
+    expect(failed(r).cases).toBeGreaterThan(0);
+  });
+
+  test('the body closing over the full x and y', async () => {
+    const r = await checkSolution(dataParallel, step({ captureX: true }));
+    expect(failed(r).requirements).toContain('no-full-batch-in-body');
+    expect(r.requirements.find((q) => q.id === 'no-full-batch-in-body').message).toMatch(/receives the whole x/);
+  });
+
+  test('x not split (in_specs P() for x and y)', async () => {
+    const r = await checkSolution(dataParallel, step({ splitX: false }));
+    expect(failed(r).requirements).toContain('shard-map-splits-x');
+    expect(r.requirements.find((q) => q.id === 'shard-map-splits-x').message).toMatch(/receives x as f32\[\d+,\d\]; each device should get a block of f32\[\d+,\d\]/);
+  });
+
+  test('no shard_map at all', async () => {
+    const plain = (w, b, x, y, lr) => {
+      const loss = (w, b) => x.matmul(w).add(b).sub(y).square().sum().div(x.shape[0]);
+      const [l, [gw, gb]] = sl.valueAndGrad(loss, { argnums: [0, 1] })(w, b);
+      return { w: w.sub(gw.mul(lr)), b: b.sub(gb.mul(lr)), loss: l };
+    };
+    const r = await checkSolution(dataParallel, plain);
+    expect(failed(r)).toEqual({ requirements: ['shard-map-splits-x', 'reduces-over-data'], cases: 0 });
+  });
+
+  test('converting lr to a JS number', async () => {
+    const r = await checkSolution(dataParallel, step({ concreteLr: true }));
+    expect(r.passed).toBe(false);
+    expect(r.requirements.every((q) => !q.passed)).toBe(true);
+    expect(r.requirements[0].message).toMatch(/ConcretizationError/);
+    expect(r.cases[0].message).toMatch(/ConcretizationError/);
+  });
+
+  test('a wrong output tree is reported', async () => {
+    const r = await checkSolution(dataParallel, (w, b) => [w, b]);
+    expect(r.cases[0].message).toBe('the solution returned an array of 2; it should return an object with keys w, b, loss');
+  });
+
+  test('generated cases are seeded and within the constraints', () => {
+    const a = casesOf(dataParallel, { seed: 3 });
+    expect(casesOf(dataParallel, { seed: 3 })).toEqual(a);
+    for (const { input } of a.slice(dataParallel.examples.length)) {
+      const [n, d] = [input.x.length, input.x[0].length];
+      expect([8, 16, 24, 32]).toContain(n);
+      expect(d).toBeGreaterThanOrEqual(1);
+      expect(d).toBeLessThanOrEqual(4);
+      expect(input.b.length).toBeGreaterThanOrEqual(1);
+      expect(input.b.length).toBeLessThanOrEqual(3);
+      expect(input.lr).toBeGreaterThan(0);
+      expect(input.lr).toBeLessThanOrEqual(0.3);
+    }
+  });
+});

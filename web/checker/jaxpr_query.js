@@ -1,0 +1,43 @@
+// Queries over a traced program's JSON form (makeJaxpr(f)(...).toJSON()),
+// for the problems' structural requirements.
+
+/** Every equation of a program and of the programs nested in it (shard_map bodies). */
+export function allEquations(program) {
+  const out = [];
+  const walk = (p) => {
+    for (const e of p.eqns) {
+      out.push(e);
+      if (e.params.jaxpr) walk(e.params.jaxpr);
+    }
+  };
+  walk(program);
+  return out;
+}
+
+/** Every shard_map equation, at any depth. */
+export function shardMaps(program) {
+  return allEquations(program).filter((e) => e.primitive === 'shard_map');
+}
+
+/**
+ * The body inputs of shard_map `sm` fed by the variable named `varName`,
+ * each {name, aval, operand (the operand's aval), whole (not split)}.
+ * With `split: false` only the ones the body receives whole.
+ */
+export function bodyInputsFrom(sm, varName, { split } = {}) {
+  const body = sm.params.jaxpr;
+  const out = [];
+  sm.inputs.forEach((a, i) => {
+    if (a.name !== varName) return;
+    const v = body.invars[i];
+    const whole = JSON.stringify(v.aval.shape) === JSON.stringify(a.aval.shape);
+    if (split === false && !whole) return;
+    out.push({ ...v, operand: a.aval, whole });
+  });
+  return out;
+}
+
+/** Whether any equation of `program` (at any depth) is `primitive` (and passes `where`). */
+export function hasPrimitive(program, primitive, where = () => true) {
+  return allEquations(program).some((e) => e.primitive === primitive && where(e));
+}
