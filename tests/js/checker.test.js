@@ -6,6 +6,8 @@ import * as sl from '../../web/lib/index.js';
 import { casesOf, checkSolution, GENERATED_CASES } from '../../web/checker/engine.js';
 import dataParallel from '../../problems/data-parallel-step/problem.js';
 import dataParallelSolution from '../../problems/data-parallel-step/solution.mjs';
+import tensorParallel from '../../problems/tensor-parallel-mlp/problem.js';
+import tensorParallelSolution from '../../problems/tensor-parallel-mlp/solution.mjs';
 
 const { P, lax } = sl;
 beforeAll(() => sl.init());
@@ -119,5 +121,61 @@ describe('data-parallel-step', () => {
       expect(input.lr).toBeGreaterThan(0);
       expect(input.lr).toBeLessThanOrEqual(0.3);
     }
+  });
+});
+
+// A tensor-parallel MLP with one thing changed (the options say what).
+function mlp({ b2Inside = false, gatherHidden = false, fullWeights = false, noPsum = false, relu = true } = {}) {
+  return (x, w1, b1, w2, b2) => {
+    const mesh = sl.makeMesh([8], ['model']);
+    const local = (x, w1, b1, w2, b2) => {
+      let h = x.matmul(w1).add(b1);
+      if (relu) h = sl.nn.relu(h);
+      let partial = h.matmul(w2);
+      if (b2Inside) partial = partial.add(b2);
+      const out = noPsum ? lax.allGather(partial, 'model').sum({ axis: 0 }) : lax.psum(partial, 'model');
+      return [out, gatherHidden ? lax.allGather(h, 'model', { axis: 1, tiled: true }) : h];
+    };
+    const w = fullWeights ? [P(), P(), P()] : [P(null, 'model'), P('model'), P('model', null)];
+    const [out, hidden] = sl.shardMap(local, {
+      mesh,
+      inSpecs: [P(), ...w, P()],
+      outSpecs: [noPsum ? P() : P(), gatherHidden ? P() : P(null, 'model')],
+      checkVma: !(noPsum || gatherHidden || fullWeights),
+    })(x, w1, b1, w2, b2);
+    return { out: b2Inside ? out : out.add(b2), hidden };
+  };
+}
+
+describe('tensor-parallel-mlp', () => {
+  test('the reference solution passes every case and requirement', async () => {
+    const r = await checkSolution(tensorParallel, tensorParallelSolution, { seed: 11 });
+    expect(failed(r)).toEqual({ requirements: [], cases: 0 });
+  });
+
+  test('b2 added inside the body', async () => {
+    const r = await checkSolution(tensorParallel, mlp({ b2Inside: true }));
+    expect(failed(r).requirements).toEqual(['b2-once']);
+  });
+
+  test('hidden gathered into one replicated array', async () => {
+    const r = await checkSolution(tensorParallel, mlp({ gatherHidden: true }));
+    expect(failed(r).requirements).toContain('hidden-split');
+    expect(r.cases[0].message).toMatch(/hidden' is laid out as P\(\) but should be hidden split by columns/);
+  });
+
+  test('full weights sent to every device', async () => {
+    const r = await checkSolution(tensorParallel, mlp({ fullWeights: true }));
+    expect(failed(r).requirements).toContain('weight-blocks');
+  });
+
+  test('no psum (all_gather then sum)', async () => {
+    const r = await checkSolution(tensorParallel, mlp({ noPsum: true }));
+    expect(failed(r).requirements).toContain('has-psum');
+  });
+
+  test('relu missing: wrong numbers', async () => {
+    const r = await checkSolution(tensorParallel, mlp({ relu: false }));
+    expect(failed(r).cases).toBeGreaterThan(0);
   });
 });
