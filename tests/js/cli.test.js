@@ -74,3 +74,21 @@ test('usage errors exit 2 with a message and no JSON', () => {
     expect(r.stderr).toMatch(/^shardlab: /);
   }
 });
+
+test('an endless loop is stopped by the time limit and reported (exit 1); nothing hangs', () => {
+  const loop = file(
+    'loop.mjs',
+    `export default function (w, b, x, y, lr) {
+  for (;;) {}
+}
+`,
+  );
+  const t0 = Date.now();
+  const r = cli('check', 'data-parallel-step', loop, '--json', '--time-limit', '2');
+  expect(r.status).toBe(1);
+  expect(Date.now() - t0).toBeLessThan(30000);
+  const report = JSON.parse(r.stdout);
+  expect(report.passed).toBe(false);
+  expect(report.requirements[0].message).toMatch(/ran longer than 2 s \(the time limit\) and was stopped/);
+  expect(report.cases.every((c) => !c.passed)).toBe(true);
+});

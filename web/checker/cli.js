@@ -1,26 +1,28 @@
 #!/usr/bin/env node
-// shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json]
+// shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS]
 // shardlab list
 // Exit status: 0 all passed; 1 the solution ran and something failed;
 // 2 a usage error (message on stderr, no JSON).
 
 import { readFileSync } from 'node:fs';
-import { register } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkSolution } from './engine.js';
+import { checkSolution, workerRunner } from './engine.js';
 import { loadProblem, PROBLEM_IDS } from './problems.js';
 
-const USAGE = 'usage: shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json]\n       shardlab list';
+const USAGE = 'usage: shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS]\n       shardlab list';
 
 class UsageError extends Error {}
 
 function parse(argv) {
   const [command, ...rest] = argv;
-  const opts = { command, json: false, cases: null, positional: [] };
+  const opts = { command, json: false, cases: null, positional: [], timeLimitMs: 10000 };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--json') opts.json = true;
-    else if (rest[i] === '--cases') {
+    else if (rest[i] === '--time-limit') {
+      opts.timeLimitMs = Number(rest[++i]) * 1000;
+      if (!(opts.timeLimitMs > 0)) throw new UsageError('--time-limit needs a number of seconds');
+    } else if (rest[i] === '--cases') {
       if (i + 1 >= rest.length) throw new UsageError('--cases needs a file');
       opts.cases = rest[++i];
     } else if (rest[i].startsWith('--')) throw new UsageError(`unknown option ${rest[i]}`);
@@ -45,18 +47,6 @@ function readCases(file, problem) {
     if (outs.length) throw new UsageError(`${file}: case ${i} lacks the expected output(s) ${outs.join(', ')}`);
   }
   return cases;
-}
-
-async function loadSolution(file) {
-  register('./resolve_hooks.mjs', import.meta.url);
-  let mod;
-  try {
-    mod = await import(pathToFileURL(resolve(file)).href);
-  } catch (e) {
-    throw new UsageError(`cannot load the solution ${file}: ${e.message}`);
-  }
-  if (typeof mod.default !== 'function') throw new UsageError(`${file} has no default export (export default function solution(...))`);
-  return mod.default;
 }
 
 function printReport(r) {
@@ -84,16 +74,21 @@ async function main() {
   const problem = await loadProblem(id);
   if (!problem) throw new UsageError(`unknown problem '${id}'; the problems are ${PROBLEM_IDS.join(', ')}`);
   const cases = opts.cases ? readCases(opts.cases, problem) : undefined;
-  const solution = file ? await loadSolution(file) : problem.solution;
-  // With --json stdout holds only the report: the solution's output goes to stderr.
-  const log = console.log;
-  if (opts.json) console.log = console.info = console.debug = (...a) => console.error(...a);
-  const report = await checkSolution(problem, solution, { cases });
+  const url = file ? pathToFileURL(resolve(file)).href : null;
+  // The solution runs in a worker stopped after the time limit; its console
+  // output goes to stderr with --json, so stdout holds only the report.
+  let runner;
+  try {
+    runner = await workerRunner(problem, url, { timeLimitMs: opts.timeLimitMs, stdout: opts.json ? process.stderr : process.stdout });
+  } catch (e) {
+    if (e.name === 'LoadError') throw new UsageError(e.message);
+    throw e;
+  }
+  const report = await checkSolution(problem, null, { cases, runner });
   if (opts.json) {
     const { jaxpr, ...rest } = report;
     process.stdout.write(`${JSON.stringify(rest)}\n`);
   } else {
-    console.log = log;
     printReport(report);
   }
   return report.passed ? 0 : 1;

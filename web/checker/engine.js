@@ -5,6 +5,7 @@
 
 import * as sl from '../lib/index.js';
 import { makeRng } from './rng.js';
+import { rawOutputs, solutionArgs, traceSolution } from './run_solution.js';
 
 /** Generated cases per problem. */
 export const GENERATED_CASES = 20;
@@ -29,33 +30,105 @@ export function casesOf(problem, { seed, custom } = {}) {
   ];
 }
 
-/** The solution's arguments for a case: arrays from nested lists, numbers as JS numbers. */
-export function argsOf(problem, input) {
-  return problem.args.map((name) => (typeof input[name] === 'number' ? input[name] : sl.array(input[name])));
+/** Runs the solution in this thread (a function; the tests use it). */
+export function inProcessRunner(problem, solution) {
+  const f = sl.jit(solution);
+  return {
+    trace: async (input) => traceSolution(problem, solution, input),
+    run: async (input) => rawOutputs(problem, await f(...solutionArgs(problem, input))),
+    close() {},
+  };
 }
 
-// Compares one output with its expected value: null when it matches, else a message and the first diffs.
-async function compareOutput(problem, key, actual, expected) {
+/**
+ * Runs the solution module at `solutionUrl` (the problem's reference when
+ * null) in a worker_thread that is terminated when one call takes longer
+ * than `timeLimitMs`; its console output goes to `stdout`. Rejects with a
+ * LoadError when the module cannot be loaded or has no default export.
+ */
+export async function workerRunner(problem, solutionUrl, { timeLimitMs = 10000, stdout = process.stderr } = {}) {
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(new URL('./solution_worker.js', import.meta.url), {
+    workerData: { problemId: problem.id, solutionUrl },
+    stdout: true,
+  });
+  worker.stdout.pipe(stdout);
+  let stopped = null;
+  let waiting = null;
+  const settle = (f) => {
+    const w = waiting;
+    waiting = null;
+    if (w) f(w);
+  };
+  worker.on('message', (m) => {
+    if (m.loadError) {
+      stopped = m.loadError;
+      worker.terminate();
+      settle((w) => w.reject(Object.assign(new Error(m.loadError), { name: 'LoadError' })));
+      return;
+    }
+    settle((w) => (m.ready || m.ok ? w.resolve(m) : w.reject(Object.assign(new Error(m.error.message), { name: m.error.name }))));
+  });
+  worker.on('error', (e) => {
+    stopped = `the solution could not run: ${e.message}`;
+    settle((w) => w.reject(new Error(stopped)));
+  });
+  const call = (message) => {
+    if (stopped) return Promise.reject(new Error(stopped));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stopped = `not run: an earlier call ran longer than ${timeLimitMs / 1000} s (the time limit)`;
+        worker.terminate();
+        settle((w) => w.reject(Object.assign(new Error(`the solution ran longer than ${timeLimitMs / 1000} s (the time limit) and was stopped`), { name: 'TimeoutError' })));
+      }, timeLimitMs);
+      waiting = {
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      };
+      if (message) worker.postMessage(message);
+    });
+  };
+  // Loaded, or failed to load (a usage error), or stopped while loading: then
+  // every call rejects with why.
+  await call(null).catch((e) => {
+    if (e.name === 'LoadError') throw e;
+    stopped = `the solution ${e.name === 'TimeoutError' ? `ran longer than ${timeLimitMs / 1000} s (the time limit) while loading and was stopped` : `could not start: ${e.message}`}`;
+  });
+  return {
+    trace: async (input) => call({ kind: 'trace', input }),
+    run: async (input) => (await call({ kind: 'run', input })).raw,
+    close: () => worker.terminate(),
+  };
+}
+
+
+// Compares one output (plain data from rawOutputs) with its expected value.
+function compareOutput(problem, key, actual, expected) {
   const tol = problem.tolerance ?? { atol: 1e-4, rtol: 1e-4 };
   const want = shapeOf(expected);
-  if (!(actual instanceof sl.Array)) return { message: `output '${key}' is not an array (got ${typeof actual})`, maxAbsError: null, diffs: [] };
+  if (!actual || actual.notArray) return { message: `output '${key}' is not an array (got ${actual?.notArray ?? 'nothing'})`, maxAbsError: null, diffs: [] };
   if (JSON.stringify(actual.shape) !== JSON.stringify(want)) {
     return { message: `output '${key}' has shape [${actual.shape}] but should have shape [${want}]`, maxAbsError: null, diffs: [] };
   }
   const spec = problem.outputs[key]?.sharding;
-  if (spec && specEntries(actual.sharding.spec.entries) !== specEntries(spec)) {
+  if (spec && specEntries(actual.spec) !== specEntries(spec)) {
     return {
-      message: `output '${key}' is laid out as ${actual.sharding.spec} but should be ${problem.outputs[key].what} (${sl.P(...spec)})`,
+      message: `output '${key}' is laid out as ${sl.P(...actual.spec)} but should be ${problem.outputs[key].what} (${sl.P(...spec)})`,
       maxAbsError: null,
       diffs: [],
     };
   }
-  const got = await actual.data();
   const flat = [expected].flat(Infinity);
   let maxAbsError = 0;
   const diffs = [];
   flat.forEach((e, i) => {
-    const err = Math.abs(got[i] - e);
+    const err = Math.abs(actual.data[i] - e);
     maxAbsError = Math.max(maxAbsError, Number.isNaN(err) ? Infinity : err);
     if (!(err <= tol.atol + tol.rtol * Math.abs(e)) && diffs.length < 5) {
       const index = [];
@@ -64,27 +137,34 @@ async function compareOutput(problem, key, actual, expected) {
         index.unshift(r % want[d]);
         r = Math.floor(r / want[d]);
       }
-      diffs.push({ output: key, index, expected: e, actual: got[i] });
+      diffs.push({ output: key, index, expected: e, actual: actual.data[i] });
     }
   });
   return { message: diffs.length ? `output '${key}' differs from the expected values` : null, maxAbsError, diffs };
 }
 
-async function runCase(problem, f, c) {
-  let out;
+// Reshapes flat data into nested lists of `shape`.
+function nest(data, shape) {
+  if (!shape.length) return data[0];
+  const stride = shape.slice(1).reduce((a, b) => a * b, 1);
+  return Array.from({ length: shape[0] }, (_, i) => nest(data.slice(i * stride, (i + 1) * stride), shape.slice(1)));
+}
+
+async function runCase(problem, runner, c) {
+  let raw;
   try {
-    out = await f(...argsOf(problem, c.input));
+    raw = await runner.run(c.input);
   } catch (e) {
-    return { name: c.name, passed: false, maxAbsError: null, message: `the solution failed: ${e.name}: ${e.message}`, diffs: [] };
+    return { name: c.name, passed: false, maxAbsError: null, message: e.name === 'TimeoutError' || /^not run|could not run/.test(e.message) ? e.message : `the solution failed: ${e.name}: ${e.message}`, diffs: [] };
   }
   const keys = Object.keys(problem.outputs);
-  if (out === null || typeof out !== 'object' || Array.isArray(out) || keys.some((k) => !(k in out))) {
-    const got = out === null || typeof out !== 'object' ? typeof out : Array.isArray(out) ? `an array of ${out.length}` : `{${Object.keys(out).join(', ')}}`;
+  if (raw.kind !== 'object' || keys.some((k) => !raw.keys.includes(k))) {
+    const got = raw.kind === 'object' ? `{${raw.keys.join(', ')}}` : raw.kind;
     return { name: c.name, passed: false, maxAbsError: null, message: `the solution returned ${got}; it should return an object with keys ${keys.join(', ')}`, diffs: [] };
   }
   const result = { name: c.name, passed: true, maxAbsError: 0, message: 'ok', diffs: [], input: c.input, expected: c.expected, outputs: {} };
   for (const k of keys) {
-    const cmp = await compareOutput(problem, k, out[k], c.expected[k]);
+    const cmp = compareOutput(problem, k, raw.values[k], c.expected[k]);
     if (cmp.maxAbsError === null) result.maxAbsError = null;
     else if (result.maxAbsError !== null) result.maxAbsError = Math.max(result.maxAbsError, cmp.maxAbsError);
     if (cmp.message && result.passed) {
@@ -92,19 +172,20 @@ async function runCase(problem, f, c) {
       result.message = cmp.message;
     }
     result.diffs.push(...cmp.diffs);
-    if (out[k] instanceof sl.Array) result.outputs[k] = await out[k].tolist();
+    if (raw.values[k]?.data) result.outputs[k] = nest(raw.values[k].data, raw.values[k].shape);
   }
   return result;
 }
 
 /**
- * Checks `solution` (a function of the problem's arguments) against
- * `problem`: returns {problem, seed, passed, timeMs, cases, requirements,
- * jaxpr (text, or null)}.
+ * Checks `solution` (a function of the problem's arguments, run in this
+ * thread) or the solution behind `runner` (workerRunner) against `problem`:
+ * returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text, or null)}.
  */
-export async function checkSolution(problem, solution, { seed = 20261130, cases: custom } = {}) {
+export async function checkSolution(problem, solution, { seed = 20261130, cases: custom, runner } = {}) {
   await sl.init();
   const t0 = performance.now();
+  const run = runner ?? inProcessRunner(problem, solution);
   const cases = casesOf(problem, { seed, custom });
   // The program is traced on a generated case (or the first one) for the requirements.
   const traced = cases.find((c) => c.name.startsWith('generated')) ?? cases[0];
@@ -112,15 +193,13 @@ export async function checkSolution(problem, solution, { seed = 20261130, cases:
   let text = null;
   let traceError = null;
   try {
-    const j = sl.makeJaxpr(solution)(...argsOf(problem, traced.input));
-    jaxpr = j.toJSON();
-    text = j.toString();
+    ({ jaxpr, text } = await run.trace(traced.input));
   } catch (e) {
     traceError = e;
   }
-  const f = sl.jit(solution);
   const results = [];
-  for (const c of cases) results.push(await runCase(problem, f, c));
+  for (const c of cases) results.push(await runCase(problem, run, c));
+  run.close();
   const vars = jaxpr ? Object.fromEntries(problem.args.map((a, i) => [a, jaxpr.invars[i]?.name])) : {};
   const requirements = problem.requirements.map((r) => {
     if (traceError) return { id: r.id, passed: false, message: `the solution could not be traced: ${traceError.name}: ${traceError.message}` };

@@ -1,0 +1,37 @@
+// Running a solution on one case and describing what it returned, in plain
+// data (shapes, layouts, values), the same in-process and in a worker.
+
+import * as sl from '../lib/index.js';
+
+/** The solution's arguments for a case: arrays from nested lists, numbers as JS numbers. */
+export function solutionArgs(problem, input) {
+  return problem.args.map((name) => (typeof input[name] === 'number' ? input[name] : sl.array(input[name])));
+}
+
+/** The traced program of the solution on a case: {jaxpr (JSON), text}. */
+export function traceSolution(problem, solution, input) {
+  const j = sl.makeJaxpr(solution)(...solutionArgs(problem, input));
+  return { jaxpr: j.toJSON(), text: j.toString() };
+}
+
+/**
+ * What a solution returned, as plain data: {kind: 'object' | description,
+ * keys, values: {key: {shape, spec (entries), data} | {notArray: type}}}.
+ */
+export async function rawOutputs(problem, out) {
+  if (out === null || typeof out !== 'object' || Array.isArray(out)) {
+    const kind = out === null ? 'null' : Array.isArray(out) ? `an array of ${out.length}` : typeof out;
+    return { kind, keys: [], values: {} };
+  }
+  const values = {};
+  for (const k of Object.keys(problem.outputs)) {
+    const v = out[k];
+    if (!(v instanceof sl.Array)) {
+      if (k in out) values[k] = { notArray: typeof v };
+      continue;
+    }
+    values[k] = { shape: v.shape, spec: v.sharding.spec.entries.map((e) => e ?? null), data: Array.from(await v.data()) };
+    v.dispose();
+  }
+  return { kind: 'object', keys: Object.keys(out), values };
+}
