@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { casesOf, checkSolution, GENERATED_CASES } from '../../web/checker/engine.js';
+import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
 import dataParallel from '../../problems/data-parallel-step/problem.js';
 import dataParallelSolution from '../../problems/data-parallel-step/solution.mjs';
 import tensorParallel from '../../problems/tensor-parallel-mlp/problem.js';
@@ -179,3 +180,86 @@ describe('tensor-parallel-mlp', () => {
     expect(failed(r).cases).toBeGreaterThan(0);
   });
 });
+
+describe('ring-allreduce-ppermute', () => {
+  const ring = (perm = Array.from({ length: 8 }, (_, d) => [d, (d + 1) % 8]), steps = 7, usePsum = false) => (x) => {
+    const mesh = sl.makeMesh([8], ['data']);
+    return sl.shardMap(
+      (block) => {
+        if (usePsum) return { out: lax.psum(block, 'data') };
+        let sum = block;
+        let msg = block;
+        for (let i = 0; i < steps; i++) {
+          msg = lax.ppermute(msg, 'data', perm);
+          sum = sum.add(msg);
+        }
+        return { out: sum };
+      },
+      { mesh, inSpecs: P('data'), outSpecs: { out: P('data') }, checkVma: !usePsum },
+    )(x);
+  };
+
+  test('the reference solution passes; a ring the other way round passes too', async () => {
+    const { default: problem } = await import('../../problems/ring-allreduce-ppermute/problem.js');
+    const { default: solution } = await import('../../problems/ring-allreduce-ppermute/solution.mjs');
+    expect(failed(await checkSolution(problem, solution))).toEqual({ requirements: [], cases: 0 });
+    const back = Array.from({ length: 8 }, (_, d) => [d, (d + 7) % 8]);
+    expect(failed(await checkSolution(problem, ring(back)))).toEqual({ requirements: [], cases: 0 });
+  });
+
+  test('psum instead of the ring, too few steps, and a partial permutation are rejected', async () => {
+    const { default: problem } = await import('../../problems/ring-allreduce-ppermute/problem.js');
+    expect(failed(await checkSolution(problem, ring(undefined, 7, true))).requirements).toEqual(['seven-ring-steps', 'no-psum']);
+    const six = await checkSolution(problem, ring(undefined, 6));
+    expect(six.requirements.find((q) => q.id === 'seven-ring-steps').message).toMatch(/has 6 ppermute steps/);
+    expect(failed(six).cases).toBeGreaterThan(0);
+    const partial = await checkSolution(problem, ring([[0, 1], [1, 2]]));
+    expect(partial.requirements.find((q) => q.id === 'seven-ring-steps').message).toMatch(/not a full cyclic shift/);
+  });
+});
+
+describe('device-mesh-named-sharding', () => {
+  test('the reference passes, every device block checked; a swapped spec is caught', async () => {
+    const { default: problem } = await import('../../problems/device-mesh-named-sharding/problem.js');
+    const { default: solution } = await import('../../problems/device-mesh-named-sharding/solution.mjs');
+    expect(failed(await checkSolution(problem, solution))).toEqual({ requirements: [], cases: 0 });
+    const swapped = (x) => ({ ...solution(x), grid: sl.devicePut(x, new sl.NamedSharding(sl.makeMesh([2, 4], ['data', 'model']), P('model', 'data'))) });
+    const r = await checkSolution(problem, swapped);
+    expect(r.cases[0].message).toMatch(/output 'grid' is laid out as P\('model', 'data'\) but should be tiles over data and model/);
+  });
+});
+
+describe('every problem', () => {
+  test.each(PROBLEM_IDS)('%s: generated cases are seeded and within its constraints', async (id) => {
+    const problem = await loadProblem(id);
+    const cases = casesOf(problem, { seed: 5 }).slice(problem.examples.length);
+    expect(cases).toHaveLength(GENERATED_CASES);
+    expect(casesOf(problem, { seed: 5 }).slice(problem.examples.length)).toEqual(cases);
+    for (const { input } of cases) {
+      const shape = (x) => (Array.isArray(x) ? [x.length, ...shape(x[0])] : []);
+      const s = Object.fromEntries(problem.args.map((a) => [a, shape(input[a])]));
+      const values = problem.args.flatMap((a) => [input[a]].flat(Infinity));
+      expect(values.every(Number.isFinite)).toBe(true);
+      if (id === 'data-parallel-step') {
+        expect([8, 16, 24, 32]).toContain(s.x[0]);
+        expect(s.x[1]).toBeGreaterThanOrEqual(1);
+        expect(s.x[1]).toBeLessThanOrEqual(4);
+        expect(s.y[1]).toBeLessThanOrEqual(3);
+        expect(input.lr > 0 && input.lr <= 0.3).toBe(true);
+      } else if (id === 'tensor-parallel-mlp') {
+        expect(s.x[0] >= 1 && s.x[0] <= 4 && s.x[1] >= 1 && s.x[1] <= 5).toBe(true);
+        expect([8, 16, 24, 32]).toContain(s.w1[1]);
+        expect(s.w2[1] >= 1 && s.w2[1] <= 4).toBe(true);
+      } else if (id === 'ring-allreduce-ppermute') {
+        expect(s.x[0]).toBe(8);
+        expect(s.x[1] >= 1 && s.x[1] <= 16).toBe(true);
+        expect(values.every((v) => v >= -1 && v <= 1)).toBe(true);
+      } else {
+        expect([8, 16]).toContain(s.x[0]);
+        expect([4, 8, 12]).toContain(s.x[1]);
+        expect(values.every((v) => v >= -10 && v <= 10)).toBe(true);
+      }
+    }
+  });
+});
+

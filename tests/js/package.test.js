@@ -1,7 +1,8 @@
 // `npm pack` gives a package that installs into an empty project and works
-// there in Node: the wasm and worker files are found from node_modules.
+// there in Node: the wasm and worker files are found from node_modules, and
+// the checker's CLI runs from the project.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +36,9 @@ process.exit(0);
   );
   const out = execFileSync(process.execPath, ['main.mjs'], { cwd: app, encoding: 'utf8', timeout: 60000 });
   expect(out.trim()).toBe('[36]');
+  // The checker's CLI from the installed package.
+  expect(execFileSync('npx', ['--no-install', 'shardlab', 'list'], { cwd: app, encoding: 'utf8' })).toMatch(/^ring-allreduce-ppermute\t/m);
+  writeFileSync(join(app, 'ring.mjs'), readFileSync(join(root, 'problems/ring-allreduce-ppermute/solution.mjs'), 'utf8'));
+  const report = JSON.parse(execFileSync('npx', ['--no-install', 'shardlab', 'check', 'ring-allreduce-ppermute', 'ring.mjs', '--json'], { cwd: app, encoding: 'utf8', timeout: 60000 }));
+  expect(report.passed).toBe(true);
 }, 120000);

@@ -116,6 +116,8 @@ function compareOutput(problem, key, actual, expected) {
   if (JSON.stringify(actual.shape) !== JSON.stringify(want)) {
     return { message: `output '${key}' has shape [${actual.shape}] but should have shape [${want}]`, maxAbsError: null, diffs: [] };
   }
+  const dtype = problem.outputs[key]?.dtype ?? 'float32';
+  if (actual.dtype !== dtype) return { message: `output '${key}' has dtype ${actual.dtype} but should be ${dtype}`, maxAbsError: null, diffs: [] };
   const spec = problem.outputs[key]?.sharding;
   if (spec && specEntries(actual.spec) !== specEntries(spec)) {
     return {
@@ -140,7 +142,21 @@ function compareOutput(problem, key, actual, expected) {
       diffs.push({ output: key, index, expected: e, actual: actual.data[i] });
     }
   });
-  return { message: diffs.length ? `output '${key}' differs from the expected values` : null, maxAbsError, diffs };
+  if (diffs.length) return { message: `output '${key}' differs from the expected values`, maxAbsError, diffs };
+  return { message: actual.blocks ? checkBlocks(key, actual.blocks, expected, tol) : null, maxAbsError, diffs };
+}
+
+// Every device's block (addressableShards) against the slice of the expected array it should hold.
+function checkBlocks(key, blocks, expected, tol) {
+  for (const b of blocks) {
+    const slice = (x, dim) => (dim === b.index.length ? [x] : x.slice(b.index[dim][0], b.index[dim][1]).flatMap((e) => slice(e, dim + 1)));
+    const want = slice(expected, 0).flat(Infinity);
+    const where = b.index.map(([lo, hi], d) => `${['rows', 'columns'][d] ?? `dim ${d}`} ${lo}..${hi - 1}`).join(', ');
+    if (want.length !== b.data.length || want.some((v, i) => !(Math.abs(v - b.data[i]) <= tol.atol + tol.rtol * Math.abs(v)))) {
+      return `device ${b.device}'s block of '${key}' (${where}) does not hold those elements of the array`;
+    }
+  }
+  return null;
 }
 
 // Reshapes flat data into nested lists of `shape`.

@@ -2,7 +2,7 @@
 // loading one with its reference solution.
 
 /** Problem ids, in the order the CLI and the page list them. */
-export const PROBLEM_IDS = ['data-parallel-step', 'tensor-parallel-mlp'];
+export const PROBLEM_IDS = ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute'];
 
 /** The problem `id` ({..., solution: its reference solution}), or null if there is none. */
 export async function loadProblem(id) {

@@ -16,7 +16,8 @@ export function traceSolution(problem, solution, input) {
 
 /**
  * What a solution returned, as plain data: {kind: 'object' | description,
- * keys, values: {key: {shape, spec (entries), data} | {notArray: type}}}.
+ * keys, values: {key: {dtype, shape, spec (entries), data, blocks?} | {notArray: type}}};
+ * blocks (each device's, from addressableShards) for the outputs that ask for them.
  */
 export async function rawOutputs(problem, out) {
   if (out === null || typeof out !== 'object' || Array.isArray(out)) {
@@ -30,7 +31,10 @@ export async function rawOutputs(problem, out) {
       if (k in out) values[k] = { notArray: typeof v };
       continue;
     }
-    values[k] = { shape: v.shape, spec: v.sharding.spec.entries.map((e) => e ?? null), data: Array.from(await v.data()) };
+    values[k] = { dtype: v.dtype, shape: v.shape, spec: v.sharding.spec.entries.map((e) => e ?? null), data: Array.from(await v.data()) };
+    if (problem.outputs[k].blocks) {
+      values[k].blocks = v.addressableShards.map((s) => ({ device: s.device, index: s.index, data: Array.from(s.data) }));
+    }
     v.dispose();
   }
   return { kind: 'object', keys: Object.keys(out), values };

@@ -1,0 +1,69 @@
+// Ring All-Reduce with ppermute: the problem as data for the checker.
+import { allEquations, shardMaps } from '../../web/checker/jaxpr_query.js';
+
+/** psum's result per device, in float64 (no library code): every row is the sum of all rows. */
+function reference({ x }) {
+  const total = x[0].map((_, j) => x.reduce((s, row) => s + row[j], 0));
+  return { out: x.map(() => [...total]) };
+}
+
+/** A case within the constraints. */
+function generate(rng) {
+  return { x: rng.matrix(8, rng.int(1, 16), -1, 1) };
+}
+
+const isRingShift = (perm) => {
+  if (perm.length !== 8) return false;
+  const shift = (((perm[0][1] - perm[0][0]) % 8) + 8) % 8;
+  return shift !== 0 && perm.every(([s, d]) => (((d - s) % 8) + 8) % 8 === shift) && new Set(perm.map(([s]) => s)).size === 8;
+};
+
+const requirements = [
+  {
+    id: 'seven-ring-steps',
+    text: 'The shard_map body has 7 ppermute steps, each a full cyclic shift along data.',
+    check({ jaxpr }) {
+      const maps = shardMaps(jaxpr);
+      if (!maps.length) return 'the traced program has no shard_map: the ring runs inside sl.shardMap';
+      const steps = maps.flatMap((sm) => allEquations(sm.params.jaxpr)).filter((e) => e.primitive === 'ppermute');
+      if (steps.length !== 7) return `the body has ${steps.length} ppermute steps; a ring of 8 devices needs 7 to bring every row to every device`;
+      const bad = steps.find((e) => !e.params.axis_name.includes('data') || !isRingShift(e.params.perm));
+      if (bad) return `a ppermute step with perm ${JSON.stringify(bad.params.perm)} is not a full cyclic shift of the 8 devices along data (e.g. [[0,1],[1,2],...,[7,0]])`;
+      return true;
+    },
+  },
+  {
+    id: 'no-psum',
+    text: 'No psum or other reducing collective in the body.',
+    check({ jaxpr }) {
+      const banned = ['psum', 'reduce_scatter', 'all_gather', 'all_to_all', 'pmax', 'pmin'];
+      const found = shardMaps(jaxpr).flatMap((sm) => allEquations(sm.params.jaxpr)).find((e) => banned.includes(e.primitive));
+      return found ? `the body uses ${found.primitive}: build the all-reduce from ppermute steps and additions only` : true;
+    },
+  },
+];
+
+export default {
+  id: 'ring-allreduce-ppermute',
+  title: 'Ring All-Reduce with ppermute',
+  difficulty: 'Hard',
+  args: ['x'],
+  outputs: { out: { sharding: ['data'], what: "out split over data (row d on device d)" } },
+  tolerance: { atol: 1e-4, rtol: 1e-4 },
+  examples: [
+    { input: { x: [[1], [2], [3], [4], [5], [6], [7], [8]] }, expected: { out: [[36], [36], [36], [36], [36], [36], [36], [36]] } },
+    {
+      input: { x: [[0.5, -1], [0.25, 1], [0, 0], [-0.5, 0.5], [1, 1], [-1, -1], [0.125, 0], [0, 2]] },
+      expected: { out: Array.from({ length: 8 }, () => [0.375, 2.5]) },
+    },
+  ],
+  hints: [
+    'Ring perm: Array.from({length: 8}, (_, d) => [d, (d + 1) % 8]).',
+    'Keep a running sum and a message; each step ppermutes the message and adds it to the sum.',
+    "outSpecs P('data') stacks the 8 per-device results into an (8, N) array.",
+  ],
+  constraints: 'x is float32 of shape (8, N), 1 <= N <= 16, values in [-1, 1]',
+  generate,
+  reference,
+  requirements,
+};
