@@ -5,6 +5,7 @@
 
 import * as sl from '../lib/index.js';
 import { makeRng } from './rng.js';
+import { portRunner } from './port_runner.js';
 import { rawOutputs, solutionArgs, traceSolution } from './run_solution.js';
 
 /** Generated cases per problem. */
@@ -53,60 +54,16 @@ export async function workerRunner(problem, solutionUrl, { timeLimitMs = 10000, 
     stdout: true,
   });
   worker.stdout.pipe(stdout);
-  let stopped = null;
-  let waiting = null;
-  const settle = (f) => {
-    const w = waiting;
-    waiting = null;
-    if (w) f(w);
-  };
-  worker.on('message', (m) => {
-    if (m.loadError) {
-      stopped = m.loadError;
-      worker.terminate();
-      settle((w) => w.reject(Object.assign(new Error(m.loadError), { name: 'LoadError' })));
-      return;
-    }
-    settle((w) => (m.ready || m.ok ? w.resolve(m) : w.reject(Object.assign(new Error(m.error.message), { name: m.error.name }))));
-  });
-  worker.on('error', (e) => {
-    stopped = `the solution could not run: ${e.message}`;
-    settle((w) => w.reject(new Error(stopped)));
-  });
-  const call = (message) => {
-    if (stopped) return Promise.reject(new Error(stopped));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        stopped = `not run: an earlier call ran longer than ${timeLimitMs / 1000} s (the time limit)`;
-        worker.terminate();
-        settle((w) => w.reject(Object.assign(new Error(`the solution ran longer than ${timeLimitMs / 1000} s (the time limit) and was stopped`), { name: 'TimeoutError' })));
-      }, timeLimitMs);
-      waiting = {
-        resolve: (m) => {
-          clearTimeout(timer);
-          resolve(m);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      };
-      if (message) worker.postMessage(message);
-    });
-  };
-  // Loaded, or failed to load (a usage error), or stopped while loading: then
-  // every call rejects with why.
-  await call(null).catch((e) => {
-    if (e.name === 'LoadError') throw e;
-    stopped = `the solution ${e.name === 'TimeoutError' ? `ran longer than ${timeLimitMs / 1000} s (the time limit) while loading and was stopped` : `could not start: ${e.message}`}`;
-  });
-  return {
-    trace: async (input) => call({ kind: 'trace', input }),
-    run: async (input) => (await call({ kind: 'run', input })).raw,
-    close: () => worker.terminate(),
-  };
+  return portRunner(
+    {
+      post: (m) => worker.postMessage(m),
+      onMessage: (f) => worker.on('message', f),
+      onError: (f) => worker.on('error', f),
+      terminate: () => worker.terminate(),
+    },
+    { timeLimitMs },
+  );
 }
-
 
 // Compares one output (plain data from rawOutputs) with its expected value.
 function compareOutput(problem, key, actual, expected) {
@@ -199,8 +156,8 @@ async function runCase(problem, runner, c) {
  * returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text, or null)}.
  */
 export async function checkSolution(problem, solution, { seed = 20261130, cases: custom, runner } = {}) {
-  await sl.init();
   const t0 = performance.now();
+  if (!runner) await sl.init();
   const run = runner ?? inProcessRunner(problem, solution);
   const cases = casesOf(problem, { seed, custom });
   // The program is traced on a generated case (or the first one) for the requirements.
