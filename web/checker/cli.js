@@ -86,7 +86,7 @@ async function main() {
   }
   const report = await checkSolution(problem, null, { cases, runner });
   if (opts.json) {
-    const { jaxpr, ...rest } = report;
+    const { jaxpr, program, ...rest } = report;
     process.stdout.write(`${JSON.stringify(rest)}\n`);
   } else {
     printReport(report);

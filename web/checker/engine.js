@@ -153,7 +153,8 @@ async function runCase(problem, runner, c) {
 /**
  * Checks `solution` (a function of the problem's arguments, run in this
  * thread) or the solution behind `runner` (workerRunner) against `problem`:
- * returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text, or null)}.
+ * returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text)
+ * and program (JSON), both null when the solution could not be traced}.
  */
 export async function checkSolution(problem, solution, { seed = 20261130, cases: custom, runner } = {}) {
   const t0 = performance.now();
@@ -193,5 +194,6 @@ export async function checkSolution(problem, solution, { seed = 20261130, cases:
     cases: publicCases,
     requirements,
     jaxpr: text,
+    program: jaxpr,
   };
 }

@@ -1,0 +1,73 @@
+// The checker page in headless Chromium: every problem solved by typing its
+// reference solution into the editor and submitting; a known-wrong solution
+// shows the failing requirement's message; an endless loop is stopped and the
+// page stays usable; the sharding picture shows 8 blocks for a split array.
+// Screenshots of the problem view and the results are kept as artifacts.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const shots = `${root}build/test-results/screenshots`;
+const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
+
+test.beforeAll(async () => {
+  await build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error' });
+});
+
+async function typeCode(page, code) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+test('the list shows the four problems', async ({ page }) => {
+  await page.goto('/build/app/index.html');
+  await expect(page.locator('table.list tbody tr')).toHaveCount(4);
+  await expect(page.locator('#notice')).toBeHidden();
+});
+
+for (const id of ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute']) {
+  test(`${id}: the reference solution typed into the editor passes Submit`, async ({ page }) => {
+    await page.goto(`/build/app/index.html#/problem/${id}`);
+    await expect(page.locator('.statement h1')).toBeVisible();
+    await expect(page.locator('.katex').first()).toBeVisible();
+    await typeCode(page, solution(id));
+    await page.screenshot({ path: `${shots}/${id}-problem.png`, fullPage: true });
+    await page.click('#submit');
+    await expect(page.locator('#verdict')).toHaveText('All passed', { timeout: 60000 });
+    await expect(page.locator('.case.fail')).toHaveCount(0);
+    await expect(page.locator('.req.fail')).toHaveCount(0);
+    await page.screenshot({ path: `${shots}/${id}-results.png`, fullPage: true });
+  });
+}
+
+test('a known-wrong solution shows the failing requirement', async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/data-parallel-step');
+  await typeCode(page, solution('data-parallel-step').replace("lax.pcast([w, b], 'data', { to: 'varying' })", '[w, b]'));
+  await page.click('#submit');
+  await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
+  await expect(page.locator('.req.fail')).toContainText('8 times the mean gradient');
+});
+
+test('an endless loop is stopped after the time limit and the next run works', async ({ page }) => {
+  test.setTimeout(90000);
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await typeCode(page, 'export default function solve(x) {\n  for (;;) {}\n}\n');
+  await page.click('#run');
+  await expect(page.locator('.case.fail').first()).toContainText('ran longer than 10 s', { timeout: 40000 });
+  await typeCode(page, solution('ring-allreduce-ppermute'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+});
+
+test('the sharding picture shows 8 blocks for an array split over 8 devices', async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/tensor-parallel-mlp');
+  await typeCode(page, solution('tensor-parallel-mlp'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+  const split = page.locator('figure', { hasText: `["model",null]` }).first();
+  await expect(split.locator('rect.block')).toHaveCount(8);
+});

@@ -1,0 +1,67 @@
+// SVG pictures drawn from the traced program: the mesh, how each input and
+// output of a shard_map is laid out over the devices (like
+// jax.debug.visualize_array_sharding), and the bytes each collective sends.
+
+const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7'];
+const esc = (s) => String(s).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
+
+// The device holding each block of an array with `shape` split by `spec` on `mesh`.
+function blocks(shape, spec, mesh) {
+  const axes = (e) => (e === null || e === undefined ? [] : Array.isArray(e) ? e : [e]);
+  const size = (a) => mesh.shape[mesh.axis_names.indexOf(a)];
+  const coord = (d, a) => {
+    const i = mesh.axis_names.indexOf(a);
+    const stride = mesh.shape.slice(i + 1).reduce((x, y) => x * y, 1);
+    return Math.floor(d / stride) % mesh.shape[i];
+  };
+  // A vector is drawn as one row of column blocks.
+  const dims = shape.length === 1 ? [[], axes(spec[0])] : [0, 1].map((k) => (k < shape.length ? axes(spec[k]) : []));
+  const parts = dims.map((ax) => ax.reduce((n, a) => n * size(a), 1));
+  const grid = Array.from({ length: parts[0] }, () => Array.from({ length: parts[1] }, () => []));
+  const n = mesh.shape.reduce((a, b) => a * b, 1);
+  for (let d = 0; d < n; d++) {
+    const pos = dims.map((ax) => ax.reduce((p, a) => p * size(a) + coord(d, a), 0));
+    grid[pos[0]][pos[1]].push(d);
+  }
+  return grid;
+}
+
+/** An SVG grid of an array's blocks, each coloured by (the first of) its devices. */
+export function layoutSvg(name, aval, spec, mesh) {
+  if (aval.shape.length > 2) return '';
+  const grid = blocks(aval.shape, spec, mesh);
+  const w = 160;
+  const h = aval.shape.length === 2 ? 120 : 40;
+  const cw = w / grid[0].length;
+  const ch = h / grid.length;
+  let cells = '';
+  grid.forEach((row, i) =>
+    row.forEach((devs, j) => {
+      cells += `<rect class="block" x="${j * cw}" y="${i * ch}" width="${cw}" height="${ch}" fill="${COLORS[devs[0] % 8]}" stroke="#fff"/>`;
+      cells += `<text x="${j * cw + cw / 2}" y="${i * ch + ch / 2 + 4}" font-size="10" text-anchor="middle" fill="#fff">${esc(devs.join(','))}</text>`;
+    }),
+  );
+  const label = `${esc(name)}: ${esc(aval.str.replace(/\{.*\}$/, ''))} ${esc(JSON.stringify(spec))}`;
+  return `<figure><svg class="layout" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${label}">${cells}</svg><figcaption>${label}</figcaption></figure>`;
+}
+
+/** The pictures of a traced program (its JSON): mesh, layouts of every shard_map's inputs and outputs, collectives' bytes. */
+export function programPictures(program, argNames) {
+  const sm = program?.eqns.find((e) => e.primitive === 'shard_map');
+  if (!sm) return '<p>No shard_map in the traced program: nothing is split over the devices.</p>';
+  const mesh = sm.params.mesh;
+  const names = new Map(program.invars.map((v, i) => [v.name, argNames[i] ?? v.name]));
+  const meshSvg = `<p>Mesh: ${mesh.axis_names.map((a, i) => `${esc(a)} = ${mesh.shape[i]}`).join(' × ')} (${mesh.shape.reduce((a, b) => a * b, 1)} devices)</p>`;
+  const ins = sm.inputs.map((a, i) => layoutSvg(`in ${names.get(a.name) ?? a.name}`, a.aval, sm.params.in_specs[i], mesh)).join('');
+  const outs = sm.outputs.map((v, i) => layoutSvg(`out ${i}`, v.aval, sm.params.out_specs[i], mesh)).join('');
+  const body = sm.params.jaxpr;
+  const collectives = body.eqns
+    .filter((e) => ['psum', 'all_gather', 'reduce_scatter', 'ppermute', 'all_to_all', 'pmax', 'pmin'].includes(e.primitive))
+    .map((e) => {
+      const bytes = e.inputs[0].aval.shape.reduce((a, b) => a * b, 1) * 4;
+      const axes = e.params.axes ?? e.params.axis_name;
+      return `<li><code>${e.primitive}</code> over ${esc(JSON.stringify(axes))}: each device sends ${bytes} bytes</li>`;
+    })
+    .join('');
+  return `${meshSvg}<div class="pictures">${ins}${outs}</div><h4>Collectives</h4><ul>${collectives || '<li>none</li>'}</ul>`;
+}
