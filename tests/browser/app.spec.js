@@ -71,3 +71,23 @@ test('the sharding picture shows 8 blocks for an array split over 8 devices', as
   const split = page.locator('figure', { hasText: `["model",null]` }).first();
   await expect(split.locator('rect.block')).toHaveCount(8);
 });
+
+test('the traced program folds the shard_map body', async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await typeCode(page, solution('ring-allreduce-ppermute'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+  const body = page.locator('details.body');
+  await expect(body.locator('summary')).toHaveText('shard_map body (14 equations)');
+  await expect(body).toContainText('ppermute[axis_name=');
+});
+
+test('without the two headers the page says so and still checks through the fallback', async ({ page, baseURL }) => {
+  const port = Number(new URL(baseURL).port) + 1;
+  await page.goto(`http://127.0.0.1:${port}/build/app/index.html#/problem/ring-allreduce-ppermute`);
+  await expect(page.locator('#notice')).toContainText('Cross-Origin-Embedder-Policy: require-corp');
+  await typeCode(page, solution('ring-allreduce-ppermute'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+});
+

@@ -128,10 +128,26 @@ function renderReport(p, r, full) {
     })
     .join('');
   const reqs = full ? r.requirements.map((q) => `<div class="req ${q.passed ? 'pass' : 'fail'}">${q.passed ? '✓' : '✗'} ${esc(q.message)}</div>`).join('') : '';
-  const program = r.jaxpr ? `<details><summary>Traced program</summary><pre class="jaxpr">${esc(r.jaxpr)}</pre></details>` : '';
+  const program = r.jaxpr ? `<details><summary>Traced program</summary><pre class="jaxpr">${foldBodies(r.jaxpr)}</pre></details>` : '';
   const pictures = r.program ? `<details open><summary>Sharding</summary>${programPictures(r.program, p.args)}</details>` : '';
   return `<p class="verdict ${ok ? 'pass' : 'fail'}" id="verdict">${verdict}</p><p>${r.cases.length} cases in ${r.timeMs} ms (seed ${r.seed})</p>
     <h3>Cases</h3>${cases}${full ? `<h3>Requirements</h3>${reqs}` : ''}${program}${pictures}`;
+}
+
+/** The jaxpr text with every shard_map body in its own foldable block. */
+function foldBodies(text) {
+  const lines = text.split('\n');
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    out += `${esc(lines[i])}\n`;
+    if (!lines[i].includes('jaxpr={ lambda') || lines[i].trimEnd().endsWith('}')) continue;
+    const indent = lines[i].search(/\S/) + 2;
+    const end = lines.findIndex((l, j) => j > i && l.search(/\S/) === indent && l.trimStart().startsWith('in ('));
+    if (end < 0) continue;
+    out += `<details open class="body"><summary>shard_map body (${end - i - 1} equations)</summary>${esc(lines.slice(i + 1, end).join('\n'))}\n</details>`;
+    i = end - 1;
+  }
+  return out;
 }
 
 function route() {

@@ -47,21 +47,25 @@ export function layoutSvg(name, aval, spec, mesh) {
 
 /** The pictures of a traced program (its JSON): mesh, layouts of every shard_map's inputs and outputs, collectives' bytes. */
 export function programPictures(program, argNames) {
-  const sm = program?.eqns.find((e) => e.primitive === 'shard_map');
-  if (!sm) return '<p>No shard_map in the traced program: nothing is split over the devices.</p>';
-  const mesh = sm.params.mesh;
+  const maps = program?.eqns.filter((e) => e.primitive === 'shard_map') ?? [];
+  if (!maps.length) return '<p>No shard_map in the traced program: nothing is split over the devices.</p>';
+  const mesh = maps[0].params.mesh;
   const names = new Map(program.invars.map((v, i) => [v.name, argNames[i] ?? v.name]));
+  const outNames = new Map(program.outvars.map((v, i) => [v.name, `output ${i}`]));
   const meshSvg = `<p>Mesh: ${mesh.axis_names.map((a, i) => `${esc(a)} = ${mesh.shape[i]}`).join(' × ')} (${mesh.shape.reduce((a, b) => a * b, 1)} devices)</p>`;
-  const ins = sm.inputs.map((a, i) => layoutSvg(`in ${names.get(a.name) ?? a.name}`, a.aval, sm.params.in_specs[i], mesh)).join('');
-  const outs = sm.outputs.map((v, i) => layoutSvg(`out ${i}`, v.aval, sm.params.out_specs[i], mesh)).join('');
-  const body = sm.params.jaxpr;
-  const collectives = body.eqns
-    .filter((e) => ['psum', 'all_gather', 'reduce_scatter', 'ppermute', 'all_to_all', 'pmax', 'pmin'].includes(e.primitive))
-    .map((e) => {
-      const bytes = e.inputs[0].aval.shape.reduce((a, b) => a * b, 1) * 4;
-      const axes = e.params.axes ?? e.params.axis_name;
-      return `<li><code>${e.primitive}</code> over ${esc(JSON.stringify(axes))}: each device sends ${bytes} bytes</li>`;
-    })
-    .join('');
-  return `${meshSvg}<div class="pictures">${ins}${outs}</div><h4>Collectives</h4><ul>${collectives || '<li>none</li>'}</ul>`;
+  let figures = '';
+  let collectives = '';
+  for (const sm of maps) {
+    figures += sm.inputs.map((a, i) => layoutSvg(`in ${names.get(a.name) ?? a.name}`, a.aval, sm.params.in_specs[i], sm.params.mesh)).join('');
+    figures += sm.outputs.map((v, i) => layoutSvg(`out ${outNames.get(v.name) ?? v.name}`, v.aval, sm.params.out_specs[i], sm.params.mesh)).join('');
+    collectives += sm.params.jaxpr.eqns
+      .filter((e) => ['psum', 'all_gather', 'reduce_scatter', 'ppermute', 'all_to_all', 'pmax', 'pmin'].includes(e.primitive))
+      .map((e) => {
+        const bytes = e.inputs[0].aval.shape.reduce((a, b) => a * b, 1) * 4;
+        const axes = e.params.axes ?? e.params.axis_name;
+        return `<li><code>${e.primitive}</code> over ${esc(JSON.stringify(axes))}: each device sends ${bytes} bytes</li>`;
+      })
+      .join('');
+  }
+  return `${meshSvg}<div class="pictures">${figures}</div><h4>Collectives</h4><ul>${collectives || '<li>none</li>'}</ul>`;
 }
