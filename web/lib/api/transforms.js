@@ -202,7 +202,7 @@ export function vjp(f, ...primals) {
 }
 
 /** jax.jvp(f, primals, tangents): returns [out, tangentOut]. */
-export const jvp = transformed('jvp', (f, primals, tangents) => {
+export function jvp(f, primals, tangents) {
   const t = currentTrace();
   if (!t) throw new ValueError('jvp: call it inside a traced function (jit, makeJaxpr)');
   const nums = primals.map((_, i) => i);
@@ -218,7 +218,7 @@ export const jvp = transformed('jvp', (f, primals, tangents) => {
     inner.live = false;
     ft.delete();
   }
-});
+}
 
 /**
  * jax.shard_map(f, {mesh, inSpecs, outSpecs, checkVma}): f runs on every
