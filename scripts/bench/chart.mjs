@@ -1,0 +1,29 @@
+// An SVG bar chart of benchmark medians, one panel per group, bars on a log
+// scale (the rows span microseconds to milliseconds).
+
+const COLORS = { native: '#4e79a7', wasm: '#f28e2b', postmessage: '#e15759', 'wasm-jit': '#f28e2b', 'plain-js': '#59a14f', node: '#76b7b2' };
+
+/** The chart of `rows` ({group, impl, case, size, unit, median}). */
+export function chartSvg(rows) {
+  const groups = [...new Set(rows.map((r) => r.group))];
+  const barH = 14;
+  const width = 760;
+  const left = 260;
+  const maxLog = Math.log10(Math.max(...rows.map((r) => r.median), 10));
+  let y = 30;
+  let body = `<text x="10" y="18" font-size="14" font-weight="bold">ShardLab benchmarks (median; log scale)</text>`;
+  for (const g of groups) {
+    const rs = rows.filter((r) => r.group === g);
+    body += `<text x="10" y="${y + 12}" font-size="12" font-weight="bold">${g} (${rs[0].unit})</text>`;
+    y += 18;
+    for (const r of rs) {
+      const w = Math.max(1, ((Math.log10(Math.max(r.median, 1)) / maxLog) * (width - left - 80)));
+      body += `<text x="10" y="${y + 11}" font-size="11">${r.impl} ${r.case} ${r.size}</text>`;
+      body += `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 2}" fill="${COLORS[r.impl] ?? '#999'}"/>`;
+      body += `<text x="${left + w + 4}" y="${y + 11}" font-size="11">${r.median.toFixed(1)}</text>`;
+      y += barH;
+    }
+    y += 10;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y + 10}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${body}</svg>\n`;
+}

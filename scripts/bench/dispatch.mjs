@@ -1,0 +1,109 @@
+// Dispatch and checker rows of `npm run bench` (Node): the time per awaited
+// call of the cached jit seed programs against two references measured in the
+// same run (a jit call holding one 1-float psum: the floor of a round trip to
+// the devices; the same math in plain JS on one thread), and the time to check
+// one submission of each problem. Returns rows {group, impl, case, size, unit, min, median}.
+import * as sl from '../../web/lib/index.js';
+import { checkSolution } from '../../web/checker/engine.js';
+import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
+
+const { P, lax, nn } = sl;
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor(s.length / 2)] };
+};
+
+// Per-call microseconds: `reps` awaited calls per sample, `samples` samples.
+async function timeCalls(f, { reps, samples }) {
+  for (let i = 0; i < Math.min(reps, 20); i++) await f();
+  const out = [];
+  for (let s = 0; s < samples; s++) {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) await f();
+    out.push(((performance.now() - t0) * 1000) / reps);
+  }
+  return stats(out);
+}
+
+const rand = (n, seed) => Array.from({ length: n }, (_, i) => Math.sin(seed * 97 + i * 1.7));
+const mat = (r, c, seed) => Array.from({ length: r }, (_, i) => rand(c, seed + i));
+
+/** The dispatch rows. */
+export async function dispatchRows({ quick = false } = {}) {
+  await sl.init();
+  const reps = quick ? 50 : 300;
+  const samples = quick ? 3 : 7;
+  const mesh = sl.makeMesh([8], ['data']);
+  const model = sl.makeMesh([8], ['model']);
+  const rows = [];
+  const add = (impl, name, size, st) => rows.push({ group: 'dispatch', impl, case: name, size, unit: 'us/call', min: st.min, median: st.median });
+
+  const psum = sl.jit((x) => sl.shardMap((b) => lax.psum(b, 'data'), { mesh, inSpecs: P(), outSpecs: P() })(x));
+  const one = sl.array([1]);
+  add('wasm-jit', 'psum-1-float', '1', await timeCalls(async () => (await psum(one)).dispose(), { reps, samples }));
+
+  const [n, d, k] = [32, 4, 3];
+  const step = sl.jit((w, b, x, y, lr) => {
+    const local = (w, b, x, y) => {
+      const loss = (w, b) => x.matmul(w).add(b).sub(y).square().sum().div(x.shape[0]);
+      const [l, [gw, gb]] = sl.valueAndGrad(loss, { argnums: [0, 1] })(...lax.pcast([w, b], 'data', { to: 'varying' }));
+      const [mw, mb, ml] = lax.pmean([gw, gb, l], 'data');
+      return [w.sub(mw.mul(lr)), b.sub(mb.mul(lr)), ml];
+    };
+    return sl.shardMap(local, { mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P() })(w, b, x, y);
+  });
+  const dp = { w: mat(d, k, 1), b: rand(k, 2), x: mat(n, d, 3), y: mat(n, k, 4) };
+  const dpArgs = [sl.array(dp.w), sl.array(dp.b), sl.array(dp.x), sl.array(dp.y)];
+  add('wasm-jit', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => (await step(...dpArgs, 0.1)).forEach((o) => o.dispose()), { reps, samples }));
+  add('plain-js', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => plainStep(dp, 0.1), { reps: reps * 10, samples }));
+
+  const [bb, dd, hh, oo] = [4, 5, 32, 4];
+  const mlp = sl.jit((x, w1, b1, w2, b2) => {
+    const [out, hidden] = sl.shardMap(
+      (x, w1, b1, w2) => {
+        const h = nn.relu(x.matmul(w1).add(b1));
+        return [lax.psum(h.matmul(w2), 'model'), h];
+      },
+      { mesh: model, inSpecs: [P(), P(null, 'model'), P('model'), P('model', null)], outSpecs: [P(), P(null, 'model')] },
+    )(x, w1, b1, w2);
+    return [out.add(b2), hidden];
+  });
+  const tp = { x: mat(bb, dd, 5), w1: mat(dd, hh, 6), b1: rand(hh, 7), w2: mat(hh, oo, 8), b2: rand(oo, 9) };
+  const tpArgs = Object.values(tp).map((v) => sl.array(v));
+  add('wasm-jit', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => (await mlp(...tpArgs)).forEach((o) => o.dispose()), { reps, samples }));
+  add('plain-js', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => plainMlp(tp), { reps: reps * 10, samples }));
+
+  for (const id of PROBLEM_IDS) {
+    const problem = await loadProblem(id);
+    const times = [];
+    for (let s = 0; s < (quick ? 2 : 5); s++) times.push((await checkSolution(problem, problem.solution, { seed: s })).timeMs * 1000);
+    const st = stats(times);
+    rows.push({ group: 'checker', impl: 'node', case: id, size: '23 cases', unit: 'us/check', min: st.min, median: st.median });
+  }
+  return rows;
+}
+
+// The data-parallel step in plain JS on one thread (float64 math).
+function plainStep({ w, b, x, y }, lr) {
+  const n = x.length;
+  const gw = w.map((r) => r.map(() => 0));
+  const gb = b.map(() => 0);
+  let loss = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < b.length; j++) {
+      let p = b[j];
+      for (let t = 0; t < w.length; t++) p += x[i][t] * w[t][j];
+      const e = p - y[i][j];
+      loss += (e * e) / n;
+      gb[j] += (2 * e) / n;
+      for (let t = 0; t < w.length; t++) gw[t][j] += (2 * e * x[i][t]) / n;
+    }
+  }
+  return { w: w.map((r, t) => r.map((v, j) => v - lr * gw[t][j])), b: b.map((v, j) => v - lr * gb[j]), loss };
+}
+
+// The MLP in plain JS on one thread.
+function plainMlp({ x, w1, b1, w2, b2 }) {
+  const hidden = x.map((row) => b1.map((bj, j) => Math.max(0, row.reduce((s, v, i) => s + v * w1[i][j], bj))));
+  return { out: hidden.map((h) => b2.map((bk, kk) => h.reduce((s, v, j) => s + v * w2[j][kk], bk))), hidden };
+}

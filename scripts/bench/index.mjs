@@ -1,0 +1,51 @@
+// npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite
+// so far: psum latency and throughput (native, wasm, postMessage; from
+// scripts/bench/collectives.mjs), dispatch per jit call against its two
+// references, and the checker's time per problem. Prints a table with the
+// ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
+// min, median}]}) and draws an SVG chart of the medians.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dispatchRows } from './dispatch.mjs';
+import { chartSvg } from './chart.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
+const quick = args.includes('--quick');
+const jsonFile = opt('--json') ?? 'build/bench/bench.json';
+const svgFile = opt('--svg') ?? 'build/bench/bench.svg';
+
+const tmp = join(mkdtempSync(join(tmpdir(), 'shardlab-bench-')), 'collectives.json');
+execFileSync(process.execPath, ['scripts/bench/collectives.mjs', '--json', tmp, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+const collectives = JSON.parse(readFileSync(tmp, 'utf8')).rows.map((r) => ({
+  group: 'collectives',
+  impl: r.impl,
+  case: r.op,
+  size: String(r.floats_per_device),
+  unit: 'us/psum',
+  min: r.min_us,
+  median: r.median_us,
+}));
+const rows = [...collectives, ...(await dispatchRows({ quick }))];
+
+const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
+const ratio = (r) => {
+  if (r.group === 'collectives' && r.impl !== 'wasm') {
+    const w = find('collectives', 'wasm', r.case, r.size);
+    return w ? `${(r.median / w.median).toFixed(2)}x wasm` : '';
+  }
+  if (r.group === 'dispatch' && r.case !== 'psum-1-float') {
+    const floor = find('dispatch', 'wasm-jit', 'psum-1-float');
+    return `${(r.median / floor.median).toFixed(2)}x the 1-float psum call`;
+  }
+  return '';
+};
+console.log(['group', 'impl', 'case', 'size', 'unit', 'min', 'median', 'ratio'].join('\t'));
+for (const r of rows) console.log([r.group, r.impl, r.case, r.size, r.unit, r.min.toFixed(1), r.median.toFixed(1), ratio(r)].join('\t'));
+execFileSync('mkdir', ['-p', 'build/bench']);
+writeFileSync(jsonFile, `${JSON.stringify({ rows }, null, 1)}\n`);
+writeFileSync(svgFile, chartSvg(rows));
+console.log(`\nrows: ${jsonFile}\nchart: ${svgFile}`);
+process.exit(0);
