@@ -70,13 +70,13 @@ void DevicePool::device_loop(int device) {
       } catch (const JobAborted&) {
         aborted = true;
       } catch (const Error& e) {
-        errors_[device] = {true, e.kind(), e.what()};
+        record_error(device, e.kind(), e.what());
       } catch (const std::bad_alloc&) {
-        errors_[device] = {true, ErrorKind::kResource, "out of memory"};
+        record_error(device, ErrorKind::kResource, "out of memory");
       } catch (const std::exception& e) {
-        errors_[device] = {true, ErrorKind::kDevice, e.what()};
+        record_error(device, ErrorKind::kDevice, e.what());
       } catch (...) {
-        errors_[device] = {true, ErrorKind::kDevice, "unknown exception"};
+        record_error(device, ErrorKind::kDevice, "unknown exception");
       }
       if (job.sync) {
         if (errors_[device].failed) {
@@ -90,6 +90,19 @@ void DevicePool::device_loop(int device) {
   }
 }
 
+void DevicePool::record_error(int device, ErrorKind kind, const char* message) noexcept {
+  DeviceError& e = errors_[device];
+  e.failed = true;
+  e.kind = kind;
+  // Copying the message allocates; when the heap is exhausted keep the
+  // category and say so rather than let bad_alloc escape the device loop.
+  try {
+    e.message = message;
+  } catch (...) {
+    e.kind = ErrorKind::kResource;
+  }
+}
+
 void DevicePool::finish_job(Job& job) {
   JobResult result;
   for (int d = 0; d < size(); ++d) {
@@ -97,9 +110,14 @@ void DevicePool::finish_job(Job& job) {
       result.ok = false;
       result.device = d;
       result.kind = errors_[d].kind;
-      result.message = "device " + std::to_string(d) + ": " + errors_[d].message;
+      try {
+        result.message = "device " + std::to_string(d) + ": " + errors_[d].message;
+      } catch (...) {
+        result.kind = ErrorKind::kResource;  // no memory left even for the message
+      }
     }
-    errors_[d] = DeviceError{};
+    errors_[d].failed = false;
+    errors_[d].message.clear();
   }
   if (job.sync) job.sync->reset();
   auto done = std::move(job.done);

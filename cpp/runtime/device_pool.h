@@ -71,6 +71,8 @@ class DevicePool {
  private:
   void device_loop(int device);
   void finish_job(Job& job);
+  // Records device's failure without throwing (the device loop must not).
+  void record_error(int device, ErrorKind kind, const char* message) noexcept;
 
   struct alignas(64) DeviceError {
     bool failed = false;
