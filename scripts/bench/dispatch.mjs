@@ -1,13 +1,16 @@
 // Dispatch and checker rows of `npm run bench` (Node): the time per awaited
-// call of the cached jit seed programs against two references measured in the
+// call of the cached jit seed programs (the problems' reference solutions) against two references measured in the
 // same run (a jit call holding one 1-float psum: the floor of a round trip to
 // the devices; the same math in plain JS on one thread), and the time to check
 // one submission of each problem. Returns rows {group, impl, case, size, unit, min, median}.
 import * as sl from '../../web/lib/index.js';
 import { checkSolution } from '../../web/checker/engine.js';
 import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
+import stepSolution from '../../problems/data-parallel-step/solution.mjs';
+import mlpSolution from '../../problems/tensor-parallel-mlp/solution.mjs';
 
-const { P, lax, nn } = sl;
+const { P, lax } = sl;
+const disposeAll = (tree) => Object.values(tree).forEach((o) => o.dispose());
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return { min: s[0], median: s[Math.floor(s.length / 2)] };
@@ -34,7 +37,6 @@ export async function dispatchRows({ quick = false } = {}) {
   const reps = quick ? 50 : 300;
   const samples = quick ? 3 : 7;
   const mesh = sl.makeMesh([8], ['data']);
-  const model = sl.makeMesh([8], ['model']);
   const rows = [];
   const add = (impl, name, size, st) => rows.push({ group: 'dispatch', impl, case: name, size, unit: 'us/call', min: st.min, median: st.median });
 
@@ -43,34 +45,17 @@ export async function dispatchRows({ quick = false } = {}) {
   add('wasm-jit', 'psum-1-float', '1', await timeCalls(async () => (await psum(one)).dispose(), { reps, samples }));
 
   const [n, d, k] = [32, 4, 3];
-  const step = sl.jit((w, b, x, y, lr) => {
-    const local = (w, b, x, y) => {
-      const loss = (w, b) => x.matmul(w).add(b).sub(y).square().sum().div(x.shape[0]);
-      const [l, [gw, gb]] = sl.valueAndGrad(loss, { argnums: [0, 1] })(...lax.pcast([w, b], 'data', { to: 'varying' }));
-      const [mw, mb, ml] = lax.pmean([gw, gb, l], 'data');
-      return [w.sub(mw.mul(lr)), b.sub(mb.mul(lr)), ml];
-    };
-    return sl.shardMap(local, { mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P() })(w, b, x, y);
-  });
+  const step = sl.jit(stepSolution);
   const dp = { w: mat(d, k, 1), b: rand(k, 2), x: mat(n, d, 3), y: mat(n, k, 4) };
   const dpArgs = [sl.array(dp.w), sl.array(dp.b), sl.array(dp.x), sl.array(dp.y)];
-  add('wasm-jit', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => (await step(...dpArgs, 0.1)).forEach((o) => o.dispose()), { reps, samples }));
+  add('wasm-jit', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => disposeAll(await step(...dpArgs, 0.1)), { reps, samples }));
   add('plain-js', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => plainStep(dp, 0.1), { reps: reps * 10, samples }));
 
   const [bb, dd, hh, oo] = [4, 5, 32, 4];
-  const mlp = sl.jit((x, w1, b1, w2, b2) => {
-    const [out, hidden] = sl.shardMap(
-      (x, w1, b1, w2) => {
-        const h = nn.relu(x.matmul(w1).add(b1));
-        return [lax.psum(h.matmul(w2), 'model'), h];
-      },
-      { mesh: model, inSpecs: [P(), P(null, 'model'), P('model'), P('model', null)], outSpecs: [P(), P(null, 'model')] },
-    )(x, w1, b1, w2);
-    return [out.add(b2), hidden];
-  });
+  const mlp = sl.jit(mlpSolution);
   const tp = { x: mat(bb, dd, 5), w1: mat(dd, hh, 6), b1: rand(hh, 7), w2: mat(hh, oo, 8), b2: rand(oo, 9) };
   const tpArgs = Object.values(tp).map((v) => sl.array(v));
-  add('wasm-jit', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => (await mlp(...tpArgs)).forEach((o) => o.dispose()), { reps, samples }));
+  add('wasm-jit', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => disposeAll(await mlp(...tpArgs)), { reps, samples }));
   add('plain-js', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => plainMlp(tp), { reps: reps * 10, samples }));
 
   for (const id of PROBLEM_IDS) {
