@@ -180,10 +180,7 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
 });
 
 describe('lifetime', () => {
-  // 1,000 calls, not the 10,000 issue 4 asks for: a device worker traps
-  // intermittently (2 of 5 CI runs) somewhere in 10,000 threaded calls and the
-  // loop then hangs; until that is found this test keeps CI honest but short.
-  test('1,000 calls of a jit step keep the wasm heap flat', async () => {
+  test('10,000 calls of a jit step keep the wasm heap flat', async () => {
     const step = sl.jit((w, x, lr) =>
       sl.shardMap((w, x) => w.sub(lax.pmean(x.sum({ axis: 0 }), 'data').mul(lr)), { mesh, inSpecs: [P(), P('data')], outSpecs: P() })(w, x),
     );
@@ -198,9 +195,9 @@ describe('lifetime', () => {
     };
     await run(200);
     const before = sl.memoryStats().inUse;
-    await run(1000);
+    await run(10000);
     const after = sl.memoryStats().inUse;
     expect(after - before).toBeLessThan(64 * 1024);
-    close(await w.tolist(), [-0.001 * 1200 * (120 / 8) * 8 / 8, 0.001 * 1200 * 120 / 8], 1e-2);
+    close(await w.tolist(), [-0.001 * 10200 * 120 / 8, 0.001 * 10200 * 120 / 8], 1e-1);
   }, 120000);
 });

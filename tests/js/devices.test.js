@@ -152,3 +152,19 @@ test('deterministic: 100 repeats of a large psum are bitwise equal', async () =>
     expect(Buffer.from(got.buffer).equals(Buffer.from(first.buffer))).toBe(true);
   }
 });
+
+// Emscripten runs the devices' queued completion calls on the submitting
+// thread whenever that thread waits on a lock inside wasm (malloc's, shared
+// with the devices), so a short job can finish before its submit call
+// returns. This reproduces that order without relying on timing.
+test('a job that completes while it is still being submitted settles its Promise', async () => {
+  const result = { deleted: false, delete() { this.deleted = true; } };
+  await expect(rt._job((id) => (rt._settle(id, 1, '', 0), result))).resolves.toBe(result);
+  const text = new TextEncoder().encode('device 2: boom\0');
+  const msg = rt.Module._malloc(text.length);
+  rt.Module.HEAPU8.set(text, msg);
+  const failed = { deleted: false, delete() { this.deleted = true; } };
+  await expect(rt._job((id) => (rt._settle(id, 0, 'ValueError', msg), failed))).rejects.toThrow(/device 2: boom/);
+  expect(failed.deleted).toBe(true);
+  expect(rt._pending.size).toBe(0);
+});

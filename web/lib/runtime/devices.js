@@ -161,18 +161,37 @@ export class DeviceRuntime {
     if (!this._dead) this._die('the runtime was terminated');
   }
 
+  // The job is registered before it is submitted: while the submitting call
+  // is still in wasm, the calling thread may wait on a lock (malloc's, shared
+  // with the devices) and Emscripten then runs queued calls from the devices,
+  // so a short job's completion can arrive before submit() returns.
   _job(submit) {
     if (this._dead) return Promise.reject(errorOf('DeviceError', `the device runtime is gone: ${this._dead}`));
     const id = this._nextId++;
     return new Promise((resolve, reject) => {
-      let result;
+      const job = { submitted: false, result: undefined, outcome: null };
+      job.finish = (error) => {
+        if (!job.submitted) {
+          job.outcome = { error };
+          return;
+        }
+        if (error) {
+          job.result?.delete?.();
+          reject(error);
+        } else {
+          resolve(job.result);
+        }
+      };
+      this._pending.set(id, job);
       try {
-        result = this._call(() => submit(id));
+        job.result = this._call(() => submit(id));
       } catch (e) {
+        this._pending.delete(id);
         reject(e);
         return;
       }
-      this._pending.set(id, { resolve: () => resolve(result), reject, result });
+      job.submitted = true;
+      if (job.outcome) job.finish(job.outcome.error);
     });
   }
 
@@ -180,20 +199,19 @@ export class DeviceRuntime {
     const job = this._pending.get(id);
     this._pending.delete(id);
     if (ok) {
-      job?.resolve();
+      job?.finish(null);
       return;
     }
     const message = this.Module.UTF8ToString(msgPtr);
     this.Module._free(msgPtr);
-    job?.result?.delete?.();
-    job?.reject(errorOf(kind, message));
+    job?.finish(errorOf(kind, message));
   }
 
   _die(reason) {
     if (this._dead) return;
     this._dead = reason;
     const error = errorOf('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
-    for (const job of this._pending.values()) job.reject(error);
+    for (const job of this._pending.values()) job.finish(error);
     this._pending.clear();
     try {
       this._worker?.terminate();
