@@ -28,6 +28,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("input", &JsTrace::input)
       .function("emit", &JsTrace::emit)
       .function("collective", &JsTrace::collective)
+      .function("allReduce", &JsTrace::all_reduce)
       .function("axisIndex", &JsTrace::axis_index)
       .function("build", &JsTrace::build);
   class_<JsShardMap>("ShardMapTrace")
@@ -47,6 +48,6 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
   function("interpretProgram", &shardlab::wasm::interpret_js);
   function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
                                                  const JsProgram& p, const val& inputs) {
-             return rt.submit_program(id, mesh, p.program, inputs);
+             return rt.submit_program(id, mesh, p.executable, inputs);
            }));
 }

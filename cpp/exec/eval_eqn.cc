@@ -18,35 +18,39 @@ HostArray literal_array(const ir::Atom& a) {
   return h;
 }
 
-void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx) {
+void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,
+                  const ir::DeviceContext* ctx) {
   const ir::PrimitiveDef& def = ir::primitive(e.prim);
-  // Operands are read in place from env; only literals get storage here.
-  std::vector<HostArray> literals;
-  literals.reserve(e.inputs.size());
-  std::vector<ir::Tensor> in(e.inputs.size()), out(e.outputs.size());
-  std::vector<const ir::Tensor*> in_ptrs;
-  std::vector<ir::Tensor*> out_ptrs;
-  for (size_t i = 0; i < e.inputs.size(); ++i) {
-    const ir::Atom& a = e.inputs[i];
-    HostArray& h = a.is_literal() ? literals.emplace_back(literal_array(a)) : env[a.var];
-    in[i] = ir::Tensor{a.aval, h.words.data()};
-    in_ptrs.push_back(&in[i]);
-  }
-  for (size_t i = 0; i < e.outputs.size(); ++i) {
-    HostArray& h = env[e.outputs[i]];
-    h.words.assign(static_cast<size_t>(num_elements(h.aval.shape)), 0);
-    out[i] = ir::Tensor{h.aval, h.words.data()};
-    out_ptrs.push_back(&out[i]);
-  }
   if (def.eval) {
-    def.eval(e.params, in_ptrs, out_ptrs);
+    def.eval(e.params, in, out);
   } else if (def.eval_on_device && ctx) {
-    def.eval_on_device(*ctx, e.params, in_ptrs, out_ptrs);
+    def.eval_on_device(*ctx, e.params, in, out);
   } else if (def.eval_on_device) {
     fail(ErrorKind::kValue, def.name, ": runs only inside a shard_map body (it needs the devices of a mesh)");
   } else {
     fail(ErrorKind::kValue, def.name, ": is run by an executor, not equation by equation");
   }
+}
+
+void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx) {
+  // Operands are read in place from env; only literals get storage here.
+  std::vector<HostArray> literals;
+  literals.reserve(e.inputs.size());
+  std::vector<ir::Tensor> in, out;
+  in.reserve(e.inputs.size());
+  out.reserve(e.outputs.size());
+  std::vector<const ir::Tensor*> in_ptrs;
+  std::vector<ir::Tensor*> out_ptrs;
+  for (const ir::Atom& a : e.inputs) {
+    HostArray& h = a.is_literal() ? literals.emplace_back(literal_array(a)) : env[a.var];
+    in_ptrs.push_back(&in.emplace_back(ir::Tensor{a.aval, h.words.data()}));
+  }
+  for (ir::VarId v : e.outputs) {
+    HostArray& h = env[v];
+    h.words.assign(static_cast<size_t>(num_elements(h.aval.shape)), 0);
+    out_ptrs.push_back(&out.emplace_back(ir::Tensor{h.aval, h.words.data()}));
+  }
+  eval_tensors(e, in_ptrs, out_ptrs, ctx);
 }
 
 std::vector<HostArray> make_env(const ir::Program& p) {

@@ -13,6 +13,11 @@ namespace shardlab::exec {
 /// or null outside a shard_map body (where collectives are an error).
 void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx);
 
+/// Evaluates `e` (not a shard_map) on tensors already laid out: the one place
+/// that picks a primitive's evaluation rule (local, or on the device `ctx`).
+void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,
+                  const ir::DeviceContext* ctx);
+
 /// A literal as a rank-0 host array.
 HostArray literal_array(const ir::Atom& a);
 

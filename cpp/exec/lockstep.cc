@@ -25,7 +25,12 @@ int64_t outer_of(const Shape& shape, int dim) {
 }  // namespace
 
 LockstepCollectives::LockstepCollectives(std::shared_ptr<const Mesh> mesh)
-    : mesh_(std::move(mesh)), in_(mesh_->size()), out_(mesh_->size()) {}
+    : mesh_(std::move(mesh)),
+      in_(mesh_->size()),
+      out_(mesh_->size()),
+      packed_in_(mesh_->size()),
+      packed_out_(mesh_->size()),
+      bufs_(mesh_->size()) {}
 
 bool LockstepCollectives::record(int device, const void* in, void* out) {
   in_[device] = in;
@@ -53,6 +58,31 @@ void LockstepCollectives::all_reduce(int device, const AxisGroup& g, ReduceOp op
     reduce_all<float>(g, op, count);
   } else {
     reduce_all<int32_t>(g, op, count);
+  }
+}
+
+void LockstepCollectives::all_reduce_many(int device, const AxisGroup& g, ReduceOp op,
+                                          const std::vector<ReduceBuffer>& bufs) {
+  bufs_[device] = bufs;
+  if (++calls_ < mesh_->size()) return;
+  calls_ = 0;
+  // As the Communicator does: per dtype, every device's operands packed end
+  // to end and reduced as one array, then unpacked into each device's outputs.
+  for (DType dtype : {DType::kFloat32, DType::kInt32}) {
+    int64_t n = 0;
+    for (int d = 0; d < mesh_->size(); ++d) {
+      n = pack_inputs(bufs_[d], dtype, packed_in_[d]);
+      packed_out_[d].resize(static_cast<size_t>(n));
+      in_[d] = packed_in_[d].data();
+      out_[d] = packed_out_[d].data();
+    }
+    if (n == 0) continue;
+    if (dtype == DType::kFloat32) {
+      reduce_all<float>(g, op, n);
+    } else {
+      reduce_all<int32_t>(g, op, n);
+    }
+    for (int d = 0; d < mesh_->size(); ++d) unpack_outputs(packed_out_[d].data(), bufs_[d], dtype);
   }
 }
 

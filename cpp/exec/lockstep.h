@@ -24,6 +24,7 @@ class LockstepCollectives final : public Collectives {
   const Mesh& mesh() const override { return *mesh_; }
   void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
                   int64_t count) override;
+  void all_reduce_many(int device, const AxisGroup& g, ReduceOp op, const std::vector<ReduceBuffer>& bufs) override;
   void all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int axis,
                   bool tiled) override;
   void reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out, const Shape& in_shape,
@@ -44,6 +45,9 @@ class LockstepCollectives final : public Collectives {
   std::vector<const void*> in_;
   std::vector<void*> out_;
   int calls_ = 0;
+  // all_reduce_many: each device's operands, packed, and its buffers.
+  std::vector<std::vector<uint32_t>> packed_in_, packed_out_;
+  std::vector<std::vector<ReduceBuffer>> bufs_;
 };
 
 /// Runs the shard_map equation `e` on its operands' global values, stepping

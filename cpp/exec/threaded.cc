@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "exec/eval_eqn.h"
+#include "exec/frame.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/errors.h"
 
@@ -17,14 +18,20 @@ bool same_devices(const Mesh& a, const Mesh& b) { return a.size() == b.size(); }
 
 // The state of one run, shared by the device threads. Device 0 alone writes
 // the top level; the communicator's sync orders its writes before the other
-// devices read them.
+// devices read them. Every device wake-up costs tens of microseconds on an
+// oversubscribed machine, so the devices meet only where data flows between
+// them: before a body that reads a value produced during the run, and after a
+// body whose results something later reads.
 struct Run {
+  std::shared_ptr<Executable> exe;
   std::shared_ptr<const ir::Program> program;
   std::shared_ptr<const Mesh> mesh;
   std::vector<HostArray> env;                      // top-level values, whole
   std::vector<bool> whole;                         // env[v] holds v's value
   std::vector<std::optional<ShardedArray>> split;  // top-level values as blocks
-  std::vector<ShardedArray> staged;                // the current shard_map's outputs
+  std::vector<std::vector<ShardedArray>> staged;   // per shard_map eqn: its outputs, allocated up front
+  std::vector<bool> sync_before, sync_after;       // per eqn: where the devices meet
+  std::vector<std::vector<Layout>> in_layouts;     // per shard_map eqn: its inputs' block layouts
   std::shared_ptr<std::vector<ShardedArray>> outputs = std::make_shared<std::vector<ShardedArray>>();
 
   // The whole value of top-level operand a, assembled from blocks if needed.
@@ -39,18 +46,50 @@ struct Run {
     return env[a.var];
   }
 
-  // Device 0: allocate the outputs of shard_map e (one buffer per distinct block).
+  // Device 0: assemble the inputs of shard_map e that no device can cut its block from.
   void stage(const ir::Eqn& e) {
-    const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
-    staged.clear();
-    for (size_t j = 0; j < e.outputs.size(); ++j) {
-      const ir::Aval& aval = env[e.outputs[j]].aval;
-      staged.emplace_back(mesh, aval.dtype, aval.shape, out_specs[j]);
-    }
     const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
     HostArray scratch;
     for (size_t i = 0; i < e.inputs.size(); ++i)
-      if (!blocks_fit(e.inputs[i], in_specs[i])) whole_value(e.inputs[i], scratch);
+      if (!blocks_fit(e.inputs[i], in_specs[i]) && !held_whole(e.inputs[i])) whole_value(e.inputs[i], scratch);
+  }
+
+  // Plans the run (on the submitting thread): allocates every shard_map's
+  // outputs and decides where the devices must meet.
+  void plan() {
+    const ir::Program& p = *program;
+    std::vector<bool> ready(p.avals.size(), false);  // held as blocks before the run starts
+    for (ir::VarId v : p.invars) ready[v] = true;
+    staged.resize(p.eqns.size());
+    sync_before.assign(p.eqns.size(), false);
+    sync_after.assign(p.eqns.size(), false);
+    in_layouts.resize(p.eqns.size());
+    for (size_t i = 0; i < p.eqns.size(); ++i) {
+      const ir::Eqn& e = p.eqns[i];
+      if (e.prim != ir::Prim::kShardMap) continue;
+      const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
+      for (size_t k = 0; k < e.inputs.size(); ++k) {
+        const ir::Atom& a = e.inputs[k];
+        if (!a.is_literal() && !(ready[a.var] && (blocks_fit(a, in_specs[k]) || held_whole(a)))) sync_before[i] = true;
+        // Made here, once, rather than by every device (Layout allocates).
+        in_layouts[i].push_back(make_layout(*mesh, a.aval.shape, in_specs[k], "shard_map"));
+      }
+      sync_after[i] = i + 1 < p.eqns.size();
+      const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
+      for (size_t j = 0; j < e.outputs.size(); ++j) {
+        const ir::Aval& aval = p.avals[e.outputs[j]];
+        split[e.outputs[j]] = staged[i].emplace_back(mesh, aval.dtype, aval.shape, out_specs[j]);
+      }
+    }
+  }
+
+  // Whether every device holds top-level operand a whole (it is replicated):
+  // each device then cuts its block from its own copy and nobody assembles it.
+  bool held_whole(const ir::Atom& a) const {
+    if (a.is_literal() || !split[a.var]) return false;
+    for (const auto& axes : split[a.var]->spec().entries)
+      if (!axes.empty()) return false;
+    return true;
   }
 
   // Whether top-level operand a is already split as `spec` wants.
@@ -58,39 +97,43 @@ struct Run {
     return !a.is_literal() && split[a.var] && split[a.var]->spec() == spec;
   }
 
-  // Every device: run shard_map e's body on this device's blocks.
-  void run_body(const ir::Eqn& e, Communicator& comm, int d) {
+  // Every device: run shard_map eqn i's body on this device's blocks, in the
+  // device's frame for it.
+  void run_body(size_t i, Communicator& comm, int d) {
+    std::vector<ShardedArray>& outs = staged[i];
+    const ir::Eqn& e = program->eqns[i];
     const ir::Program& body = *ir::param<ir::ProgramRef>(e.params, "jaxpr", "shard_map");
     const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
-    std::vector<HostArray> local = make_env(body);
-    for (size_t i = 0; i < e.inputs.size(); ++i) {
-      const ir::Atom& a = e.inputs[i];
-      HostArray& h = local[body.invars[i]];
-      h.words.resize(static_cast<size_t>(num_elements(h.aval.shape)));
-      if (blocks_fit(a, in_specs[i])) {
-        std::memcpy(h.words.data(), split[a.var]->block(d), h.words.size() * kElemBytes);
+    Frame& frame = exe->frame(i, d);
+    for (size_t k = 0; k < e.inputs.size(); ++k) {
+      const ir::Atom& a = e.inputs[k];
+      const ir::VarId v = body.invars[k];
+      uint32_t* dst = frame.var(v);
+      if (blocks_fit(a, in_specs[k])) {
+        std::memcpy(dst, split[a.var]->block(d), static_cast<size_t>(num_elements(body.avals[v].shape)) * kElemBytes);
       } else {
         HostArray scratch;
-        const HostArray& g = a.is_literal() ? scratch = literal_array(a) : env[a.var];
-        read_block(*mesh, make_layout(*mesh, g.aval.shape, in_specs[i], "shard_map"), d, g.words.data(),
-                   h.words.data());
+        const void* whole = held_whole(a)          ? split[a.var]->block(d)
+                            : a.is_literal() ? (scratch = literal_array(a)).words.data()
+                                             : env[a.var].words.data();
+        read_block(*mesh, in_layouts[i][k], d, whole, dst);
       }
     }
-    const ir::DeviceContext ctx{d, &comm};
-    for (const ir::Eqn& eq : body.eqns) eval_eqn(eq, local, &ctx);
+    frame.run(ir::DeviceContext{d, &comm});
     for (size_t j = 0; j < body.outvars.size(); ++j) {
-      ShardedArray& out = staged[j];
+      ShardedArray& out = outs[j];
       bool first = true;  // the first device holding a shared block writes it
       for (int e2 = 0; e2 < d && first; ++e2) first = !out.shares_block(e2, d);
       if (!first) continue;
-      const HostArray v = value_of(body.outvars[j], local);
-      std::memcpy(out.block(d), v.words.data(), v.words.size() * kElemBytes);
+      std::memcpy(out.block(d), frame.output(j),
+                  static_cast<size_t>(num_elements(body.outvars[j].aval.shape)) * kElemBytes);
     }
   }
 
   void device(Communicator& comm, int d) {
     const ir::Program& p = *program;
-    for (const ir::Eqn& e : p.eqns) {
+    for (size_t i = 0; i < p.eqns.size(); ++i) {
+      const ir::Eqn& e = p.eqns[i];
       if (e.prim != ir::Prim::kShardMap) {
         if (d != 0) continue;
         std::vector<HostArray> scratch(e.inputs.size());
@@ -99,12 +142,12 @@ struct Run {
         for (ir::VarId v : e.outputs) whole[v] = true;
         continue;
       }
-      if (d == 0) stage(e);
-      comm.sync(d);
-      run_body(e, comm, d);
-      comm.sync(d);
-      if (d == 0)
-        for (size_t j = 0; j < e.outputs.size(); ++j) split[e.outputs[j]] = staged[j];
+      if (sync_before[i]) {
+        if (d == 0) stage(e);
+        comm.sync(d);
+      }
+      run_body(i, comm, d);
+      if (sync_after[i]) comm.sync(d);
     }
     if (d != 0) return;
     for (const ir::Atom& a : p.outvars) {
@@ -121,9 +164,9 @@ struct Run {
 
 }  // namespace
 
-ProgramJob prepare_program(Communicator& comm, std::shared_ptr<const ir::Program> program,
+ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
                            const std::vector<ShardedArray>& inputs) {
-  const ir::Program& p = *program;
+  const ir::Program& p = exe->program();
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "run: the program takes ", p.invars.size(), " inputs, got ", inputs.size());
   for (const ir::Eqn& e : p.eqns)
@@ -134,7 +177,8 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<const ir::Program
              "; use one mesh for every shard_map of a program");
     }
   auto run = std::make_shared<Run>();
-  run->program = std::move(program);
+  run->program = exe->program_ptr();
+  run->exe = std::move(exe);
   run->mesh = comm.mesh_ptr();
   run->env = make_env(p);
   run->whole.assign(p.avals.size(), false);
@@ -149,12 +193,13 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<const ir::Program
            comm.mesh().str());
     run->split[p.invars[i]] = inputs[i];
   }
+  run->plan();
   return ProgramJob{[run, &comm](int d) { run->device(comm, d); }, run->outputs};
 }
 
-std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<const ir::Program> program,
+std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<Executable> exe,
                                       const std::vector<ShardedArray>& inputs) {
-  ProgramJob job = prepare_program(comm, std::move(program), inputs);
+  ProgramJob job = prepare_program(comm, std::move(exe), inputs);
   const JobResult r = pool.run(comm.mesh().size(), job.fn, &comm);
   if (!r.ok) throw Error(r.kind, r.message);
   return *job.outputs;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "exec/executable.h"
 #include "ir/program.h"
 #include "runtime/communicator.h"
 #include "runtime/device_pool.h"
@@ -23,15 +24,15 @@ struct ProgramJob {
   std::shared_ptr<std::vector<ShardedArray>> outputs;  ///< the results, once the job is done
 };
 
-/// Checks `inputs` against `program`'s inputs and prepares the job running it
+/// Checks `inputs` against the program's inputs and prepares the job running it
 /// on the mesh of `comm` (which must outlive the job). Outputs of a shard_map
 /// keep its out_specs; other outputs are replicated (P()).
-ProgramJob prepare_program(Communicator& comm, std::shared_ptr<const ir::Program> program,
+ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
                            const std::vector<ShardedArray>& inputs);
 
 /// Runs prepare_program's job on `pool` and waits (native hosts); throws the
 /// failing device's error.
-std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<const ir::Program> program,
+std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<Executable> exe,
                                       const std::vector<ShardedArray>& inputs);
 
 }  // namespace shardlab::exec

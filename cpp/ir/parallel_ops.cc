@@ -32,25 +32,42 @@ Atom varying(Builder& b, const Atom& x, const AxisNames& axes) {
   return b.emit1(Prim::kPvary, {{"axes", missing}}, {v});
 }
 
-Atom reduce(Builder& b, Prim prim, const Atom& x, const AxisNames& axes, const char* fn) {
+std::vector<Atom> reduce(Builder& b, Prim prim, const std::vector<Atom>& xs, const AxisNames& axes, const char* fn) {
   bound(b, axes, fn);
-  return b.emit1(prim, {{"axes", axes}}, {varying(b, x, axes)});
+  if (xs.empty()) return {};  // psum of an empty tree, as in JAX
+  std::vector<Atom> operands;
+  for (const Atom& x : xs) operands.push_back(varying(b, x, axes));
+  return b.emit(prim, {{"axes", axes}}, operands);
 }
 
 }  // namespace
 
-Atom psum(Builder& b, const Atom& x, const AxisNames& axes) { return reduce(b, Prim::kPsum, x, axes, "psum"); }
-
-Atom pmean(Builder& b, const Atom& x, const AxisNames& axes) {
-  const AxisGroup g = bound(b, axes, "pmean");
-  if (x.aval.dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, "pmean: needs a float32 operand, got ", x.aval.str(), "; use psum for integers");
-  return div(b, psum(b, x, axes), f32_scalar(g.size));
+std::vector<Atom> psum(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
+  return reduce(b, Prim::kPsum, xs, axes, "psum");
 }
 
-Atom pmax(Builder& b, const Atom& x, const AxisNames& axes) { return reduce(b, Prim::kPmax, x, axes, "pmax"); }
+std::vector<Atom> pmean(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
+  const AxisGroup g = bound(b, axes, "pmean");
+  for (const Atom& x : xs)
+    if (x.aval.dtype != DType::kFloat32)
+      fail(ErrorKind::kShape, "pmean: needs float32 operands, got ", x.aval.str(), "; use psum for integers");
+  std::vector<Atom> out;
+  for (const Atom& s : psum(b, xs, axes)) out.push_back(div(b, s, f32_scalar(g.size)));
+  return out;
+}
 
-Atom pmin(Builder& b, const Atom& x, const AxisNames& axes) { return reduce(b, Prim::kPmin, x, axes, "pmin"); }
+std::vector<Atom> pmax(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
+  return reduce(b, Prim::kPmax, xs, axes, "pmax");
+}
+
+std::vector<Atom> pmin(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
+  return reduce(b, Prim::kPmin, xs, axes, "pmin");
+}
+
+Atom psum(Builder& b, const Atom& x, const AxisNames& axes) { return psum(b, std::vector<Atom>{x}, axes)[0]; }
+Atom pmean(Builder& b, const Atom& x, const AxisNames& axes) { return pmean(b, std::vector<Atom>{x}, axes)[0]; }
+Atom pmax(Builder& b, const Atom& x, const AxisNames& axes) { return pmax(b, std::vector<Atom>{x}, axes)[0]; }
+Atom pmin(Builder& b, const Atom& x, const AxisNames& axes) { return pmin(b, std::vector<Atom>{x}, axes)[0]; }
 
 Atom pvary(Builder& b, const Atom& x, const AxisNames& axes) {
   bound(b, axes, "pcast");

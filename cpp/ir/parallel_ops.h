@@ -23,6 +23,14 @@ Atom pmean(Builder& b, const Atom& x, const AxisNames& axes);
 Atom pmax(Builder& b, const Atom& x, const AxisNames& axes);
 /// jax.lax.pmin(x, axes).
 Atom pmin(Builder& b, const Atom& x, const AxisNames& axes);
+/// jax.lax.psum of a tree: one psum equation over all the leaves (one rendezvous of the devices).
+std::vector<Atom> psum(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
+/// jax.lax.pmean of a tree: one psum equation, then a division per leaf.
+std::vector<Atom> pmean(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
+/// jax.lax.pmax of a tree (one equation).
+std::vector<Atom> pmax(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
+/// jax.lax.pmin of a tree (one equation).
+std::vector<Atom> pmin(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
 /// jax.lax.pcast(x, axes, to='varying'): x, typed as varying along `axes`.
 Atom pvary(Builder& b, const Atom& x, const AxisNames& axes);
 /// jax.lax.all_gather(x, axes, axis=axis, tiled=tiled).

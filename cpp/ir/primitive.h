@@ -91,9 +91,11 @@ constexpr size_t kNumPrims = static_cast<size_t>(Prim::kCount);
 class Builder;
 struct Atom;
 
-/// A dense array the evaluation rules read or write: an aval and its elements (row-major).
+/// A dense array the evaluation rules read or write: an aval and its
+/// elements (row-major). The aval is borrowed from the program (copying it
+/// would allocate for every operand of every equation on every device).
 struct Tensor {
-  Aval aval;
+  const Aval& aval;
   void* data = nullptr;
   /// The elements as T.
   template <class T>

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "runtime/collective_shapes.h"
 #include "runtime/mesh.h"
@@ -14,6 +15,20 @@
 #include "runtime/shape.h"
 
 namespace shardlab {
+
+/// One operand of a batched all-reduce.
+struct ReduceBuffer {
+  DType dtype;    ///< float32 or int32
+  const void* in;  ///< this device's operand
+  void* out;       ///< where its result goes
+  int64_t count;   ///< elements
+};
+
+/// Copies the inputs of `bufs` of `dtype`, end to end, into `dst` (resized to
+/// fit); returns how many elements that is.
+int64_t pack_inputs(const std::vector<ReduceBuffer>& bufs, DType dtype, std::vector<uint32_t>& dst);
+/// Copies consecutive runs of `src` into the outputs of `bufs` of `dtype` (pack_inputs' inverse).
+void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, DType dtype);
 
 /// Collectives among the devices of one mesh, called per device.
 class Collectives {
@@ -24,6 +39,10 @@ class Collectives {
   /// psum / pmax / pmin over the axes of g: out = in_0 op in_1 op ... (device order).
   virtual void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
                           int64_t count) = 0;
+  /// all_reduce of several operands with one rendezvous per dtype (how a
+  /// psum of a tree runs): the operands are packed end to end and reduced
+  /// together, so each result is bitwise what its own all_reduce gives.
+  virtual void all_reduce_many(int device, const AxisGroup& g, ReduceOp op, const std::vector<ReduceBuffer>& bufs) = 0;
   /// all_gather: out holds every peer's block, in position order, along `axis`.
   virtual void all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int axis,
                           bool tiled) = 0;

@@ -78,6 +78,7 @@ struct alignas(64) Communicator::MaskState {
 struct Communicator::DeviceState {
   std::vector<MaskState> masks;
   std::unique_ptr<Buffer> staging;
+  std::vector<uint32_t> packed;  // all_reduce_many's operands, kept between calls
 };
 
 // The peers of one exchange: descriptors by position along the group's axes,
@@ -240,6 +241,20 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
     run(0.0f);
   } else {
     run(int32_t{0});
+  }
+}
+
+void Communicator::all_reduce_many(int device, const AxisGroup& g, ReduceOp op, const std::vector<ReduceBuffer>& bufs) {
+  if (bufs.size() == 1) {
+    all_reduce(device, g, op, bufs[0].dtype, bufs[0].in, bufs[0].out, bufs[0].count);
+    return;
+  }
+  std::vector<uint32_t>& packed = devices_[device]->packed;
+  for (DType dtype : {DType::kFloat32, DType::kInt32}) {
+    const int64_t n = pack_inputs(bufs, dtype, packed);
+    if (n == 0) continue;
+    all_reduce(device, g, op, dtype, packed.data(), packed.data(), n);
+    unpack_outputs(packed.data(), bufs, dtype);
   }
 }
 

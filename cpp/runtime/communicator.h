@@ -53,6 +53,7 @@ class Communicator final : public JobSync, public Collectives {
   // Collectives. Only all_reduce may have out == in.
   void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
                   int64_t count) override;
+  void all_reduce_many(int device, const AxisGroup& g, ReduceOp op, const std::vector<ReduceBuffer>& bufs) override;
   void all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int axis,
                   bool tiled) override;
   void reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out, const Shape& in_shape,

@@ -168,7 +168,7 @@ ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, con
   });
 }
 
-ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<const ir::Program> program,
+ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
                                         const val& inputs) {
   return with_js_errors([&] {
     if (mesh.mesh->size() > pool_.size())
@@ -177,7 +177,7 @@ ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::sha
     std::vector<ShardedArray> args;
     const int n = inputs["length"].as<int>();
     for (int i = 0; i < n; ++i) args.push_back(inputs[i].as<ShardedArray>());
-    exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(program), args);
+    exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(exe), args);
     auto comm = mesh.comm;
     submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
     return ProgramRun{job.outputs};

@@ -72,7 +72,7 @@ class AsyncRuntime {
                                  const emscripten::val& out_spec, int reps);
   /// Submits `program` on the sharded arrays `inputs` (a JS array) over the
   /// devices of `mesh`; completion is reported as for submit_collective.
-  ProgramRun submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<const ir::Program> program,
+  ProgramRun submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
                             const emscripten::val& inputs);
   /// Test aid: a job in which every device runs a psum, then device `failing`
   /// fails while the others wait in a second psum: mode "throw" throws a C++

@@ -218,10 +218,6 @@ val JsTrace::collective(const std::string& op, const val& x_js, const val& axes_
     const ir::Atom x = atom(x_js);
     const ir::AxisNames axes = strings_from_js(axes_js);
     ir::Builder& b = *b_;
-    if (op == "psum") return atom_to_js(ir::psum(b, x, axes));
-    if (op == "pmean") return atom_to_js(ir::pmean(b, x, axes));
-    if (op == "pmax") return atom_to_js(ir::pmax(b, x, axes));
-    if (op == "pmin") return atom_to_js(ir::pmin(b, x, axes));
     if (op == "pcast") return atom_to_js(ir::pvary(b, x, axes));
     if (op == "all_gather")
       return atom_to_js(ir::all_gather(b, x, axes, int_opt(opts, "axis", 0), bool_opt(opts, "tiled")));
@@ -238,7 +234,21 @@ val JsTrace::collective(const std::string& op, const val& x_js, const val& axes_
       return atom_to_js(ir::ppermute(b, x, axes, perm));
     }
     fail(ErrorKind::kValue, "collective: unknown collective '", op,
-         "'; valid names are psum, pmean, pmax, pmin, pcast, all_gather, psum_scatter, ppermute, all_to_all");
+         "'; valid names are pcast, all_gather, psum_scatter, ppermute, all_to_all (psum, pmean, pmax and pmin "
+         "go through allReduce)");
+  });
+}
+
+val JsTrace::all_reduce(const std::string& op, const val& xs, const val& axes_js) {
+  return with_js_errors([&] {
+    const std::vector<ir::Atom> in = atoms(xs);
+    const ir::AxisNames axes = strings_from_js(axes_js);
+    ir::Builder& b = *b_;
+    if (op == "psum") return atoms_to_js(ir::psum(b, in, axes));
+    if (op == "pmean") return atoms_to_js(ir::pmean(b, in, axes));
+    if (op == "pmax") return atoms_to_js(ir::pmax(b, in, axes));
+    if (op == "pmin") return atoms_to_js(ir::pmin(b, in, axes));
+    fail(ErrorKind::kValue, "allReduce: unknown reduction '", op, "'; valid names are psum, pmean, pmax, pmin");
   });
 }
 
@@ -250,7 +260,8 @@ JsProgram JsTrace::build(const val& outputs) {
   return with_js_errors([&] {
     std::vector<ir::Atom> outs = atoms(outputs);
     for (ir::Atom& o : outs) o = b_->local(o);
-    return JsProgram{std::make_shared<const ir::Program>(b_->build(outs))};
+    auto program = std::make_shared<const ir::Program>(b_->build(outs));
+    return JsProgram{program, std::make_shared<exec::Executable>(program)};
   });
 }
 

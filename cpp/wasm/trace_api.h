@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "exec/executable.h"
 #include "ir/autodiff.h"
 #include "ir/parallel_ops.h"
 #include "wasm/async_runtime.h"
@@ -19,6 +20,8 @@ namespace shardlab::wasm {
 /// A traced program, shared by the JS jit cache and running jobs.
 struct JsProgram {
   std::shared_ptr<const ir::Program> program;
+  /// The program ready to run on the devices (frames reused across calls).
+  std::shared_ptr<exec::Executable> executable;
   /// jax.make_jaxpr's text.
   std::string text() const;
   /// The JSON form (ir/json.h).
@@ -47,11 +50,14 @@ class JsTrace {
   emscripten::val input(const std::string& dtype, const emscripten::val& shape);
   /// Emits primitive `name` with `params` (a JS object) on `inputs` (JS atoms); returns the output atoms.
   emscripten::val emit(const std::string& name, const emscripten::val& params, const emscripten::val& inputs);
-  /// A jax.lax collective (psum, pmean, pmax, pmin, pcast, all_gather,
-  /// psum_scatter, ppermute, all_to_all) of x over `axes`, with its keyword
+  /// A jax.lax collective (pcast, all_gather, psum_scatter, ppermute,
+  /// all_to_all) of x over `axes`, with its keyword
   /// arguments in `opts` ({axis, tiled, scatterDimension, perm, splitAxis, concatAxis}).
   emscripten::val collective(const std::string& op, const emscripten::val& x, const emscripten::val& axes,
                              const emscripten::val& opts);
+  /// jax.lax.psum / pmean / pmax / pmin (op) of the leaves `xs` of a tree
+  /// over `axes`: one equation for all of them, as JAX binds; returns the results.
+  emscripten::val all_reduce(const std::string& op, const emscripten::val& xs, const emscripten::val& axes);
   /// jax.lax.axis_index(axes).
   emscripten::val axis_index(const emscripten::val& axes);
   /// The program returning `outputs`.

@@ -123,7 +123,7 @@ std::vector<exec::HostArray> run_both(const Program& p, const std::shared_ptr<co
   for (size_t i = 0; i < inputs.size(); ++i)
     args.push_back(ShardedArray::put(mesh, inputs[i].aval.dtype, inputs[i].aval.shape,
                                      i < specs.size() ? specs[i] : PartitionSpec{}, inputs[i].words.data()));
-  const auto outs = exec::run_program(testing::pool(), comm, std::make_shared<const Program>(p), args);
+  const auto outs = exec::run_program(testing::pool(), comm, std::make_shared<exec::Executable>(std::make_shared<const Program>(p)), args);
   EXPECT_EQ(outs.size(), lockstep.size());
   for (size_t i = 0; i < outs.size() && i < lockstep.size(); ++i) {
     std::vector<uint32_t> words(lockstep[i].words.size());

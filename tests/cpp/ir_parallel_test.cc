@@ -110,6 +110,41 @@ TEST(ShardMap, PmeanPmaxPmin) {
   EXPECT_EQ(run_op([](Builder& b, const Atom& v) { return pmin(b, v, {"data"}); })[0], mn);
 }
 
+// JAX binds one psum for a whole tree; the devices then meet once. Packing
+// the operands must not change a single bit of any result.
+TEST(ShardMap, APsumOfSeveralOperandsIsOneEquationWithEachOperandsOwnSum) {
+  const auto xf = testing::random_floats(8 * 3, 4);
+  const auto yf = testing::random_floats(16, 5);
+  std::vector<int32_t> k(8);
+  for (int i = 0; i < 8; ++i) k[i] = 3 * i - 7;
+  auto program = [&](bool together) {
+    Builder b;
+    const Blocks in{b.input(f32({8, 3})), b.input(Aval{DType::kInt32, {8}, {}}), b.input(f32({16}))};
+    const auto out = shard_map(b, mesh8(), {P({{"data"}}), P({{"data"}}), P({{"data"}})}, {P(), P(), P()}, true, in,
+                               [&](Builder& bb, const Blocks& blk) {
+                                 if (together) return psum(bb, blk, {"data"});
+                                 return Blocks{psum(bb, blk[0], {"data"}), psum(bb, blk[1], {"data"}),
+                                               psum(bb, blk[2], {"data"})};
+                               });
+    return b.build(out);
+  };
+  const Program one = program(true), three = program(false);
+  const std::string text = to_text(one);
+  EXPECT_NE(text.find("= psum[axes=('data',)] "), std::string::npos) << text;
+  EXPECT_EQ(text.find("psum["), text.rfind("psum[")) << text;
+  const std::vector<exec::HostArray> args{host_f32({8, 3}, xf), exec::host_i32({8}, k), host_f32({16}, yf)};
+  const auto a = run_both(one, mesh8(), args);
+  const auto c = run_both(three, mesh8(), args);
+  ASSERT_EQ(a.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(a[i].words, c[i].words) << "output " << i;
+  EXPECT_EQ(exec::as_ints(a[1])[0], 3 * 28 - 7 * 8);
+  // pmean of a tree: one psum, then a division per leaf.
+  check_linear_vjp(one_shard_map(mesh8(), f32({8, 3}), P({{"data"}}), P(), [](Builder& b, const Atom& v) {
+    const Blocks m = pmean(b, Blocks{v, mul(b, v, f32_scalar(2))}, {"data"});
+    return add(b, m[0], m[1]);
+  }));
+}
+
 TEST(ShardMap, AllGatherKeepsTheValueVarying) {
   const auto x = testing::random_floats(8 * 2, 4);
   // Tiled: every device gets the whole [8,2]; the result varies (as in JAX),

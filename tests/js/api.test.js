@@ -32,6 +32,18 @@ describe('trees, eager operations and caching', () => {
     close(await out.n.tolist(), 2);
   });
 
+  test('a reduction over a tree is one equation (as JAX binds it) with each leaf summed', async () => {
+    const f = (a, b) => sl.shardMap((a, b) => lax.psum({ a, b }, 'data'), { mesh, inSpecs: [P('data'), P('data')], outSpecs: P() })(a, b);
+    const a = Array.from({ length: 8 }, (_, i) => i + 1);
+    const b = Array.from({ length: 16 }, (_, i) => i * 0.5);
+    const text = String(sl.makeJaxpr(f)(sl.array(a), sl.array(b)));
+    expect(text.match(/psum\[/g)).toHaveLength(1);
+    expect(text).toMatch(/\w+:f32\[1\] \w+:f32\[2\] = psum\[axes=\('data',\)\] \w+ \w+/);
+    const out = await sl.jit(f)(sl.array(a), sl.array(b));
+    close(await out.a.tolist(), [36]);
+    close(await out.b.tolist(), [0.5 * (0 + 2 + 4 + 6 + 8 + 10 + 12 + 14), 0.5 * (1 + 3 + 5 + 7 + 9 + 11 + 13 + 15)]);
+  });
+
   test('a second call with the same signature does not trace again', async () => {
     let traces = 0;
     const f = sl.jit((x) => {

@@ -48,17 +48,28 @@ std::vector<MaybeAtom> not_differentiable(const char* name) {
        "expression instead");
 }
 
+// psum of several operands (a tree) is one batched all-reduce: one
+// rendezvous of the devices instead of one per operand.
 void all_reduce(const DeviceContext& ctx, const Params& p, ReduceOp op, const char* name,
                 const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  ctx.collectives->all_reduce(ctx.device, group_of(ctx, axes_of(p, name), name), op, in[0]->aval.dtype, in[0]->data,
-                              out[0]->data, num_elements(in[0]->aval.shape));
+  thread_local std::vector<ReduceBuffer> bufs;  // no allocation per call once grown
+  bufs.clear();
+  for (size_t i = 0; i < in.size(); ++i)
+    bufs.push_back(ReduceBuffer{in[i]->aval.dtype, in[i]->data, out[i]->data, num_elements(in[i]->aval.shape)});
+  ctx.collectives->all_reduce_many(ctx.device, group_of(ctx, axes_of(p, name), name), op, bufs);
 }
 
+// psum/pmax/pmin take any number of operands (JAX binds one psum for a whole
+// tree); each result is its operand's type, invariant along the axes.
 std::vector<Aval> reduced_shape(const Params& p, const std::vector<Aval>& in, const char* name) {
-  one_operand(name, in);
-  if (in[0].dtype == DType::kBool)
-    fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
-  return {Aval{in[0].dtype, in[0].shape, without(in[0].vma, axes_of(p, name))}};
+  if (in.empty()) fail(ErrorKind::kValue, name, ": takes at least 1 operand, got 0");
+  std::vector<Aval> out;
+  for (const Aval& a : in) {
+    if (a.dtype == DType::kBool)
+      fail(ErrorKind::kShape, name, ": needs float32 or int32 operands, got ", a.str());
+    out.push_back(Aval{a.dtype, a.shape, without(a.vma, axes_of(p, name))});
+  }
+  return out;
 }
 
 }  // namespace
@@ -74,15 +85,38 @@ void Def<Prim::kPsum>::eval_on_device(const DeviceContext& ctx, const Params& p,
 }
 std::vector<MaybeAtom> Def<Prim::kPsum>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  return linear_jvp(b, Prim::kPsum, p, t[0]);
+  // One psum of the nonzero tangents; zero tangents stay symbolic.
+  std::vector<Atom> nonzero;
+  for (const MaybeAtom& ti : t)
+    if (ti) nonzero.push_back(*ti);
+  std::vector<MaybeAtom> out(t.size());
+  if (nonzero.empty()) return out;
+  const std::vector<Atom> sums = b.emit(Prim::kPsum, p, nonzero);
+  for (size_t i = 0, k = 0; i < t.size(); ++i)
+    if (t[i]) out[i] = sums[k++];
+  return out;
 }
 std::vector<MaybeAtom> Def<Prim::kPsum>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
                                                    const std::vector<Atom>&, const std::vector<bool>& linear) {
-  if (!linear[0] || !cts[0]) return {std::nullopt};
-  if (!b.scope().tracks_vma()) return {b.emit1(Prim::kPsum, p, {*cts[0]})};
-  const Names missing = without(axes_of(p, kName), cts[0]->aval.vma);
-  if (missing.empty()) return {cts[0]};
-  return {b.emit1(Prim::kPvary, {{"axes", missing}}, {*cts[0]})};
+  std::vector<MaybeAtom> out(cts.size());
+  if (!b.scope().tracks_vma()) {
+    // check_vma=False: the transpose of psum is psum (of the per-device cotangents).
+    std::vector<Atom> present;
+    for (size_t i = 0; i < cts.size(); ++i)
+      if (linear[i] && cts[i]) present.push_back(*cts[i]);
+    if (present.empty()) return out;
+    const std::vector<Atom> sums = b.emit(Prim::kPsum, p, present);
+    for (size_t i = 0, k = 0; i < cts.size(); ++i)
+      if (linear[i] && cts[i]) out[i] = sums[k++];
+    return out;
+  }
+  // ct_x = pvary(ct_y) along the reduced axes the cotangent does not vary along.
+  for (size_t i = 0; i < cts.size(); ++i) {
+    if (!linear[i] || !cts[i]) continue;
+    const Names missing = without(axes_of(p, kName), cts[i]->aval.vma);
+    out[i] = missing.empty() ? *cts[i] : b.emit1(Prim::kPvary, {{"axes", missing}}, {*cts[i]});
+  }
+  return out;
 }
 
 // pmax, pmin

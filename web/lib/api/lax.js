@@ -36,14 +36,26 @@ const requireTraceOp = (fn, f) => (...args) => {
   return f(...args);
 };
 
-/** jax.lax.psum(x, axisName): the sum over the devices along the axes (x may be a tree). */
-export const psum = requireTraceOp('psum', collective('psum', 'psum'));
+// A reduction over a whole tree: one equation for all its leaves, as JAX
+// binds psum once per call, so the devices meet once.
+function reduction(fn, op) {
+  return (tree, axisName) => {
+    const t = traceFor(`lax.${fn}`);
+    const axes = axesOf(axisName, `lax.${fn}`);
+    const { leaves, def } = flatten(tree, isLeafValue);
+    const atoms = leaves.map((x) => traced(t, x, `lax.${fn}`).atomIn(t));
+    return unflatten(def, t.wrap(callCore(() => t.core.allReduce(op, atoms, axes))));
+  };
+}
+
+/** jax.lax.psum(x, axisName): the sum over the devices along the axes (x may be a tree; one psum for all its leaves). */
+export const psum = requireTraceOp('psum', reduction('psum', 'psum'));
 /** jax.lax.pmean: psum divided by the number of devices along the axes. */
-export const pmean = requireTraceOp('pmean', collective('pmean', 'pmean'));
+export const pmean = requireTraceOp('pmean', reduction('pmean', 'pmean'));
 /** jax.lax.pmax. */
-export const pmax = requireTraceOp('pmax', collective('pmax', 'pmax'));
+export const pmax = requireTraceOp('pmax', reduction('pmax', 'pmax'));
 /** jax.lax.pmin. */
-export const pmin = requireTraceOp('pmin', collective('pmin', 'pmin'));
+export const pmin = requireTraceOp('pmin', reduction('pmin', 'pmin'));
 /** jax.lax.all_gather(x, axisName, {axis, tiled}). */
 export const allGather = requireTraceOp('allGather', collective('allGather', 'all_gather', ({ axis = 0, tiled = false } = {}) => ({ axis, tiled })));
 /** jax.lax.psum_scatter(x, axisName, {scatterDimension, tiled}). */

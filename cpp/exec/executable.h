@@ -1,0 +1,35 @@
+// A program made ready to run many times on the device threads (what a jit
+// cache holds): each device builds its frame for each shard_map body on the
+// first run and reuses it, so a cached call allocates only its outputs.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "exec/frame.h"
+#include "ir/program.h"
+
+namespace shardlab::exec {
+
+/// A program plus its per-device frames. Runs of one Executable must not
+/// overlap; a DevicePool runs its jobs one at a time.
+class Executable {
+ public:
+  /// Wraps `program`; frames are built lazily, by the devices themselves.
+  explicit Executable(std::shared_ptr<const ir::Program> program);
+
+  /// The program.
+  const ir::Program& program() const { return *program_; }
+  /// The program, shared.
+  const std::shared_ptr<const ir::Program>& program_ptr() const { return program_; }
+
+  /// Device d's frame for the body of equation i (a shard_map). Each device
+  /// touches only its own frames, so devices may call this concurrently.
+  Frame& frame(size_t eqn, int device);
+
+ private:
+  std::shared_ptr<const ir::Program> program_;
+  std::vector<std::vector<std::unique_ptr<Frame>>> frames_;  // [eqn][device]
+};
+
+}  // namespace shardlab::exec
