@@ -5,6 +5,8 @@
 //   wasm         the same code compiled to wasm, driven from Node
 //   postmessage  8 worker_threads sending blocks to a coordinator that sums
 //                them in device order and posts the result back
+//   js-atomics   8 worker_threads over one SharedArrayBuffer, each summing its
+//                slice of the result in plain JS, with an Atomics barrier
 // Each figure is one job of many back-to-back psums divided by their number,
 // repeated; min and median over the repetitions are reported.
 import { execFileSync } from 'node:child_process';
@@ -114,26 +116,55 @@ async function benchPostMessage() {
   }
 }
 
+// One job of `reps` all-reduces by the plain-JS SharedArrayBuffer baseline;
+// resolves to device 0's time for them (all devices start together).
+function atomicsJob(n, reps) {
+  const devices = 8;
+  const sab = new SharedArrayBuffer(8 + (devices + 1) * n * 4);
+  const workers = Array.from(
+    { length: devices },
+    (_, device) => new Worker(new URL('./atomics_worker.mjs', import.meta.url), { workerData: { sab, n, reps, device, devices } }),
+  );
+  return Promise.all(workers.map((w) => new Promise((r) => w.once('online', r)))).then(async () => {
+    const times = workers.map((w) => new Promise((r) => w.once('message', r)));
+    for (const w of workers) w.postMessage('start');
+    const ms = Math.max(...(await Promise.all(times)));
+    await Promise.all(workers.map((w) => w.terminate()));
+    return ms;
+  });
+}
+
+async function benchAtomics() {
+  for (const n of SIZES) {
+    const reps = repsFor(n);
+    const samples = [];
+    for (let r = 0; r < REPETITIONS; r++) samples.push(((await atomicsJob(n, reps)) * 1000) / reps);
+    add('js-atomics', n, samples);
+  }
+}
+
 benchNative();
 await benchWasm();
 await benchPostMessage();
+await benchAtomics();
 
 // The table, with the ratios the targets are stated in.
 const get = (impl, n) => rows.find((r) => r.impl === impl && r.floats_per_device === n);
 const pad = (s, w) => String(s).padStart(w);
 console.log(`\npsum on 8 devices (${REPETITIONS} repetitions; microseconds per psum)`);
 console.log(
-  `${pad('floats/dev', 10)} ${pad('native min', 11)} ${pad('median', 9)} ${pad('wasm min', 10)} ${pad('median', 9)} ${pad('postMsg min', 12)} ${pad('median', 9)}  ${pad('wasm/native', 11)} ${pad('postMsg/wasm', 12)} ${pad('wasm GB/s', 9)}`,
+  `${pad('floats/dev', 10)} ${pad('native min', 11)} ${pad('median', 9)} ${pad('wasm min', 10)} ${pad('median', 9)} ${pad('postMsg min', 12)} ${pad('median', 9)} ${pad('jsAtom min', 11)} ${pad('median', 9)}  ${pad('wasm/native', 11)} ${pad('postMsg/wasm', 12)} ${pad('jsAtom/wasm', 11)} ${pad('wasm GB/s', 9)}`,
 );
 for (const n of SIZES) {
-  const [nat, wasm, pm] = ['native', 'wasm', 'postmessage'].map((i) => get(i, n));
+  const [nat, wasm, pm, ja] = ['native', 'wasm', 'postmessage', 'js-atomics'].map((i) => get(i, n));
   const gbs = (8 * n * 4) / (wasm.median_us * 1e-6) / 1e9;
   console.log(
-    `${pad(n, 10)} ${pad(nat.min_us.toFixed(1), 11)} ${pad(nat.median_us.toFixed(1), 9)} ${pad(wasm.min_us.toFixed(1), 10)} ${pad(wasm.median_us.toFixed(1), 9)} ${pad(pm.min_us.toFixed(1), 12)} ${pad(pm.median_us.toFixed(1), 9)}  ${pad((wasm.median_us / nat.median_us).toFixed(2) + 'x', 11)} ${pad((pm.median_us / wasm.median_us).toFixed(1) + 'x', 12)} ${pad(gbs.toFixed(1), 9)}`,
+    `${pad(n, 10)} ${pad(nat.min_us.toFixed(1), 11)} ${pad(nat.median_us.toFixed(1), 9)} ${pad(wasm.min_us.toFixed(1), 10)} ${pad(wasm.median_us.toFixed(1), 9)} ${pad(pm.min_us.toFixed(1), 12)} ${pad(pm.median_us.toFixed(1), 9)} ${pad(ja.min_us.toFixed(1), 11)} ${pad(ja.median_us.toFixed(1), 9)}  ${pad((wasm.median_us / nat.median_us).toFixed(2) + 'x', 11)} ${pad((pm.median_us / wasm.median_us).toFixed(1) + 'x', 12)} ${pad((ja.median_us / wasm.median_us).toFixed(1) + 'x', 11)} ${pad(gbs.toFixed(1), 9)}`,
   );
 }
 console.log('wasm/native: time ratio (target <= 1.3 at 1 float, throughput >= 0.8x native at 2^20, i.e. ratio <= 1.25);');
 console.log('postMsg/wasm: how much slower the postMessage baseline is (targets >= 3 at 1 float, >= 30 at 2^20);');
+console.log('jsAtom/wasm: how much slower the plain-JS SharedArrayBuffer + Atomics baseline is;');
 console.log('wasm GB/s: input bytes (8 * n * 4) per second (target >= 35 at 2^20).');
 if (jsonFile) {
   writeFileSync(jsonFile, JSON.stringify({ rows }, null, 2));

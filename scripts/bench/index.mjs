@@ -1,7 +1,8 @@
 // npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite
-// so far: psum latency and throughput (native, wasm, postMessage; from
-// scripts/bench/collectives.mjs), dispatch per jit call against its two
-// references, and the checker's time per problem. Prints a table with the
+// so far: psum latency and throughput (native, wasm, postMessage, plain-JS
+// Atomics; from scripts/bench/collectives.mjs), dispatch per jit call against
+// its two references, the checker's time per problem, and the matmul kernel
+// (wasm vs native). Prints a table with the
 // ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
 // min, median}]}) and draws an SVG chart of the medians.
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dispatchRows } from './dispatch.mjs';
+import { kernelRows } from './kernels.mjs';
 import { chartSvg } from './chart.mjs';
 
 const args = process.argv.slice(2);
@@ -28,7 +30,7 @@ const collectives = JSON.parse(readFileSync(tmp, 'utf8')).rows.map((r) => ({
   min: r.min_us,
   median: r.median_us,
 }));
-const rows = [...collectives, ...(await dispatchRows({ quick }))];
+const rows = [...collectives, ...(await dispatchRows({ quick })), ...kernelRows()];
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
 const ratio = (r) => {
@@ -39,6 +41,10 @@ const ratio = (r) => {
   if (r.group === 'dispatch' && r.case !== 'psum-1-float') {
     const floor = find('dispatch', 'wasm-jit', 'psum-1-float');
     return `${(r.median / floor.median).toFixed(2)}x the 1-float psum call`;
+  }
+  if (r.group === 'kernels' && r.impl.startsWith('wasm')) {
+    const [avx, sse] = ['native', 'native-sse4.2'].map((i) => find('kernels', i, r.case, r.size));
+    return `${(r.median / avx.median).toFixed(2)}x native, ${(r.median / sse.median).toFixed(2)}x native-sse4.2`;
   }
   return '';
 };

@@ -126,13 +126,25 @@ TEST(DotGeneral, Int32ValuesWrapAround) {
   EXPECT_EQ(w, (std::vector<int32_t>{15}));
 }
 
+// Large and ragged: past the wasm kernel's 256-deep blocks and not a whole
+// number of its 4 x 8 tiles, with each operand in either storage order.
 TEST(DotGeneral, ALargeMatmulIsAccurate) {
-  const Shape xs = {64, 96}, ys = {96, 80};
-  const auto x = testing::random_floats(num_elements(xs), 3), y = testing::random_floats(num_elements(ys), 4);
-  const auto got = as_floats(
-      evaluate([](Builder& b, auto in) { return matmul(b, in[0], in[1]); }, {host_f32(xs, x), host_f32(ys, y)}));
-  const auto want = dot_reference(x, xs, y, ys, {{1}, {0}, {}, {}});
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-4) << i;
+  const std::vector<DotCase> cases = {
+      {{64, 96}, {96, 80}, {{1}, {0}, {}, {}}},
+      {{37, 300}, {300, 45}, {{1}, {0}, {}, {}}},
+      {{300, 37}, {300, 45}, {{0}, {0}, {}, {}}},
+      {{37, 300}, {45, 300}, {{1}, {1}, {}, {}}},
+      {{3, 37, 261}, {3, 261, 9}, {{2}, {1}, {0}, {0}}},
+  };
+  for (const DotCase& c : cases) {
+    const auto x = testing::random_floats(num_elements(c.xs), 3), y = testing::random_floats(num_elements(c.ys), 4);
+    const auto got = as_floats(evaluate([&](Builder& b, auto in) { return dot_general(b, in[0], in[1], c.dims); },
+                                        {host_f32(c.xs, x), host_f32(c.ys, y)}));
+    const auto want = dot_reference(x, c.xs, y, c.ys, c.dims);
+    ASSERT_EQ(got.size(), want.size());
+    // float32 sums of up to 300 products of values in [-1, 1).
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-4) << shape_str(c.xs) << " element " << i;
+  }
 }
 
 TEST(Matmul, FollowsNumpyRanks) {

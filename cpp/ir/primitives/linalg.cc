@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "ir/ops.h"
+#include "ir/primitives/gemm.h"
 #include "runtime/errors.h"
 #include "runtime/strided_copy.h"
 
@@ -104,17 +105,6 @@ Matrices<T> as_matrices(const Tensor& t, const std::vector<int64_t>& batch, cons
   strided_copy(extent, t.data, src, m.copy.data(), StridedView{strides_of(extent), 0});
   m.data = m.copy.data();
   return m;
-}
-
-// out[i] = a[i] * b[i] for the `batch` row-major M x N result matrices.
-template <class T, int AOrder, int BOrder>
-void gemm(int64_t batch, int64_t m, int64_t k, int64_t n, const T* a, const T* b, T* out) {
-  using A = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, AOrder>;
-  using B = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, BOrder>;
-  using Out = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  for (int64_t i = 0; i < batch; ++i)
-    Eigen::Map<Out>(out + i * m * n, m, n).noalias() =
-        Eigen::Map<const A>(a + i * m * k, m, k) * Eigen::Map<const B>(b + i * k * n, k, n);
 }
 
 // x as [batch, free, contracting] and y as [batch, contracting, free] are

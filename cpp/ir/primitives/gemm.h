@@ -1,0 +1,131 @@
+// The matrix-product kernel under dot_general. Natively it is Eigen's GEMM.
+// In wasm, Eigen 3.4 has no SIMD128 packet path (its products run scalar,
+// about 0.1x native), and its SSE path through Emscripten's SSE headers is
+// slower still at large sizes (docs/performance.md has the figures), so
+// float32 products use the blocked SIMD128 kernel below: operands packed
+// into contiguous panels, a 4x8 register tile of multiply-adds. In its own
+// header so the kernel benchmark (tests/bench/matmul_bench.cc) times exactly
+// this code under each set of flags; SHARDLAB_GEMM_EIGEN forces Eigen there.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#if defined(__wasm_simd128__) && !defined(SHARDLAB_GEMM_EIGEN)
+#include <wasm_simd128.h>
+#define SHARDLAB_GEMM_SIMD128 1
+#endif
+
+namespace shardlab::ir {
+
+#ifdef SHARDLAB_GEMM_SIMD128
+namespace simd_gemm {
+
+constexpr int64_t kMr = 4;    // rows of the register tile
+constexpr int64_t kNr = 8;    // columns of the register tile (two f32x4)
+constexpr int64_t kKc = 256;  // depth of one packed block: a 4 x 256 sliver of A is 4 KB (L1)
+
+// Element (i, j) of a matrix stored with strides (rs, cs).
+inline float at(const float* p, int64_t rs, int64_t cs, int64_t i, int64_t j) { return p[i * rs + j * cs]; }
+
+// Packs rows [i0, i0+kMr) x depth [k0, k0+kc) of A as kc groups of kMr
+// values (k-major), zero-padding rows past m.
+inline void pack_a(const float* a, int64_t rs, int64_t cs, int64_t m, int64_t i0, int64_t k0, int64_t kc, float* dst) {
+  for (int64_t k = 0; k < kc; ++k)
+    for (int64_t r = 0; r < kMr; ++r) *dst++ = i0 + r < m ? at(a, rs, cs, i0 + r, k0 + k) : 0.0f;
+}
+
+// Packs depth [k0, k0+kc) x columns [j0, j0+kNr) of B as kc rows of kNr
+// values, zero-padding columns past n.
+inline void pack_b(const float* b, int64_t rs, int64_t cs, int64_t n, int64_t k0, int64_t kc, int64_t j0, float* dst) {
+  for (int64_t k = 0; k < kc; ++k)
+    for (int64_t c = 0; c < kNr; ++c) *dst++ = j0 + c < n ? at(b, rs, cs, k0 + k, j0 + c) : 0.0f;
+}
+
+// tile (kMr x kNr, row-major) += packed A sliver x packed B panel, over kc.
+// Per k: two loads of B, four broadcasts of A, eight multiplies and adds
+// (wasm SIMD has no fused multiply-add).
+inline void micro_kernel(int64_t kc, const float* ap, const float* bp, float* tile) {
+  v128_t c00 = wasm_v128_load(tile + 0), c01 = wasm_v128_load(tile + 4);
+  v128_t c10 = wasm_v128_load(tile + 8), c11 = wasm_v128_load(tile + 12);
+  v128_t c20 = wasm_v128_load(tile + 16), c21 = wasm_v128_load(tile + 20);
+  v128_t c30 = wasm_v128_load(tile + 24), c31 = wasm_v128_load(tile + 28);
+  for (int64_t k = 0; k < kc; ++k, ap += kMr, bp += kNr) {
+    const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
+    v128_t a = wasm_f32x4_splat(ap[0]);
+    c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0));
+    c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
+    a = wasm_f32x4_splat(ap[1]);
+    c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0));
+    c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
+    a = wasm_f32x4_splat(ap[2]);
+    c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0));
+    c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
+    a = wasm_f32x4_splat(ap[3]);
+    c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0));
+    c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
+  }
+  wasm_v128_store(tile + 0, c00), wasm_v128_store(tile + 4, c01);
+  wasm_v128_store(tile + 8, c10), wasm_v128_store(tile + 12, c11);
+  wasm_v128_store(tile + 16, c20), wasm_v128_store(tile + 20, c21);
+  wasm_v128_store(tile + 24, c30), wasm_v128_store(tile + 28, c31);
+}
+
+// out (m x n, row-major) = A (m x k, strides ra/ca) * B (k x n, strides rb/cb).
+// Each output element is summed in ascending k, so results do not depend on
+// the blocking; packing buffers are per thread and kept between calls.
+inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, int64_t ca, const float* b, int64_t rb,
+                   int64_t cb, float* out) {
+  std::fill(out, out + m * n, 0.0f);
+  if (k == 0) return;
+  thread_local std::vector<float> apack, bpack;
+  const int64_t row_tiles = (m + kMr - 1) / kMr, col_tiles = (n + kNr - 1) / kNr;
+  alignas(16) float tile[kMr * kNr];
+  for (int64_t k0 = 0; k0 < k; k0 += kKc) {
+    const int64_t kc = std::min(kKc, k - k0);
+    apack.resize(static_cast<size_t>(row_tiles * kMr * kc));
+    bpack.resize(static_cast<size_t>(kc * kNr));
+    for (int64_t t = 0; t < row_tiles; ++t) pack_a(a, ra, ca, m, t * kMr, k0, kc, apack.data() + t * kMr * kc);
+    for (int64_t ct = 0; ct < col_tiles; ++ct) {
+      const int64_t j0 = ct * kNr, nc = std::min(kNr, n - j0);
+      pack_b(b, rb, cb, n, k0, kc, j0, bpack.data());
+      for (int64_t t = 0; t < row_tiles; ++t) {
+        const int64_t i0 = t * kMr, mc = std::min(kMr, m - i0);
+        for (int64_t r = 0; r < kMr; ++r)
+          for (int64_t c = 0; c < kNr; ++c) tile[r * kNr + c] = r < mc && c < nc ? out[(i0 + r) * n + j0 + c] : 0.0f;
+        micro_kernel(kc, apack.data() + t * kMr * kc, bpack.data(), tile);
+        for (int64_t r = 0; r < mc; ++r)
+          for (int64_t c = 0; c < nc; ++c) out[(i0 + r) * n + j0 + c] = tile[r * kNr + c];
+      }
+    }
+  }
+}
+
+}  // namespace simd_gemm
+#endif
+
+/// out[i] = a[i] * b[i] for the `batch` row-major M x N result matrices;
+/// a[i] is M x K in AOrder, b[i] is K x N in BOrder (Eigen::RowMajor or ColMajor).
+template <class T, int AOrder, int BOrder>
+void gemm(int64_t batch, int64_t m, int64_t k, int64_t n, const T* a, const T* b, T* out) {
+#ifdef SHARDLAB_GEMM_SIMD128
+  if constexpr (std::is_same_v<T, float>) {
+    const bool a_rows = AOrder == Eigen::RowMajor, b_rows = BOrder == Eigen::RowMajor;
+    for (int64_t i = 0; i < batch; ++i)
+      simd_gemm::matmul(m, k, n, a + i * m * k, a_rows ? k : 1, a_rows ? 1 : m, b + i * k * n, b_rows ? n : 1,
+                        b_rows ? 1 : k, out + i * m * n);
+    return;
+  }
+#endif
+  using A = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, AOrder>;
+  using B = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, BOrder>;
+  using Out = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (int64_t i = 0; i < batch; ++i)
+    Eigen::Map<Out>(out + i * m * n, m, n).noalias() =
+        Eigen::Map<const A>(a + i * m * k, m, k) * Eigen::Map<const B>(b + i * k * n, k, n);
+}
+
+}  // namespace shardlab::ir
