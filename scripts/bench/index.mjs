@@ -1,8 +1,9 @@
 // npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite
 // so far: psum latency and throughput (native, wasm, postMessage, plain-JS
 // Atomics; from scripts/bench/collectives.mjs), dispatch per jit call against
-// its two references, the checker's time per problem, and the matmul kernel
-// (wasm vs native). Prints a table with the
+// its two references, the checker's time per problem, the large data- and
+// tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
+// kernel (wasm vs native). Prints a table with the
 // ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
 // min, median}]}) and draws an SVG chart of the medians.
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dispatchRows } from './dispatch.mjs';
 import { kernelRows } from './kernels.mjs';
+import { scaleRows } from './scale.mjs';
 import { chartSvg } from './chart.mjs';
 
 const args = process.argv.slice(2);
@@ -30,7 +32,7 @@ const collectives = JSON.parse(readFileSync(tmp, 'utf8')).rows.map((r) => ({
   min: r.min_us,
   median: r.median_us,
 }));
-const rows = [...collectives, ...(await dispatchRows({ quick })), ...kernelRows()];
+const rows = [...collectives, ...(await dispatchRows({ quick })), ...scaleRows({ quick }), ...kernelRows()];
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
 const ratio = (r) => {
@@ -41,6 +43,10 @@ const ratio = (r) => {
   if (r.group === 'dispatch' && r.case !== 'psum-1-float') {
     const floor = find('dispatch', 'wasm-jit', 'psum-1-float');
     return `${(r.median / floor.median).toFixed(2)}x the 1-float psum call`;
+  }
+  if (r.group === 'scale' && r.impl !== 'wasm-8-devices') {
+    const eight = find('scale', 'wasm-8-devices', r.case);
+    return `8 devices are ${(r.median / eight.median).toFixed(2)}x faster`;
   }
   if (r.group === 'kernels' && r.impl.startsWith('wasm')) {
     const [avx, sse] = ['native', 'native-sse4.2'].map((i) => find('kernels', i, r.case, r.size));
