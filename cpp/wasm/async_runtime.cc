@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "js_errors.h"
+#include "thread_cache_alloc.h"
 #include "runtime/errors.h"
 
 namespace shardlab::wasm {
@@ -84,7 +85,10 @@ CollectiveSpec collective_from_js(const val& desc) {
   return s;
 }
 
-double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+double heap_bytes_in_use() {
+  // Blocks parked in the allocation caches are free, not in use.
+  return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes());
+}
 
 DType dtype_from_name(const std::string& name, const char* fn) {
   if (name == "float32") return DType::kFloat32;

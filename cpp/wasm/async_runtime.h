@@ -46,7 +46,8 @@ ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const e
 /// Assembles `array` into the host buffer at `ptr` (checking replicas if asked).
 void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas);
 
-/// Bytes of the wasm heap in use by malloc (for leak tests).
+/// Bytes of the wasm heap in use (malloc's count less the free blocks the
+/// allocation caches hold), for leak tests.
 double heap_bytes_in_use();
 
 /// The outputs of a submitted program; valid once its job has ended.

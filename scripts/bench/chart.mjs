@@ -1,5 +1,5 @@
 // An SVG bar chart of benchmark medians, one panel per group, bars on a log
-// scale (the rows span microseconds to milliseconds).
+// scale per panel (the rows span microseconds to hundreds of milliseconds).
 
 const COLORS = {
   native: '#4e79a7',
@@ -23,17 +23,18 @@ export function chartSvg(rows) {
   const barH = 14;
   const width = 760;
   const left = 260;
-  const maxLog = Math.log10(Math.max(...rows.map((r) => r.median), 10));
   let y = 30;
   let body = `<text x="10" y="18" font-size="14" font-weight="bold">ShardLab benchmarks (median; log scale)</text>`;
   for (const g of groups) {
     const rs = rows.filter((r) => r.group === g);
+    // Each panel has its own unit, so its own scale.
+    const maxLog = Math.log10(Math.max(...rs.map((r) => r.median), 10));
     body += `<text x="10" y="${y + 12}" font-size="12" font-weight="bold">${g} (${rs[0].unit})</text>`;
     y += 18;
     for (const r of rs) {
       const w = Math.max(1, ((Math.log10(Math.max(r.median, 1)) / maxLog) * (width - left - 80)));
       body += `<text x="10" y="${y + 11}" font-size="11">${r.impl} ${r.case} ${r.size}</text>`;
-      body += `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 2}" fill="${COLORS[r.impl] ?? '#999'}"/>`;
+      body += `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 2}" fill="${COLORS[r.impl] ?? COLORS[r.impl.replace(/-chromium$/, '')] ?? '#999'}"/>`;
       body += `<text x="${left + w + 4}" y="${y + 11}" font-size="11">${r.median.toFixed(1)}</text>`;
       y += barH;
     }

@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadDevices } from '../../web/lib/runtime/devices.js';
+import { repsFor, wasmPsumSamples } from './psum_wasm.mjs';
 
 const args = process.argv.slice(2);
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
@@ -20,8 +21,6 @@ const quick = args.includes('--quick');
 // 0 floats: one barrier round, the floor under every small collective.
 const SIZES = [0, 1, 1 << 10, 1 << 16, 1 << 20, 1 << 22];
 const REPETITIONS = quick ? 3 : 7;
-// Same reps per job as the native benchmark (tests/bench/collectives_bench.cc).
-const repsFor = (n) => (n <= 1024 ? 2000 : n <= 65536 ? 400 : n <= 1 << 20 ? 40 : 10);
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,24 +45,7 @@ function benchNative() {
 }
 
 async function benchWasm() {
-  const rt = await loadDevices({ memoryMB: 512 }); // the 2^22 case holds ~300 MB
-  const mesh = rt.mesh([8], ['data']);
-  for (const n of SIZES) {
-    const reps = repsFor(n);
-    const x = rt.put(mesh, new Float32Array(8 * n).fill(1), [8 * n], ['data']);
-    const job = () => rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, [], { reps }); // replicated, as psum's result
-    (await job()).delete(); // warm-up: touch every page once
-    const samples = [];
-    for (let r = 0; r < REPETITIONS; r++) {
-      const t0 = performance.now();
-      const y = await job();
-      samples.push(((performance.now() - t0) * 1000) / reps);
-      y.delete();
-    }
-    x.delete();
-    add('wasm', n, samples);
-  }
-  rt.terminate();
+  for (const { n, samples } of await wasmPsumSamples(loadDevices, SIZES, REPETITIONS, repsFor)) add('wasm', n, samples);
 }
 
 // One all-reduce job of `reps` rounds through a coordinator on this thread.

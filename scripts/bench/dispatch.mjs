@@ -1,8 +1,10 @@
-// Dispatch and checker rows of `npm run bench` (Node): the time per awaited
-// call of the cached jit seed programs (the problems' reference solutions) against two references measured in the
-// same run (a jit call holding one 1-float psum: the floor of a round trip to
-// the devices; the same math in plain JS on one thread), and the time to check
-// one submission of each problem. Returns rows {group, impl, case, size, unit, min, median}.
+// Dispatch and checker rows of `npm run bench` (in Node, and in Chromium
+// through scripts/bench/page.html): the time per awaited call of the cached
+// jit seed programs (the problems' reference solutions) against two
+// references measured in the same run (a jit call holding one 1-float psum:
+// the floor of a round trip to the devices; the same math in plain JS on one
+// thread), and the time to check one submission of each problem. Returns
+// rows {group, impl, case, size, unit, min, median}.
 import * as sl from '../../web/lib/index.js';
 import { checkSolution } from '../../web/checker/engine.js';
 import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
@@ -10,6 +12,8 @@ import stepSolution from '../../problems/data-parallel-step/solution.mjs';
 import mlpSolution from '../../problems/tensor-parallel-mlp/solution.mjs';
 
 const { P, lax } = sl;
+// Where the rows are measured: Node, or a page (scripts/bench/page.html).
+const env = typeof window === 'undefined' ? 'node' : 'page';
 const disposeAll = (tree) => Object.values(tree).forEach((o) => o.dispose());
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -63,7 +67,7 @@ export async function dispatchRows({ quick = false } = {}) {
     const times = [];
     for (let s = 0; s < (quick ? 2 : 5); s++) times.push((await checkSolution(problem, problem.solution, { seed: s })).timeMs * 1000);
     const st = stats(times);
-    rows.push({ group: 'checker', impl: 'node', case: id, size: '23 cases', unit: 'us/check', min: st.min, median: st.median });
+    rows.push({ group: 'checker', impl: env, case: id, size: '23 cases', unit: 'us/check', min: st.min, median: st.median });
   }
   return rows;
 }

@@ -1,7 +1,8 @@
-// npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite
-// so far: psum latency and throughput (native, wasm, postMessage, plain-JS
-// Atomics; from scripts/bench/collectives.mjs), dispatch per jit call against
-// its two references, the checker's time per problem, the large data- and
+// npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite:
+// psum latency and throughput (native, wasm, postMessage, plain-JS Atomics;
+// from scripts/bench/collectives.mjs), dispatch per jit call against its two
+// references and the checker's time per problem (in Node and, through
+// scripts/bench/page.html, in headless Chromium), the large data- and
 // tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
 // kernel (wasm vs native). Prints a table with the
 // ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
@@ -14,6 +15,7 @@ import { dispatchRows } from './dispatch.mjs';
 import { kernelRows } from './kernels.mjs';
 import { scaleRows } from './scale.mjs';
 import { chartSvg } from './chart.mjs';
+import { chromiumRows } from './chromium.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
@@ -32,7 +34,13 @@ const collectives = JSON.parse(readFileSync(tmp, 'utf8')).rows.map((r) => ({
   min: r.min_us,
   median: r.median_us,
 }));
-const rows = [...collectives, ...(await dispatchRows({ quick })), ...scaleRows({ quick }), ...kernelRows()];
+const rows = [
+  ...collectives,
+  ...(await dispatchRows({ quick })),
+  ...(await chromiumRows({ quick })),
+  ...scaleRows({ quick }),
+  ...kernelRows(),
+];
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
 const ratio = (r) => {
@@ -41,12 +49,15 @@ const ratio = (r) => {
     return w ? `${(r.median / w.median).toFixed(2)}x wasm` : '';
   }
   if (r.group === 'dispatch' && r.case !== 'psum-1-float') {
-    const floor = find('dispatch', 'wasm-jit', 'psum-1-float');
+    // Against the floor measured in the same environment.
+    const floor = find('dispatch', r.impl.endsWith('-chromium') ? 'wasm-jit-chromium' : 'wasm-jit', 'psum-1-float');
     return `${(r.median / floor.median).toFixed(2)}x the 1-float psum call`;
   }
   if (r.group === 'scale' && r.impl !== 'wasm-8-devices') {
     const eight = find('scale', 'wasm-8-devices', r.case);
-    return `8 devices are ${(r.median / eight.median).toFixed(2)}x faster`;
+    return r.impl === 'wasm-1-device'
+      ? `8 devices are ${(r.median / eight.median).toFixed(2)}x faster`
+      : `8 wasm devices take ${(eight.median / r.median).toFixed(2)}x its time`;
   }
   if (r.group === 'kernels' && r.impl.startsWith('wasm')) {
     const [avx, sse] = ['native', 'native-sse4.2'].map((i) => find('kernels', i, r.case, r.size));
