@@ -20,16 +20,21 @@ const stats = (xs) => {
   return { min: s[0], median: s[Math.floor(s.length / 2)] };
 };
 
-// Per-call microseconds: `reps` awaited calls per sample, `samples` samples.
-async function timeCalls(f, { reps, samples }) {
-  for (let i = 0; i < Math.min(reps, 20); i++) await f();
-  const out = [];
+// Per-call microseconds of each case: `samples` rounds, each timing `reps`
+// awaited calls of every case in turn, so that the machine's slow and fast
+// moments fall on all cases alike and their ratios stay meaningful.
+async function timeInterleaved(cases, { reps, samples }) {
+  for (const c of cases) for (let i = 0; i < Math.min(reps, 20); i++) await c.f();
+  const out = cases.map(() => []);
   for (let s = 0; s < samples; s++) {
-    const t0 = performance.now();
-    for (let i = 0; i < reps; i++) await f();
-    out.push(((performance.now() - t0) * 1000) / reps);
+    for (const [j, c] of cases.entries()) {
+      const n = reps * (c.repeat ?? 1);
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await c.f();
+      out[j].push(((performance.now() - t0) * 1000) / n);
+    }
   }
-  return stats(out);
+  return out.map(stats);
 }
 
 const rand = (n, seed) => Array.from({ length: n }, (_, i) => Math.sin(seed * 97 + i * 1.7));
@@ -38,29 +43,33 @@ const mat = (r, c, seed) => Array.from({ length: r }, (_, i) => rand(c, seed + i
 /** The dispatch rows. */
 export async function dispatchRows({ quick = false } = {}) {
   await sl.init();
-  const reps = quick ? 50 : 300;
-  const samples = quick ? 3 : 7;
+  const reps = quick ? 50 : 200;
+  const samples = quick ? 3 : 9;
   const mesh = sl.makeMesh([8], ['data']);
   const rows = [];
   const add = (impl, name, size, st) => rows.push({ group: 'dispatch', impl, case: name, size, unit: 'us/call', min: st.min, median: st.median });
 
   const psum = sl.jit((x) => sl.shardMap((b) => lax.psum(b, 'data'), { mesh, inSpecs: P(), outSpecs: P() })(x));
   const one = sl.array([1]);
-  add('wasm-jit', 'psum-1-float', '1', await timeCalls(async () => (await psum(one)).dispose(), { reps, samples }));
-
   const [n, d, k] = [32, 4, 3];
   const step = sl.jit(stepSolution);
   const dp = { w: mat(d, k, 1), b: rand(k, 2), x: mat(n, d, 3), y: mat(n, k, 4) };
   const dpArgs = [sl.array(dp.w), sl.array(dp.b), sl.array(dp.x), sl.array(dp.y)];
-  add('wasm-jit', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => disposeAll(await step(...dpArgs, 0.1)), { reps, samples }));
-  add('plain-js', 'data-parallel-step', `N=${n},D=${d},K=${k}`, await timeCalls(async () => plainStep(dp, 0.1), { reps: reps * 10, samples }));
-
   const [bb, dd, hh, oo] = [4, 5, 32, 4];
   const mlp = sl.jit(mlpSolution);
   const tp = { x: mat(bb, dd, 5), w1: mat(dd, hh, 6), b1: rand(hh, 7), w2: mat(hh, oo, 8), b2: rand(oo, 9) };
   const tpArgs = Object.values(tp).map((v) => sl.array(v));
-  add('wasm-jit', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => disposeAll(await mlp(...tpArgs)), { reps, samples }));
-  add('plain-js', 'tensor-parallel-mlp', `B=${bb},D=${dd},H=${hh},O=${oo}`, await timeCalls(async () => plainMlp(tp), { reps: reps * 10, samples }));
+  const dpSize = `N=${n},D=${d},K=${k}`;
+  const tpSize = `B=${bb},D=${dd},H=${hh},O=${oo}`;
+  const cases = [
+    { impl: 'wasm-jit', name: 'psum-1-float', size: '1', f: async () => (await psum(one)).dispose() },
+    { impl: 'wasm-jit', name: 'data-parallel-step', size: dpSize, f: async () => disposeAll(await step(...dpArgs, 0.1)) },
+    { impl: 'plain-js', name: 'data-parallel-step', size: dpSize, f: async () => plainStep(dp, 0.1), repeat: 10 },
+    { impl: 'wasm-jit', name: 'tensor-parallel-mlp', size: tpSize, f: async () => disposeAll(await mlp(...tpArgs)) },
+    { impl: 'plain-js', name: 'tensor-parallel-mlp', size: tpSize, f: async () => plainMlp(tp), repeat: 10 },
+  ];
+  const times = await timeInterleaved(cases, { reps, samples });
+  cases.forEach((c, i) => add(c.impl, c.name, c.size, times[i]));
 
   for (const id of PROBLEM_IDS) {
     const problem = await loadProblem(id);
