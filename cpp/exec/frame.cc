@@ -37,15 +37,18 @@ Frame::Frame(const ir::Program& body) : body_(body), var_offset_(body.avals.size
     const ir::Eqn& e = body.eqns[i];
     for (size_t k = 0; k < e.inputs.size(); ++k)
       steps_[i].in.push_back(&tensors_.emplace_back(ir::Tensor{e.inputs[k].aval, arena_.data() + input_offsets[i][k]}));
-    for (ir::VarId v : e.outputs)
-      steps_[i].out.push_back(&tensors_.emplace_back(ir::Tensor{body.avals[static_cast<size_t>(v)], var(v)}));
+    for (ir::VarId v : e.outputs) {
+      const ir::Aval& aval = body.avals[static_cast<size_t>(v)];
+      steps_[i].out.push_back(&tensors_.emplace_back(ir::Tensor{aval, var(v)}));
+      steps_[i].out_bytes.push_back(static_cast<size_t>(num_elements(aval.shape)) * kElemBytes);
+    }
   }
 }
 
 void Frame::run(const ir::DeviceContext& ctx) {
   for (size_t i = 0; i < steps_.size(); ++i) {
     // Rules may accumulate into their outputs, as into fresh zeroed storage.
-    for (ir::Tensor* t : steps_[i].out) std::memset(t->data, 0, static_cast<size_t>(num_elements(t->aval.shape)) * kElemBytes);
+    for (size_t j = 0; j < steps_[i].out.size(); ++j) std::memset(steps_[i].out[j]->data, 0, steps_[i].out_bytes[j]);
     eval_tensors(body_.eqns[i], steps_[i].in, steps_[i].out, &ctx);
   }
 }

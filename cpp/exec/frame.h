@@ -32,6 +32,7 @@ class Frame {
   struct Step {
     std::vector<const ir::Tensor*> in;
     std::vector<ir::Tensor*> out;
+    std::vector<size_t> out_bytes;
   };
   const ir::Program& body_;
   std::vector<uint32_t> arena_;

@@ -113,9 +113,14 @@ struct Run {
         std::memcpy(dst, split[a.var]->block(d), static_cast<size_t>(num_elements(body.avals[v].shape)) * kElemBytes);
       } else {
         HostArray scratch;
-        const void* whole = held_whole(a)          ? split[a.var]->block(d)
-                            : a.is_literal() ? (scratch = literal_array(a)).words.data()
-                                             : env[a.var].words.data();
+        const void* whole = nullptr;  // the operand's global value
+        if (held_whole(a)) {
+          whole = split[a.var]->block(d);
+        } else if (a.is_literal()) {
+          whole = (scratch = literal_array(a)).words.data();
+        } else {
+          whole = env[a.var].words.data();
+        }
         read_block(*mesh, in_layouts[i][k], d, whole, dst);
       }
     }
