@@ -8,10 +8,11 @@ namespace shardlab {
 
 namespace {
 
+// Plain appends, not a stream: axis groups are labelled on hot paths too.
 std::string quoted_list(const std::vector<std::string>& names) {
-  std::ostringstream out;
-  for (size_t i = 0; i < names.size(); ++i) out << (i ? ", " : "") << "'" << names[i] << "'";
-  return out.str();
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", '" : "'") + names[i] + "'";
+  return out;
 }
 
 }  // namespace

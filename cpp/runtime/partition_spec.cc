@@ -1,30 +1,26 @@
 #include "runtime/partition_spec.h"
 
-#include <sstream>
-
 #include "runtime/errors.h"
 
 namespace shardlab {
 
 std::string PartitionSpec::str() const {
-  std::ostringstream out;
-  out << "P(";
+  std::string out = "P(";
   for (size_t i = 0; i < entries.size(); ++i) {
-    if (i) out << ", ";
+    if (i) out += ", ";
     const auto& e = entries[i];
     if (e.empty()) {
-      out << "None";
+      out += "None";
     } else if (e.size() == 1) {
-      out << "'" << e[0] << "'";
+      out += "'" + e[0] + "'";
     } else {
-      out << "(";
-      for (size_t j = 0; j < e.size(); ++j) out << (j ? ", " : "") << "'" << e[j] << "'";
-      out << ")";
+      out += "(";
+      for (size_t j = 0; j < e.size(); ++j) out += (j ? ", '" : "'") + e[j] + "'";
+      out += ")";
     }
   }
-  if (entries.size() == 1 && entries[0].size() > 1) out << ",";
-  out << ")";
-  return out.str();
+  if (entries.size() == 1 && entries[0].size() > 1) out += ",";
+  return out + ")";
 }
 
 std::vector<int64_t> Layout::block_index(const Mesh& mesh, int device) const {
@@ -43,7 +39,9 @@ Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& s
   for (size_t i = 0; i < global.size(); ++i) {
     if (global[i] < 0) fail(ErrorKind::kShape, fn, ": negative dimension in shape ", shape_str(global));
     std::vector<std::string> names = i < spec.entries.size() ? spec.entries[i] : std::vector<std::string>{};
-    AxisGroup g = mesh.axis_group(names, fn + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
+    // The error context is only needed (and only built) where axes are named.
+    AxisGroup g = names.empty() ? mesh.axis_group(names, fn)
+                                : mesh.axis_group(names, fn + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
     if (g.mask & layout.split_mask) {
       for (int a : g.axes)
         if (layout.split_mask & (1u << a))

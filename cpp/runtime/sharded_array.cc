@@ -44,44 +44,49 @@ std::string index_str(const std::vector<int64_t>& idx) {
 
 ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
                            const PartitionSpec& spec, uint32_t share_mask)
-    : mesh_(std::move(mesh)), dtype_(dtype), spec_(spec), layout_(make_layout(*mesh_, global, spec, "ShardedArray")) {
-  const size_t bytes = static_cast<size_t>(num_elements(layout_.block)) * kElemBytes;
-  for (int d = 0; d < mesh_->size(); ++d) {
+    : s_(std::make_shared<State>()) {
+  Layout layout = make_layout(*mesh, global, spec, "ShardedArray");
+  const size_t bytes = static_cast<size_t>(num_elements(layout.block)) * kElemBytes;
+  std::vector<std::vector<int64_t>> index;
+  for (int d = 0; d < mesh->size(); ++d) index.push_back(layout.block_index(*mesh, d));
+  std::vector<std::shared_ptr<Buffer>> blocks;
+  for (int d = 0; d < mesh->size(); ++d) {
     std::shared_ptr<Buffer> shared;
     for (int e = 0; e < d && !shared; ++e) {
-      bool same = layout_.block_index(*mesh_, e) == layout_.block_index(*mesh_, d);
-      for (int a = 0; a < mesh_->ndim() && same; ++a)
-        if (!(share_mask & (1u << a)) && mesh_->coord(e, a) != mesh_->coord(d, a)) same = false;
-      if (same) shared = blocks_[e];
+      bool same = index[e] == index[d];
+      for (int a = 0; a < mesh->ndim() && same; ++a)
+        if (!(share_mask & (1u << a)) && mesh->coord(e, a) != mesh->coord(d, a)) same = false;
+      if (same) shared = blocks[e];
     }
-    blocks_.push_back(shared ? shared : std::make_shared<Buffer>(bytes, d));
+    blocks.push_back(shared ? shared : std::make_shared<Buffer>(bytes, d));
   }
+  *s_ = State{std::move(mesh), dtype, spec, std::move(layout), std::move(blocks)};
 }
 
 ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
                                const PartitionSpec& spec, const void* host) {
   ShardedArray a(std::move(mesh), dtype, global, spec);
-  for (int d = 0; d < a.mesh_->size(); ++d) read_block(*a.mesh_, a.layout_, d, host, a.block(d));
+  for (int d = 0; d < a.mesh().size(); ++d) read_block(a.mesh(), a.layout(), d, host, a.block(d));
   return a;
 }
 
 void ShardedArray::get(void* host, bool check_replicas) const {
   const size_t bytes = static_cast<size_t>(block_elements()) * kElemBytes;
   // The first device holding each block writes it; the others are its replicas.
-  for (int d = 0; d < mesh_->size(); ++d) {
-    const auto idx = layout_.block_index(*mesh_, d);
+  for (int d = 0; d < mesh().size(); ++d) {
+    const auto idx = layout().block_index(mesh(), d);
     int owner = -1;
     for (int e = 0; e < d && owner < 0; ++e)
-      if (layout_.block_index(*mesh_, e) == idx) owner = e;
+      if (layout().block_index(mesh(), e) == idx) owner = e;
     if (owner < 0) {
-      write_block(*mesh_, layout_, d, block(d), host);
+      write_block(mesh(), layout(), d, block(d), host);
     } else if (check_replicas && !shares_block(owner, d) && std::memcmp(block(owner), block(d), bytes) != 0) {
       const auto* a = static_cast<const uint32_t*>(block(owner));
       const auto* b = static_cast<const uint32_t*>(block(d));
       int64_t i = 0;
       while (a[i] == b[i]) ++i;
       std::ostringstream va, vb;
-      if (dtype_ == DType::kFloat32) {
+      if (dtype() == DType::kFloat32) {
         float fa, fb;
         std::memcpy(&fa, a + i, 4);
         std::memcpy(&fb, b + i, 4);
@@ -92,8 +97,8 @@ void ShardedArray::get(void* host, bool check_replicas) const {
         vb << static_cast<int32_t>(b[i]);
       }
       fail(ErrorKind::kSharding, "get: devices ", owner, " and ", d, " should hold the same replica of block ",
-           index_str(idx), " of a ", dtype_name(dtype_), shape_str(layout_.global), " array with ", spec_.str(), " on ",
-           mesh_->str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
+           index_str(idx), " of a ", dtype_name(dtype()), shape_str(layout().global), " array with ", spec().str(), " on ",
+           mesh().str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
            "); the values vary along a mesh axis the spec does not mention");
     }
   }

@@ -18,7 +18,8 @@ void read_block(const Mesh& mesh, const Layout& layout, int device, const void* 
 void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global);
 
 /// A global float32 or int32 array split over a mesh by a PartitionSpec.
-/// Copies share the same blocks (a job holding a copy keeps them alive).
+/// Copies share the same blocks (a job holding a copy keeps them alive) and
+/// the same description, so copying an array allocates nothing.
 /// Replicas of a block may share one buffer: arrays are values, never
 /// written after they are produced, and a replicated result written once
 /// saves both memory and the bandwidth of writing every copy.
@@ -44,34 +45,37 @@ class ShardedArray {
   void get(void* host, bool check_replicas) const;
 
   /// The mesh.
-  const Mesh& mesh() const { return *mesh_; }
+  const Mesh& mesh() const { return *s_->mesh; }
   /// The mesh, shared.
-  const std::shared_ptr<const Mesh>& mesh_ptr() const { return mesh_; }
+  const std::shared_ptr<const Mesh>& mesh_ptr() const { return s_->mesh; }
   /// Element type.
-  DType dtype() const { return dtype_; }
+  DType dtype() const { return s_->dtype; }
   /// Global shape.
-  const Shape& shape() const { return layout_.global; }
+  const Shape& shape() const { return s_->layout.global; }
   /// Each device's block shape.
-  const Shape& block_shape() const { return layout_.block; }
+  const Shape& block_shape() const { return s_->layout.block; }
   /// The spec.
-  const PartitionSpec& spec() const { return spec_; }
+  const PartitionSpec& spec() const { return s_->spec; }
   /// The checked layout.
-  const Layout& layout() const { return layout_; }
+  const Layout& layout() const { return s_->layout; }
   /// Elements per block.
-  int64_t block_elements() const { return num_elements(layout_.block); }
+  int64_t block_elements() const { return num_elements(s_->layout.block); }
   /// Device d's block.
-  void* block(int device) { return blocks_[device]->data(); }
+  void* block(int device) { return s_->blocks[device]->data(); }
   /// Device d's block.
-  const void* block(int device) const { return blocks_[device]->data(); }
+  const void* block(int device) const { return s_->blocks[device]->data(); }
   /// Whether devices d and e hold the same buffer.
-  bool shares_block(int d, int e) const { return blocks_[d] == blocks_[e]; }
+  bool shares_block(int d, int e) const { return s_->blocks[d] == s_->blocks[e]; }
 
  private:
-  std::shared_ptr<const Mesh> mesh_;
-  DType dtype_;
-  PartitionSpec spec_;
-  Layout layout_;
-  std::vector<std::shared_ptr<Buffer>> blocks_;
+  struct State {
+    std::shared_ptr<const Mesh> mesh;
+    DType dtype;
+    PartitionSpec spec;
+    Layout layout;
+    std::vector<std::shared_ptr<Buffer>> blocks;
+  };
+  std::shared_ptr<State> s_;
 };
 
 }  // namespace shardlab
