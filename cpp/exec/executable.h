@@ -20,8 +20,6 @@ class Executable {
 
   /// The program.
   const ir::Program& program() const { return *program_; }
-  /// The program, shared.
-  const std::shared_ptr<const ir::Program>& program_ptr() const { return program_; }
 
   /// Device d's frame for the body of equation i (a shard_map). Each device
   /// touches only its own frames, so devices may call this concurrently.

@@ -23,8 +23,14 @@ bool same_devices(const Mesh& a, const Mesh& b) { return a.size() == b.size(); }
 // them: before a body that reads a value produced during the run, and after a
 // body whose results something later reads.
 struct Run {
+  // Where a device takes its block of a shard_map input from.
+  enum class Source : uint8_t {
+    kOwnBlock,        // the operand is already split as the in_spec wants
+    kCutFromReplica,  // the operand is replicated: cut from this device's copy
+    kCutFromWhole,    // device 0 assembles the operand (or it is a literal); cut from that
+  };
+
   std::shared_ptr<Executable> exe;
-  std::shared_ptr<const ir::Program> program;
   std::shared_ptr<const Mesh> mesh;
   std::vector<HostArray> env;                      // top-level values, whole
   std::vector<bool> whole;                         // env[v] holds v's value
@@ -32,6 +38,7 @@ struct Run {
   std::vector<std::vector<ShardedArray>> staged;   // per shard_map eqn: its outputs, allocated up front
   std::vector<bool> sync_before, sync_after;       // per eqn: where the devices meet
   std::vector<std::vector<Layout>> in_layouts;     // per shard_map eqn: its inputs' block layouts
+  std::vector<std::vector<Source>> in_sources;     // per shard_map eqn: where its inputs' blocks come from
   std::shared_ptr<std::vector<ShardedArray>> outputs = std::make_shared<std::vector<ShardedArray>>();
 
   // The whole value of top-level operand a, assembled from blocks if needed.
@@ -46,31 +53,44 @@ struct Run {
     return env[a.var];
   }
 
-  // Device 0: assemble the inputs of shard_map e that no device can cut its block from.
-  void stage(const ir::Eqn& e) {
-    const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
+  const ir::Program& program() const { return exe->program(); }
+
+  // The whole value of operand a that device 0 staged before the last sync
+  // (or a literal): read-only, so every device may call it.
+  const HostArray& whole_value_ready(const ir::Atom& a, HostArray& scratch) const {
+    return a.is_literal() ? scratch = literal_array(a) : env[a.var];
+  }
+
+  // Device 0: assemble the inputs of shard_map eqn i that are cut from a whole value.
+  void stage(size_t i) {
+    const ir::Eqn& e = program().eqns[i];
     HostArray scratch;
-    for (size_t i = 0; i < e.inputs.size(); ++i)
-      if (!blocks_fit(e.inputs[i], in_specs[i]) && !held_whole(e.inputs[i])) whole_value(e.inputs[i], scratch);
+    for (size_t k = 0; k < e.inputs.size(); ++k)
+      if (in_sources[i][k] == Source::kCutFromWhole) whole_value(e.inputs[k], scratch);
   }
 
   // Plans the run (on the submitting thread): allocates every shard_map's
   // outputs and decides where the devices must meet.
   void plan() {
-    const ir::Program& p = *program;
+    const ir::Program& p = program();
     std::vector<bool> ready(p.avals.size(), false);  // held as blocks before the run starts
     for (ir::VarId v : p.invars) ready[v] = true;
     staged.resize(p.eqns.size());
     sync_before.assign(p.eqns.size(), false);
     sync_after.assign(p.eqns.size(), false);
     in_layouts.resize(p.eqns.size());
+    in_sources.resize(p.eqns.size());
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
       if (e.prim != ir::Prim::kShardMap) continue;
       const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
       for (size_t k = 0; k < e.inputs.size(); ++k) {
         const ir::Atom& a = e.inputs[k];
-        if (!a.is_literal() && !(ready[a.var] && (blocks_fit(a, in_specs[k]) || held_whole(a)))) sync_before[i] = true;
+        const Source source = blocks_fit(a, in_specs[k]) ? Source::kOwnBlock
+                              : held_whole(a)             ? Source::kCutFromReplica
+                                                          : Source::kCutFromWhole;
+        in_sources[i].push_back(source);
+        if (!a.is_literal() && (!ready[a.var] || source == Source::kCutFromWhole)) sync_before[i] = true;
         // Made here, once, rather than by every device (Layout allocates).
         in_layouts[i].push_back(make_layout(*mesh, a.aval.shape, in_specs[k], "shard_map"));
       }
@@ -101,27 +121,24 @@ struct Run {
   // device's frame for it.
   void run_body(size_t i, Communicator& comm, int d) {
     std::vector<ShardedArray>& outs = staged[i];
-    const ir::Eqn& e = program->eqns[i];
+    const ir::Eqn& e = program().eqns[i];
     const ir::Program& body = *ir::param<ir::ProgramRef>(e.params, "jaxpr", "shard_map");
-    const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
     Frame& frame = exe->frame(i, d);
     for (size_t k = 0; k < e.inputs.size(); ++k) {
       const ir::Atom& a = e.inputs[k];
       const ir::VarId v = body.invars[k];
       uint32_t* dst = frame.var(v);
-      if (blocks_fit(a, in_specs[k])) {
-        std::memcpy(dst, split[a.var]->block(d), static_cast<size_t>(num_elements(body.avals[v].shape)) * kElemBytes);
-      } else {
-        HostArray scratch;
-        const void* whole = nullptr;  // the operand's global value
-        if (held_whole(a)) {
-          whole = split[a.var]->block(d);
-        } else if (a.is_literal()) {
-          whole = (scratch = literal_array(a)).words.data();
-        } else {
-          whole = env[a.var].words.data();
-        }
-        read_block(*mesh, in_layouts[i][k], d, whole, dst);
+      HostArray scratch;
+      switch (in_sources[i][k]) {
+        case Source::kOwnBlock:
+          std::memcpy(dst, split[a.var]->block(d), static_cast<size_t>(num_elements(body.avals[v].shape)) * kElemBytes);
+          break;
+        case Source::kCutFromReplica:
+          read_block(*mesh, in_layouts[i][k], d, split[a.var]->block(d), dst);
+          break;
+        case Source::kCutFromWhole:
+          read_block(*mesh, in_layouts[i][k], d, whole_value_ready(a, scratch).words.data(), dst);
+          break;
       }
     }
     frame.run(ir::DeviceContext{d, &comm});
@@ -136,7 +153,7 @@ struct Run {
   }
 
   void device(Communicator& comm, int d) {
-    const ir::Program& p = *program;
+    const ir::Program& p = program();
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
       if (e.prim != ir::Prim::kShardMap) {
@@ -148,7 +165,7 @@ struct Run {
         continue;
       }
       if (sync_before[i]) {
-        if (d == 0) stage(e);
+        if (d == 0) stage(i);
         comm.sync(d);
       }
       run_body(i, comm, d);
@@ -182,7 +199,6 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
              "; use one mesh for every shard_map of a program");
     }
   auto run = std::make_shared<Run>();
-  run->program = exe->program_ptr();
   run->exe = std::move(exe);
   run->mesh = comm.mesh_ptr();
   run->env = make_env(p);

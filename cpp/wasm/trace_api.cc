@@ -127,26 +127,26 @@ val atoms_to_js(const std::vector<ir::Atom>& atoms) {
   return a;
 }
 
-std::string JsProgram::text() const { return ir::to_text(*program); }
-std::string JsProgram::json() const { return ir::to_json(*program); }
+std::string JsProgram::text() const { return ir::to_text(program()); }
+std::string JsProgram::json() const { return ir::to_json(program()); }
 
 val JsProgram::in_avals() const {
   val a = val::array();
-  for (ir::VarId v : program->invars) a.call<void>("push", aval_to_js(program->avals[v]));
+  for (ir::VarId v : program().invars) a.call<void>("push", aval_to_js(program().avals[v]));
   return a;
 }
 
 val JsProgram::out_avals() const {
   val a = val::array();
-  for (const ir::Atom& o : program->outvars) a.call<void>("push", aval_to_js(o.aval));
+  for (const ir::Atom& o : program().outvars) a.call<void>("push", aval_to_js(o.aval));
   return a;
 }
 
 val JsProgram::out_specs() const {
   val a = val::array();
-  for (const ir::Atom& o : program->outvars) {
+  for (const ir::Atom& o : program().outvars) {
     val spec = val::null();
-    for (const ir::Eqn& e : program->eqns)
+    for (const ir::Eqn& e : program().eqns)
       for (size_t j = 0; j < e.outputs.size() && !o.is_literal(); ++j)
         if (e.prim == ir::Prim::kShardMap && e.outputs[j] == o.var)
           spec = spec_to_js(ir::param<ir::Specs>(e.params, "out_specs", "shard_map")[j]);
@@ -169,7 +169,7 @@ val interpret_js(const JsProgram& program, const val& inputs) {
       args.push_back(std::move(h));
     }
     val outs = val::array();
-    for (const exec::HostArray& h : exec::interpret(*program.program, args)) {
+    for (const exec::HostArray& h : exec::interpret(program.program(), args)) {
       val o = val::object();
       o.set("dtype", std::string(dtype_long_name(h.aval.dtype)));
       o.set("shape", shape_to_js(h.aval.shape));
@@ -260,8 +260,7 @@ JsProgram JsTrace::build(const val& outputs) {
   return with_js_errors([&] {
     std::vector<ir::Atom> outs = atoms(outputs);
     for (ir::Atom& o : outs) o = b_->local(o);
-    auto program = std::make_shared<const ir::Program>(b_->build(outs));
-    return JsProgram{program, std::make_shared<exec::Executable>(program)};
+    return JsProgram{std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(b_->build(outs)))};
   });
 }
 

@@ -19,9 +19,10 @@ namespace shardlab::wasm {
 
 /// A traced program, shared by the JS jit cache and running jobs.
 struct JsProgram {
-  std::shared_ptr<const ir::Program> program;
   /// The program ready to run on the devices (frames reused across calls).
   std::shared_ptr<exec::Executable> executable;
+  /// The program.
+  const ir::Program& program() const { return executable->program(); }
   /// jax.make_jaxpr's text.
   std::string text() const;
   /// The JSON form (ir/json.h).

@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadDevices } from '../../web/lib/runtime/devices.js';
 import { repsFor, wasmPsumSamples } from './psum_wasm.mjs';
+import { stats } from './stats.mjs';
 
 const args = process.argv.slice(2);
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
@@ -22,10 +23,6 @@ const quick = args.includes('--quick');
 const SIZES = [0, 1, 1 << 10, 1 << 16, 1 << 20, 1 << 22];
 const REPETITIONS = quick ? 3 : 7;
 
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { min: s[0], median: s[Math.floor(s.length / 2)] };
-};
 const rows = [];
 const add = (impl, n, samplesUs) => rows.push({ impl, op: 'psum', floats_per_device: n, ...mapStats(stats(samplesUs)) });
 const mapStats = ({ min, median }) => ({ min_us: min, median_us: median });

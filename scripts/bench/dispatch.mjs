@@ -10,15 +10,12 @@ import { checkSolution } from '../../web/checker/engine.js';
 import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
 import stepSolution from '../../problems/data-parallel-step/solution.mjs';
 import mlpSolution from '../../problems/tensor-parallel-mlp/solution.mjs';
+import { stats } from './stats.mjs';
 
 const { P, lax } = sl;
 // Where the rows are measured: Node, or a page (scripts/bench/page.html).
 const env = typeof window === 'undefined' ? 'node' : 'page';
 const disposeAll = (tree) => Object.values(tree).forEach((o) => o.dispose());
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { min: s[0], median: s[Math.floor(s.length / 2)] };
-};
 
 // Per-call microseconds of each case: `samples` rounds, each timing `reps`
 // awaited calls of every case in turn, so that the machine's slow and fast

@@ -7,14 +7,11 @@
 // (B=256, D=1024, H=4096, O=1024; w1 by columns, w2 by rows).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stats } from './stats.mjs';
 
 const [N, D, K] = [65536, 256, 16];
 const [B, DD, H, O] = [256, 1024, 4096, 1024];
 const SIZES = { 'data-parallel-step': `N=${N},D=${D},K=${K}`, 'tensor-parallel-mlp': `B=${B},D=${DD},H=${H},O=${O}` };
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { min: s[0], median: s[Math.floor(s.length / 2)] };
-};
 // Deterministic data in [-1, 1] (scaled), without building nested JS arrays.
 const filled = (n, scale) => Float32Array.from({ length: n }, (_, i) => (scale * (((i * 31) % 23) - 11)) / 11);
 
