@@ -129,7 +129,7 @@ void LockstepCollectives::reduce_scatter(int device, const AxisGroup& g, DType d
 void LockstepCollectives::ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count,
                                    const Permutation& perm) {
   if (!record(device, in, out)) return;
-  check_permutation(perm, g.size, g.label);
+  check_permutation(perm, g.size, g.label());
   const size_t bytes = static_cast<size_t>(count) * kElemBytes;
   for (int d = 0; d < mesh_->size(); ++d) {
     std::memset(out_[d], 0, bytes);

@@ -92,7 +92,7 @@ Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, boo
 
 Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm) {
   const AxisGroup g = bound(b, axes, "ppermute");
-  check_permutation(perm, g.size, g.label);
+  check_permutation(perm, g.size, g.label());
   IntLists pairs;
   for (const auto& [src, dst] : perm) pairs.push_back({src, dst});
   return b.emit1(Prim::kPpermute, {{"axis_name", axes}, {"perm", pairs}}, {varying(b, x, axes)});

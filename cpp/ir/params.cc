@@ -7,7 +7,7 @@
 namespace shardlab::ir {
 
 template <class T>
-const T& param(const Params& params, const std::string& name, const char* prim) {
+const T& param(const Params& params, std::string_view name, const char* prim) {
   for (const auto& p : params)
     if (p.name == name) {
       if (const T* v = std::get_if<T>(&p.value)) return *v;
@@ -16,18 +16,18 @@ const T& param(const Params& params, const std::string& name, const char* prim) 
   fail(ErrorKind::kValue, prim, ": missing parameter '", name, "'");
 }
 
-template const bool& param<bool>(const Params&, const std::string&, const char*);
-template const int64_t& param<int64_t>(const Params&, const std::string&, const char*);
-template const double& param<double>(const Params&, const std::string&, const char*);
-template const std::string& param<std::string>(const Params&, const std::string&, const char*);
-template const std::vector<int64_t>& param<std::vector<int64_t>>(const Params&, const std::string&, const char*);
-template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, const std::string&,
+template const bool& param<bool>(const Params&, std::string_view, const char*);
+template const int64_t& param<int64_t>(const Params&, std::string_view, const char*);
+template const double& param<double>(const Params&, std::string_view, const char*);
+template const std::string& param<std::string>(const Params&, std::string_view, const char*);
+template const std::vector<int64_t>& param<std::vector<int64_t>>(const Params&, std::string_view, const char*);
+template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, std::string_view,
                                                                          const char*);
-template const DType& param<DType>(const Params&, const std::string&, const char*);
-template const IntLists& param<IntLists>(const Params&, const std::string&, const char*);
-template const MeshRef& param<MeshRef>(const Params&, const std::string&, const char*);
-template const Specs& param<Specs>(const Params&, const std::string&, const char*);
-template const ProgramRef& param<ProgramRef>(const Params&, const std::string&, const char*);
+template const DType& param<DType>(const Params&, std::string_view, const char*);
+template const IntLists& param<IntLists>(const Params&, std::string_view, const char*);
+template const MeshRef& param<MeshRef>(const Params&, std::string_view, const char*);
+template const Specs& param<Specs>(const Params&, std::string_view, const char*);
+template const ProgramRef& param<ProgramRef>(const Params&, std::string_view, const char*);
 
 std::string param_str(const ParamValue& v) {
   std::ostringstream out;

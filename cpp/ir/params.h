@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -41,8 +42,9 @@ struct Param {
 using Params = std::vector<Param>;
 
 /// The parameter `name` as type T; throws a ValueError naming `prim` if it is missing or of another type.
+/// A string_view, so that looking a parameter up while evaluating never allocates.
 template <class T>
-const T& param(const Params& params, const std::string& name, const char* prim);
+const T& param(const Params& params, std::string_view name, const char* prim);
 
 /// How a parameter prints in a jaxpr: 3, True, (0, 1), 'data', ('a', 'b'),
 /// (P('data', None),), Mesh('data': 8). A nested program prints as "{...}"

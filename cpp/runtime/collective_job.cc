@@ -66,7 +66,7 @@ Shape collective_block_shape(const Mesh& mesh, const CollectiveSpec& spec, const
     case CollectiveKind::kAxisIndex:
       return {1};
     case CollectiveKind::kPpermute:
-      check_permutation(spec.perm, g.size, g.label);
+      check_permutation(spec.perm, g.size, g.label());
       return in_block;
     default:
       return in_block;

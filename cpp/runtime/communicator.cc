@@ -34,9 +34,9 @@ struct Tag {
     for (int64_t x : v) add(x);
     return *this;
   }
-  Tag& add(const std::vector<int>& v) {
+  Tag& add(const Dims& v) {
     add(static_cast<int64_t>(v.size()));
-    for (int x : v) add(x);
+    for (int64_t x : v) add(x);
     return *this;
   }
 };
@@ -164,7 +164,7 @@ void Communicator::exchange(int device, const AxisGroup& g, const char* what, ui
     const int m = mesh_->member(device, g, p);
     const Desc& d = devices_[m]->masks[g.mask].slot[parity];
     if (d.op != op || d.tag != tag || d.bytes != bytes)
-      fail(ErrorKind::kDevice, what, " over ", g.label, " on device ", device, " (", bytes, " bytes): device ", m,
+      fail(ErrorKind::kDevice, what, " over ", g.label(), " on device ", device, " (", bytes, " bytes): device ", m,
            " runs ", op_name(d.op), " with ", d.bytes,
            " bytes or other parameters at the same point; every device of the group must run the same collectives "
            "with the same shapes and parameters in the same order");
@@ -183,7 +183,7 @@ void Communicator::exchange(int device, const AxisGroup& g, const char* what, ui
       if (peers.desc[p]->out == peers.desc[q]->out) ++same;
   peers.shared_out = g.size > 1 && same == g.size * (g.size - 1) / 2;
   if (same != 0 && (!peers.shared_out || !shares_output(op)))
-    fail(ErrorKind::kValue, what, " over ", g.label, " on device ", device,
+    fail(ErrorKind::kValue, what, " over ", g.label(), " on device ", device,
          ": the output buffers of some peers alias each other; outputs must be distinct, or (psum-like and "
          "all_gather results only) one buffer shared by the whole group");
   body(peers, small);
@@ -315,7 +315,7 @@ void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, c
 
 void Communicator::ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count,
                             const Permutation& perm) {
-  check_permutation(perm, g.size, g.label);
+  check_permutation(perm, g.size, g.label());
   const int64_t bytes = count * static_cast<int64_t>(kElemBytes);
   if (overlaps(in, out, bytes, bytes)) fail(ErrorKind::kValue, "ppermute: the output buffer overlaps the input buffer");
   Tag tag;

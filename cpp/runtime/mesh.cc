@@ -40,15 +40,16 @@ Mesh::Mesh(std::vector<int> shape, std::vector<std::string> axis_names)
   for (int k = static_cast<int>(shape_.size()) - 2; k >= 0; --k) strides_[k] = strides_[k + 1] * shape_[k + 1];
 }
 
-int Mesh::axis_number(const std::string& name, const std::string& fn) const {
+int Mesh::axis_number(const std::string& name, std::string_view fn) const {
   for (size_t i = 0; i < names_.size(); ++i)
     if (names_[i] == name) return static_cast<int>(i);
   fail(ErrorKind::kValue, fn, ": unknown axis name '", name, "'; the mesh ", str(), " has axes (", quoted_list(names_),
        ")");
 }
 
-AxisGroup Mesh::axis_group(const std::vector<std::string>& names, const std::string& fn) const {
+AxisGroup Mesh::axis_group(const std::vector<std::string>& names, std::string_view fn) const {
   AxisGroup g;
+  g.mesh = this;
   for (const auto& name : names) {
     const int a = axis_number(name, fn);
     if (g.mask & (1u << a))
@@ -57,20 +58,25 @@ AxisGroup Mesh::axis_group(const std::vector<std::string>& names, const std::str
     g.mask |= 1u << a;
     g.size *= shape_[a];
   }
-  g.label = names.size() == 1 ? "'" + names[0] + "'" : "(" + quoted_list(names) + ")";
   return g;
+}
+
+std::string AxisGroup::label() const {
+  std::vector<std::string> names;
+  for (int64_t a : axes) names.push_back(mesh->axis_names()[static_cast<size_t>(a)]);
+  return names.size() == 1 ? "'" + names[0] + "'" : "(" + quoted_list(names) + ")";
 }
 
 int Mesh::position(int device, const AxisGroup& g) const {
   int pos = 0;
-  for (int a : g.axes) pos = pos * shape_[a] + coord(device, a);
+  for (int64_t a : g.axes) pos = pos * shape_[a] + coord(device, static_cast<int>(a));
   return pos;
 }
 
 int Mesh::member(int device, const AxisGroup& g, int position) const {
   int d = device;
   for (int i = static_cast<int>(g.axes.size()) - 1; i >= 0; --i) {
-    const int a = g.axes[i];
+    const auto a = static_cast<size_t>(g.axes[static_cast<size_t>(i)]);
     d += (position % shape_[a] - coord(device, a)) * strides_[a];
     position /= shape_[a];
   }

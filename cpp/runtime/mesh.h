@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "runtime/dims.h"
 
 namespace shardlab {
 
@@ -15,11 +18,16 @@ constexpr int kMaxDevices = 64;
 /// A set of mesh axes resolved for a collective, in the order the caller named
 /// them: positions along it count major-to-minor in that order, as in
 /// jax.lax.axis_index(('a', 'b')) == a * size_b + b.
+/// Resolving one is cheap (no allocation): collectives do it on every device
+/// on every call; only error messages spell the names out.
+class Mesh;
 struct AxisGroup {
-  std::vector<int> axes;  ///< mesh axis numbers, in the caller's order
-  uint32_t mask = 0;      ///< the same axes as a bit set over mesh axes
-  int size = 1;           ///< number of devices in each group (product of axis sizes)
-  std::string label;      ///< how messages name it: 'data' or ('data', 'model')
+  Dims axes;                   ///< mesh axis numbers, in the caller's order
+  uint32_t mask = 0;           ///< the same axes as a bit set over mesh axes
+  int size = 1;                ///< number of devices in each group (product of axis sizes)
+  const Mesh* mesh = nullptr;  ///< the mesh the axes belong to
+  /// How messages name it: 'data' or ('data', 'model').
+  std::string label() const;
 };
 
 /// Named axes over devices; immutable once built.
@@ -42,9 +50,9 @@ class Mesh {
 
   /// The number of the axis called `name`; throws a ValueError naming `fn`,
   /// the unknown name and the valid names.
-  int axis_number(const std::string& name, const std::string& fn) const;
+  int axis_number(const std::string& name, std::string_view fn) const;
   /// Resolves axis names for `fn` (one or several, no repeats).
-  AxisGroup axis_group(const std::vector<std::string>& names, const std::string& fn) const;
+  AxisGroup axis_group(const std::vector<std::string>& names, std::string_view fn) const;
 
   /// Device d's coordinate along `axis`.
   int coord(int device, int axis) const { return (device / strides_[axis]) % shape_[axis]; }

@@ -23,8 +23,8 @@ std::string PartitionSpec::str() const {
   return out + ")";
 }
 
-std::vector<int64_t> Layout::block_index(const Mesh& mesh, int device) const {
-  std::vector<int64_t> idx(global.size());
+Dims Layout::block_index(const Mesh& mesh, int device) const {
+  Dims idx(global.size(), 0);
   for (size_t i = 0; i < global.size(); ++i) idx[i] = mesh.position(device, dim_axes[i]);
   return idx;
 }
@@ -51,7 +51,7 @@ Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& s
     layout.split_mask |= g.mask;
     if (global[i] % g.size != 0)
       fail(ErrorKind::kSharding, fn, ": dimension ", i, " of shape ", shape_str(global), " has size ", global[i],
-           ", which is not divisible by ", g.size, " (the size of mesh axis ", g.label, " in ", spec.str(), ")");
+           ", which is not divisible by ", g.size, " (the size of mesh axis ", g.label(), " in ", spec.str(), ")");
     layout.block[i] = global[i] / g.size;
     layout.dim_axes.push_back(std::move(g));
   }

@@ -28,7 +28,7 @@ struct Layout {
   uint32_t split_mask = 0;          ///< every mesh axis the spec mentions
 
   /// Index of device d's block along each dimension.
-  std::vector<int64_t> block_index(const Mesh& mesh, int device) const;
+  Dims block_index(const Mesh& mesh, int device) const;
 };
 
 /// Checks `spec` for an array of shape `global` on `mesh` and computes its

@@ -30,14 +30,8 @@ const char* dtype_long_name(DType dtype) {
   return "?";
 }
 
-int64_t num_elements(const Shape& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
-std::vector<int64_t> strides_of(const Shape& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
+Dims strides_of(const Shape& shape) {
+  Dims s(shape.size(), 1);
   for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * shape[k + 1];
   return s;
 }

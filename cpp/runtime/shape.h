@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/dims.h"
+
 namespace shardlab {
 
 /// Element types: everything ShardLab stores is 4 bytes wide (a bool is an
@@ -22,10 +24,15 @@ const char* dtype_long_name(DType dtype);
 /// Dimensions of an array, outermost first.
 using Shape = std::vector<int64_t>;
 
-/// Number of elements of `shape` (1 for a scalar).
-int64_t num_elements(const Shape& shape);
+/// Number of elements of `shape` (1 for a scalar). Inline and noexcept: it
+/// runs for every operand of every equation.
+inline int64_t num_elements(const Shape& shape) noexcept {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
 /// Row-major strides of `shape`, in elements.
-std::vector<int64_t> strides_of(const Shape& shape);
+Dims strides_of(const Shape& shape);
 /// Text like [8,2] (JAX's f32[8,2] without the dtype).
 std::string shape_str(const Shape& shape);
 /// Normalises a possibly negative `axis` for an array of rank `rank` (or

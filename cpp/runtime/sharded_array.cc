@@ -32,7 +32,7 @@ void write_block(const Mesh& mesh, const Layout& layout, int device, const void*
 
 namespace {
 
-std::string index_str(const std::vector<int64_t>& idx) {
+std::string index_str(const Dims& idx) {
   std::ostringstream out;
   out << "(";
   for (size_t i = 0; i < idx.size(); ++i) out << (i ? ", " : "") << idx[i];
@@ -47,7 +47,7 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
     : s_(std::make_shared<State>()) {
   Layout layout = make_layout(*mesh, global, spec, "ShardedArray");
   const size_t bytes = static_cast<size_t>(num_elements(layout.block)) * kElemBytes;
-  std::vector<std::vector<int64_t>> index;
+  std::vector<Dims> index;
   for (int d = 0; d < mesh->size(); ++d) index.push_back(layout.block_index(*mesh, d));
   std::vector<std::shared_ptr<Buffer>> blocks;
   for (int d = 0; d < mesh->size(); ++d) {

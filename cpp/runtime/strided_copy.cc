@@ -6,7 +6,7 @@ namespace shardlab {
 
 namespace {
 
-void copy_dim(size_t dim, const std::vector<int64_t>& extent, const uint32_t* src, const StridedView& sv, uint32_t* dst,
+void copy_dim(size_t dim, const Dims& extent, const uint32_t* src, const StridedView& sv, uint32_t* dst,
               const StridedView& dv) {
   const int64_t n = extent[dim];
   const int64_t ss = sv.strides[dim], ds = dv.strides[dim];
@@ -23,7 +23,7 @@ void copy_dim(size_t dim, const std::vector<int64_t>& extent, const uint32_t* sr
 
 }  // namespace
 
-void strided_copy(const std::vector<int64_t>& extent, const void* src, const StridedView& sv, void* dst,
+void strided_copy(const Dims& extent, const void* src, const StridedView& sv, void* dst,
                   const StridedView& dv) {
   for (int64_t e : extent)
     if (e == 0) return;

@@ -3,20 +3,20 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include "runtime/dims.h"
 
 namespace shardlab {
 
 /// An N-d view: element strides per dimension plus a starting offset.
 struct StridedView {
-  std::vector<int64_t> strides;  ///< element stride of each dimension of the extent
+  Dims strides;                  ///< element stride of each dimension of the extent
   int64_t offset = 0;            ///< element offset of the first element
 };
 
 /// Copies the `extent`-shaped region of `src` (seen through `sv`) into `dst`
 /// (seen through `dv`); elements are 4 bytes. The innermost dimension is
 /// copied with memcpy when both views are contiguous along it.
-void strided_copy(const std::vector<int64_t>& extent, const void* src, const StridedView& sv, void* dst,
+void strided_copy(const Dims& extent, const void* src, const StridedView& sv, void* dst,
                   const StridedView& dv);
 
 }  // namespace shardlab

@@ -51,7 +51,7 @@ TEST(Mesh, MultiAxisPositionFollowsTheGivenOrder) {
       EXPECT_EQ(m.position(m.member(d, md, p), md), p);
     }
   }
-  EXPECT_EQ(md.label, "('model', 'data')");
+  EXPECT_EQ(md.label(), "('model', 'data')");
 }
 
 TEST(Mesh, DegenerateAxes) {

@@ -212,4 +212,24 @@ describe('lifetime', () => {
     expect(after - before).toBeLessThan(64 * 1024);
     close(await w.tolist(), [-0.001 * 10200 * 120 / 8, 0.001 * 10200 * 120 / 8], 1e-1);
   }, 120000);
+
+  test('JS-number arguments: each call sees its own value (float32, signed zero), also past the reuse of device copies', async () => {
+    const f = sl.jit((x, s) => sl.shardMap((x, s) => x.mul(s), { mesh, inSpecs: [P('data'), P()], outSpecs: P('data') })(x, s));
+    const x = sl.array(Array.from({ length: 8 }, (_, i) => i + 1));
+    // Many more distinct scalars than are kept on the devices, in flight together.
+    const scalars = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? -0.1 : 0.7) * (i + 1));
+    const outs = await Promise.all(scalars.map((s) => f(x, s)));
+    for (const [i, out] of outs.entries()) {
+      const expected = Array.from({ length: 8 }, (_, k) => Math.fround(Math.fround(scalars[i]) * (k + 1)));
+      expect(await out.tolist()).toEqual(expected);
+      out.dispose();
+    }
+    const [neg, pos] = await Promise.all([f(x, -0), f(x, 0)]).then((o) => Promise.all(o.map((a) => a.tolist())));
+    expect(neg.every((v) => Object.is(v, -0))).toBe(true);
+    expect(pos.every((v) => Object.is(v, 0))).toBe(true);
+    // Distinct scalars on every call keep the heap flat too.
+    const before = sl.memoryStats().inUse;
+    for (let i = 0; i < 2000; i++) (await f(x, i / 7)).dispose();
+    expect(sl.memoryStats().inUse - before).toBeLessThan(64 * 1024);
+  }, 60000);
 });

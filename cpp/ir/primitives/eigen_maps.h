@@ -24,22 +24,26 @@ void eval_unary_as(const Tensor* in, Tensor* out, F f) {
 }
 
 /// Calls f(out, x, y) with the operands as flat arrays of T and the result as
-/// a flat array of U; a scalar operand of a non-scalar result is repeated to
-/// the result's size first (one operand stands for both for unary primitives).
+/// a flat array of U; a scalar operand of a non-scalar result is a constant
+/// expression of the result's size (never a filled copy: nothing is allocated
+/// per evaluation), and one operand stands for both for unary primitives.
 template <class T, class U = T, class F>
 void eval_binary_as(const std::vector<const Tensor*>& in, Tensor* out, F f) {
+  using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
   const Eigen::Index n = num_elements(out->aval.shape);
-  std::vector<T> repeated[2];
-  const T* args[2];
-  for (size_t i = 0; i < 2; ++i) {
-    const Tensor* t = in[std::min(i, in.size() - 1)];
-    args[i] = t->as<T>();
-    if (num_elements(t->aval.shape) != n) {
-      repeated[i].assign(static_cast<size_t>(n), args[i][0]);
-      args[i] = repeated[i].data();
-    }
+  const Tensor* x = in[0];
+  const Tensor* y = in[std::min<size_t>(1, in.size() - 1)];
+  const bool x_full = num_elements(x->aval.shape) == n, y_full = num_elements(y->aval.shape) == n;
+  Vec<U> z(out->as<U>(), n);
+  if (x_full && y_full) {
+    f(z, ConstVec<T>(x->as<T>(), n), ConstVec<T>(y->as<T>(), n));
+  } else if (x_full) {
+    f(z, ConstVec<T>(x->as<T>(), n), Array::Constant(n, y->as<T>()[0]));
+  } else if (y_full) {
+    f(z, Array::Constant(n, x->as<T>()[0]), ConstVec<T>(y->as<T>(), n));
+  } else {
+    f(z, Array::Constant(n, x->as<T>()[0]), Array::Constant(n, y->as<T>()[0]));
   }
-  f(Vec<U>(out->as<U>(), n), ConstVec<T>(args[0], n), ConstVec<T>(args[1], n));
 }
 
 }  // namespace shardlab::ir

@@ -13,9 +13,9 @@ namespace shardlab::ir {
 
 namespace {
 
-// dot_general's dimension_numbers, by name.
+// dot_general's dimension_numbers, by name (borrowed from the params: evaluation copies nothing).
 struct DotDims {
-  std::vector<int64_t> lhs_contract, rhs_contract, lhs_batch, rhs_batch;
+  const std::vector<int64_t>&lhs_contract, &rhs_contract, &lhs_batch, &rhs_batch;
 };
 
 DotDims dot_dims(const Params& p) {
@@ -28,8 +28,8 @@ DotDims dot_dims(const Params& p) {
 }
 
 // The dimensions of an operand of rank `rank` neither contracted nor batch, in order (JAX's `remaining`).
-std::vector<int64_t> free_dims(int64_t rank, const std::vector<int64_t>& contract, const std::vector<int64_t>& batch) {
-  std::vector<int64_t> out;
+Dims free_dims(int64_t rank, const std::vector<int64_t>& contract, const std::vector<int64_t>& batch) {
+  Dims out;
   for (int64_t d = 0; d < rank; ++d)
     if (std::find(contract.begin(), contract.end(), d) == contract.end() &&
         std::find(batch.begin(), batch.end(), d) == batch.end())
@@ -37,17 +37,21 @@ std::vector<int64_t> free_dims(int64_t rank, const std::vector<int64_t>& contrac
   return out;
 }
 
-std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& b, const std::vector<int64_t>& c) {
-  a.insert(a.end(), b.begin(), b.end());
-  a.insert(a.end(), c.begin(), c.end());
-  return a;
+// The lists one after the other.
+template <class... Lists>
+Dims concat(const Lists&... lists) {
+  Dims out;
+  (..., [&] {
+    for (int64_t v : lists) out.push_back(v);
+  }());
+  return out;
 }
 
 // Contracting and batch dimensions of one operand: distinct, in range.
 void check_dims(const char* side, const Aval& x, const std::vector<int64_t>& contract,
                 const std::vector<int64_t>& batch) {
   std::vector<bool> used(x.shape.size(), false);
-  for (int64_t d : concat(contract, batch, {})) {
+  for (int64_t d : concat(contract, batch)) {
     if (d < 0 || d >= x.ndim() || used[d])
       fail(ErrorKind::kShape, Def<Prim::kDotGeneral>::kName, ": ", side, "_contracting ", shape_str(contract), " and ",
            side, "_batch ", shape_str(batch), " must be distinct dimensions of ", x.str(), " (0..", x.ndim() - 1, ")");
@@ -65,13 +69,15 @@ void check_paired(const char* what, const Aval& x, const std::vector<int64_t>& x
            "; they must be equal");
 }
 
-int64_t size_of(const Shape& shape, const std::vector<int64_t>& dims) {
+template <class List>
+int64_t size_of(const Shape& shape, const List& dims) {
   int64_t n = 1;
   for (int64_t d : dims) n *= shape[d];
   return n;
 }
 
-bool is_identity(const std::vector<int64_t>& perm) {
+template <class List>
+bool is_identity(const List& perm) {
   for (size_t i = 0; i < perm.size(); ++i)
     if (perm[i] != static_cast<int64_t>(i)) return false;
   return true;
@@ -89,14 +95,13 @@ struct Matrices {
 };
 
 template <class T>
-Matrices<T> as_matrices(const Tensor& t, const std::vector<int64_t>& batch, const std::vector<int64_t>& rows,
-                        const std::vector<int64_t>& cols) {
+Matrices<T> as_matrices(const Tensor& t, const std::vector<int64_t>& batch, const Dims& rows, const Dims& cols) {
   const auto perm = concat(batch, rows, cols);
   if (is_identity(perm)) return {t.as<T>(), false, {}};
   if (is_identity(concat(batch, cols, rows))) return {t.as<T>(), true, {}};
   const auto strides = strides_of(t.aval.shape);
   StridedView src{{}, 0};
-  Shape extent;
+  Shape extent;  // this path copies the operand, so one more allocation does not matter
   for (int64_t d : perm) {
     src.strides.push_back(strides[d]);
     extent.push_back(t.aval.shape[d]);
@@ -146,11 +151,11 @@ Atom transpose_operand(Builder& b, const Atom& ct, const Aval& x, const Atom& y,
   std::iota(ct_batch.begin(), ct_batch.end(), 0);
   std::iota(ct_y.begin(), ct_y.end(), swapped ? n_batch : n_batch + static_cast<int64_t>(x_free.size()));
   // Contracting ct with y over y's free dimensions gives [batch, x free, y contracting in y's order].
-  const Atom r = dot_general(b, ct, y, {ct_y, y_free, ct_batch, d.rhs_batch});
+  const Atom r = dot_general(b, ct, y, {ct_y, y_free.vec(), ct_batch, d.rhs_batch});
   std::vector<size_t> by_y(d.rhs_contract.size());
   std::iota(by_y.begin(), by_y.end(), 0);
   std::sort(by_y.begin(), by_y.end(), [&](size_t i, size_t j) { return d.rhs_contract[i] < d.rhs_contract[j]; });
-  std::vector<int64_t> x_dim_of = concat(d.lhs_batch, x_free, {});  // x's dimension of each dimension of r
+  Dims x_dim_of = concat(d.lhs_batch, x_free);  // x's dimension of each dimension of r
   for (size_t i : by_y) x_dim_of.push_back(d.lhs_contract[i]);
   std::vector<int64_t> perm(x_dim_of.size());
   for (size_t j = 0; j < x_dim_of.size(); ++j) perm[x_dim_of[j]] = static_cast<int64_t>(j);
@@ -184,7 +189,7 @@ std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vect
   check_paired("batch", x, d.lhs_batch, y, d.rhs_batch);
   check_paired("contracting", x, d.lhs_contract, y, d.rhs_contract);
   Shape out;
-  for (int64_t dim : concat(d.lhs_batch, free_dims(x.ndim(), d.lhs_contract, d.lhs_batch), {}))
+  for (int64_t dim : concat(d.lhs_batch, free_dims(x.ndim(), d.lhs_contract, d.lhs_batch)))
     out.push_back(x.shape[dim]);
   for (int64_t dim : free_dims(y.ndim(), d.rhs_contract, d.rhs_batch)) out.push_back(y.shape[dim]);
   return {Aval{x.dtype, out, vma_union(x.vma, y.vma)}};

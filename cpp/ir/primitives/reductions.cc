@@ -48,14 +48,15 @@ std::vector<Aval> reduce_shape(const char* name, const Params& p, const std::vec
 template <class F>
 void for_each_reduced(const char* name, const Params& p, const Tensor& in, const Tensor& out, F f) {
   const Shape& ishape = in.aval.shape;
-  const auto reduced = reduced_dims(param<std::vector<int64_t>>(p, "axes", name), ishape.size());
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
   // The output stride of each input dimension (0 for reduced ones).
   const auto ostrides = strides_of(out.aval.shape);
-  std::vector<int64_t> stride(ishape.size(), 0);
+  Dims stride(ishape.size(), -1);
+  for (int64_t a : axes) stride[a] = 0;
   for (size_t d = 0, o = 0; d < ishape.size(); ++d)
-    if (!reduced[d]) stride[d] = ostrides[o++];
+    if (stride[d] != 0) stride[d] = ostrides[o++];
   const int64_t n_in = num_elements(ishape);
-  std::vector<int64_t> idx(ishape.size(), 0);
+  Dims idx(ishape.size(), 0);
   int64_t offset = 0;
   for (int64_t k = 0; k < n_in; ++k) {
     f(k, offset);

@@ -45,14 +45,14 @@ void Def<Prim::kBroadcastInDim>::eval(const Params& p, const std::vector<const T
   const Shape& oshape = out[0]->aval.shape;
   const Shape& ishape = in[0]->aval.shape;
   // The operand stride of each output dimension (0 where it repeats).
-  std::vector<int64_t> stride(oshape.size(), 0);
+  Dims stride(oshape.size(), 0);
   const auto istrides = strides_of(ishape);
   for (size_t i = 0; i < dims.size(); ++i)
     if (ishape[i] != 1) stride[dims[i]] = istrides[i];
   const auto* src = in[0]->as<uint32_t>();
   auto* dst = out[0]->as<uint32_t>();
   const int64_t n = num_elements(oshape);
-  std::vector<int64_t> idx(oshape.size(), 0);
+  Dims idx(oshape.size(), 0);
   int64_t offset = 0;
   for (int64_t k = 0; k < n; ++k) {
     dst[k] = src[offset];

@@ -100,6 +100,36 @@ function execMesh(c, leaves) {
   return arr ? arr.sharding.mesh : defaultMesh();
 }
 
+// The device copies of JS-number arguments (a learning rate passed to every
+// step), per runtime and mesh, so a call does not put the same scalar again:
+// arrays are immutable, so reusing one is invisible. The most recently used
+// entries are kept; a running job holds its own reference to its inputs.
+const scalarCaches = new WeakMap();
+const SCALAR_CACHE_SIZE = 64;
+
+function scalarArray(runtime, mesh, x) {
+  let cache = scalarCaches.get(runtime);
+  if (!cache) {
+    cache = new Map();
+    scalarCaches.set(runtime, cache);
+  }
+  const value = Math.fround(x);
+  const key = `${mesh.key}|${Object.is(value, -0) ? '-0' : value}`;
+  let core = cache.get(key);
+  if (core) {
+    cache.delete(key); // re-inserted below as the most recent
+  } else {
+    core = callCore(() => runtime.put(mesh._handle, Float32Array.of(value), [], [], 'float32'));
+    if (cache.size >= SCALAR_CACHE_SIZE) {
+      const [oldest, handle] = cache.entries().next().value;
+      cache.delete(oldest);
+      handle.delete();
+    }
+  }
+  cache.set(key, core);
+  return core;
+}
+
 /** Runs a traced program on argument leaves; returns its outputs (leaves) as future arrays. */
 export function execute(c, leaves, fn) {
   const { runtime } = engine();
@@ -107,19 +137,25 @@ export function execute(c, leaves, fn) {
   const done = (async () => {
     const temps = [];
     try {
+      const args = [...leaves, ...c.consts];
       const inputs = [];
-      for (const x of [...leaves, ...c.consts]) {
-        if (isArray(x)) {
-          inputs.push(await x._coreArray(fn));
-        } else if (x instanceof ShapeDtypeStruct) {
+      for (const x of args) {
+        if (x instanceof ShapeDtypeStruct) {
           throw new ValueError(`${fn}: a ShapeDtypeStruct has no values; pass arrays to run the function`);
-        } else {
-          const h = hostData(x, typeof x === 'number' ? { dtype: 'float32' } : {}, fn);
-          const core = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
-          temps.push(core);
-          inputs.push(core);
         }
+        inputs.push(isArray(x) ? await x._coreArray(fn) : null);
       }
+      // No await from here to the submission, so no other call can evict a cached scalar in between.
+      args.forEach((x, i) => {
+        if (inputs[i]) return;
+        if (typeof x === 'number') {
+          inputs[i] = scalarArray(runtime, mesh, x);
+          return;
+        }
+        const h = hostData(x, {}, fn);
+        inputs[i] = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
+        temps.push(inputs[i]);
+      });
       return await runtime.runProgram(mesh._handle, c.program, inputs);
     } finally {
       for (const h of temps) h.delete();

@@ -11,6 +11,10 @@ import { startLockstepWorker } from './lockstep_client.js';
 export { ShardLabError as RuntimeError } from '../api/errors.js';
 
 const DTYPES = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
+// Jobs submitted to the device pool and not yet completed, at most (the pool
+// holds 64); later jobs wait here in order, as JAX's async dispatch queues
+// any number of calls.
+const MAX_IN_FLIGHT = 48;
 
 /**
  * Starts a device runtime: loads the wasm module and starts `devices`
@@ -48,6 +52,8 @@ export class DeviceRuntime {
     this._pending = pending;
     this._nextId = 1;
     this._dead = null;
+    this._inFlight = 0;
+    this._waiting = [];
     this.devices = devices;
     /** Whether the devices are threads ('threaded') or stepped by one worker ('lockstep'). */
     this.executor = lockstepWorker ? 'lockstep' : 'threaded';
@@ -81,7 +87,7 @@ export class DeviceRuntime {
         return this.put(mesh, data, o.shape, specs[i] ?? [], o.dtype);
       });
     }
-    const run = await this._job((id) => this.Module.submitProgram(this._core, id, mesh, program, inputs));
+    const run = await this._job((id, ins) => this.Module.submitProgram(this._core, id, mesh, program, ins), inputs);
     const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
     run.delete();
     return outs;
@@ -144,7 +150,7 @@ export class DeviceRuntime {
    */
   collective(mesh, array, desc, outSpec, { reps = 1 } = {}) {
     if (!this._core) return Promise.reject(errorOf('ValueError', 'collective: single collectives need the threaded runtime'));
-    return this._job((id) => this._core.submitCollective(id, mesh, array, desc, outSpec, reps));
+    return this._job((id, [a]) => this._core.submitCollective(id, mesh, a, desc, outSpec, reps), [array]);
   }
 
   /** Test aid: a job in which device `device` fails between two psums; mode 'throw' (an error), 'trap' or 'abort' (both kill its worker). */
@@ -161,12 +167,29 @@ export class DeviceRuntime {
     if (!this._dead) this._die('the runtime was terminated');
   }
 
+  // Runs submit(id, handles) as a job: now, or once fewer than MAX_IN_FLIGHT
+  // jobs are in flight (then on clones of `handles`, the core arrays the job
+  // reads, so the caller may delete its own meanwhile).
+  _job(submit, handles = []) {
+    if (this._dead) return Promise.reject(errorOf('DeviceError', `the device runtime is gone: ${this._dead}`));
+    if (this._inFlight < MAX_IN_FLIGHT && this._waiting.length === 0) return this._submit(submit, handles);
+    const held = handles.map((h) => h.clone());
+    return new Promise((resolve, reject) => this._waiting.push({ submit, held, resolve, reject }));
+  }
+
+  _startWaiting() {
+    while (this._waiting.length && this._inFlight < MAX_IN_FLIGHT && !this._dead) {
+      const { submit, held, resolve, reject } = this._waiting.shift();
+      this._submit(submit, held).then(resolve, reject);
+      for (const h of held) h.delete(); // a submitted job holds its own references
+    }
+  }
+
   // The job is registered before it is submitted: while the submitting call
   // is still in wasm, the calling thread may wait on a lock (malloc's, shared
   // with the devices) and Emscripten then runs queued calls from the devices,
   // so a short job's completion can arrive before submit() returns.
-  _job(submit) {
-    if (this._dead) return Promise.reject(errorOf('DeviceError', `the device runtime is gone: ${this._dead}`));
+  _submit(submit, handles) {
     const id = this._nextId++;
     return new Promise((resolve, reject) => {
       const job = { submitted: false, result: undefined, outcome: null };
@@ -184,12 +207,13 @@ export class DeviceRuntime {
       };
       this._pending.set(id, job);
       try {
-        job.result = this._call(() => submit(id));
+        job.result = this._call(() => submit(id, handles));
       } catch (e) {
         this._pending.delete(id);
         reject(e);
         return;
       }
+      this._inFlight++;
       job.submitted = true;
       if (job.outcome) job.finish(job.outcome.error);
     });
@@ -198,13 +222,16 @@ export class DeviceRuntime {
   _settle(id, ok, kind, msgPtr) {
     const job = this._pending.get(id);
     this._pending.delete(id);
+    if (job) this._inFlight--;
     if (ok) {
       job?.finish(null);
-      return;
+    } else {
+      const message = this.Module.UTF8ToString(msgPtr);
+      this.Module._free(msgPtr);
+      job?.finish(errorOf(kind, message));
     }
-    const message = this.Module.UTF8ToString(msgPtr);
-    this.Module._free(msgPtr);
-    job?.finish(errorOf(kind, message));
+    // Not from here: this may run inside a call into wasm (see _submit).
+    if (this._waiting.length) queueMicrotask(() => this._startWaiting());
   }
 
   _die(reason) {
@@ -213,6 +240,10 @@ export class DeviceRuntime {
     const error = errorOf('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
     for (const job of this._pending.values()) job.finish(error);
     this._pending.clear();
+    for (const { held, reject } of this._waiting.splice(0)) {
+      for (const h of held) h.delete();
+      reject(error);
+    }
     try {
       this._worker?.terminate();
       this.Module.PThread?.terminateAllThreads();

@@ -1,0 +1,85 @@
+// A list of dimension numbers, sizes or strides that keeps up to 8 entries
+// inline. Evaluation rules build such lists for every equation on every
+// device on every call; with std::vector each was a heap allocation (and in
+// wasm a trip through the allocator's lock), which cost more than the
+// arithmetic of a small array. Higher ranks still work, on the heap.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace shardlab {
+
+/// A small vector of int64_t with 8 entries inline; see the file comment.
+class Dims {
+ public:
+  /// An empty list.
+  Dims() = default;
+  /// `n` copies of `v`.
+  Dims(size_t n, int64_t v) { resize(n, v); }
+  /// The given entries.
+  Dims(std::initializer_list<int64_t> v) { assign(v.begin(), v.end()); }
+  /// A copy of a shape or other std::vector list.
+  Dims(const std::vector<int64_t>& v) { assign(v.data(), v.data() + v.size()); }  // NOLINT: implicit on purpose
+  Dims(const Dims& o) { assign(o.begin(), o.end()); }
+  Dims& operator=(const Dims& o) {
+    if (this != &o) assign(o.begin(), o.end());
+    return *this;
+  }
+
+  /// Number of entries.
+  size_t size() const { return size_; }
+  /// Whether there are no entries.
+  bool empty() const { return size_ == 0; }
+  /// The entries, contiguous.
+  int64_t* data() { return heap_.empty() ? inline_ : heap_.data(); }
+  /// The entries, contiguous.
+  const int64_t* data() const { return heap_.empty() ? inline_ : heap_.data(); }
+  int64_t& operator[](size_t i) { return data()[i]; }
+  int64_t operator[](size_t i) const { return data()[i]; }
+  int64_t* begin() { return data(); }
+  int64_t* end() { return data() + size_; }
+  const int64_t* begin() const { return data(); }
+  const int64_t* end() const { return data() + size_; }
+
+  /// Appends `v`.
+  void push_back(int64_t v) {
+    resize(size_ + 1, v);
+  }
+  /// Grows (new entries are `v`) or shrinks to `n` entries.
+  void resize(size_t n, int64_t v = 0) {
+    if (n > kInline && heap_.empty()) heap_.assign(inline_, inline_ + size_);
+    if (!heap_.empty() || n > kInline) heap_.resize(n, v);
+    else std::fill(inline_ + std::min(size_, n), inline_ + n, v);
+    size_ = n;
+  }
+  /// Whether both hold the same entries.
+  bool operator==(const Dims& o) const { return size_ == o.size_ && std::equal(begin(), end(), o.begin()); }
+  bool operator!=(const Dims& o) const { return !(*this == o); }
+  /// The entries as a std::vector (a Shape).
+  std::vector<int64_t> vec() const { return {begin(), end()}; }
+
+ private:
+  static constexpr size_t kInline = 8;
+
+  void assign(const int64_t* first, const int64_t* last) {
+    const size_t n = static_cast<size_t>(last - first);
+    if (n > kInline) {
+      heap_.assign(first, last);
+    } else {
+      heap_.clear();
+      heap_.shrink_to_fit();
+      std::copy(first, last, inline_);
+    }
+    size_ = n;
+  }
+
+  int64_t inline_[kInline] = {};
+  size_t size_ = 0;
+  std::vector<int64_t> heap_;  // used only beyond kInline entries
+};
+
+}  // namespace shardlab
