@@ -16,12 +16,14 @@ namespace {
 // out by another mesh's names are assembled whole, then split as needed.
 bool same_devices(const Mesh& a, const Mesh& b) { return a.size() == b.size(); }
 
-// The state of one run, shared by the device threads. Device 0 alone writes
+// The state of one run, shared by the device threads. Device 0 alone runs
 // the top level; the communicator's sync orders its writes before the other
 // devices read them. Every device wake-up costs tens of microseconds on an
 // oversubscribed machine, so the devices meet only where data flows between
 // them: before a body that reads a value produced during the run, and after a
-// body whose results something later reads.
+// body whose blocks device 0 then reads from other devices. A replicated
+// result of a body is one buffer that device 0 writes, so device 0 goes on
+// with top-level equations on replicated values without waiting for anyone.
 struct Run {
   // Where a device takes its block of a shard_map input from.
   enum class Source : uint8_t {
@@ -37,6 +39,7 @@ struct Run {
   std::vector<std::optional<ShardedArray>> split;  // top-level values as blocks
   std::vector<std::vector<ShardedArray>> staged;   // per shard_map eqn: its outputs, allocated up front
   std::vector<bool> sync_before, sync_after;       // per eqn: where the devices meet
+  std::vector<bool> on_blocks;                     // per top-level eqn: device 0 runs it on replicated blocks
   std::vector<std::vector<Layout>> in_layouts;     // per shard_map eqn: its inputs' block layouts
   std::vector<std::vector<Source>> in_sources;     // per shard_map eqn: where its inputs' blocks come from
   std::shared_ptr<std::vector<ShardedArray>> outputs = std::make_shared<std::vector<ShardedArray>>();
@@ -69,20 +72,43 @@ struct Run {
       if (in_sources[i][k] == Source::kCutFromWhole) whole_value(e.inputs[k], scratch);
   }
 
-  // Plans the run (on the submitting thread): allocates every shard_map's
-  // outputs and decides where the devices must meet.
+  // Plans the run (on the submitting thread): allocates the outputs of every
+  // shard_map and of every top-level equation on replicated blocks, and
+  // decides where the devices must meet.
   void plan() {
     const ir::Program& p = program();
-    std::vector<bool> ready(p.avals.size(), false);  // held as blocks before the run starts
-    for (ir::VarId v : p.invars) ready[v] = true;
+    // For each value made during the run: the equation that makes it, and
+    // whether devices other than 0 write some of its blocks (a body's output
+    // split over some axis; a replicated one is a single buffer device 0 writes).
+    std::vector<int> made_by(p.avals.size(), -1);
+    std::vector<bool> written_by_many(p.avals.size(), false);
+    int last_sync = -1;  // the devices met after eqn last_sync (or before eqn last_sync + 1)
+    // Device 0 reads every block of v: the body that wrote them must be over on every device.
+    auto device0_reads = [&](const ir::Atom& a) {
+      if (a.is_literal() || made_by[a.var] <= last_sync || !written_by_many[a.var]) return;
+      sync_after[made_by[a.var]] = true;
+      last_sync = made_by[a.var];
+    };
     staged.resize(p.eqns.size());
     sync_before.assign(p.eqns.size(), false);
     sync_after.assign(p.eqns.size(), false);
+    on_blocks.assign(p.eqns.size(), false);
     in_layouts.resize(p.eqns.size());
     in_sources.resize(p.eqns.size());
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
-      if (e.prim != ir::Prim::kShardMap) continue;
+      for (ir::VarId v : e.outputs) made_by[v] = static_cast<int>(i);
+      if (e.prim != ir::Prim::kShardMap) {
+        on_blocks[i] = ir::primitive(e.prim).eval != nullptr;
+        for (const ir::Atom& a : e.inputs) on_blocks[i] = on_blocks[i] && (a.is_literal() || held_whole(a));
+        if (!on_blocks[i]) {
+          for (const ir::Atom& a : e.inputs) device0_reads(a);
+          continue;
+        }
+        for (ir::VarId v : e.outputs)
+          split[v] = staged[i].emplace_back(mesh, p.avals[v].dtype, p.avals[v].shape, PartitionSpec{});
+        continue;
+      }
       const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
       for (size_t k = 0; k < e.inputs.size(); ++k) {
         const ir::Atom& a = e.inputs[k];
@@ -90,26 +116,53 @@ struct Run {
                               : held_whole(a)             ? Source::kCutFromReplica
                                                           : Source::kCutFromWhole;
         in_sources[i].push_back(source);
-        if (!a.is_literal() && (!ready[a.var] || source == Source::kCutFromWhole)) sync_before[i] = true;
+        if (source == Source::kCutFromWhole) device0_reads(a);  // device 0 stages it before the sync
+        // Every device reads blocks another device may have written during the run.
+        if (!a.is_literal() && (made_by[a.var] > last_sync || source == Source::kCutFromWhole)) {
+          sync_before[i] = true;
+          last_sync = static_cast<int>(i) - 1;
+        }
         // Made here, once, rather than by every device (Layout allocates).
         in_layouts[i].push_back(make_layout(*mesh, a.aval.shape, in_specs[k], "shard_map"));
       }
-      sync_after[i] = i + 1 < p.eqns.size();
       const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
       for (size_t j = 0; j < e.outputs.size(); ++j) {
         const ir::Aval& aval = p.avals[e.outputs[j]];
         split[e.outputs[j]] = staged[i].emplace_back(mesh, aval.dtype, aval.shape, out_specs[j]);
+        written_by_many[e.outputs[j]] = !replicated(e.outputs[j]);
       }
     }
   }
 
   // Whether every device holds top-level operand a whole (it is replicated):
   // each device then cuts its block from its own copy and nobody assembles it.
-  bool held_whole(const ir::Atom& a) const {
-    if (a.is_literal() || !split[a.var]) return false;
-    for (const auto& axes : split[a.var]->spec().entries)
+  bool held_whole(const ir::Atom& a) const { return !a.is_literal() && replicated(a.var); }
+
+  // Whether top-level value v is held as blocks that are all of it.
+  bool replicated(ir::VarId v) const {
+    if (!split[v]) return false;
+    for (const auto& axes : split[v]->spec().entries)
       if (!axes.empty()) return false;
     return true;
+  }
+
+  // Device 0: top-level eqn i on the replicated blocks of its operands (the
+  // outputs were allocated by plan()); no value is assembled or put.
+  void run_on_blocks(size_t i) {
+    const ir::Eqn& e = program().eqns[i];
+    std::vector<HostArray> literals;
+    literals.reserve(e.inputs.size());
+    std::vector<ir::Tensor> in, out;
+    in.reserve(e.inputs.size());
+    out.reserve(e.outputs.size());
+    std::vector<const ir::Tensor*> in_ptrs;
+    std::vector<ir::Tensor*> out_ptrs;
+    for (const ir::Atom& a : e.inputs) {
+      void* data = a.is_literal() ? literals.emplace_back(literal_array(a)).words.data() : split[a.var]->block(0);
+      in_ptrs.push_back(&in.emplace_back(ir::Tensor{a.aval, data}));
+    }
+    for (ir::VarId v : e.outputs) out_ptrs.push_back(&out.emplace_back(ir::Tensor{program().avals[v], split[v]->block(0)}));
+    eval_tensors(e, in_ptrs, out_ptrs, nullptr);
   }
 
   // Whether top-level operand a is already split as `spec` wants.
@@ -158,6 +211,10 @@ struct Run {
       const ir::Eqn& e = p.eqns[i];
       if (e.prim != ir::Prim::kShardMap) {
         if (d != 0) continue;
+        if (on_blocks[i]) {
+          run_on_blocks(i);
+          continue;
+        }
         std::vector<HostArray> scratch(e.inputs.size());
         for (size_t i = 0; i < e.inputs.size(); ++i) whole_value(e.inputs[i], scratch[i]);
         eval_eqn(e, env, nullptr);

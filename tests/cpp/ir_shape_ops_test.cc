@@ -97,6 +97,60 @@ TEST(ReduceSum, ValuesOverEveryAxisSubset) {
   EXPECT_NE(testing::error_message([&] { reduce_sum(b, a, {1, 1}); }).find("must be distinct"), std::string::npos);
 }
 
+// Ranks above 8 take the heap path of the dimension lists the rules build
+// (Dims keeps 8 inline): transpose, reduce_sum and broadcast_in_dim at rank 10
+// against index arithmetic written out here.
+TEST(HighRank, TransposeReduceAndBroadcastBeyondEightDimensions) {
+  const Shape shape = {2, 1, 3, 1, 2, 1, 1, 2, 1, 2};
+  const int rank = static_cast<int>(shape.size());
+  std::vector<int64_t> strides(rank, 1);
+  for (int k = rank - 2; k >= 0; --k) strides[k] = strides[k + 1] * shape[k + 1];
+  const int64_t n = num_elements(shape);
+  std::vector<float> x(n);
+  for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(i * 7 % 23) - 5.0f;
+  auto index_of = [&](int64_t flat) {
+    std::vector<int64_t> idx(rank);
+    for (int k = 0; k < rank; ++k) idx[k] = flat / strides[k] % shape[k];
+    return idx;
+  };
+
+  // Reversing the dimensions: out[j0..j9] = x[j9..j0].
+  std::vector<int64_t> perm(rank);
+  for (int k = 0; k < rank; ++k) perm[k] = rank - 1 - k;
+  Shape tshape(rank);
+  for (int k = 0; k < rank; ++k) tshape[k] = shape[perm[k]];
+  std::vector<float> expected_t(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto idx = index_of(i);
+    int64_t o = 0;
+    for (int k = 0; k < rank; ++k) o = o * tshape[k] + idx[perm[k]];
+    expected_t[o] = x[i];
+  }
+  EXPECT_EQ(evaluate([&](Builder& b, auto in) { return transpose(b, in[0], perm); }, {f32(shape)}, {x}), expected_t);
+
+  // Summing dimensions 0, 2 and 9 leaves [1,1,2,1,1,2,1] (7 dims; the input has 10).
+  const std::vector<int64_t> axes = {0, 2, 9};
+  std::vector<float> expected_s(n / (2 * 3 * 2), 0.0f);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto idx = index_of(i);
+    int64_t o = 0;
+    for (int k = 0; k < rank; ++k)
+      if (k != 0 && k != 2 && k != 9) o = o * shape[k] + idx[k];
+    expected_s[o] += x[i];
+  }
+  EXPECT_EQ(evaluate([&](Builder& b, auto in) { return reduce_sum(b, in[0], axes); }, {f32(shape)}, {x}), expected_s);
+
+  // Broadcasting the rank-10 array into rank 11 along a new leading dimension of 2.
+  Shape bshape = {2};
+  bshape.insert(bshape.end(), shape.begin(), shape.end());
+  std::vector<int64_t> dims(rank);
+  for (int k = 0; k < rank; ++k) dims[k] = k + 1;
+  std::vector<float> expected_b = x;
+  expected_b.insert(expected_b.end(), x.begin(), x.end());
+  EXPECT_EQ(evaluate([&](Builder& b, auto in) { return broadcast_in_dim(b, in[0], bshape, dims); }, {f32(shape)}, {x}),
+            expected_b);
+}
+
 TEST(ReduceSum, TransposeBroadcastsBack) {
   check_transpose([](Builder& b, auto in) { return reduce_sum(b, in[0], {0}); }, f32({4, 3}));
   check_transpose([](Builder& b, auto in) { return reduce_sum(b, in[0], {0, 2}); }, f32({2, 3, 4}));

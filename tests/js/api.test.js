@@ -180,7 +180,8 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
     // In its own process, so the rest of this file keeps a small heap.
     const script = fileURLToPath(new URL('./fixtures/oom.mjs', import.meta.url));
     const out = JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8', timeout: 60000 }).trim().split('\n').pop());
-    expect(out.error).toEqual({ name: 'ResourceError', message: 'device 0: out of memory', isResourceError: true });
+    expect(out.error).toMatchObject({ name: 'ResourceError', isResourceError: true });
+    expect(out.error.message).toMatch(/cannot allocate 2147483648 bytes .*the device memory is exhausted/);
     expect(out.after).toEqual([2]);
   }, 60000);
 
