@@ -34,7 +34,7 @@ struct Run {
 
   std::shared_ptr<Executable> exe;
   std::shared_ptr<const Mesh> mesh;
-  std::vector<HostArray> env;                      // top-level values, whole
+  std::vector<HostArray> env;                      // top-level values, whole (typed when first used)
   std::vector<bool> whole;                         // env[v] holds v's value
   std::vector<std::optional<ShardedArray>> split;  // top-level values as blocks
   std::vector<std::vector<ShardedArray>> staged;   // per shard_map eqn: its outputs, allocated up front
@@ -49,6 +49,7 @@ struct Run {
     if (a.is_literal()) return scratch = literal_array(a);
     if (!whole[a.var]) {
       HostArray& h = env[a.var];
+      h.aval = program().avals[a.var];
       h.words.resize(static_cast<size_t>(num_elements(h.aval.shape)));
       split[a.var]->get(h.words.data(), false);
       whole[a.var] = true;
@@ -217,6 +218,7 @@ struct Run {
         }
         std::vector<HostArray> scratch(e.inputs.size());
         for (size_t i = 0; i < e.inputs.size(); ++i) whole_value(e.inputs[i], scratch[i]);
+        for (ir::VarId v : e.outputs) env[v].aval = p.avals[v];
         eval_eqn(e, env, nullptr);
         for (ir::VarId v : e.outputs) whole[v] = true;
         continue;
@@ -258,7 +260,7 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
   auto run = std::make_shared<Run>();
   run->exe = std::move(exe);
   run->mesh = comm.mesh_ptr();
-  run->env = make_env(p);
+  run->env.resize(p.avals.size());
   run->whole.assign(p.avals.size(), false);
   run->split.resize(p.avals.size());
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 
 #include "runtime/platform.h"
@@ -29,11 +28,11 @@ class EventCount {
   template <class Ready>
   void wait(Ready&& ready) {
     if (ready()) return;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(spin_budget_ns());
+    const int64_t deadline = platform::now_ns() + spin_budget_ns();
     for (int i = 1;; ++i) {
       if (ready()) return;
       platform::cpu_relax();
-      if ((i & 15) == 0 && std::chrono::steady_clock::now() >= deadline) break;
+      if ((i & 15) == 0 && platform::now_ns() >= deadline) break;
     }
     for (;;) {
       const uint32_t seen = word_.load();

@@ -67,13 +67,13 @@ std::string AxisGroup::label() const {
   return names.size() == 1 ? "'" + names[0] + "'" : "(" + quoted_list(names) + ")";
 }
 
-int Mesh::position(int device, const AxisGroup& g) const {
+int Mesh::position(int device, const AxisGroup& g) const noexcept {
   int pos = 0;
   for (int64_t a : g.axes) pos = pos * shape_[a] + coord(device, static_cast<int>(a));
   return pos;
 }
 
-int Mesh::member(int device, const AxisGroup& g, int position) const {
+int Mesh::member(int device, const AxisGroup& g, int position) const noexcept {
   int d = device;
   for (int i = static_cast<int>(g.axes.size()) - 1; i >= 0; --i) {
     const auto a = static_cast<size_t>(g.axes[static_cast<size_t>(i)]);

@@ -57,9 +57,9 @@ class Mesh {
   /// Device d's coordinate along `axis`.
   int coord(int device, int axis) const { return (device / strides_[axis]) % shape_[axis]; }
   /// Device d's position within its group of `g` (axis_index over g's axes).
-  int position(int device, const AxisGroup& g) const;
+  int position(int device, const AxisGroup& g) const noexcept;
   /// The device of d's group of `g` at `position` (inverse of position()).
-  int member(int device, const AxisGroup& g, int position) const;
+  int member(int device, const AxisGroup& g, int position) const noexcept;
   /// Which of the size()/g.size groups of `g` device d belongs to (0-based).
   int group_number(int device, uint32_t mask) const;
   /// Bit set of the devices in d's group over the axes of `mask`.

@@ -1,5 +1,7 @@
 #include "runtime/partition_spec.h"
 
+#include <algorithm>
+
 #include "runtime/errors.h"
 
 namespace shardlab {
@@ -23,13 +25,28 @@ std::string PartitionSpec::str() const {
   return out + ")";
 }
 
-Dims Layout::block_index(const Mesh& mesh, int device) const {
+Dims Layout::block_index(const Mesh& mesh, int device) const noexcept {
   Dims idx(global.size(), 0);
   for (size_t i = 0; i < global.size(); ++i) idx[i] = mesh.position(device, dim_axes[i]);
   return idx;
 }
 
-Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, const std::string& fn) {
+namespace {
+
+// Whether `names` are distinct axes of `mesh` (Mesh::axis_group would not throw).
+bool resolvable(const Mesh& mesh, const std::vector<std::string>& names) {
+  const auto& all = mesh.axis_names();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (std::find(all.begin(), all.end(), names[i]) == all.end()) return false;
+    for (size_t j = 0; j < i; ++j)
+      if (names[j] == names[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, std::string_view fn) {
   if (spec.entries.size() > global.size())
     fail(ErrorKind::kSharding, fn, ": ", spec.str(), " has ", spec.entries.size(), " entries but the array has rank ",
          global.size(), " (shape ", shape_str(global), "); a spec may have at most one entry per dimension");
@@ -38,10 +55,13 @@ Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& s
   layout.block = global;
   for (size_t i = 0; i < global.size(); ++i) {
     if (global[i] < 0) fail(ErrorKind::kShape, fn, ": negative dimension in shape ", shape_str(global));
-    std::vector<std::string> names = i < spec.entries.size() ? spec.entries[i] : std::vector<std::string>{};
-    // The error context is only needed (and only built) where axes are named.
-    AxisGroup g = names.empty() ? mesh.axis_group(names, fn)
-                                : mesh.axis_group(names, fn + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
+    static const std::vector<std::string> kNotSplit;
+    const auto& names = i < spec.entries.size() ? spec.entries[i] : kNotSplit;
+    // The error context is built only for names the mesh cannot resolve
+    // (a layout is made for every input and output of every call).
+    AxisGroup g = resolvable(mesh, names)
+                      ? mesh.axis_group(names, fn)
+                      : mesh.axis_group(names, std::string(fn) + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
     if (g.mask & layout.split_mask) {
       for (int a : g.axes)
         if (layout.split_mask & (1u << a))

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/mesh.h"
@@ -28,11 +29,11 @@ struct Layout {
   uint32_t split_mask = 0;          ///< every mesh axis the spec mentions
 
   /// Index of device d's block along each dimension.
-  Dims block_index(const Mesh& mesh, int device) const;
+  Dims block_index(const Mesh& mesh, int device) const noexcept;
 };
 
 /// Checks `spec` for an array of shape `global` on `mesh` and computes its
 /// blocks; errors name `fn`, the dimension, the axes and the sizes.
-Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, const std::string& fn);
+Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, std::string_view fn);
 
 }  // namespace shardlab

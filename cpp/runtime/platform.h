@@ -16,6 +16,11 @@ void futex_wait(std::atomic<uint32_t>* word, uint32_t expected);
 /// Wakes every thread sleeping in futex_wait on `word`.
 void futex_wake_all(std::atomic<uint32_t>* word);
 
+/// A monotonic clock in nanoseconds, for spin budgets. noexcept and without
+/// libc++'s steady_clock, whose calls Emscripten routes through JavaScript's
+/// exception handling (see runtime/dims.h).
+int64_t now_ns() noexcept;
+
 /// A hint inside spin loops (x86 pause natively; nothing in wasm).
 void cpu_relax();
 

@@ -30,7 +30,7 @@ const char* dtype_long_name(DType dtype) {
   return "?";
 }
 
-Dims strides_of(const Shape& shape) {
+Dims strides_of(const Shape& shape) noexcept {
   Dims s(shape.size(), 1);
   for (int k = static_cast<int>(shape.size()) - 2; k >= 0; --k) s[k] = s[k + 1] * shape[k + 1];
   return s;

@@ -32,7 +32,7 @@ inline int64_t num_elements(const Shape& shape) noexcept {
   return n;
 }
 /// Row-major strides of `shape`, in elements.
-Dims strides_of(const Shape& shape);
+Dims strides_of(const Shape& shape) noexcept;
 /// Text like [8,2] (JAX's f32[8,2] without the dtype).
 std::string shape_str(const Shape& shape);
 /// Normalises a possibly negative `axis` for an array of rank `rank` (or

@@ -11,7 +11,7 @@ namespace shardlab {
 namespace {
 
 // The view of device d's block inside the row-major global array.
-StridedView global_view(const Mesh& mesh, const Layout& layout, int device) {
+StridedView global_view(const Mesh& mesh, const Layout& layout, int device) noexcept {
   StridedView v{strides_of(layout.global), 0};
   const auto idx = layout.block_index(mesh, device);
   for (size_t i = 0; i < idx.size(); ++i) v.offset += idx[i] * layout.block[i] * v.strides[i];
@@ -20,12 +20,12 @@ StridedView global_view(const Mesh& mesh, const Layout& layout, int device) {
 
 }  // namespace
 
-void read_block(const Mesh& mesh, const Layout& layout, int device, const void* global, void* block) {
+void read_block(const Mesh& mesh, const Layout& layout, int device, const void* global, void* block) noexcept {
   strided_copy(layout.block, global, global_view(mesh, layout, device), block,
                StridedView{strides_of(layout.block), 0});
 }
 
-void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global) {
+void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global) noexcept {
   strided_copy(layout.block, block, StridedView{strides_of(layout.block), 0}, global,
                global_view(mesh, layout, device));
 }

@@ -13,9 +13,9 @@
 namespace shardlab {
 
 /// Copies device d's block of the row-major array `global` (laid out by `layout`) into `block`.
-void read_block(const Mesh& mesh, const Layout& layout, int device, const void* global, void* block);
+void read_block(const Mesh& mesh, const Layout& layout, int device, const void* global, void* block) noexcept;
 /// Copies `block` to device d's place in the row-major array `global`.
-void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global);
+void write_block(const Mesh& mesh, const Layout& layout, int device, const void* block, void* global) noexcept;
 
 /// A global float32 or int32 array split over a mesh by a PartitionSpec.
 /// Copies share the same blocks (a job holding a copy keeps them alive) and

@@ -7,7 +7,7 @@ namespace shardlab {
 namespace {
 
 void copy_dim(size_t dim, const Dims& extent, const uint32_t* src, const StridedView& sv, uint32_t* dst,
-              const StridedView& dv) {
+              const StridedView& dv) noexcept {
   const int64_t n = extent[dim];
   const int64_t ss = sv.strides[dim], ds = dv.strides[dim];
   if (dim + 1 == extent.size()) {
@@ -24,7 +24,7 @@ void copy_dim(size_t dim, const Dims& extent, const uint32_t* src, const Strided
 }  // namespace
 
 void strided_copy(const Dims& extent, const void* src, const StridedView& sv, void* dst,
-                  const StridedView& dv) {
+                  const StridedView& dv) noexcept {
   for (int64_t e : extent)
     if (e == 0) return;
   const auto* s = static_cast<const uint32_t*>(src) + sv.offset;

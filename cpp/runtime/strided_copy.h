@@ -17,6 +17,6 @@ struct StridedView {
 /// (seen through `dv`); elements are 4 bytes. The innermost dimension is
 /// copied with memcpy when both views are contiguous along it.
 void strided_copy(const Dims& extent, const void* src, const StridedView& sv, void* dst,
-                  const StridedView& dv);
+                  const StridedView& dv) noexcept;
 
 }  // namespace shardlab

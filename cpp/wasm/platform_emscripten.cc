@@ -1,6 +1,7 @@
 // Wasm implementation of runtime/platform.h: Atomics.wait/notify through
 // Emscripten's futex calls (std::atomic::wait in em++ 3.1.6 polls with sleeps,
 // and sched_yield does nothing in wasm, so neither is usable for waiting).
+#include <emscripten/emscripten.h>
 #include <emscripten/threading.h>
 
 #include <climits>
@@ -17,6 +18,8 @@ void futex_wait(std::atomic<uint32_t>* word, uint32_t expected) {
 void futex_wake_all(std::atomic<uint32_t>* word) {
   emscripten_futex_wake(reinterpret_cast<volatile void*>(word), INT_MAX);
 }
+
+int64_t now_ns() noexcept { return static_cast<int64_t>(emscripten_get_now() * 1e6); }
 
 void cpu_relax() {}
 

@@ -28,7 +28,7 @@ DotDims dot_dims(const Params& p) {
 }
 
 // The dimensions of an operand of rank `rank` neither contracted nor batch, in order (JAX's `remaining`).
-Dims free_dims(int64_t rank, const std::vector<int64_t>& contract, const std::vector<int64_t>& batch) {
+Dims free_dims(int64_t rank, const std::vector<int64_t>& contract, const std::vector<int64_t>& batch) noexcept {
   Dims out;
   for (int64_t d = 0; d < rank; ++d)
     if (std::find(contract.begin(), contract.end(), d) == contract.end() &&
@@ -39,7 +39,7 @@ Dims free_dims(int64_t rank, const std::vector<int64_t>& contract, const std::ve
 
 // The lists one after the other.
 template <class... Lists>
-Dims concat(const Lists&... lists) {
+Dims concat(const Lists&... lists) noexcept {
   Dims out;
   (..., [&] {
     for (int64_t v : lists) out.push_back(v);
@@ -70,14 +70,14 @@ void check_paired(const char* what, const Aval& x, const std::vector<int64_t>& x
 }
 
 template <class List>
-int64_t size_of(const Shape& shape, const List& dims) {
+int64_t size_of(const Shape& shape, const List& dims) noexcept {
   int64_t n = 1;
   for (int64_t d : dims) n *= shape[d];
   return n;
 }
 
 template <class List>
-bool is_identity(const List& perm) {
+bool is_identity(const List& perm) noexcept {
   for (size_t i = 0; i < perm.size(); ++i)
     if (perm[i] != static_cast<int64_t>(i)) return false;
   return true;

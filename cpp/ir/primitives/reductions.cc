@@ -46,10 +46,10 @@ std::vector<Aval> reduce_shape(const char* name, const Params& p, const std::vec
 // order that makes reductions deterministic), o being the element of `out` it
 // reduces into.
 template <class F>
-void for_each_reduced(const char* name, const Params& p, const Tensor& in, const Tensor& out, F f) {
+void for_each_reduced(const std::vector<int64_t>& axes, const Tensor& in, const Tensor& out, F f) {
   const Shape& ishape = in.aval.shape;
-  const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
-  // The output stride of each input dimension (0 for reduced ones).
+  // The output stride of each input dimension: 0 for reduced ones, then the
+  // kept ones (marked -1 until then) take the output's strides in order.
   const auto ostrides = strides_of(out.aval.shape);
   Dims stride(ishape.size(), -1);
   for (int64_t a : axes) stride[a] = 0;
@@ -85,7 +85,7 @@ void eval_extremum_as(const char* name, const Params& p, const Tensor& in, Tenso
   T* acc = out.as<T>();
   std::fill(acc, acc + num_elements(out.aval.shape), identity);
   const T* x = in.as<T>();
-  for_each_reduced(name, p, in, out, [&](int64_t k, int64_t o) {
+  for_each_reduced(param<std::vector<int64_t>>(p, "axes", name), in, out, [&](int64_t k, int64_t o) {
     if ((kMax ? x[k] > acc[o] : x[k] < acc[o]) || is_nan(x[k])) acc[o] = x[k];
   });
 }
@@ -129,16 +129,17 @@ std::vector<Aval> Def<Prim::kReduceSum>::shape(const Params& p, const std::vecto
 
 void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor*>& in,
                                  const std::vector<Tensor*>& out) {
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
   const int64_t n_out = num_elements(out[0]->aval.shape);
   if (in[0]->aval.dtype == DType::kFloat32) {
     std::vector<double> acc(n_out, 0.0);
     const float* x = in[0]->as<float>();
-    for_each_reduced(kName, p, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
+    for_each_reduced(axes, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
     for (int64_t i = 0; i < n_out; ++i) out[0]->as<float>()[i] = static_cast<float>(acc[i]);
   } else {
     std::vector<int64_t> acc(n_out, 0);
     const int32_t* x = in[0]->as<int32_t>();
-    for_each_reduced(kName, p, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
+    for_each_reduced(axes, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
     for (int64_t i = 0; i < n_out; ++i) out[0]->as<int32_t>()[i] = static_cast<int32_t>(static_cast<uint32_t>(acc[i]));
   }
 }
