@@ -33,24 +33,14 @@ void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, co
 }
 
 void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx) {
-  // Operands are read in place from env; only literals get storage here.
-  std::vector<HostArray> literals;
-  literals.reserve(e.inputs.size());
-  std::vector<ir::Tensor> in, out;
-  in.reserve(e.inputs.size());
-  out.reserve(e.outputs.size());
-  std::vector<const ir::Tensor*> in_ptrs;
-  std::vector<ir::Tensor*> out_ptrs;
-  for (const ir::Atom& a : e.inputs) {
-    HostArray& h = a.is_literal() ? literals.emplace_back(literal_array(a)) : env[a.var];
-    in_ptrs.push_back(&in.emplace_back(ir::Tensor{a.aval, h.words.data()}));
-  }
-  for (ir::VarId v : e.outputs) {
-    HostArray& h = env[v];
-    h.words.assign(static_cast<size_t>(num_elements(h.aval.shape)), 0);
-    out_ptrs.push_back(&out.emplace_back(ir::Tensor{h.aval, h.words.data()}));
-  }
-  eval_tensors(e, in_ptrs, out_ptrs, ctx);
+  eval_in_place(
+      e, [&](ir::VarId v) { return env[v].words.data(); },
+      [&](ir::VarId v) {
+        HostArray& h = env[v];
+        h.words.assign(static_cast<size_t>(num_elements(h.aval.shape)), 0);
+        return ir::Tensor{h.aval, h.words.data()};
+      },
+      ctx);
 }
 
 std::vector<HostArray> make_env(const ir::Program& p) {

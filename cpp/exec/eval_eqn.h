@@ -21,6 +21,25 @@ void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, co
 /// A literal as a rank-0 host array.
 HostArray literal_array(const ir::Atom& a);
 
+/// Evaluates `e` (not a shard_map) in place: operand variable v's elements
+/// are at operand(v), result v is the tensor result(v); literals get storage here.
+template <class Operand, class Result>
+void eval_in_place(const ir::Eqn& e, Operand operand, Result result, const ir::DeviceContext* ctx) {
+  std::vector<HostArray> literals;
+  literals.reserve(e.inputs.size());
+  std::vector<ir::Tensor> in, out;  // reserved: the pointers below point into them
+  in.reserve(e.inputs.size());
+  out.reserve(e.outputs.size());
+  std::vector<const ir::Tensor*> in_ptrs;
+  std::vector<ir::Tensor*> out_ptrs;
+  for (const ir::Atom& a : e.inputs) {
+    void* data = a.is_literal() ? literals.emplace_back(literal_array(a)).words.data() : operand(a.var);
+    in_ptrs.push_back(&in.emplace_back(ir::Tensor{a.aval, data}));
+  }
+  for (ir::VarId v : e.outputs) out_ptrs.push_back(&out.emplace_back(result(v)));
+  eval_tensors(e, in_ptrs, out_ptrs, ctx);
+}
+
 /// An environment for running `p`: one empty value of the right aval per variable.
 std::vector<HostArray> make_env(const ir::Program& p);
 

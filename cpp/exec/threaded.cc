@@ -150,20 +150,9 @@ struct Run {
   // Device 0: top-level eqn i on the replicated blocks of its operands (the
   // outputs were allocated by plan()); no value is assembled or put.
   void run_on_blocks(size_t i) {
-    const ir::Eqn& e = program().eqns[i];
-    std::vector<HostArray> literals;
-    literals.reserve(e.inputs.size());
-    std::vector<ir::Tensor> in, out;
-    in.reserve(e.inputs.size());
-    out.reserve(e.outputs.size());
-    std::vector<const ir::Tensor*> in_ptrs;
-    std::vector<ir::Tensor*> out_ptrs;
-    for (const ir::Atom& a : e.inputs) {
-      void* data = a.is_literal() ? literals.emplace_back(literal_array(a)).words.data() : split[a.var]->block(0);
-      in_ptrs.push_back(&in.emplace_back(ir::Tensor{a.aval, data}));
-    }
-    for (ir::VarId v : e.outputs) out_ptrs.push_back(&out.emplace_back(ir::Tensor{program().avals[v], split[v]->block(0)}));
-    eval_tensors(e, in_ptrs, out_ptrs, nullptr);
+    eval_in_place(
+        program().eqns[i], [&](ir::VarId v) { return split[v]->block(0); },
+        [&](ir::VarId v) { return ir::Tensor{program().avals[v], split[v]->block(0)}; }, nullptr);
   }
 
   // Whether top-level operand a is already split as `spec` wants.

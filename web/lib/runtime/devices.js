@@ -241,8 +241,12 @@ export class DeviceRuntime {
     for (const job of this._pending.values()) job.finish(error);
     this._pending.clear();
     for (const { held, reject } of this._waiting.splice(0)) {
-      for (const h of held) h.delete();
       reject(error);
+      try {
+        for (const h of held) h.delete();
+      } catch {
+        // The module may be torn down already.
+      }
     }
     try {
       this._worker?.terminate();
