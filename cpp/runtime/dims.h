@@ -29,7 +29,9 @@ class Dims {
   Dims(std::initializer_list<int64_t> v) noexcept { assign(v.begin(), v.end()); }
   /// A copy of a shape or other std::vector list.
   Dims(const std::vector<int64_t>& v) noexcept { assign(v.data(), v.data() + v.size()); }  // NOLINT: implicit on purpose
+  /// A copy.
   Dims(const Dims& o) noexcept { assign(o.begin(), o.end()); }
+  /// Becomes a copy of `o`.
   Dims& operator=(const Dims& o) noexcept {
     if (this != &o) assign(o.begin(), o.end());
     return *this;
@@ -43,26 +45,34 @@ class Dims {
   int64_t* data() noexcept { return heap_.empty() ? inline_ : heap_.data(); }
   /// The entries, contiguous.
   const int64_t* data() const noexcept { return heap_.empty() ? inline_ : heap_.data(); }
+  /// Entry i.
   int64_t& operator[](size_t i) noexcept { return data()[i]; }
+  /// Entry i.
   int64_t operator[](size_t i) const noexcept { return data()[i]; }
+  /// Iteration over the entries.
   int64_t* begin() noexcept { return data(); }
+  /// Iteration over the entries.
   int64_t* end() noexcept { return data() + size_; }
+  /// Iteration over the entries.
   const int64_t* begin() const noexcept { return data(); }
+  /// Iteration over the entries.
   const int64_t* end() const noexcept { return data() + size_; }
 
   /// Appends `v`.
-  void push_back(int64_t v) noexcept {
-    resize(size_ + 1, v);
-  }
+  void push_back(int64_t v) noexcept { resize(size_ + 1, v); }
   /// Grows (new entries are `v`) or shrinks to `n` entries.
   void resize(size_t n, int64_t v = 0) noexcept {
     if (n > kInline && heap_.empty()) heap_.assign(inline_, inline_ + size_);
-    if (!heap_.empty() || n > kInline) heap_.resize(n, v);
-    else std::fill(inline_ + std::min(size_, n), inline_ + n, v);
+    if (!heap_.empty() || n > kInline) {
+      heap_.resize(n, v);
+    } else {
+      std::fill(inline_ + std::min(size_, n), inline_ + n, v);
+    }
     size_ = n;
   }
   /// Whether both hold the same entries.
   bool operator==(const Dims& o) const noexcept { return size_ == o.size_ && std::equal(begin(), end(), o.begin()); }
+  /// Whether the entries differ.
   bool operator!=(const Dims& o) const noexcept { return !(*this == o); }
   /// The entries as a std::vector (a Shape).
   std::vector<int64_t> vec() const { return {begin(), end()}; }

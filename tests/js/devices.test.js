@@ -168,3 +168,30 @@ test('a job that completes while it is still being submitted settles its Promise
   expect(failed.deleted).toBe(true);
   expect(rt._pending.size).toBe(0);
 });
+
+test('more jobs than the pool holds wait in order; their inputs may be deleted meanwhile; a dying runtime rejects them', async () => {
+  // 200 psums in flight: the pool holds 64, the rest wait in JS on clones of their inputs.
+  const inputs = Array.from({ length: 200 }, (_, i) => rt.put(mesh, new Float32Array(8).fill(i), [8], ['data']));
+  const jobs = inputs.map((x) => rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, []));
+  for (const x of inputs) x.delete();
+  const outs = await Promise.all(jobs);
+  outs.forEach((y, i) => expect(Array.from(rt.get(y))).toEqual([8 * i]));
+  for (const y of outs) y.delete();
+  expect(rt._waiting.length).toBe(0);
+
+  const other = await loadDevices();
+  const m = other.mesh([8], ['data']);
+  const x = other.put(m, new Float32Array(8).fill(1), [8], ['data']);
+  const queued = Array.from({ length: 100 }, () => other.collective(m, x, { op: 'psum', axisName: 'data' }, []));
+  const waiting = other._waiting.length;
+  expect(waiting).toBeGreaterThan(0);
+  other.terminate();
+  const settled = await Promise.allSettled(queued);
+  // Jobs already in the pool may have finished first (a completion can even
+  // arrive during a later submission); every waiting one is rejected.
+  const rejected = settled.filter((s) => s.status === 'rejected');
+  expect(rejected.length).toBeGreaterThanOrEqual(waiting);
+  for (const r of rejected) expect(r.reason.message).toMatch(/the device runtime is gone: the runtime was terminated/);
+  expect(settled.slice(-waiting).every((s) => s.status === 'rejected')).toBe(true);
+  expect(other._waiting.length).toBe(0);
+});

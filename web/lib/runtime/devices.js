@@ -177,6 +177,7 @@ export class DeviceRuntime {
     return new Promise((resolve, reject) => this._waiting.push({ submit, held, resolve, reject }));
   }
 
+  // Submits waiting jobs while there is room in the pool.
   _startWaiting() {
     while (this._waiting.length && this._inFlight < MAX_IN_FLIGHT && !this._dead) {
       const { submit, held, resolve, reject } = this._waiting.shift();
