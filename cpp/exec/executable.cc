@@ -6,9 +6,16 @@
 namespace shardlab::exec {
 
 Executable::Executable(std::shared_ptr<const ir::Program> program)
-    : program_(std::move(program)), frames_(program_->eqns.size()) {
-  for (size_t i = 0; i < frames_.size(); ++i)
-    if (program_->eqns[i].prim == ir::Prim::kShardMap) frames_[i].resize(kMaxDevices);
+    : program_(std::move(program)), frames_(program_->eqns.size()), in_layouts_(program_->eqns.size()) {
+  for (size_t i = 0; i < frames_.size(); ++i) {
+    const ir::Eqn& e = program_->eqns[i];
+    if (e.prim != ir::Prim::kShardMap) continue;
+    frames_[i].resize(kMaxDevices);
+    const Mesh& mesh = *ir::param<ir::MeshRef>(e.params, "mesh", "shard_map");
+    const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
+    for (size_t k = 0; k < e.inputs.size(); ++k)
+      in_layouts_[i].push_back(make_layout(mesh, e.inputs[k].aval.shape, in_specs[k], "shard_map"));
+  }
 }
 
 Frame& Executable::frame(size_t eqn, int device) {

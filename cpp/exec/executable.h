@@ -8,6 +8,7 @@
 
 #include "exec/frame.h"
 #include "ir/program.h"
+#include "runtime/partition_spec.h"
 
 namespace shardlab::exec {
 
@@ -25,9 +26,14 @@ class Executable {
   /// touches only its own frames, so devices may call this concurrently.
   Frame& frame(size_t eqn, int device);
 
+  /// The block layouts of the inputs of equation i (a shard_map) on its mesh:
+  /// made once here rather than on every call.
+  const std::vector<Layout>& in_layouts(size_t eqn) const { return in_layouts_.at(eqn); }
+
  private:
   std::shared_ptr<const ir::Program> program_;
   std::vector<std::vector<std::unique_ptr<Frame>>> frames_;  // [eqn][device]
+  std::vector<std::vector<Layout>> in_layouts_;              // [eqn][input]
 };
 
 }  // namespace shardlab::exec

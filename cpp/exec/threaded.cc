@@ -40,7 +40,6 @@ struct Run {
   std::vector<std::vector<ShardedArray>> staged;   // per shard_map eqn: its outputs, allocated up front
   std::vector<bool> sync_before, sync_after;       // per eqn: where the devices meet
   std::vector<bool> on_blocks;                     // per top-level eqn: device 0 runs it on replicated blocks
-  std::vector<std::vector<Layout>> in_layouts;     // per shard_map eqn: its inputs' block layouts
   std::vector<std::vector<Source>> in_sources;     // per shard_map eqn: where its inputs' blocks come from
   std::shared_ptr<std::vector<ShardedArray>> outputs = std::make_shared<std::vector<ShardedArray>>();
 
@@ -94,7 +93,6 @@ struct Run {
     sync_before.assign(p.eqns.size(), false);
     sync_after.assign(p.eqns.size(), false);
     on_blocks.assign(p.eqns.size(), false);
-    in_layouts.resize(p.eqns.size());
     in_sources.resize(p.eqns.size());
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
@@ -123,8 +121,6 @@ struct Run {
           sync_before[i] = true;
           last_sync = static_cast<int>(i) - 1;
         }
-        // Made here, once, rather than by every device (Layout allocates).
-        in_layouts[i].push_back(make_layout(*mesh, a.aval.shape, in_specs[k], "shard_map"));
       }
       const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
       for (size_t j = 0; j < e.outputs.size(); ++j) {
@@ -177,10 +173,10 @@ struct Run {
           std::memcpy(dst, split[a.var]->block(d), static_cast<size_t>(num_elements(body.avals[v].shape)) * kElemBytes);
           break;
         case Source::kCutFromReplica:
-          read_block(*mesh, in_layouts[i][k], d, split[a.var]->block(d), dst);
+          read_block(*mesh, exe->in_layouts(i)[k], d, split[a.var]->block(d), dst);
           break;
         case Source::kCutFromWhole:
-          read_block(*mesh, in_layouts[i][k], d, whole_value_ready(a, scratch).words.data(), dst);
+          read_block(*mesh, exe->in_layouts(i)[k], d, whole_value_ready(a, scratch).words.data(), dst);
           break;
       }
     }
