@@ -89,6 +89,10 @@ struct Run {
       sync_after[made_by[a.var]] = true;
       last_sync = made_by[a.var];
     };
+    // Allocates output v of eqn i, laid out by `spec`, as a top-level value held as blocks.
+    auto allocate = [&](size_t i, ir::VarId v, const PartitionSpec& spec) {
+      split[v] = staged[i].emplace_back(mesh, p.avals[v].dtype, p.avals[v].shape, spec);
+    };
     staged.resize(p.eqns.size());
     sync_before.assign(p.eqns.size(), false);
     sync_after.assign(p.eqns.size(), false);
@@ -104,16 +108,15 @@ struct Run {
           for (const ir::Atom& a : e.inputs) device0_reads(a);
           continue;
         }
-        for (ir::VarId v : e.outputs)
-          split[v] = staged[i].emplace_back(mesh, p.avals[v].dtype, p.avals[v].shape, PartitionSpec{});
+        for (ir::VarId v : e.outputs) allocate(i, v, PartitionSpec{});
         continue;
       }
       const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
       for (size_t k = 0; k < e.inputs.size(); ++k) {
         const ir::Atom& a = e.inputs[k];
         const Source source = blocks_fit(a, in_specs[k]) ? Source::kOwnBlock
-                              : held_whole(a)             ? Source::kCutFromReplica
-                                                          : Source::kCutFromWhole;
+                              : held_whole(a)            ? Source::kCutFromReplica
+                                                         : Source::kCutFromWhole;
         in_sources[i].push_back(source);
         if (source == Source::kCutFromWhole) device0_reads(a);  // device 0 stages it before the sync
         // Every device reads blocks another device may have written during the run.
@@ -124,8 +127,7 @@ struct Run {
       }
       const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
       for (size_t j = 0; j < e.outputs.size(); ++j) {
-        const ir::Aval& aval = p.avals[e.outputs[j]];
-        split[e.outputs[j]] = staged[i].emplace_back(mesh, aval.dtype, aval.shape, out_specs[j]);
+        allocate(i, e.outputs[j], out_specs[j]);
         written_by_many[e.outputs[j]] = !replicated(e.outputs[j]);
       }
     }
@@ -148,7 +150,10 @@ struct Run {
   void run_on_blocks(size_t i) {
     eval_in_place(
         program().eqns[i], [&](ir::VarId v) { return split[v]->block(0); },
-        [&](ir::VarId v) { return ir::Tensor{program().avals[v], split[v]->block(0)}; }, nullptr);
+        [&](ir::VarId v) {
+          return ir::Tensor{program().avals[v], split[v]->block(0)};
+        },
+        nullptr);
   }
 
   // Whether top-level operand a is already split as `spec` wants.

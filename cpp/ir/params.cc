@@ -21,8 +21,7 @@ template const int64_t& param<int64_t>(const Params&, std::string_view, const ch
 template const double& param<double>(const Params&, std::string_view, const char*);
 template const std::string& param<std::string>(const Params&, std::string_view, const char*);
 template const std::vector<int64_t>& param<std::vector<int64_t>>(const Params&, std::string_view, const char*);
-template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, std::string_view,
-                                                                         const char*);
+template const std::vector<std::string>& param<std::vector<std::string>>(const Params&, std::string_view, const char*);
 template const DType& param<DType>(const Params&, std::string_view, const char*);
 template const IntLists& param<IntLists>(const Params&, std::string_view, const char*);
 template const MeshRef& param<MeshRef>(const Params&, std::string_view, const char*);

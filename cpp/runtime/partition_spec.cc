@@ -59,9 +59,10 @@ Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& s
     const auto& names = i < spec.entries.size() ? spec.entries[i] : kNotSplit;
     // The error context is built only for names the mesh cannot resolve
     // (a layout is made for every input and output of every call).
-    AxisGroup g = resolvable(mesh, names)
-                      ? mesh.axis_group(names, fn)
-                      : mesh.axis_group(names, std::string(fn) + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
+    AxisGroup g =
+        resolvable(mesh, names)
+            ? mesh.axis_group(names, fn)
+            : mesh.axis_group(names, std::string(fn) + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
     if (g.mask & layout.split_mask) {
       for (int a : g.axes)
         if (layout.split_mask & (1u << a))

@@ -32,6 +32,13 @@ void write_block(const Mesh& mesh, const Layout& layout, int device, const void*
 
 namespace {
 
+// Each device's block index (the constructor and get() compare them pairwise).
+std::vector<Dims> block_indices(const Mesh& mesh, const Layout& layout) {
+  std::vector<Dims> index;
+  for (int d = 0; d < mesh.size(); ++d) index.push_back(layout.block_index(mesh, d));
+  return index;
+}
+
 std::string index_str(const Dims& idx) {
   std::ostringstream out;
   out << "(";
@@ -47,8 +54,7 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
     : s_(std::make_shared<State>()) {
   Layout layout = make_layout(*mesh, global, spec, "ShardedArray");
   const size_t bytes = static_cast<size_t>(num_elements(layout.block)) * kElemBytes;
-  std::vector<Dims> index;
-  for (int d = 0; d < mesh->size(); ++d) index.push_back(layout.block_index(*mesh, d));
+  const std::vector<Dims> index = block_indices(*mesh, layout);
   std::vector<std::shared_ptr<Buffer>> blocks;
   for (int d = 0; d < mesh->size(); ++d) {
     std::shared_ptr<Buffer> shared;
@@ -73,11 +79,12 @@ ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, co
 void ShardedArray::get(void* host, bool check_replicas) const {
   const size_t bytes = static_cast<size_t>(block_elements()) * kElemBytes;
   // The first device holding each block writes it; the others are its replicas.
+  const std::vector<Dims> index = block_indices(mesh(), layout());
   for (int d = 0; d < mesh().size(); ++d) {
-    const auto idx = layout().block_index(mesh(), d);
+    const Dims& idx = index[d];
     int owner = -1;
     for (int e = 0; e < d && owner < 0; ++e)
-      if (layout().block_index(mesh(), e) == idx) owner = e;
+      if (index[e] == idx) owner = e;
     if (owner < 0) {
       write_block(mesh(), layout(), d, block(d), host);
     } else if (check_replicas && !shares_block(owner, d) && std::memcmp(block(owner), block(d), bytes) != 0) {
@@ -97,8 +104,8 @@ void ShardedArray::get(void* host, bool check_replicas) const {
         vb << static_cast<int32_t>(b[i]);
       }
       fail(ErrorKind::kSharding, "get: devices ", owner, " and ", d, " should hold the same replica of block ",
-           index_str(idx), " of a ", dtype_name(dtype()), shape_str(layout().global), " array with ", spec().str(), " on ",
-           mesh().str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
+           index_str(idx), " of a ", dtype_name(dtype()), shape_str(layout().global), " array with ", spec().str(),
+           " on ", mesh().str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
            "); the values vary along a mesh axis the spec does not mention");
     }
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+
 #include "runtime/dims.h"
 
 namespace shardlab {

@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
     }
     std::sort(gflops.begin(), gflops.end());
     // Highest throughput = fastest repetition: "min" is the slowest's figure.
-    std::printf("%s{\"size\": %d, \"min_gflops\": %.2f, \"median_gflops\": %.2f, \"check\": %.1f}", first ? "" : ", ", n,
-                gflops.front(), gflops[gflops.size() / 2], static_cast<double>(c[static_cast<size_t>(n) + 1]));
+    std::printf("%s{\"size\": %d, \"min_gflops\": %.2f, \"median_gflops\": %.2f, \"check\": %.1f}", first ? "" : ", ",
+                n, gflops.front(), gflops[gflops.size() / 2], static_cast<double>(c[static_cast<size_t>(n) + 1]));
     first = false;
   }
   std::printf("]}\n");

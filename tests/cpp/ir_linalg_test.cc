@@ -130,10 +130,8 @@ TEST(DotGeneral, Int32ValuesWrapAround) {
 // number of its 4 x 8 tiles, with each operand in either storage order.
 TEST(DotGeneral, ALargeMatmulIsAccurate) {
   const std::vector<DotCase> cases = {
-      {{64, 96}, {96, 80}, {{1}, {0}, {}, {}}},
-      {{37, 300}, {300, 45}, {{1}, {0}, {}, {}}},
-      {{300, 37}, {300, 45}, {{0}, {0}, {}, {}}},
-      {{37, 300}, {45, 300}, {{1}, {1}, {}, {}}},
+      {{64, 96}, {96, 80}, {{1}, {0}, {}, {}}},          {{37, 300}, {300, 45}, {{1}, {0}, {}, {}}},
+      {{300, 37}, {300, 45}, {{0}, {0}, {}, {}}},        {{37, 300}, {45, 300}, {{1}, {1}, {}, {}}},
       {{3, 37, 261}, {3, 261, 9}, {{2}, {1}, {0}, {0}}},
   };
   for (const DotCase& c : cases) {

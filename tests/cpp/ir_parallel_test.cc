@@ -325,7 +325,7 @@ TEST(ShardMap, ValuesFlowBetweenBodiesAndTheTopLevel) {
   };
   const Atom a = body({P({{"data"}})}, P({{"data"}}), {x},
                       [](Builder& bb, const Blocks& blk) { return mul(bb, blk[0], f32_scalar(2)); });  // 2x
-  const Atom t = reduce_sum(b, a, {0});                                                                   // 272
+  const Atom t = reduce_sum(b, a, {0});                                                                // 272
   const Atom c = body({P({{"data"}}), P()}, P(), {a, t}, [](Builder& bb, const Blocks& blk) {
     return add(bb, psum(bb, reduce_sum(bb, blk[0], {0}), {"data"}), blk[1]);  // 272 + 272
   });
@@ -334,8 +334,8 @@ TEST(ShardMap, ValuesFlowBetweenBodiesAndTheTopLevel) {
   std::vector<float> xs(16);
   for (int i = 0; i < 16; ++i) xs[i] = static_cast<float>(i + 1);
   for (int rep = 0; rep < 20; ++rep) {
-    const auto res = run_both(b.build({v, u, a}), mesh8(), {host_f32({16}, xs), host_f32({}, {0.5f})},
-                              {P({{"data"}}), P()});
+    const auto res =
+        run_both(b.build({v, u, a}), mesh8(), {host_f32({16}, xs), host_f32({}, {0.5f})}, {P({{"data"}}), P()});
     EXPECT_EQ(as_floats(res[0]), std::vector<float>{274});
     EXPECT_EQ(as_floats(res[1]), std::vector<float>{273});
     std::vector<float> twice(16);

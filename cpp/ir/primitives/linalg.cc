@@ -189,8 +189,7 @@ std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vect
   check_paired("batch", x, d.lhs_batch, y, d.rhs_batch);
   check_paired("contracting", x, d.lhs_contract, y, d.rhs_contract);
   Shape out;
-  for (int64_t dim : concat(d.lhs_batch, free_dims(x.ndim(), d.lhs_contract, d.lhs_batch)))
-    out.push_back(x.shape[dim]);
+  for (int64_t dim : concat(d.lhs_batch, free_dims(x.ndim(), d.lhs_contract, d.lhs_batch))) out.push_back(x.shape[dim]);
   for (int64_t dim : free_dims(y.ndim(), d.rhs_contract, d.rhs_batch)) out.push_back(y.shape[dim]);
   return {Aval{x.dtype, out, vma_union(x.vma, y.vma)}};
 }

@@ -12,19 +12,11 @@ namespace shardlab::ir {
 
 namespace {
 
-// Whether each dimension of an operand of rank `rank` is reduced.
-std::vector<bool> reduced_dims(const std::vector<int64_t>& axes, size_t rank) {
-  std::vector<bool> s(rank, false);
-  for (int64_t a : axes) s[a] = true;
-  return s;
-}
-
 // The dimensions of an operand of rank `rank` that remain in the result.
 std::vector<int64_t> kept_dims(const std::vector<int64_t>& axes, size_t rank) {
-  const auto reduced = reduced_dims(axes, rank);
   std::vector<int64_t> kept;
-  for (size_t d = 0; d < rank; ++d)
-    if (!reduced[d]) kept.push_back(static_cast<int64_t>(d));
+  for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) kept.push_back(d);
   return kept;
 }
 
