@@ -19,9 +19,13 @@ const disposeAll = (tree) => Object.values(tree).forEach((o) => o.dispose());
 
 // Per-call microseconds of each case: `samples` rounds, each timing `reps`
 // awaited calls of every case in turn, so that the machine's slow and fast
-// moments fall on all cases alike and their ratios stay meaningful.
+// moments fall on all cases alike and their ratios stay meaningful. The
+// warm-up is long enough for the engine to tier every wasm function a case
+// uses up from its baseline compiler (with 20 calls, Chromium still timed
+// baseline code and put the step at 2x the psum call instead of 1.3x).
+const WARM_UP_CALLS = 200;
 async function timeInterleaved(cases, { reps, samples }) {
-  for (const c of cases) for (let i = 0; i < Math.min(reps, 20); i++) await c.f();
+  for (const c of cases) for (let i = 0; i < WARM_UP_CALLS; i++) await c.f();
   const out = cases.map(() => []);
   for (let s = 0; s < samples; s++) {
     for (const [j, c] of cases.entries()) {

@@ -4,7 +4,7 @@
 // references and the checker's time per problem (in Node and, through
 // scripts/bench/page.html, in headless Chromium), the large data- and
 // tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
-// kernel (wasm vs native). Prints a table with the
+// kernel (wasm vs native, and each against its CPU's arithmetic ceiling). Prints a table with the
 // ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
 // min, median}]}) and draws an SVG chart of the medians.
 import { execFileSync } from 'node:child_process';
@@ -39,7 +39,7 @@ const rows = [
   ...(await dispatchRows({ quick })),
   ...(await chromiumRows({ quick })),
   ...scaleRows({ quick }),
-  ...kernelRows(),
+  ...kernelRows({ quick }),
 ];
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
@@ -59,9 +59,16 @@ const ratio = (r) => {
       ? `8 devices are ${(r.median / eight.median).toFixed(2)}x faster`
       : `8 wasm devices take ${(eight.median / r.median).toFixed(2)}x its time`;
   }
-  if (r.group === 'kernels' && r.impl.startsWith('wasm')) {
+  if (r.group === 'kernels') {
+    // Against native Eigen, and against the ceiling of the arithmetic each one uses.
+    const peak128 = find('kernels', 'native-peak-128bit-mul-add', 'peak');
+    const fma = rows.find((x) => x.group === 'kernels' && x.case === 'peak' && x.impl.endsWith('-fma'));
+    const pct = (p) => (p ? `${((r.median / p.median) * 100).toFixed(0)}% of ${p.impl}` : '');
+    if (r.case === 'peak') return r === peak128 && fma ? `${(r.median / fma.median).toFixed(2)}x ${fma.impl}` : '';
+    if (r.impl === 'native') return pct(fma);
+    if (!r.impl.startsWith('wasm')) return pct(peak128);
     const [avx, sse] = ['native', 'native-sse4.2'].map((i) => find('kernels', i, r.case, r.size));
-    return `${(r.median / avx.median).toFixed(2)}x native, ${(r.median / sse.median).toFixed(2)}x native-sse4.2`;
+    return `${(r.median / avx.median).toFixed(2)}x native, ${(r.median / sse.median).toFixed(2)}x native-sse4.2, ${pct(peak128)}`;
   }
   return '';
 };

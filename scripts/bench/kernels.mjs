@@ -1,12 +1,19 @@
 // Kernel rows of `npm run bench`: float32 matmul GFLOP/s on one thread at
 // 256^3 and 1024^3 (tests/bench/matmul_bench.cc, dot_general's kernel),
-// built on demand in five variants and run in one go:
+// built on demand in five variants:
 //   native         Eigen with the build's flags (-march=native: AVX-512 here)
 //   native-sse4.2  Eigen with SSE4.2 and no FMA: the vector width wasm has
 //   wasm           our blocked SIMD128 kernel (what dot_general runs in wasm)
 //   wasm-eigen     Eigen compiled with -msimd128 (Eigen 3.4 has no packet path for it)
 //   wasm-eigen-sse Eigen's SSE path through Emscripten's SSE-to-SIMD128 headers
+// and the CPU's two arithmetic ceilings (tests/bench/peak_bench.cc): a
+// register tile of 128-bit multiplies and adds (the most any SIMD128 kernel
+// can get, as wasm has no fused multiply-add) and of the widest FMA.
+// The variants run in interleaved rounds, one repetition each per round, so
+// that a burst of load on a shared machine hits them all alike and the
+// ratios between them hold.
 import { execFileSync } from 'node:child_process';
+import { stats } from './stats.mjs';
 
 const VARIANTS = [
   { impl: 'native', build: 'native', target: 'matmul_bench' },
@@ -15,21 +22,33 @@ const VARIANTS = [
   { impl: 'wasm-eigen', build: 'wasm', target: 'matmul_bench_eigen' },
   { impl: 'wasm-eigen-sse', build: 'wasm', target: 'matmul_bench_sse' },
 ];
+const PEAK = { build: 'native', target: 'peak_bench' };
 
-/** The kernel rows ({group: 'kernels', impl, case: 'matmul', size, unit: 'GFLOP/s', min, median}). */
-export function kernelRows() {
+/** Runs one benchmark binary (natively or, for the wasm build, under this Node) and parses its JSON. */
+function run({ build, target }, args) {
+  const bin = `build/${build}/tests/bench/${target}`;
+  const out = build === 'native' ? execFileSync(bin, args) : execFileSync(process.execPath, [`${bin}.js`, ...args]);
+  return JSON.parse(out.toString()).rows;
+}
+
+/** The kernel rows ({group: 'kernels', impl, case: 'matmul' | 'peak', size, unit: 'GFLOP/s', min, median}). */
+export function kernelRows({ quick = false } = {}) {
   for (const build of ['native', 'wasm']) {
-    const targets = VARIANTS.filter((v) => v.build === build).map((v) => v.target);
+    const targets = [...VARIANTS, PEAK].filter((v) => v.build === build).map((v) => v.target);
     execFileSync('cmake', ['--build', `build/${build}`, '-j', '2', '--target', ...targets], { stdio: 'ignore' });
   }
-  const rows = [];
-  for (const v of VARIANTS) {
-    const bin = `build/${v.build}/tests/bench/${v.target}`;
-    const out = v.build === 'native' ? execFileSync(bin, [v.impl]) : execFileSync(process.execPath, [`${bin}.js`, v.impl]);
-    for (const r of JSON.parse(out.toString()).rows) {
-      // Higher is better: "min" is the slowest repetition's throughput.
-      rows.push({ group: 'kernels', impl: v.impl, case: 'matmul', size: `${r.size}^3`, unit: 'GFLOP/s', min: r.min_gflops, median: r.median_gflops });
-    }
+  const samples = new Map(); // "impl|case|size" -> GFLOP/s per round
+  const add = (impl, c, size, gflops) => {
+    const key = `${impl}|${c}|${size}`;
+    samples.set(key, [...(samples.get(key) ?? []), gflops]);
+  };
+  for (let round = 0; round < (quick ? 2 : 5); ++round) {
+    for (const v of VARIANTS) for (const r of run(v, [v.impl, '1'])) add(v.impl, 'matmul', `${r.size}^3`, r.median_gflops);
+    for (const r of run(PEAK, [])) add(r.impl, 'peak', 'registers', r.median_gflops);
   }
-  return rows;
+  // Higher is better: "min" is the slowest round's throughput.
+  return [...samples].map(([key, xs]) => {
+    const [impl, c, size] = key.split('|');
+    return { group: 'kernels', impl, case: c, size, unit: 'GFLOP/s', ...stats(xs) };
+  });
 }

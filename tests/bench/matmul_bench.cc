@@ -1,17 +1,19 @@
 // float32 matmul GFLOP/s of dot_general's kernel (cpp/ir/primitives/gemm.h)
 // on one thread, at 256^3 and 1024^3. Built several times with different
-// flags (tests/bench/CMakeLists.txt) so one run compares them; prints one
-// JSON object: {"impl": argv[1], "rows": [{"size", "min_gflops", "median_gflops"}]}.
+// flags (tests/bench/CMakeLists.txt) so one run compares them. Usage:
+// matmul_bench IMPL [REPETITIONS=5]; prints one JSON object:
+// {"impl": IMPL, "rows": [{"size", "min_gflops", "median_gflops"}]}.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "ir/primitives/gemm.h"
 
 int main(int argc, char** argv) {
   const char* impl = argc > 1 ? argv[1] : "unnamed";
-  const int repetitions = 5;
+  const int repetitions = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
   std::printf("{\"impl\": \"%s\", \"rows\": [", impl);
   bool first = true;
   for (const int n : {256, 1024}) {
