@@ -38,7 +38,7 @@ const rows = [
   ...collectives,
   ...(await dispatchRows({ quick })),
   ...(await chromiumRows({ quick })),
-  ...scaleRows({ quick }),
+  ...(await scaleRows({ quick })),
   ...kernelRows({ quick }),
 ];
 

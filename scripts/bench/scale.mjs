@@ -1,11 +1,10 @@
 // Scale rows of `npm run bench`: the problems' reference solutions at large
 // sizes, time per awaited step with the data already on the devices, on 8
-// devices and on a 1-device mesh (each in its own process: a runtime has a
-// fixed number of devices), against plain Eigen on one native thread
+// devices and on a 1-device mesh, against plain Eigen on one native thread
 // (tests/bench/scale_bench.cc). Cases: the data-parallel step (N=65536,
 // D=256, K=16; x and y split by rows) and the tensor-parallel MLP forward
 // (B=256, D=1024, H=4096, O=1024; w1 by columns, w2 by rows).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { stats } from './stats.mjs';
 
@@ -15,8 +14,11 @@ const SIZES = { 'data-parallel-step': `N=${N},D=${D},K=${K}`, 'tensor-parallel-m
 // Deterministic data in [-1, 1] (scaled), without building nested JS arrays.
 const filled = (n, scale) => Float32Array.from({ length: n }, (_, i) => (scale * (((i * 31) % 23) - 11)) / 11);
 
-// In the child: time both cases on `devices` devices; prints JSON rows.
-async function child(devices, repetitions) {
+// In the child: puts both cases' data on `devices` devices, runs each once
+// (the warm-up traces and builds the devices' frames), then answers every
+// {case} message from the parent with the milliseconds of one more awaited
+// step, until told to exit.
+async function child(devices) {
   const sl = await import('../../web/lib/index.js');
   const { P, NamedSharding } = sl;
   const { default: step } = await import('../../problems/data-parallel-step/solution.mjs');
@@ -24,16 +26,6 @@ async function child(devices, repetitions) {
   await sl.init({ devices, memoryMB: 1024 });
   const place = (data, shape, mesh, spec) => sl.devicePut(sl.array(data, { shape }), new NamedSharding(mesh, spec));
   const dispose = (tree) => Object.values(tree).forEach((a) => a.dispose());
-  const time = async (f) => {
-    dispose(await f()); // warm-up: traces, and builds the devices' frames
-    const ms = [];
-    for (let r = 0; r < repetitions; r++) {
-      const t0 = performance.now();
-      dispose(await f());
-      ms.push(performance.now() - t0);
-    }
-    return stats(ms);
-  };
   const data = sl.makeMesh([devices], ['data']);
   const model = sl.makeMesh([devices], ['model']);
   const x = place(filled(N * D, 1), [N, D], data, P('data'));
@@ -41,37 +33,68 @@ async function child(devices, repetitions) {
   const w = place(filled(D * K, 0.1), [D, K], data, P());
   const b = place(filled(K, 0.1), [K], data, P());
   const jstep = sl.jit(step);
-  const rows = [{ case: 'data-parallel-step', ...(await time(() => jstep(w, b, x, y, 0.01))) }];
   const xm = place(filled(B * DD, 1), [B, DD], model, P());
   const w1 = place(filled(DD * H, 0.05), [DD, H], model, P(null, 'model'));
   const b1 = place(filled(H, 0.1), [H], model, P('model'));
   const w2 = place(filled(H * O, 0.05), [H, O], model, P('model', null));
   const b2 = place(filled(O, 0.1), [O], model, P());
   const jmlp = sl.jit(mlp);
-  rows.push({ case: 'tensor-parallel-mlp', ...(await time(() => jmlp(xm, w1, b1, w2, b2))) });
-  console.log(JSON.stringify(rows));
+  const cases = { 'data-parallel-step': () => jstep(w, b, x, y, 0.01), 'tensor-parallel-mlp': () => jmlp(xm, w1, b1, w2, b2) };
+  for (const f of Object.values(cases)) dispose(await f());
+  process.on('message', async (m) => {
+    if (m.exit) process.exit(0);
+    const t0 = performance.now();
+    dispose(await cases[m.case]());
+    process.send({ ms: performance.now() - t0 });
+  });
+  process.send({ ready: true });
 }
 
-/** The scale rows ({group: 'scale', impl, case, size, unit: 'ms/step', min, median}). */
-export function scaleRows({ quick = false } = {}) {
-  const repetitions = quick ? 3 : 7;
-  const rows = [];
-  for (const devices of [8, 1]) {
-    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', String(devices), String(repetitions)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+/** The next message from a forked child; rejects if the child dies first. */
+const reply = (kid) =>
+  new Promise((resolve, reject) => {
+    const died = (code) => reject(new Error(`scale bench: the ${kid.spawnargs.at(-1)}-device child exited with code ${code}`));
+    kid.once('exit', died);
+    kid.once('message', (m) => {
+      kid.off('exit', died);
+      resolve(m);
     });
-    for (const r of JSON.parse(out.toString().trim().split('\n').pop())) {
-      rows.push({ group: 'scale', impl: devices === 8 ? 'wasm-8-devices' : 'wasm-1-device', case: r.case, size: SIZES[r.case], unit: 'ms/step', min: r.min, median: r.median });
-    }
-  }
+  });
+
+/**
+ * The scale rows ({group: 'scale', impl, case, size, unit: 'ms/step', min, median}).
+ * The 8-device and the 1-device runtimes live in two child processes at once
+ * (a runtime has a fixed number of devices; the idle one sleeps), and every
+ * round times one step of each case on each, then the native reference, so
+ * that the machine's slow moments fall on all three alike.
+ */
+export async function scaleRows({ quick = false } = {}) {
   execFileSync('cmake', ['--build', 'build/native', '--target', 'scale_bench'], { stdio: 'ignore' });
-  for (const r of JSON.parse(execFileSync('build/native/tests/bench/scale_bench').toString()).rows) {
-    rows.push({ group: 'scale', impl: 'native-eigen-1-thread', case: r.case, size: SIZES[r.case], unit: 'ms/step', min: r.min_ms, median: r.median_ms });
+  const runtimes = [
+    { impl: 'wasm-8-devices', devices: 8 },
+    { impl: 'wasm-1-device', devices: 1 },
+  ];
+  const kids = runtimes.map(({ devices }) => fork(fileURLToPath(import.meta.url), ['--child', String(devices)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
+  const impls = [...runtimes.map((r) => r.impl), 'native-eigen-1-thread'];
+  const samples = new Map(impls.flatMap((impl) => Object.keys(SIZES).map((c) => [`${impl}|${c}`, []]))); // ms per round
+  try {
+    await Promise.all(kids.map(reply));
+    for (let round = 0; round < (quick ? 3 : 7); round++) {
+      for (const c of Object.keys(SIZES)) {
+        for (const [i, kid] of kids.entries()) {
+          kid.send({ case: c });
+          samples.get(`${runtimes[i].impl}|${c}`).push((await reply(kid)).ms);
+        }
+      }
+      for (const r of JSON.parse(execFileSync('build/native/tests/bench/scale_bench', ['1']).toString()).rows) samples.get(`native-eigen-1-thread|${r.case}`).push(r.median_ms);
+    }
+  } finally {
+    for (const kid of kids) if (kid.connected) kid.send({ exit: true });
   }
-  return rows;
+  return [...samples].map(([key, ms]) => {
+    const [impl, c] = key.split('|');
+    return { group: 'scale', impl, case: c, size: SIZES[c], unit: 'ms/step', ...stats(ms) };
+  });
 }
 
-if (process.argv[2] === '--child') {
-  await child(Number(process.argv[3]), Number(process.argv[4]));
-  process.exit(0);
-}
+if (process.argv[2] === '--child') await child(Number(process.argv[3]));

@@ -2,12 +2,13 @@
 // on one native thread: the reference the 8-device and 1-device wasm runs are
 // compared with. The data-parallel step (N=65536, D=256, K=16): mean squared
 // error of x w + b against y, its gradient, one SGD update. The MLP forward
-// (B=256, D=1024, H=4096, O=1024): relu(x w1 + b1) w2 + b2. Prints
-// {"rows": [{"case", "min_ms", "median_ms"}]}.
+// (B=256, D=1024, H=4096, O=1024): relu(x w1 + b1) w2 + b2. Usage:
+// scale_bench [REPETITIONS=5]; prints {"rows": [{"case", "min_ms", "median_ms"}]}.
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -37,7 +38,8 @@ std::pair<double, double> time_ms(const std::function<void()>& f, int repetition
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
   const int n = 65536, d = 256, k = 16;
   const Mat x = filled(n, d, 1.0f), y = filled(n, k, 1.0f);
   Mat w = filled(d, k, 0.1f);
@@ -53,7 +55,7 @@ int main() {
         w -= 0.01f * gw;
         b -= 0.01f * gb;
       },
-      7);
+      repetitions);
   const int bb = 256, dd = 1024, hh = 4096, oo = 1024;
   const Mat xm = filled(bb, dd, 1.0f), w1 = filled(dd, hh, 0.05f), w2 = filled(hh, oo, 0.05f);
   const Row b1 = filled(1, hh, 0.1f), b2 = filled(1, oo, 0.1f);
@@ -63,7 +65,7 @@ int main() {
         const Mat h = ((xm * w1).rowwise() + b1).cwiseMax(0.0f);
         out = (h * w2).rowwise() + b2;
       },
-      5);
+      repetitions);
   std::printf(
       "{\"rows\": [{\"case\": \"data-parallel-step\", \"min_ms\": %.3f, \"median_ms\": %.3f, \"check\": %.4f}, "
       "{\"case\": \"tensor-parallel-mlp\", \"min_ms\": %.3f, \"median_ms\": %.3f, \"check\": %.4f}]}\n",
