@@ -1,7 +1,6 @@
 #include "async_runtime.h"
 
 #include <emscripten/emscripten.h>
-#include <emscripten/threading.h>
 
 #include <malloc.h>
 
@@ -137,7 +136,15 @@ AsyncRuntime::AsyncRuntime(int devices) : pool_(checked_devices(devices)) {}
 
 namespace {
 
-// Runs on the submitting thread: hands the result to the JS loader.
+// Runs on the device thread that ends the job: posts the result from its
+// worker straight to the main thread, where the JS loader (devices.js) takes
+// {shardlabJobDone: [id, ok, kind, message pointer]} off the worker's
+// messages. Not through Emscripten's proxying queue
+// (MAIN_THREAD_ASYNC_EM_ASM): that queue has one global lock, held across
+// the postMessage that wakes the main thread, so the main thread, woken,
+// often found it still held by a device thread that had lost its core, and a
+// browser's main thread cannot sleep on a lock: it spun for about 80 µs per
+// call in Chromium.
 void post_result(int id, const JobResult& r) {
   // The message is copied to the heap; JS reads and frees it.
   char* msg = nullptr;
@@ -146,7 +153,7 @@ void post_result(int id, const JobResult& r) {
     std::memcpy(msg, r.message.c_str(), r.message.size() + 1);
   }
   const char* kind = r.ok ? "" : error_kind_name(r.kind);
-  MAIN_THREAD_ASYNC_EM_ASM({ Module["__shardlabJobDone"]($0, $1, UTF8ToString($2), $3); }, id, r.ok ? 1 : 0, kind, msg);
+  EM_ASM({ postMessage({shardlabJobDone : [ $0, $1, UTF8ToString($2), $3 ]}); }, id, r.ok ? 1 : 0, kind, msg);
 }
 
 }  // namespace

@@ -67,8 +67,8 @@ class AsyncRuntime {
   /// Number of device threads.
   int devices() const { return pool_.size(); }
   /// Submits `desc` applied `reps` times to `in`; returns the output array at
-  /// once. When the job ends, Module.__shardlabJobDone(id, ok, kind, message)
-  /// is called on the submitting thread.
+  /// once. When the job ends, the device thread that ends it posts
+  /// {shardlabJobDone: [id, ok, kind, message]} to the main thread.
   ShardedArray submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const emscripten::val& desc,
                                  const emscripten::val& out_spec, int reps);
   /// Submits `program` on the sharded arrays `inputs` (a JS array) over the

@@ -153,20 +153,32 @@ test('deterministic: 100 repeats of a large psum are bitwise equal', async () =>
   }
 });
 
-// Emscripten runs the devices' queued completion calls on the submitting
-// thread whenever that thread waits on a lock inside wasm (malloc's, shared
-// with the devices), so a short job can finish before its submit call
-// returns. This reproduces that order without relying on timing.
-test('a job that completes while it is still being submitted settles its Promise', async () => {
+// A job's end reaches the main thread as a message from the worker of the
+// device that ended it, handled by _settle. These drive _settle directly, as
+// that message would: success resolves with the submit call's result; a
+// failure rejects with the device's message (read from the heap, then
+// freed) and releases the result.
+test('a job settles from its completion message: resolves with its result, or rejects with the message and releases it', async () => {
   const result = { deleted: false, delete() { this.deleted = true; } };
-  await expect(rt._job((id) => (rt._settle(id, 1, '', 0), result))).resolves.toBe(result);
+  let id = 0;
+  const ok = rt._job((i) => ((id = i), result));
+  expect(rt._pending.has(id)).toBe(true);
+  rt._settle(id, 1, '', 0);
+  await expect(ok).resolves.toBe(result);
+  expect(result.deleted).toBe(false);
+
   const text = new TextEncoder().encode('device 2: boom\0');
   const msg = rt.Module._malloc(text.length);
   rt.Module.HEAPU8.set(text, msg);
   const failed = { deleted: false, delete() { this.deleted = true; } };
-  await expect(rt._job((id) => (rt._settle(id, 0, 'ValueError', msg), failed))).rejects.toThrow(/device 2: boom/);
+  const bad = rt._job((i) => ((id = i), failed));
+  rt._settle(id, 0, 'ValueError', msg);
+  await expect(bad).rejects.toThrow(/device 2: boom/);
   expect(failed.deleted).toBe(true);
   expect(rt._pending.size).toBe(0);
+  // A stale completion (an id already settled) is ignored.
+  rt._settle(id, 1, '', 0);
+  expect(rt._inFlight).toBe(0);
 });
 
 test('more jobs than the pool holds wait in order; their inputs may be deleted meanwhile; a dying runtime rejects them', async () => {

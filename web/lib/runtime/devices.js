@@ -28,10 +28,8 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true } = {}
   if (![1, 2, 4, 8].includes(devices)) {
     throw errorOf('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
   }
-  const pending = new Map();
   let runtime = null;
   const overrides = {
-    __shardlabJobDone: (id, ok, kind, msgPtr) => runtime?._settle(id, ok, kind, msgPtr),
     onAbort: (what) => runtime?._die(`the wasm runtime aborted (${what})`),
     print: (s) => console.log(s),
     printErr: (s) => console.error(s),
@@ -41,15 +39,15 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true } = {}
     instantiateModule(overrides, { threads }),
     threads ? null : startLockstepWorker({ memoryMB }),
   ]);
-  runtime = new DeviceRuntime(Module, devices, pending, worker);
+  runtime = new DeviceRuntime(Module, devices, worker);
   return runtime;
 }
 
 /** A running device runtime (one wasm module instance and its device threads). */
 export class DeviceRuntime {
-  constructor(Module, devices, pending, lockstepWorker = null) {
+  constructor(Module, devices, lockstepWorker = null) {
     this.Module = Module;
-    this._pending = pending;
+    this._pending = new Map(); // job id -> {finish(error)}
     this._nextId = 1;
     this._dead = null;
     this._inFlight = 0;
@@ -65,9 +63,13 @@ export class DeviceRuntime {
     }
     // A trap on a device kills its worker; Emscripten's default handler would
     // rethrow on this thread (and crash Node). Reject the pending jobs instead.
+    // A job's end comes as a message from the worker of the device that ended
+    // it (cpp/wasm/async_runtime.cc); the rest are Emscripten's.
     const workers = [...Module.PThread.unusedWorkers, ...Module.PThread.runningWorkers];
     for (const w of workers) {
       w.onerror = (e) => this._die(`a device worker crashed (${e?.message ?? e})`);
+      const emscripten = w.onmessage;
+      w.onmessage = (e) => (e.data?.shardlabJobDone ? this._settle(...e.data.shardlabJobDone) : emscripten(e));
     }
     this._core = new Module.AsyncRuntime(devices);
   }
@@ -186,37 +188,25 @@ export class DeviceRuntime {
     }
   }
 
-  // The job is registered before it is submitted: while the submitting call
-  // is still in wasm, the calling thread may wait on a lock (malloc's, shared
-  // with the devices) and Emscripten then runs queued calls from the devices,
-  // so a short job's completion can arrive before submit() returns.
+  // Submits now. A job's end arrives as a message task (see the constructor),
+  // never while this call is still running, so it is registered after.
   _submit(submit, handles) {
     const id = this._nextId++;
+    let result;
+    try {
+      result = this._call(() => submit(id, handles));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    this._inFlight++;
     return new Promise((resolve, reject) => {
-      const job = { submitted: false, result: undefined, outcome: null };
-      job.finish = (error) => {
-        if (!job.submitted) {
-          job.outcome = { error };
-          return;
-        }
-        if (error) {
-          job.result?.delete?.();
+      this._pending.set(id, {
+        finish: (error) => {
+          if (!error) return resolve(result);
+          result?.delete?.();
           reject(error);
-        } else {
-          resolve(job.result);
-        }
-      };
-      this._pending.set(id, job);
-      try {
-        job.result = this._call(() => submit(id, handles));
-      } catch (e) {
-        this._pending.delete(id);
-        reject(e);
-        return;
-      }
-      this._inFlight++;
-      job.submitted = true;
-      if (job.outcome) job.finish(job.outcome.error);
+        },
+      });
     });
   }
 
@@ -231,8 +221,7 @@ export class DeviceRuntime {
       this.Module._free(msgPtr);
       job?.finish(errorOf(kind, message));
     }
-    // Not from here: this may run inside a call into wasm (see _submit).
-    if (this._waiting.length) queueMicrotask(() => this._startWaiting());
+    this._startWaiting();
   }
 
   _die(reason) {
