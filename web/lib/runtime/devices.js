@@ -240,7 +240,11 @@ export class DeviceRuntime {
     }
     try {
       this._worker?.terminate();
-      this.Module.PThread?.terminateAllThreads();
+      // Not PThread.terminateAllThreads(): it frees each thread's memory
+      // before its worker has stopped, and a device still running then reads
+      // freed memory and logs a "memory access out of bounds" in the page.
+      const { PThread } = this.Module;
+      if (PThread) for (const w of [...PThread.runningWorkers, ...PThread.unusedWorkers]) w.terminate();
     } catch {
       // The module may be half torn down already.
     }
