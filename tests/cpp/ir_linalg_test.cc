@@ -5,8 +5,10 @@
 // printing, and every error.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "exec/interpreter.h"
 #include "ir/ops.h"
@@ -143,6 +145,33 @@ TEST(DotGeneral, ALargeMatmulIsAccurate) {
     // float32 sums of up to 300 products of values in [-1, 1).
     for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-4) << shape_str(c.xs) << " element " << i;
   }
+}
+
+// In wasm, float32 products run on gemm.h's kernel, which sums every
+// element in ascending k (a later 256-deep block continues from the stored
+// partial sum), so whatever its blocking (row blocks of 128, ragged edge
+// tiles) the result is bitwise a serial float32 loop's. Natively the product
+// is Eigen's, which orders its sums by its own blocking.
+TEST(DotGeneral, TheWasmKernelSumsInAscendingK) {
+#ifndef __wasm_simd128__
+  GTEST_SKIP() << "natively dot_general is Eigen's product";
+#else
+  for (const auto& [m, k, n] : std::vector<std::array<int64_t, 3>>{{300, 600, 45}, {5, 257, 17}, {130, 64, 8}}) {
+    const auto x = testing::random_floats(static_cast<size_t>(m * k), 7);
+    const auto y = testing::random_floats(static_cast<size_t>(k * n), 8);
+    const auto got = as_floats(evaluate([](Builder& b, auto in) { return matmul(b, in[0], in[1]); },
+                                        {host_f32({m, k}, x), host_f32({k, n}, y)}));
+    int mismatches = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        float acc = 0.0f;
+        for (int64_t p = 0; p < k; ++p) acc += x[static_cast<size_t>(i * k + p)] * y[static_cast<size_t>(p * n + j)];
+        mismatches += std::memcmp(&acc, &got[static_cast<size_t>(i * n + j)], sizeof acc) != 0;
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << m << " x " << k << " x " << n;
+  }
+#endif
 }
 
 TEST(Matmul, FollowsNumpyRanks) {
