@@ -19,6 +19,7 @@ const filled = (n, scale) => Float32Array.from({ length: n }, (_, i) => (scale *
 // {case} message from the parent with the milliseconds of one more awaited
 // step, until told to exit.
 async function child(devices) {
+  process.on('disconnect', () => process.exit(0)); // the parent is gone: do not linger with the device threads
   const sl = await import('../../web/lib/index.js');
   const { P, NamedSharding } = sl;
   const { default: step } = await import('../../problems/data-parallel-step/solution.mjs');
