@@ -1,5 +1,6 @@
 #include "exec/threaded.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -102,13 +103,14 @@ struct Run {
       const ir::Eqn& e = p.eqns[i];
       for (ir::VarId v : e.outputs) made_by[v] = static_cast<int>(i);
       if (e.prim != ir::Prim::kShardMap) {
-        on_blocks[i] = ir::primitive(e.prim).eval != nullptr;
-        for (const ir::Atom& a : e.inputs) on_blocks[i] = on_blocks[i] && (a.is_literal() || held_whole(a));
-        if (!on_blocks[i]) {
+        on_blocks[i] = ir::primitive(e.prim).eval != nullptr &&
+                       std::all_of(e.inputs.begin(), e.inputs.end(),
+                                   [&](const ir::Atom& a) { return a.is_literal() || held_whole(a); });
+        if (on_blocks[i]) {
+          for (ir::VarId v : e.outputs) allocate(i, v, PartitionSpec{});
+        } else {
           for (const ir::Atom& a : e.inputs) device0_reads(a);
-          continue;
         }
-        for (ir::VarId v : e.outputs) allocate(i, v, PartitionSpec{});
         continue;
       }
       const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");

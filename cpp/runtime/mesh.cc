@@ -1,5 +1,6 @@
 #include "runtime/mesh.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "runtime/errors.h"
@@ -47,18 +48,30 @@ int Mesh::axis_number(const std::string& name, std::string_view fn) const {
        ")");
 }
 
-AxisGroup Mesh::axis_group(const std::vector<std::string>& names, std::string_view fn) const {
+std::optional<AxisGroup> Mesh::find_axis_group(const std::vector<std::string>& names) const {
   AxisGroup g;
   g.mesh = this;
   for (const auto& name : names) {
-    const int a = axis_number(name, fn);
-    if (g.mask & (1u << a))
-      fail(ErrorKind::kValue, fn, ": axis '", name, "' appears twice in (", quoted_list(names), ")");
+    const auto it = std::find(names_.begin(), names_.end(), name);
+    const int a = static_cast<int>(it - names_.begin());
+    if (it == names_.end() || (g.mask & (1u << a))) return std::nullopt;
     g.axes.push_back(a);
     g.mask |= 1u << a;
     g.size *= shape_[a];
   }
   return g;
+}
+
+AxisGroup Mesh::axis_group(const std::vector<std::string>& names, std::string_view fn) const {
+  if (auto g = find_axis_group(names)) return *g;
+  // Some name is unknown or repeated: the first such, in order, is reported
+  // (the loop ends in one of the two failures).
+  for (size_t i = 0;; ++i) {
+    axis_number(names[i], fn);
+    for (size_t j = 0; j < i; ++j)
+      if (names[j] == names[i])
+        fail(ErrorKind::kValue, fn, ": axis '", names[i], "' appears twice in (", quoted_list(names), ")");
+  }
 }
 
 std::string AxisGroup::label() const {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,8 +52,12 @@ class Mesh {
   /// The number of the axis called `name`; throws a ValueError naming `fn`,
   /// the unknown name and the valid names.
   int axis_number(const std::string& name, std::string_view fn) const;
-  /// Resolves axis names for `fn` (one or several, no repeats).
+  /// Resolves axis names for `fn` (one or several, no repeats); throws a
+  /// ValueError naming `fn` and the unknown or repeated name.
   AxisGroup axis_group(const std::vector<std::string>& names, std::string_view fn) const;
+  /// Resolves axis names, or nothing if one is unknown or repeated: for
+  /// callers that build an error context only when it is needed.
+  std::optional<AxisGroup> find_axis_group(const std::vector<std::string>& names) const;
 
   /// Device d's coordinate along `axis`.
   int coord(int device, int axis) const { return (device / strides_[axis]) % shape_[axis]; }

@@ -1,7 +1,5 @@
 #include "runtime/partition_spec.h"
 
-#include <algorithm>
-
 #include "runtime/errors.h"
 
 namespace shardlab {
@@ -31,21 +29,6 @@ Dims Layout::block_index(const Mesh& mesh, int device) const noexcept {
   return idx;
 }
 
-namespace {
-
-// Whether `names` are distinct axes of `mesh` (Mesh::axis_group would not throw).
-bool resolvable(const Mesh& mesh, const std::vector<std::string>& names) {
-  const auto& all = mesh.axis_names();
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (std::find(all.begin(), all.end(), names[i]) == all.end()) return false;
-    for (size_t j = 0; j < i; ++j)
-      if (names[j] == names[i]) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, std::string_view fn) {
   if (spec.entries.size() > global.size())
     fail(ErrorKind::kSharding, fn, ": ", spec.str(), " has ", spec.entries.size(), " entries but the array has rank ",
@@ -59,10 +42,10 @@ Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& s
     const auto& names = i < spec.entries.size() ? spec.entries[i] : kNotSplit;
     // The error context is built only for names the mesh cannot resolve
     // (a layout is made for every input and output of every call).
-    AxisGroup g =
-        resolvable(mesh, names)
-            ? mesh.axis_group(names, fn)
-            : mesh.axis_group(names, std::string(fn) + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
+    std::optional<AxisGroup> found = mesh.find_axis_group(names);
+    const AxisGroup g =
+        found ? *std::move(found)
+              : mesh.axis_group(names, std::string(fn) + " (" + spec.str() + ", dimension " + std::to_string(i) + ")");
     if (g.mask & layout.split_mask) {
       for (int a : g.axes)
         if (layout.split_mask & (1u << a))

@@ -13,7 +13,7 @@
 // that a burst of load on a shared machine hits them all alike and the
 // ratios between them hold.
 import { execFileSync } from 'node:child_process';
-import { stats } from './stats.mjs';
+import { RowSamples } from './stats.mjs';
 
 const VARIANTS = [
   { impl: 'native', build: 'native', target: 'matmul_bench' },
@@ -37,18 +37,12 @@ export function kernelRows({ quick = false } = {}) {
     const targets = [...VARIANTS, PEAK].filter((v) => v.build === build).map((v) => v.target);
     execFileSync('cmake', ['--build', `build/${build}`, '-j', '2', '--target', ...targets], { stdio: 'ignore' });
   }
-  const samples = new Map(); // "impl|case|size" -> GFLOP/s per round
-  const add = (impl, c, size, gflops) => {
-    const key = `${impl}|${c}|${size}`;
-    samples.set(key, [...(samples.get(key) ?? []), gflops]);
-  };
+  const samples = new RowSamples(); // GFLOP/s per round
+  const row = (impl, c, size) => ({ group: 'kernels', impl, case: c, size, unit: 'GFLOP/s' });
   for (let round = 0; round < (quick ? 2 : 5); ++round) {
-    for (const v of VARIANTS) for (const r of run(v, [v.impl, '1'])) add(v.impl, 'matmul', `${r.size}^3`, r.median_gflops);
-    for (const r of run(PEAK, [])) add(r.impl, 'peak', 'registers', r.median_gflops);
+    for (const v of VARIANTS) for (const r of run(v, [v.impl, '1'])) samples.add(row(v.impl, 'matmul', `${r.size}^3`), r.median_gflops);
+    for (const r of run(PEAK, [])) samples.add(row(r.impl, 'peak', 'registers'), r.median_gflops);
   }
   // Higher is better: "min" is the slowest round's throughput.
-  return [...samples].map(([key, xs]) => {
-    const [impl, c, size] = key.split('|');
-    return { group: 'kernels', impl, case: c, size, unit: 'GFLOP/s', ...stats(xs) };
-  });
+  return samples.rows();
 }

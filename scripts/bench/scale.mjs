@@ -6,7 +6,7 @@
 // (B=256, D=1024, H=4096, O=1024; w1 by columns, w2 by rows).
 import { execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { stats } from './stats.mjs';
+import { RowSamples } from './stats.mjs';
 
 const [N, D, K] = [65536, 256, 16];
 const [B, DD, H, O] = [256, 1024, 4096, 1024];
@@ -76,26 +76,25 @@ export async function scaleRows({ quick = false } = {}) {
     { impl: 'wasm-1-device', devices: 1 },
   ];
   const kids = runtimes.map(({ devices }) => fork(fileURLToPath(import.meta.url), ['--child', String(devices)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
-  const impls = [...runtimes.map((r) => r.impl), 'native-eigen-1-thread'];
-  const samples = new Map(impls.flatMap((impl) => Object.keys(SIZES).map((c) => [`${impl}|${c}`, []]))); // ms per round
+  const samples = new RowSamples(); // ms per round
+  const row = (impl, c) => ({ group: 'scale', impl, case: c, size: SIZES[c], unit: 'ms/step' });
   try {
     await Promise.all(kids.map(reply));
     for (let round = 0; round < (quick ? 3 : 7); round++) {
       for (const c of Object.keys(SIZES)) {
         for (const [i, kid] of kids.entries()) {
           kid.send({ case: c });
-          samples.get(`${runtimes[i].impl}|${c}`).push((await reply(kid)).ms);
+          samples.add(row(runtimes[i].impl, c), (await reply(kid)).ms);
         }
       }
-      for (const r of JSON.parse(execFileSync('build/native/tests/bench/scale_bench', ['1']).toString()).rows) samples.get(`native-eigen-1-thread|${r.case}`).push(r.median_ms);
+      for (const r of JSON.parse(execFileSync('build/native/tests/bench/scale_bench', ['1']).toString()).rows) samples.add(row('native-eigen-1-thread', r.case), r.median_ms);
     }
   } finally {
     for (const kid of kids) if (kid.connected) kid.send({ exit: true });
   }
-  return [...samples].map(([key, ms]) => {
-    const [impl, c] = key.split('|');
-    return { group: 'scale', impl, case: c, size: SIZES[c], unit: 'ms/step', ...stats(ms) };
-  });
+  // By runtime, then case (rounds add them interleaved).
+  const order = [...runtimes.map((r) => r.impl), 'native-eigen-1-thread'];
+  return samples.rows().sort((a, b) => order.indexOf(a.impl) - order.indexOf(b.impl));
 }
 
 if (process.argv[2] === '--child') await child(Number(process.argv[3]));

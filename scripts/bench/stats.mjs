@@ -5,3 +5,24 @@ export function stats(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return { min: s[0], median: s[Math.floor(s.length / 2)] };
 }
+
+/**
+ * Samples gathered over interleaved rounds, per row: add(row, x) files the
+ * sample x under the row ({group, impl, case, size, unit}); rows() gives each
+ * row, in the order first added, with the min and median of its samples.
+ */
+export class RowSamples {
+  constructor() {
+    this._rows = new Map(); // JSON of the row -> {row, xs}
+  }
+
+  add(row, x) {
+    const key = JSON.stringify(row);
+    if (!this._rows.has(key)) this._rows.set(key, { row, xs: [] });
+    this._rows.get(key).xs.push(x);
+  }
+
+  rows() {
+    return [...this._rows.values()].map(({ row, xs }) => ({ ...row, ...stats(xs) }));
+  }
+}

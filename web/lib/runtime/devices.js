@@ -47,7 +47,7 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true } = {}
 export class DeviceRuntime {
   constructor(Module, devices, lockstepWorker = null) {
     this.Module = Module;
-    this._pending = new Map(); // job id -> {finish(error)}
+    this._pending = new Map(); // job id -> finish(error): settles the job's Promise
     this._nextId = 1;
     this._dead = null;
     this._inFlight = 0;
@@ -200,26 +200,24 @@ export class DeviceRuntime {
     }
     this._inFlight++;
     return new Promise((resolve, reject) => {
-      this._pending.set(id, {
-        finish: (error) => {
-          if (!error) return resolve(result);
-          result?.delete?.();
-          reject(error);
-        },
+      this._pending.set(id, (error) => {
+        if (!error) return resolve(result);
+        result?.delete?.();
+        reject(error);
       });
     });
   }
 
   _settle(id, ok, kind, msgPtr) {
-    const job = this._pending.get(id);
+    const finish = this._pending.get(id);
     this._pending.delete(id);
-    if (job) this._inFlight--;
+    if (finish) this._inFlight--;
     if (ok) {
-      job?.finish(null);
+      finish?.(null);
     } else {
       const message = this.Module.UTF8ToString(msgPtr);
       this.Module._free(msgPtr);
-      job?.finish(errorOf(kind, message));
+      finish?.(errorOf(kind, message));
     }
     this._startWaiting();
   }
@@ -228,7 +226,7 @@ export class DeviceRuntime {
     if (this._dead) return;
     this._dead = reason;
     const error = errorOf('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
-    for (const job of this._pending.values()) job.finish(error);
+    for (const finish of this._pending.values()) finish(error);
     this._pending.clear();
     for (const { held, reject } of this._waiting.splice(0)) {
       reject(error);
