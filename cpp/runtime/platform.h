@@ -24,4 +24,16 @@ int64_t now_ns() noexcept;
 /// A hint inside spin loops (x86 pause natively; nothing in wasm).
 void cpu_relax();
 
+/// The matrix micro-kernel a platform may supply: c (4 x 8 floats, rows
+/// `ldc` floats apart) = (accumulate ? c : 0) + sum over k < kc of
+/// ap[4k + r] * bp[8k + j], each term added with one rounding (a fused
+/// multiply-add), in ascending k. `ap` is kc groups of 4, `bp` kc rows of 8.
+using FusedMicroKernel = void (*)(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
+                                  int32_t accumulate);
+
+/// The platform's fused micro-kernel, or null where it has none (natively,
+/// where Eigen's products use the CPU's FMA themselves, and in wasm engines
+/// without relaxed SIMD or on CPUs without FMA; see cpp/wasm/fused_kernel.js).
+FusedMicroKernel fused_micro_kernel() noexcept;
+
 }  // namespace shardlab::platform

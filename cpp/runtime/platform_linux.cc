@@ -31,4 +31,6 @@ void cpu_relax() {
 #endif
 }
 
+FusedMicroKernel fused_micro_kernel() noexcept { return nullptr; }
+
 }  // namespace shardlab::platform

@@ -9,6 +9,13 @@
 
 #include "runtime/platform.h"
 
+// The fused micro-kernel's imports, from the JS library cpp/wasm/fused_kernel.js.
+extern "C" {
+void shardlab_fused_micro_kernel(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
+                                 int32_t accumulate);
+int32_t shardlab_fused_kernel_available();
+}
+
 namespace shardlab::platform {
 
 void futex_wait(std::atomic<uint32_t>* word, uint32_t expected) {
@@ -22,5 +29,13 @@ void futex_wake_all(std::atomic<uint32_t>* word) {
 int64_t now_ns() noexcept { return static_cast<int64_t>(emscripten_get_now() * 1e6); }
 
 void cpu_relax() {}
+
+FusedMicroKernel fused_micro_kernel() noexcept {
+  // Asked once: every thread runs the same engine on the same CPU.
+  static std::atomic<int> available{-1};
+  int a = available.load(std::memory_order_relaxed);
+  if (a < 0) available.store(a = shardlab_fused_kernel_available(), std::memory_order_relaxed);
+  return a ? &shardlab_fused_micro_kernel : nullptr;
+}
 
 }  // namespace shardlab::platform

@@ -2,7 +2,8 @@
 // on one thread, at 256^3 and 1024^3. Built several times with different
 // flags (tests/bench/CMakeLists.txt) so one run compares them. Usage:
 // matmul_bench IMPL [REPETITIONS=5]; prints one JSON object:
-// {"impl": IMPL, "rows": [{"size", "min_gflops", "median_gflops"}]}.
+// {"impl": IMPL, "fused": whether the platform's fused micro-kernel ran,
+//  "rows": [{"size", "min_gflops", "median_gflops"}]}.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,11 +11,13 @@
 #include <vector>
 
 #include "ir/primitives/gemm.h"
+#include "runtime/platform.h"
 
 int main(int argc, char** argv) {
   const char* impl = argc > 1 ? argv[1] : "unnamed";
   const int repetitions = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
-  std::printf("{\"impl\": \"%s\", \"rows\": [", impl);
+  const bool fused = shardlab::platform::fused_micro_kernel() != nullptr;
+  std::printf("{\"impl\": \"%s\", \"fused\": %s, \"rows\": [", impl, fused ? "true" : "false");
   bool first = true;
   for (const int n : {256, 1024}) {
     std::vector<float> a(static_cast<size_t>(n) * n), b(a.size()), c(a.size());

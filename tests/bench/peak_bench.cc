@@ -3,6 +3,8 @@
 // registers, so no memory traffic) on one thread, built two ways:
 //   128-bit multiply then add: all a wasm SIMD128 kernel can ask of the CPU
 //     (SIMD128 has no fused multiply-add, and V8 emits mulps/addps);
+//   128-bit fused multiply-add: what relaxed SIMD's f32x4.relaxed_madd
+//     becomes (V8 emits vfmadd on CPUs with FMA);
 //   the widest fused multiply-add the build targets (AVX-512 on these
 //     machines): what native Eigen's kernel runs on.
 // Compiled with -ffp-contract=off so the first is not fused behind our back.
@@ -73,6 +75,13 @@ inline float wide_first(Wide x) { return _mm256_cvtss_f32(x); }
 #endif
 
 #ifdef __FMA__
+// The same tile with 128-bit fused multiply-adds (relaxed SIMD's madd).
+__attribute__((noinline)) float fma_128(long n) {
+  return tile<__m128>(
+      n, [](float x) { return _mm_set1_ps(x); }, [](__m128 a, __m128 b, __m128 c) { return _mm_fmadd_ps(a, b, c); },
+      [](__m128 x) { return _mm_cvtss_f32(x); });
+}
+
 // The same tile with fused multiply-adds at the widest width.
 __attribute__((noinline)) float fma_wide(long n) { return tile<Wide>(n, wide_set1, wide_fma, wide_first); }
 #endif
@@ -99,6 +108,7 @@ int main() {
   std::printf("{\"rows\": [");
   row("native-peak-128bit-mul-add", mul_add_128, 4, true);
 #ifdef __FMA__
+  row("native-peak-128bit-fma", fma_128, 4, false);
   row(kWideName, fma_wide, kWideLanes, false);
 #endif
   std::printf("]}\n");

@@ -121,3 +121,26 @@ test('without the two headers the page falls back to the lockstep worker, says s
   expect(warnings.join('\n')).toMatch(/Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/);
 });
 
+
+// In Chromium (relaxed SIMD, on these machines' FMA CPUs) a float32 product
+// rounds each multiply-add once, as XLA's CPU dot does with FMA: with
+// a = [1, 1 + 2^-23] and b = [-(1 + 2^-22), 1 + 2^-23], the exact a.b is
+// 2^-46; rounding the second product first would give 0. Threaded devices
+// and the lockstep fallback (no COOP/COEP headers) alike.
+test('a float32 matmul rounds each multiply-add once, with and without threads', async ({ page, baseURL }) => {
+  for (const port of [Number(new URL(baseURL).port), Number(new URL(baseURL).port) + 1]) {
+    await page.goto(`http://127.0.0.1:${port}/tests/browser/pages/api.html`);
+    const r = await page.evaluate(async () => {
+      const { sl } = window;
+      const info = await sl.init();
+      const mesh = sl.makeMesh([8], ['data']);
+      const e = 2 ** -23;
+      const a = sl.array(Array.from({ length: 8 }, () => [1, 1 + e]));
+      const b = sl.array([[-(1 + 2 * e)], [1 + e]]);
+      const perDevice = sl.jit((a, b) => sl.shardMap((x, y) => x.matmul(y), { mesh, inSpecs: [sl.P('data'), sl.P()], outSpecs: sl.P('data') })(a, b));
+      return { threads: info.threads, sharded: await perDevice(a, b).then((y) => y.tolist()), whole: await a.matmul(b).tolist() };
+    });
+    const exact = Array.from({ length: 8 }, () => [2 ** -46]);
+    expect(r).toEqual({ threads: port === Number(new URL(baseURL).port), sharded: exact, whole: exact });
+  }
+});

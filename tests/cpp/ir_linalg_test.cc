@@ -8,12 +8,14 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "exec/interpreter.h"
 #include "ir/ops.h"
 #include "ir/print.h"
 #include "ir/vjp.h"
+#include "runtime/platform.h"
 #include "ir_checks.h"
 #include "test_util.h"
 
@@ -156,6 +158,10 @@ TEST(DotGeneral, TheWasmKernelSumsInAscendingK) {
 #ifndef __wasm_simd128__
   GTEST_SKIP() << "natively dot_general is Eigen's product";
 #else
+  // Each term is one fused multiply-add where the engine offers the fused
+  // kernel (platform::fused_micro_kernel), else a rounded product then a sum.
+  const bool fused = shardlab::platform::fused_micro_kernel() != nullptr;
+  std::printf("matmul kernel: %s\n", fused ? "fused multiply-add" : "SIMD128 multiply then add");
   for (const auto& [m, k, n] : std::vector<std::array<int64_t, 3>>{{300, 600, 45}, {5, 257, 17}, {130, 64, 8}}) {
     const auto x = testing::random_floats(static_cast<size_t>(m * k), 7);
     const auto y = testing::random_floats(static_cast<size_t>(k * n), 8);
@@ -165,7 +171,10 @@ TEST(DotGeneral, TheWasmKernelSumsInAscendingK) {
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
         float acc = 0.0f;
-        for (int64_t p = 0; p < k; ++p) acc += x[static_cast<size_t>(i * k + p)] * y[static_cast<size_t>(p * n + j)];
+        for (int64_t p = 0; p < k; ++p) {
+          const float a = x[static_cast<size_t>(i * k + p)], b = y[static_cast<size_t>(p * n + j)];
+          acc = fused ? std::fma(a, b, acc) : acc + a * b;
+        }
         mismatches += std::memcmp(&acc, &got[static_cast<size_t>(i * n + j)], sizeof acc) != 0;
       }
     }

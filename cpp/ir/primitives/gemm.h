@@ -2,10 +2,13 @@
 // In wasm, Eigen 3.4 has no SIMD128 packet path (its products run scalar,
 // about 0.1x native), and its SSE path through Emscripten's SSE headers is
 // slower still at large sizes (docs/performance.md has the figures), so
-// float32 products use the blocked SIMD128 kernel below: operands packed
-// into contiguous panels, a 4x8 register tile of multiplies and adds. In its own
-// header so the kernel benchmark (tests/bench/matmul_bench.cc) times exactly
-// this code under each set of flags; SHARDLAB_GEMM_EIGEN forces Eigen there.
+// float32 products use the blocked kernel below: operands packed into
+// contiguous panels, a 4x8 register tile of multiplies and adds in SIMD128,
+// or of fused multiply-adds where the engine offers them
+// (platform::fused_micro_kernel: relaxed SIMD, in a module of its own). In
+// its own header so the kernel benchmark (tests/bench/matmul_bench.cc) times
+// exactly this code under each set of flags; SHARDLAB_GEMM_EIGEN forces
+// Eigen there.
 #pragma once
 
 #include <Eigen/Core>
@@ -13,6 +16,8 @@
 #include <cstdint>
 #include <type_traits>
 #include <vector>
+
+#include "runtime/platform.h"
 
 #if defined(__wasm_simd128__) && !defined(SHARDLAB_GEMM_EIGEN)
 #include <wasm_simd128.h>
@@ -88,7 +93,9 @@ inline void micro_kernel(int64_t kc, const float* ap, const float* bp, float* c,
 // measured 8% faster at 256^3 and 12–16% at 1024^3, in interleaved runs.)
 // Each output element is summed in ascending k (a later depth block
 // continues from the stored partial sum), so results do not depend on the
-// blocking. Packing buffers are per thread and kept between calls.
+// blocking; with the fused kernel each term is one fused multiply-add
+// (as XLA's CPU products), else a product rounded then a sum rounded.
+// Packing buffers are per thread and kept between calls.
 inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, int64_t ca, const float* b, int64_t rb,
                    int64_t cb, float* out) {
   if (k == 0) {
@@ -96,6 +103,14 @@ inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, 
     return;
   }
   thread_local std::vector<float> apack, bpack;
+  const platform::FusedMicroKernel fused = platform::fused_micro_kernel();
+  auto kernel = [fused](int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, bool accumulate) {
+    if (fused) {
+      fused(static_cast<int32_t>(kc), ap, bp, c, static_cast<int32_t>(ldc), accumulate);
+    } else {
+      micro_kernel(kc, ap, bp, c, ldc, accumulate);
+    }
+  };
   const int64_t row_tiles = (m + kMr - 1) / kMr, col_tiles = (n + kNr - 1) / kNr, block_tiles = kMc / kMr;
   alignas(16) float tile[kMr * kNr];
   for (int64_t k0 = 0; k0 < k; k0 += kKc) {
@@ -114,14 +129,14 @@ inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, 
           const int64_t i0 = t * kMr, mc = std::min(kMr, m - i0);
           const float* ap = apack.data() + (t - t0) * kMr * kc;
           if (mc == kMr && nc == kNr) {
-            micro_kernel(kc, ap, bp, out + i0 * n + j0, n, accumulate);
+            kernel(kc, ap, bp, out + i0 * n + j0, n, accumulate);
             continue;
           }
           // A ragged edge tile goes through a full-size buffer.
           for (int64_t r = 0; r < kMr; ++r)
             for (int64_t c = 0; c < kNr; ++c)
               tile[r * kNr + c] = accumulate && r < mc && c < nc ? out[(i0 + r) * n + j0 + c] : 0.0f;
-          micro_kernel(kc, ap, bp, tile, kNr, true);
+          kernel(kc, ap, bp, tile, kNr, true);
           for (int64_t r = 0; r < mc; ++r)
             for (int64_t c = 0; c < nc; ++c) out[(i0 + r) * n + j0 + c] = tile[r * kNr + c];
         }
