@@ -6,6 +6,7 @@ const COLORS = {
   'native-sse4.2': '#a0cbe8',
   'native-eigen-1-thread': '#4e79a7',
   wasm: '#f28e2b',
+  'wasm-fma': '#d4651a',
   'wasm-jit': '#f28e2b',
   'wasm-8-devices': '#f28e2b',
   'wasm-1-device': '#ffbe7d',
