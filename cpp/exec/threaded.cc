@@ -128,6 +128,7 @@ struct Run {
         }
       }
       const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
+      staged[i].reserve(e.outputs.size());
       for (size_t j = 0; j < e.outputs.size(); ++j) {
         allocate(i, e.outputs[j], out_specs[j]);
         written_by_many[e.outputs[j]] = !replicated(e.outputs[j]);

@@ -1,5 +1,6 @@
 #include "runtime/sharded_array.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -35,6 +36,7 @@ namespace {
 // Each device's block index (the constructor and get() compare them pairwise).
 std::vector<Dims> block_indices(const Mesh& mesh, const Layout& layout) {
   std::vector<Dims> index;
+  index.reserve(static_cast<size_t>(mesh.size()));
   for (int d = 0; d < mesh.size(); ++d) index.push_back(layout.block_index(mesh, d));
   return index;
 }
@@ -54,8 +56,18 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
     : s_(std::make_shared<State>()) {
   Layout layout = make_layout(*mesh, global, spec, "ShardedArray");
   const size_t bytes = static_cast<size_t>(num_elements(layout.block)) * kElemBytes;
-  const std::vector<Dims> index = block_indices(*mesh, layout);
   std::vector<std::shared_ptr<Buffer>> blocks;
+  const bool whole = std::all_of(spec.entries.begin(), spec.entries.end(), [](const auto& e) { return e.empty(); });
+  if (whole && share_mask == kShareAll) {
+    // Every device holds all of it, in one buffer (a program's replicated
+    // outputs): no block indices to compare. In wasm every call here that
+    // may throw is a round trip through JavaScript, paid on every jit call.
+    blocks.assign(static_cast<size_t>(mesh->size()), std::make_shared<Buffer>(bytes, 0));
+    *s_ = State{std::move(mesh), dtype, spec, std::move(layout), std::move(blocks)};
+    return;
+  }
+  const std::vector<Dims> index = block_indices(*mesh, layout);
+  blocks.reserve(static_cast<size_t>(mesh->size()));
   for (int d = 0; d < mesh->size(); ++d) {
     std::shared_ptr<Buffer> shared;
     for (int e = 0; e < d && !shared; ++e) {
