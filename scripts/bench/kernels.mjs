@@ -10,9 +10,10 @@
 //                  Chromium and Node >= 22; Node 20 here, with its flag)
 //   wasm-eigen     Eigen compiled with -msimd128 (Eigen 3.4 has no packet path for it)
 //   wasm-eigen-sse Eigen's SSE path through Emscripten's SSE-to-SIMD128 headers
-// and the CPU's two arithmetic ceilings (tests/bench/peak_bench.cc): a
+// and the CPU's three arithmetic ceilings (tests/bench/peak_bench.cc): a
 // register tile of 128-bit multiplies and adds (the most a SIMD128 kernel
-// can get without fused multiply-adds) and of the widest FMA.
+// can get without fused multiply-adds), of 128-bit FMA (the most with
+// relaxed SIMD) and of the widest FMA (native Eigen's).
 // The variants run in interleaved rounds, one repetition each per round, so
 // that a burst of load on a shared machine hits them all alike and the
 // ratios between them hold.

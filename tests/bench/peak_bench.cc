@@ -1,6 +1,6 @@
 // The arithmetic ceilings the matmul kernels are judged against: GFLOP/s of
 // a GEMM register tile (c_ij += a_i * b_j over vectors, operands held in
-// registers, so no memory traffic) on one thread, built two ways:
+// registers, so no memory traffic) on one thread, built three ways:
 //   128-bit multiply then add: all a wasm SIMD128 kernel can ask of the CPU
 //     (SIMD128 has no fused multiply-add, and V8 emits mulps/addps);
 //   128-bit fused multiply-add: what relaxed SIMD's f32x4.relaxed_madd

@@ -1,6 +1,7 @@
 // The shardlab API in headless Chromium: the data-parallel example on 8 Web
 // Worker devices while the page's timer keeps ticking, the API inside a
-// module Web Worker, and the package bundled by Vite into a static app.
+// module Web Worker, the package bundled by Vite into a static app, the
+// lockstep fallback, and products with fused multiply-adds.
 import { mkdirSync, symlinkSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
@@ -121,14 +122,14 @@ test('without the two headers the page falls back to the lockstep worker, says s
   expect(warnings.join('\n')).toMatch(/Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp/);
 });
 
-
 // In Chromium (relaxed SIMD, on these machines' FMA CPUs) a float32 product
 // rounds each multiply-add once, as XLA's CPU dot does with FMA: with
 // a = [1, 1 + 2^-23] and b = [-(1 + 2^-22), 1 + 2^-23], the exact a.b is
 // 2^-46; rounding the second product first would give 0. Threaded devices
 // and the lockstep fallback (no COOP/COEP headers) alike.
 test('a float32 matmul rounds each multiply-add once, with and without threads', async ({ page, baseURL }) => {
-  for (const port of [Number(new URL(baseURL).port), Number(new URL(baseURL).port) + 1]) {
+  const isolated = Number(new URL(baseURL).port); // the next port serves without COOP/COEP
+  for (const port of [isolated, isolated + 1]) {
     await page.goto(`http://127.0.0.1:${port}/tests/browser/pages/api.html`);
     const r = await page.evaluate(async () => {
       const { sl } = window;
@@ -141,6 +142,6 @@ test('a float32 matmul rounds each multiply-add once, with and without threads',
       return { threads: info.threads, sharded: await perDevice(a, b).then((y) => y.tolist()), whole: await a.matmul(b).tolist() };
     });
     const exact = Array.from({ length: 8 }, () => [2 ** -46]);
-    expect(r).toEqual({ threads: port === Number(new URL(baseURL).port), sharded: exact, whole: exact });
+    expect(r).toEqual({ threads: port === isolated, sharded: exact, whole: exact });
   }
 });
