@@ -24,10 +24,14 @@ int64_t now_ns() noexcept;
 /// A hint inside spin loops (x86 pause natively; nothing in wasm).
 void cpu_relax();
 
-/// The matrix micro-kernel a platform may supply: c (4 x 8 floats, rows
+/// Rows of the fused micro-kernel's tile (6 x 8: 12 f32x4 accumulators,
+/// which V8's 15 vector registers for wasm still hold with the operands).
+constexpr int64_t kFusedRows = 6;
+
+/// The matrix micro-kernel a platform may supply: c (6 x 8 floats, rows
 /// `ldc` floats apart) = (accumulate ? c : 0) + sum over k < kc of
-/// ap[4k + r] * bp[8k + j], each term added with one rounding (a fused
-/// multiply-add), in ascending k. `ap` is kc groups of 4, `bp` kc rows of 8.
+/// ap[6k + r] * bp[8k + j], each term added with one rounding (a fused
+/// multiply-add), in ascending k. `ap` is kc groups of 6, `bp` kc rows of 8.
 using FusedMicroKernel = void (*)(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
                                   int32_t accumulate);
 

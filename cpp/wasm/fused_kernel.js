@@ -51,30 +51,33 @@ mergeInto(LibraryManager.library, {
     const store = (offset) => simd(0x0b, 2, ...uleb(offset)); // v128.store
     const madd = simd(0x105); // f32x4.relaxed_madd: a * b + c
 
-    // Locals: params kc 0, ap 1, bp 2, c 3, ldc 4, accumulate 5; the 4x8
-    // accumulators c00 c01 c10 ... c31 are v128 locals 6..13; b0 14, b1 15,
-    // a 16 (v128); the row pointers 17..19 (i32). Rows are ldc floats apart.
-    const KC = 0, AP = 1, BP = 2, C = 3, LDC = 4, ACC = 5, B0 = 14, B1 = 15, A = 16;
-    const row = (r) => (r === 0 ? C : 16 + r); // the address of output row r
+    // The tile: ROWS x 8 (platform::kFusedRows; 12 accumulators, 2 of B and
+    // a broadcast of A fill V8's 15 vector registers for wasm; a 4x8 tile ran
+    // about 15% slower in L1). Locals: params kc 0, ap 1, bp 2, c 3, ldc 4,
+    // accumulate 5; the accumulators c00 c01 c10 ... are v128 locals from 6;
+    // then b0, b1 and a (v128) and the row pointers (i32). Rows are ldc floats apart.
+    const ROWS = 6;
+    const KC = 0, AP = 1, BP = 2, C = 3, LDC = 4, ACC = 5, B0 = 6 + 2 * ROWS, B1 = B0 + 1, A = B0 + 2;
+    const row = (r) => (r === 0 ? C : A + r); // the address of output row r
     const acc = (r, h) => 6 + 2 * r + h;
     const body = [];
-    for (const r of [1, 2, 3]) body.push(get(row(r - 1)), get(LDC), i32(2), SHL, ADD, set(row(r))); // row r-1 + 4 ldc bytes
+    for (let r = 1; r < ROWS; r++) body.push(get(row(r - 1)), get(LDC), i32(2), SHL, ADD, set(row(r))); // row r-1 + 4 ldc bytes
     // Wasm zeroes locals, so the accumulators start at 0 unless accumulating.
     body.push(get(ACC), IF);
-    for (let r = 0; r < 4; r++) for (const h of [0, 1]) body.push(get(row(r)), load(16 * h), set(acc(r, h)));
+    for (let r = 0; r < ROWS; r++) for (const h of [0, 1]) body.push(get(row(r)), load(16 * h), set(acc(r, h)));
     body.push(END);
     // for k in 0..kc: c[r][h] = a[k][r] * b[k][h] + c[r][h], one rounding each.
     body.push(BLOCK, get(KC), i32(1), LT_S, [BR_IF, 0], LOOP);
     body.push(get(BP), load(0), set(B0), get(BP), load(16), set(B1));
-    for (let r = 0; r < 4; r++) {
+    for (let r = 0; r < ROWS; r++) {
       body.push(get(AP), splat(4 * r), set(A));
       for (const h of [0, 1]) body.push(get(A), get(h ? B1 : B0), get(acc(r, h)), madd, set(acc(r, h)));
     }
-    body.push(get(AP), i32(16), ADD, set(AP), get(BP), i32(32), ADD, set(BP));
+    body.push(get(AP), i32(4 * ROWS), ADD, set(AP), get(BP), i32(32), ADD, set(BP));
     body.push(get(KC), i32(1), SUB, tee(KC), [BR_IF, 0], END, END); // repeat while --kc
-    for (let r = 0; r < 4; r++) for (const h of [0, 1]) body.push(get(row(r)), get(acc(r, h)), store(16 * h));
+    for (let r = 0; r < ROWS; r++) for (const h of [0, 1]) body.push(get(row(r)), get(acc(r, h)), store(16 * h));
     body.push(END);
-    const kernel = sized([...vec([[11, 0x7b], [3, 0x7f]]), ...body.flat()]); // locals: 11 v128, 3 i32
+    const kernel = sized([...vec([[2 * ROWS + 3, 0x7b], [ROWS - 1, 0x7f]]), ...body.flat()]); // the locals, then the code
     // Whether relaxed_madd rounds once here: (1 + 2^-23)^2 - (1 + 2^-22) is
     // 2^-46 fused and 0 when the product is rounded first.
     const f32 = (x) => [...new Uint8Array(new Float32Array([x]).buffer)];

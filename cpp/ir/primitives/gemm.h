@@ -4,7 +4,7 @@
 // slower still at large sizes (docs/performance.md has the figures), so
 // float32 products use the blocked kernel below: operands packed into
 // contiguous panels, a 4x8 register tile of multiplies and adds in SIMD128,
-// or of fused multiply-adds where the engine offers them
+// or a 6x8 tile of fused multiply-adds where the engine offers them
 // (platform::fused_micro_kernel: relaxed SIMD, in a module of its own). In
 // its own header so the kernel benchmark (tests/bench/matmul_bench.cc) times
 // exactly this code under each set of flags; SHARDLAB_GEMM_EIGEN forces
@@ -29,7 +29,7 @@ namespace shardlab::ir {
 #ifdef SHARDLAB_GEMM_SIMD128
 namespace simd_gemm {
 
-constexpr int64_t kMr = 4;    // rows of the register tile
+constexpr int64_t kMr = 4;    // rows of the SIMD128 register tile
 constexpr int64_t kNr = 8;    // columns of the register tile (two f32x4)
 constexpr int64_t kKc = 256;  // depth of one packed block: a 256 x 8 panel of B is 8 KB (L1)
 constexpr int64_t kMc = 128;  // rows of A packed at once: 128 x 256 floats is 128 KB (L2)
@@ -37,11 +37,12 @@ constexpr int64_t kMc = 128;  // rows of A packed at once: 128 x 256 floats is 1
 // Element (i, j) of a matrix stored with strides (rs, cs).
 inline float at(const float* p, int64_t rs, int64_t cs, int64_t i, int64_t j) { return p[i * rs + j * cs]; }
 
-// Packs rows [i0, i0+kMr) x depth [k0, k0+kc) of A as kc groups of kMr
+// Packs rows [i0, i0+mr) x depth [k0, k0+kc) of A as kc groups of mr
 // values (k-major), zero-padding rows past m.
-inline void pack_a(const float* a, int64_t rs, int64_t cs, int64_t m, int64_t i0, int64_t k0, int64_t kc, float* dst) {
+inline void pack_a(const float* a, int64_t rs, int64_t cs, int64_t m, int64_t mr, int64_t i0, int64_t k0, int64_t kc,
+                   float* dst) {
   for (int64_t k = 0; k < kc; ++k)
-    for (int64_t r = 0; r < kMr; ++r) *dst++ = i0 + r < m ? at(a, rs, cs, i0 + r, k0 + k) : 0.0f;
+    for (int64_t r = 0; r < mr; ++r) *dst++ = i0 + r < m ? at(a, rs, cs, i0 + r, k0 + k) : 0.0f;
 }
 
 // Packs depth [k0, k0+kc) x columns [j0, j0+kNr) of B as kc rows of kNr
@@ -85,55 +86,44 @@ inline void micro_kernel(int64_t kc, const float* ap, const float* bp, float* c,
   wasm_v128_store(c + 3 * ldc, c30), wasm_v128_store(c + 3 * ldc + 4, c31);
 }
 
-// out (m x n, row-major) = A (m x k, strides ra/ca) * B (k x n, strides rb/cb).
+// out (m x n, row-major) = A (m x k, strides ra/ca) * B (k x n, strides rb/cb),
+// in tiles of mr x kNr, each computed by kernel(kc, ap, bp, c, ldc, accumulate)
+// with micro_kernel's contract for mr rows.
 // Per depth block of kKc: B is packed whole into column panels, then A in
-// blocks of kMc rows that stay in L2 while every panel of B passes over
-// them, and full tiles are read and written in place. (Packing all of A at
-// once streamed a 1024-row A from L2 for every panel; against that, this
+// blocks of about kMc rows that stay in L2 while every panel of B passes
+// over them, and full tiles are read and written in place. (Packing all of A
+// at once streamed a 1024-row A from L2 for every panel; against that, this
 // measured 8% faster at 256^3 and 12–16% at 1024^3, in interleaved runs.)
 // Each output element is summed in ascending k (a later depth block
 // continues from the stored partial sum), so results do not depend on the
-// blocking; with the fused kernel each term is one fused multiply-add
-// (as XLA's CPU products), else a product rounded then a sum rounded.
-// Packing buffers are per thread and kept between calls.
-inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, int64_t ca, const float* b, int64_t rb,
-                   int64_t cb, float* out) {
-  if (k == 0) {
-    std::fill(out, out + m * n, 0.0f);
-    return;
-  }
+// blocking. Packing buffers are per thread and kept between calls.
+template <int64_t mr, class Kernel>
+void blocked_matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, int64_t ca, const float* b,
+                    int64_t rb, int64_t cb, float* out, Kernel kernel) {
   thread_local std::vector<float> apack, bpack;
-  const platform::FusedMicroKernel fused = platform::fused_micro_kernel();
-  auto kernel = [fused](int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, bool accumulate) {
-    if (fused) {
-      fused(static_cast<int32_t>(kc), ap, bp, c, static_cast<int32_t>(ldc), accumulate);
-    } else {
-      micro_kernel(kc, ap, bp, c, ldc, accumulate);
-    }
-  };
-  const int64_t row_tiles = (m + kMr - 1) / kMr, col_tiles = (n + kNr - 1) / kNr, block_tiles = kMc / kMr;
-  alignas(16) float tile[kMr * kNr];
+  const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + kNr - 1) / kNr, block_tiles = kMc / mr;
+  alignas(16) float tile[mr * kNr];
   for (int64_t k0 = 0; k0 < k; k0 += kKc) {
     const int64_t kc = std::min(kKc, k - k0);
     const bool accumulate = k0 > 0;
     bpack.resize(static_cast<size_t>(col_tiles * kc * kNr));
     for (int64_t ct = 0; ct < col_tiles; ++ct) pack_b(b, rb, cb, n, k0, kc, ct * kNr, bpack.data() + ct * kc * kNr);
-    apack.resize(static_cast<size_t>(block_tiles * kMr * kc));
+    apack.resize(static_cast<size_t>(block_tiles * mr * kc));
     for (int64_t t0 = 0; t0 < row_tiles; t0 += block_tiles) {
       const int64_t t1 = std::min(row_tiles, t0 + block_tiles);
-      for (int64_t t = t0; t < t1; ++t) pack_a(a, ra, ca, m, t * kMr, k0, kc, apack.data() + (t - t0) * kMr * kc);
+      for (int64_t t = t0; t < t1; ++t) pack_a(a, ra, ca, m, mr, t * mr, k0, kc, apack.data() + (t - t0) * mr * kc);
       for (int64_t ct = 0; ct < col_tiles; ++ct) {
         const int64_t j0 = ct * kNr, nc = std::min(kNr, n - j0);
         const float* bp = bpack.data() + ct * kc * kNr;
         for (int64_t t = t0; t < t1; ++t) {
-          const int64_t i0 = t * kMr, mc = std::min(kMr, m - i0);
-          const float* ap = apack.data() + (t - t0) * kMr * kc;
-          if (mc == kMr && nc == kNr) {
+          const int64_t i0 = t * mr, mc = std::min(mr, m - i0);
+          const float* ap = apack.data() + (t - t0) * mr * kc;
+          if (mc == mr && nc == kNr) {
             kernel(kc, ap, bp, out + i0 * n + j0, n, accumulate);
             continue;
           }
           // A ragged edge tile goes through a full-size buffer.
-          for (int64_t r = 0; r < kMr; ++r)
+          for (int64_t r = 0; r < mr; ++r)
             for (int64_t c = 0; c < kNr; ++c)
               tile[r * kNr + c] = accumulate && r < mc && c < nc ? out[(i0 + r) * n + j0 + c] : 0.0f;
           kernel(kc, ap, bp, tile, kNr, true);
@@ -142,6 +132,27 @@ inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, 
         }
       }
     }
+  }
+}
+
+// The product with the engine's fused kernel (platform::kFusedRows x 8
+// tiles of fused multiply-adds: one rounding per term, as XLA's CPU
+// products) where it has one, else with micro_kernel (a rounded product,
+// then a rounded sum).
+inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, int64_t ca, const float* b, int64_t rb,
+                   int64_t cb, float* out) {
+  if (k == 0) {
+    std::fill(out, out + m * n, 0.0f);
+    return;
+  }
+  if (const platform::FusedMicroKernel fused = platform::fused_micro_kernel()) {
+    blocked_matmul<platform::kFusedRows>(
+        m, k, n, a, ra, ca, b, rb, cb, out,
+        [fused](int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, bool accumulate) {
+          fused(static_cast<int32_t>(kc), ap, bp, c, static_cast<int32_t>(ldc), accumulate);
+        });
+  } else {
+    blocked_matmul<kMr>(m, k, n, a, ra, ca, b, rb, cb, out, micro_kernel);
   }
 }
 
