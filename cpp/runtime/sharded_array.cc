@@ -1,6 +1,5 @@
 #include "runtime/sharded_array.h"
 
-#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -57,26 +56,24 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
   Layout layout = make_layout(*mesh, global, spec, "ShardedArray");
   const size_t bytes = static_cast<size_t>(num_elements(layout.block)) * kElemBytes;
   std::vector<std::shared_ptr<Buffer>> blocks;
-  const bool whole = std::all_of(spec.entries.begin(), spec.entries.end(), [](const auto& e) { return e.empty(); });
-  if (whole && share_mask == kShareAll) {
+  if (layout.split_mask == 0 && share_mask == kShareAll) {
     // Every device holds all of it, in one buffer (a program's replicated
     // outputs): no block indices to compare. In wasm every call here that
     // may throw is a round trip through JavaScript, paid on every jit call.
     blocks.assign(static_cast<size_t>(mesh->size()), std::make_shared<Buffer>(bytes, 0));
-    *s_ = State{std::move(mesh), dtype, spec, std::move(layout), std::move(blocks)};
-    return;
-  }
-  const std::vector<Dims> index = block_indices(*mesh, layout);
-  blocks.reserve(static_cast<size_t>(mesh->size()));
-  for (int d = 0; d < mesh->size(); ++d) {
-    std::shared_ptr<Buffer> shared;
-    for (int e = 0; e < d && !shared; ++e) {
-      bool same = index[e] == index[d];
-      for (int a = 0; a < mesh->ndim() && same; ++a)
-        if (!(share_mask & (1u << a)) && mesh->coord(e, a) != mesh->coord(d, a)) same = false;
-      if (same) shared = blocks[e];
+  } else {
+    const std::vector<Dims> index = block_indices(*mesh, layout);
+    blocks.reserve(static_cast<size_t>(mesh->size()));
+    for (int d = 0; d < mesh->size(); ++d) {
+      std::shared_ptr<Buffer> shared;
+      for (int e = 0; e < d && !shared; ++e) {
+        bool same = index[e] == index[d];
+        for (int a = 0; a < mesh->ndim() && same; ++a)
+          if (!(share_mask & (1u << a)) && mesh->coord(e, a) != mesh->coord(d, a)) same = false;
+        if (same) shared = blocks[e];
+      }
+      blocks.push_back(shared ? shared : std::make_shared<Buffer>(bytes, d));
     }
-    blocks.push_back(shared ? shared : std::make_shared<Buffer>(bytes, d));
   }
   *s_ = State{std::move(mesh), dtype, spec, std::move(layout), std::move(blocks)};
 }

@@ -50,12 +50,14 @@ float tile(long n, Set1 set1, Step step, First first) {
          first(c40) + first(c41) + first(c50) + first(c51);
 }
 
+// The 128-bit tiles' broadcast and first lane.
+inline __m128 set1_128(float x) { return _mm_set1_ps(x); }
+inline float first_128(__m128 x) { return _mm_cvtss_f32(x); }
+
 // 128-bit multiply, then add (what V8 emits for SIMD128's f32x4.mul and .add).
 __attribute__((noinline)) float mul_add_128(long n) {
   return tile<__m128>(
-      n, [](float x) { return _mm_set1_ps(x); },
-      [](__m128 a, __m128 b, __m128 c) { return _mm_add_ps(c, _mm_mul_ps(a, b)); },
-      [](__m128 x) { return _mm_cvtss_f32(x); });
+      n, set1_128, [](__m128 a, __m128 b, __m128 c) { return _mm_add_ps(c, _mm_mul_ps(a, b)); }, first_128);
 }
 
 #if defined(__AVX512F__)
@@ -78,8 +80,7 @@ inline float wide_first(Wide x) { return _mm256_cvtss_f32(x); }
 // The same tile with 128-bit fused multiply-adds (relaxed SIMD's madd).
 __attribute__((noinline)) float fma_128(long n) {
   return tile<__m128>(
-      n, [](float x) { return _mm_set1_ps(x); }, [](__m128 a, __m128 b, __m128 c) { return _mm_fmadd_ps(a, b, c); },
-      [](__m128 x) { return _mm_cvtss_f32(x); });
+      n, set1_128, [](__m128 a, __m128 b, __m128 c) { return _mm_fmadd_ps(a, b, c); }, first_128);
 }
 
 // The same tile with fused multiply-adds at the widest width.

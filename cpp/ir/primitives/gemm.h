@@ -152,7 +152,12 @@ inline void matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, 
           fused(static_cast<int32_t>(kc), ap, bp, c, static_cast<int32_t>(ldc), accumulate);
         });
   } else {
-    blocked_matmul<kMr>(m, k, n, a, ra, ca, b, rb, cb, out, micro_kernel);
+    // A lambda, not the function's address, so that the kernel is inlined
+    // into the loop rather than called through the table.
+    blocked_matmul<kMr>(m, k, n, a, ra, ca, b, rb, cb, out,
+                        [](int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, bool accumulate) {
+                          micro_kernel(kc, ap, bp, c, ldc, accumulate);
+                        });
   }
 }
 
