@@ -6,7 +6,10 @@
 namespace shardlab::exec {
 
 Executable::Executable(std::shared_ptr<const ir::Program> program)
-    : program_(std::move(program)), frames_(program_->eqns.size()), in_layouts_(program_->eqns.size()) {
+    : program_(std::move(program)),
+      frames_(program_->eqns.size()),
+      in_layouts_(program_->eqns.size()),
+      out_layouts_(program_->eqns.size()) {
   for (size_t i = 0; i < frames_.size(); ++i) {
     const ir::Eqn& e = program_->eqns[i];
     if (e.prim != ir::Prim::kShardMap) continue;
@@ -15,12 +18,21 @@ Executable::Executable(std::shared_ptr<const ir::Program> program)
     const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
     for (size_t k = 0; k < e.inputs.size(); ++k)
       in_layouts_[i].push_back(make_layout(mesh, e.inputs[k].aval.shape, in_specs[k], "shard_map"));
+    const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
+    for (size_t j = 0; j < e.outputs.size(); ++j)
+      out_layouts_[i].push_back(make_layout(mesh, program_->avals[e.outputs[j]].shape, out_specs[j], "shard_map"));
   }
 }
 
 Frame& Executable::frame(size_t eqn, int device) {
   std::unique_ptr<Frame>& f = frames_.at(eqn).at(static_cast<size_t>(device));
-  if (!f) f = std::make_unique<Frame>(*ir::param<ir::ProgramRef>(program_->eqns[eqn].params, "jaxpr", "shard_map"));
+  if (!f) {
+    const ir::Eqn& e = program_->eqns[eqn];
+    const Mesh& mesh = *ir::param<ir::MeshRef>(e.params, "mesh", "shard_map");
+    std::vector<bool> writes;
+    for (const Layout& l : out_layouts_[eqn]) writes.push_back(l.first_holder(mesh, device));
+    f = std::make_unique<Frame>(*ir::param<ir::ProgramRef>(e.params, "jaxpr", "shard_map"), std::move(writes));
+  }
   return *f;
 }
 

@@ -22,8 +22,9 @@ class Executable {
   /// The program.
   const ir::Program& program() const { return *program_; }
 
-  /// Device d's frame for the body of equation i (a shard_map). Each device
-  /// touches only its own frames, so devices may call this concurrently.
+  /// Device d's frame for the body of equation i (a shard_map): it runs what
+  /// the body outputs device d writes need (see Frame). Each device touches
+  /// only its own frames, so devices may call this concurrently.
   Frame& frame(size_t eqn, int device);
 
   /// The block layouts of the inputs of equation i (a shard_map) on its mesh:
@@ -34,6 +35,7 @@ class Executable {
   std::shared_ptr<const ir::Program> program_;
   std::vector<std::vector<std::unique_ptr<Frame>>> frames_;  // [eqn][device]
   std::vector<std::vector<Layout>> in_layouts_;              // [eqn][input]
+  std::vector<std::vector<Layout>> out_layouts_;             // [eqn][output]
 };
 
 }  // namespace shardlab::exec

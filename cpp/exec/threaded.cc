@@ -189,14 +189,11 @@ struct Run {
       }
     }
     frame.run(ir::DeviceContext{d, &comm});
-    for (size_t j = 0; j < body.outvars.size(); ++j) {
-      ShardedArray& out = outs[j];
-      bool first = true;  // the first device holding a shared block writes it
-      for (int e2 = 0; e2 < d && first; ++e2) first = !out.shares_block(e2, d);
-      if (!first) continue;
-      std::memcpy(out.block(d), frame.output(j),
-                  static_cast<size_t>(num_elements(body.outvars[j].aval.shape)) * kElemBytes);
-    }
+    // The first device holding a shared block writes it (the frame computed it).
+    for (size_t j = 0; j < body.outvars.size(); ++j)
+      if (frame.writes(j))
+        std::memcpy(outs[j].block(d), frame.output(j),
+                    static_cast<size_t>(num_elements(body.outvars[j].aval.shape)) * kElemBytes);
   }
 
   void device(Communicator& comm, int d) {

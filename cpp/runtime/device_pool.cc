@@ -55,11 +55,13 @@ void DevicePool::device_loop(int device) {
     // Jobs run one at a time: job k starts once job k-1 completed everywhere,
     // so per-job barrier state can be reset between them.
     auto ready = [&] { return stopping_.load() || (submitted_.load() > k && completed_.load() == k); };
+    // No spin: the next job comes from the host, tens of microseconds away at
+    // best, and a spinning device only takes a core from those still working.
     if (device == 0) {
-      host_event_.wait(ready);
+      host_event_.wait(ready, false);
       event_.notify();
     } else {
-      event_.wait(ready);
+      event_.wait(ready, false);
     }
     if (stopping_.load()) return;
     Job& job = slots_[k % kMaxPending];
@@ -123,9 +125,16 @@ void DevicePool::finish_job(Job& job) {
   auto done = std::move(job.done);
   job = Job{};
   remaining_.store(static_cast<uint32_t>(size()));
-  completed_.fetch_add(1);
-  host_event_.notify();
-  event_.notify();
+  const uint32_t completed = completed_.fetch_add(1) + 1;
+  // Wake the devices only for a job submitted meanwhile: the next submit
+  // wakes device 0, which wakes the others. Waking them now would only put
+  // them back to sleep, 8 futex round trips per job. Either this load sees
+  // a submit, or that submit comes after the increment above and its
+  // notify finds the job ready.
+  if (submitted_.load() != completed) {
+    host_event_.notify();
+    event_.notify();
+  }
   if (done) done(std::move(result));
 }
 

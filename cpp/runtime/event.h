@@ -24,12 +24,13 @@ int64_t spin_budget_ns();
 class EventCount {
  public:
   /// Waits until `ready()` returns true. `ready` must become true only after a
-  /// notify() on this event (or be true already).
+  /// notify() on this event (or be true already). With `spin` false it
+  /// sleeps at once: for waits that a spin budget never outlasts.
   template <class Ready>
-  void wait(Ready&& ready) {
+  void wait(Ready&& ready, bool spin = true) {
     if (ready()) return;
-    const int64_t deadline = platform::now_ns() + spin_budget_ns();
-    for (int i = 1;; ++i) {
+    const int64_t deadline = spin ? platform::now_ns() + spin_budget_ns() : 0;
+    for (int i = 1; spin; ++i) {
       if (ready()) return;
       platform::cpu_relax();
       if ((i & 15) == 0 && platform::now_ns() >= deadline) break;

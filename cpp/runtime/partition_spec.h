@@ -30,6 +30,9 @@ struct Layout {
 
   /// Index of device d's block along each dimension.
   Dims block_index(const Mesh& mesh, int device) const noexcept;
+  /// Whether device d is the lowest-numbered device holding its block: the
+  /// one that writes a block its replicas share (ShardedArray's kShareAll).
+  bool first_holder(const Mesh& mesh, int device) const noexcept;
 };
 
 /// Checks `spec` for an array of shape `global` on `mesh` and computes its

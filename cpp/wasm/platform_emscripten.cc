@@ -1,7 +1,6 @@
 // Wasm implementation of runtime/platform.h: Atomics.wait/notify through
 // Emscripten's futex calls (std::atomic::wait in em++ 3.1.6 polls with sleeps,
 // and sched_yield does nothing in wasm, so neither is usable for waiting).
-#include <emscripten/emscripten.h>
 #include <emscripten/threading.h>
 
 #include <climits>
@@ -14,6 +13,8 @@ extern "C" {
 void shardlab_fused_micro_kernel(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
                                  int32_t accumulate);
 int32_t shardlab_fused_kernel_available();
+// Emscripten's clock in milliseconds, from the JS library cpp/wasm/clock.js.
+double shardlab_now_ms() noexcept;
 }
 
 namespace shardlab::platform {
@@ -26,7 +27,7 @@ void futex_wake_all(std::atomic<uint32_t>* word) {
   emscripten_futex_wake(reinterpret_cast<volatile void*>(word), INT_MAX);
 }
 
-int64_t now_ns() noexcept { return static_cast<int64_t>(emscripten_get_now() * 1e6); }
+int64_t now_ns() noexcept { return static_cast<int64_t>(shardlab_now_ms() * 1e6); }
 
 void cpu_relax() {}
 

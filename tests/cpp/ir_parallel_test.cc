@@ -7,7 +7,9 @@
 
 #include <cmath>
 
+#include "exec/executable.h"
 #include "exec/interpreter.h"
+#include "exec/threaded.h"
 #include "ir/autodiff.h"
 #include "ir/json.h"
 #include "ir/jvp.h"
@@ -292,6 +294,37 @@ TEST(Vma, CollectivesOutsideABodyAndBadAxesAreErrors) {
               one_shard_map(mesh8(), f32({6}), P({{"data"}}), P({{"data"}}), [](Builder&, const Atom& v) { return v; });
             }).find("shard_map in_specs[0]"),
             std::string::npos);
+}
+
+// A replicated body output is one buffer its first holder writes, so the
+// other devices skip the equations only it needs, though never a collective:
+// on a 2x4 mesh, y = psum(x, 'model') * 2 laid out P('data') is written by
+// devices 0 and 4 (model coordinate 0); x * 3 laid out P('data', 'model') by all.
+TEST(ShardMap, ADeviceRunsOnlyWhatTheOutputsItWritesNeedAndEveryCollective) {
+  Builder b;
+  const Atom x = b.input(f32({2, 4}));
+  const auto out = shard_map(b, mesh2x4(), {P({{"data"}, {"model"}})}, {P({{"data"}}), P({{"data"}, {"model"}})}, true,
+                             {x}, [](Builder& bb, const Blocks& in) {
+                               return Blocks{mul(bb, psum(bb, in[0], {"model"}), f32_scalar(2)),
+                                             mul(bb, in[0], f32_scalar(3))};
+                             });
+  const Program p = b.build(out);
+  const std::vector<float> xs = {1, 2, 3, 4, 5, 6, 7, 8};
+  auto exe = std::make_shared<exec::Executable>(std::make_shared<const Program>(p));
+  Communicator comm(mesh2x4());
+  for (int rep = 0; rep < 3; ++rep) {
+    const auto outs = exec::run_program(testing::pool(), comm, exe,
+                                        {ShardedArray::put(mesh2x4(), DType::kFloat32, {2, 4}, P({{"data"}, {"model"}}),
+                                                           xs.data())});
+    std::vector<float> y(2), z(8);
+    outs[0].get(y.data(), true);
+    outs[1].get(z.data(), true);
+    EXPECT_EQ(y, (std::vector<float>{20, 52}));
+    EXPECT_EQ(z, (std::vector<float>{3, 6, 9, 12, 15, 18, 21, 24}));
+  }
+  for (int d = 0; d < 8; ++d)
+    EXPECT_EQ(exe->frame(0, d).equations_run(), d % 4 == 0 ? 3u : 2u) << "device " << d;
+  run_both(p, mesh2x4(), {host_f32({2, 4}, xs)}, {P({{"data"}, {"model"}})});
 }
 
 TEST(ShardMap, CapturedValuesBecomeLeadingReplicatedInputs) {

@@ -59,6 +59,8 @@ export class Mesh {
     this.axisSizes = Object.freeze([...shape]);
     this.axisTypes = Object.freeze([...axisTypes]);
     this.size = shape.reduce((a, b) => a * b, 1);
+    /** A key equal for meshes of the same shape and names. */
+    this.key = `${this.axisSizes.join('x')}:${this.axisNames.join(',')}`;
     this._handle = handle;
     Object.freeze(this);
   }
@@ -86,11 +88,6 @@ export class Mesh {
   /** Mesh('data': 8) like JAX. */
   toString() {
     return `Mesh(${this.axisNames.map((n, i) => `'${n}': ${this.axisSizes[i]}`).join(', ')})`;
-  }
-
-  /** A key equal for meshes of the same shape and names. */
-  get key() {
-    return `${this.axisSizes.join('x')}:${this.axisNames.join(',')}`;
   }
 }
 

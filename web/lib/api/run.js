@@ -161,10 +161,17 @@ export function execute(c, leaves, fn) {
       for (const h of temps) h.delete();
     }
   })();
-  return c.outAvals.map((aval, i) => {
-    const spec = c.outSpecs[i] === null ? P() : P(...c.outSpecs[i]);
-    return new DArray(aval, new NamedSharding(mesh, spec), done.then((hs) => hs[i]));
-  });
+  const shardings = outShardings(c, mesh);
+  return c.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i])));
+}
+
+// The shardings of a traced program's outputs on `mesh`, made once per
+// program and mesh (they are immutable, so every call's arrays share them).
+function outShardings(c, mesh) {
+  if (c.outShardings?.mesh !== mesh) {
+    c.outShardings = { mesh, list: c.outSpecs.map((s) => new NamedSharding(mesh, s === null ? P() : P(...s))) };
+  }
+  return c.outShardings.list;
 }
 
 const eagerCaches = new Map();
