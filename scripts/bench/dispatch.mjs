@@ -20,19 +20,26 @@ const disposeAll = (tree) => Object.values(tree).forEach((o) => o.dispose());
 // Per-call microseconds of each case: `samples` rounds, each timing `reps`
 // awaited calls of every case in turn, so that the machine's slow and fast
 // moments fall on all cases alike and their ratios stay meaningful. The
-// warm-up is long enough for the engine to tier every wasm function a case
-// uses up from its baseline compiler (with 20 calls, Chromium still timed
-// baseline code and put the step at 2x the psum call instead of 1.3x).
+// figures are for the steady state, as a training loop sees it: the cases
+// are first called in turn for at least `warmUpMs`. For seconds after a
+// module loads the engine still compiles in the background (its wasm
+// tiers and the JS): in Node, its helper threads used about 80 µs of CPU
+// per call over the first 3,000 calls and 3 µs later, and the psum call
+// went from 240 to 150 µs; with 20 calls of warm-up Chromium still timed
+// baseline code and put the step at 2x the psum call.
 const WARM_UP_CALLS = 200;
-async function timeInterleaved(cases, { reps, samples }) {
-  for (const c of cases) for (let i = 0; i < WARM_UP_CALLS; i++) await c.f();
+async function timeInterleaved(cases, { reps, samples, warmUpMs }) {
+  const t0 = performance.now();
+  for (let round = 0; round < WARM_UP_CALLS || performance.now() - t0 < warmUpMs; round++) {
+    for (const c of cases) await c.f();
+  }
   const out = cases.map(() => []);
   for (let s = 0; s < samples; s++) {
     for (const [j, c] of cases.entries()) {
       const n = reps * (c.repeat ?? 1);
-      const t0 = performance.now();
+      const t1 = performance.now();
       for (let i = 0; i < n; i++) await c.f();
-      out[j].push(((performance.now() - t0) * 1000) / n);
+      out[j].push(((performance.now() - t1) * 1000) / n);
     }
   }
   return out.map(stats);
@@ -44,8 +51,10 @@ const mat = (r, c, seed) => Array.from({ length: r }, (_, i) => rand(c, seed + i
 /** The dispatch rows. */
 export async function dispatchRows({ quick = false } = {}) {
   await sl.init();
-  const reps = quick ? 50 : 200;
-  const samples = quick ? 3 : 9;
+  // Many short samples: their median shrugs off the host's bursts better than few long ones.
+  const reps = quick ? 40 : 100;
+  const samples = quick ? 5 : 15;
+  const warmUpMs = quick ? 1500 : 5000;
   const mesh = sl.makeMesh([8], ['data']);
   const rows = [];
   const add = (impl, name, size, st) => rows.push({ group: 'dispatch', impl, case: name, size, unit: 'us/call', min: st.min, median: st.median });
@@ -69,7 +78,7 @@ export async function dispatchRows({ quick = false } = {}) {
     { impl: 'wasm-jit', name: 'tensor-parallel-mlp', size: tpSize, f: async () => disposeAll(await mlp(...tpArgs)) },
     { impl: 'plain-js', name: 'tensor-parallel-mlp', size: tpSize, f: async () => plainMlp(tp), repeat: 10 },
   ];
-  const times = await timeInterleaved(cases, { reps, samples });
+  const times = await timeInterleaved(cases, { reps, samples, warmUpMs });
   cases.forEach((c, i) => add(c.impl, c.name, c.size, times[i]));
 
   for (const id of PROBLEM_IDS) {
