@@ -16,14 +16,17 @@ const COLORS = {
   'js-atomics': '#9c755f',
   'plain-js': '#59a14f',
   node: '#76b7b2',
+  page: '#76b7b2',
 };
 
 /** The chart of `rows` ({group, impl, case, size, unit, median}). */
 export function chartSvg(rows) {
   const groups = [...new Set(rows.map((r) => r.group))];
   const barH = 14;
-  const width = 760;
-  const left = 260;
+  const label = (r) => `${r.impl} ${r.case} ${r.size}`;
+  // The label column fits the longest label (about 6.2 px per character at 11 px).
+  const left = 20 + Math.ceil(Math.max(...rows.map((r) => label(r).length)) * 6.2);
+  const width = left + 500;
   let y = 30;
   let body = `<text x="10" y="18" font-size="14" font-weight="bold">ShardLab benchmarks (median; log scale)</text>`;
   for (const g of groups) {
@@ -34,7 +37,7 @@ export function chartSvg(rows) {
     y += 18;
     for (const r of rs) {
       const w = Math.max(1, ((Math.log10(Math.max(r.median, 1)) / maxLog) * (width - left - 80)));
-      body += `<text x="10" y="${y + 11}" font-size="11">${r.impl} ${r.case} ${r.size}</text>`;
+      body += `<text x="10" y="${y + 11}" font-size="11">${label(r)}</text>`;
       body += `<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 2}" fill="${COLORS[r.impl] ?? COLORS[r.impl.replace(/-chromium$/, '')] ?? '#999'}"/>`;
       body += `<text x="${left + w + 4}" y="${y + 11}" font-size="11">${r.median.toFixed(1)}</text>`;
       y += barH;
