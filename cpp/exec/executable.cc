@@ -30,7 +30,7 @@ Frame& Executable::frame(size_t eqn, int device) {
     const ir::Eqn& e = program_->eqns[eqn];
     const Mesh& mesh = *ir::param<ir::MeshRef>(e.params, "mesh", "shard_map");
     std::vector<bool> writes;
-    for (const Layout& l : out_layouts_[eqn]) writes.push_back(l.first_holder(mesh, device));
+    for (const Layout& l : out_layouts_[eqn]) writes.push_back(l.owner(mesh, device) == device);
     f = std::make_unique<Frame>(*ir::param<ir::ProgramRef>(e.params, "jaxpr", "shard_map"), std::move(writes));
   }
   return *f;

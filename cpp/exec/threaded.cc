@@ -92,7 +92,7 @@ struct Run {
     };
     // Allocates output v of eqn i, laid out by `spec`, as a top-level value
     // held as blocks. Replicas share one buffer (kShareAll), which only the
-    // first device holding it writes: the frames count on that (Layout::first_holder).
+    // first device holding it writes: the frames count on that (Layout::owner).
     auto allocate = [&](size_t i, ir::VarId v, const PartitionSpec& spec) {
       split[v] = staged[i].emplace_back(mesh, p.avals[v].dtype, p.avals[v].shape, spec);
     };

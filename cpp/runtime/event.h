@@ -29,11 +29,13 @@ class EventCount {
   template <class Ready>
   void wait(Ready&& ready, bool spin = true) {
     if (ready()) return;
-    const int64_t deadline = spin ? platform::now_ns() + spin_budget_ns() : 0;
-    for (int i = 1; spin; ++i) {
-      if (ready()) return;
-      platform::cpu_relax();
-      if ((i & 15) == 0 && platform::now_ns() >= deadline) break;
+    if (spin) {
+      const int64_t deadline = platform::now_ns() + spin_budget_ns();
+      for (int i = 1;; ++i) {
+        if (ready()) return;
+        platform::cpu_relax();
+        if ((i & 15) == 0 && platform::now_ns() >= deadline) break;
+      }
     }
     for (;;) {
       const uint32_t seen = word_.load();

@@ -29,11 +29,11 @@ Dims Layout::block_index(const Mesh& mesh, int device) const noexcept {
   return idx;
 }
 
-bool Layout::first_holder(const Mesh& mesh, int device) const noexcept {
+int Layout::owner(const Mesh& mesh, int device) const noexcept {
   const Dims idx = block_index(mesh, device);
   for (int e = 0; e < device; ++e)
-    if (block_index(mesh, e) == idx) return false;
-  return true;
+    if (block_index(mesh, e) == idx) return e;
+  return device;
 }
 
 Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& spec, std::string_view fn) {

@@ -30,9 +30,10 @@ struct Layout {
 
   /// Index of device d's block along each dimension.
   Dims block_index(const Mesh& mesh, int device) const noexcept;
-  /// Whether device d is the lowest-numbered device holding its block: the
-  /// one that writes a block its replicas share (ShardedArray's kShareAll).
-  bool first_holder(const Mesh& mesh, int device) const noexcept;
+  /// The lowest-numbered device holding the same block as device d (d
+  /// itself if none): the copy ShardedArray::get reads, and the device that
+  /// writes a block its replicas share (a program's outputs, kShareAll).
+  int owner(const Mesh& mesh, int device) const noexcept;
 };
 
 /// Checks `spec` for an array of shape `global` on `mesh` and computes its

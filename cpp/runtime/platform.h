@@ -32,8 +32,10 @@ constexpr int64_t kFusedRows = 6;
 /// `ldc` floats apart) = (accumulate ? c : 0) + sum over k < kc of
 /// ap[6k + r] * bp[8k + j], each term added with one rounding (a fused
 /// multiply-add), in ascending k. `ap` is kc groups of 6, `bp` kc rows of 8.
+/// noexcept, so that a call is never routed through Emscripten's JavaScript
+/// exception handling, whatever destructors are pending at the call site.
 using FusedMicroKernel = void (*)(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
-                                  int32_t accumulate);
+                                  int32_t accumulate) noexcept;
 
 /// The platform's fused micro-kernel, or null where it has none (natively,
 /// where Eigen's products use the CPU's FMA themselves, and in wasm engines

@@ -32,7 +32,7 @@ void write_block(const Mesh& mesh, const Layout& layout, int device, const void*
 
 namespace {
 
-// Each device's block index (the constructor and get() compare them pairwise).
+// Each device's block index (the constructor compares them pairwise).
 std::vector<Dims> block_indices(const Mesh& mesh, const Layout& layout) {
   std::vector<Dims> index;
   index.reserve(static_cast<size_t>(mesh.size()));
@@ -88,13 +88,9 @@ ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, co
 void ShardedArray::get(void* host, bool check_replicas) const {
   const size_t bytes = static_cast<size_t>(block_elements()) * kElemBytes;
   // The first device holding each block writes it; the others are its replicas.
-  const std::vector<Dims> index = block_indices(mesh(), layout());
   for (int d = 0; d < mesh().size(); ++d) {
-    const Dims& idx = index[d];
-    int owner = -1;
-    for (int e = 0; e < d && owner < 0; ++e)
-      if (index[e] == idx) owner = e;
-    if (owner < 0) {
+    const int owner = layout().owner(mesh(), d);
+    if (owner == d) {
       write_block(mesh(), layout(), d, block(d), host);
     } else if (check_replicas && !shares_block(owner, d) && std::memcmp(block(owner), block(d), bytes) != 0) {
       const auto* a = static_cast<const uint32_t*>(block(owner));
@@ -113,7 +109,7 @@ void ShardedArray::get(void* host, bool check_replicas) const {
         vb << static_cast<int32_t>(b[i]);
       }
       fail(ErrorKind::kSharding, "get: devices ", owner, " and ", d, " should hold the same replica of block ",
-           index_str(idx), " of a ", dtype_name(dtype()), shape_str(layout().global), " array with ", spec().str(),
+           index_str(layout().block_index(mesh(), d)), " of a ", dtype_name(dtype()), shape_str(layout().global), " array with ", spec().str(),
            " on ", mesh().str(), ", but differ at element ", i, " of the block (", va.str(), " vs ", vb.str(),
            "); the values vary along a mesh axis the spec does not mention");
     }

@@ -8,12 +8,15 @@
 
 #include "runtime/platform.h"
 
-// The fused micro-kernel's imports, from the JS library cpp/wasm/fused_kernel.js.
+// Imports from our JS libraries, declared noexcept: a C function declared
+// without it may throw, so every call from a noexcept function (or one with
+// destructors pending) would go through JavaScript's exception handling.
 extern "C" {
+// The fused micro-kernel (cpp/wasm/fused_kernel.js).
 void shardlab_fused_micro_kernel(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
-                                 int32_t accumulate);
-int32_t shardlab_fused_kernel_available();
-// Emscripten's clock in milliseconds, from the JS library cpp/wasm/clock.js.
+                                 int32_t accumulate) noexcept;
+int32_t shardlab_fused_kernel_available() noexcept;
+// Emscripten's clock in milliseconds (cpp/wasm/clock.js).
 double shardlab_now_ms() noexcept;
 }
 
