@@ -86,6 +86,8 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   in.reserve(inputs.size());
   for (const Atom& a : inputs) in.push_back(a.aval);
   const std::vector<Aval> out = primitive(prim).shape(params, in);
+  // After the shape rule, whose errors about operands come first.
+  check_params(primitive(prim).params, params, primitive(prim).name);
   Eqn eqn{prim, std::move(params), std::move(inputs), {}};
   std::vector<Atom> results;
   for (const Aval& aval : out) {

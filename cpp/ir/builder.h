@@ -1,5 +1,6 @@
-// Builds a Program equation by equation: every emit runs the primitive's
-// shape rule, so a bad program is rejected when it is traced. A builder may be
+// Builds a Program equation by equation: every emit checks the parameters
+// against the primitive's schema and runs its shape rule, so a bad program is
+// rejected when it is traced (or read). A builder may be
 // nested in another (a shard_map body in its enclosing trace): using a value
 // of an enclosing trace captures it as an explicit input of the body, as JAX
 // does with closed-over tracers. Inside a body that tracks VMA, an operand

@@ -28,6 +28,34 @@ template const MeshRef& param<MeshRef>(const Params&, std::string_view, const ch
 template const Specs& param<Specs>(const Params&, std::string_view, const char*);
 template const ProgramRef& param<ProgramRef>(const Params&, std::string_view, const char*);
 
+static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kProgram) + 1,
+              "one ParamType per alternative of ParamValue, in the same order");
+
+ParamType type_of(const ParamValue& v) { return static_cast<ParamType>(v.index()); }
+
+const char* param_type_name(ParamType t) {
+  static constexpr const char* kNames[] = {"bool", "int", "float", "string", "list of ints", "list of axis names",
+                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program"};
+  return kNames[static_cast<size_t>(t)];
+}
+
+void check_params(const ParamSchema& schema, const Params& params, const char* prim) {
+  std::string names;
+  for (const ParamSpec& s : schema) names += std::string(names.empty() ? "" : ", ") + s.name;
+  for (const ParamSpec& s : schema) {
+    const Param* found = nullptr;
+    for (const Param& p : params) found = p.name == s.name ? &p : found;
+    if (!found) fail(ErrorKind::kValue, prim, ": missing parameter '", s.name, "'");
+    if (type_of(found->value) != s.type)
+      fail(ErrorKind::kValue, prim, ": parameter '", s.name, "' must be a ", param_type_name(s.type), ", not a ",
+           param_type_name(type_of(found->value)));
+  }
+  for (size_t i = 0; i < params.size(); ++i)
+    if (i >= schema.size || params[i].name != schema.items[i].name)
+      fail(ErrorKind::kValue, prim, ": takes the parameters (", names, ") in this order, got '", params[i].name,
+           "' as parameter ", i);
+}
+
 std::string param_str(const ParamValue& v) {
   std::ostringstream out;
   std::visit(

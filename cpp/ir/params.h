@@ -2,7 +2,9 @@
 // printing order, as in a jaxpr: `reduce_sum[axes=(0,)]`).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -40,6 +42,43 @@ struct Param {
 
 /// The parameters of one equation.
 using Params = std::vector<Param>;
+
+/// The type of a parameter, one per alternative of ParamValue: what a reader
+/// of a program's JSON form or of JS options converts a value to (JSON and JS
+/// cannot tell 2 from 2.0, or an empty list of ints from one of names).
+enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram };
+
+/// A parameter's name and type.
+struct ParamSpec {
+  const char* name = nullptr;
+  ParamType type = ParamType::kBool;
+};
+
+/// The parameters a primitive takes, in printing order: every equation of it
+/// has exactly these (Builder::emit checks).
+struct ParamSchema {
+  /// Most parameters a primitive has.
+  static constexpr size_t kMax = 6;
+  ParamSpec items[kMax]{};
+  size_t size = 0;
+  constexpr ParamSchema() = default;
+  constexpr ParamSchema(std::initializer_list<ParamSpec> specs) {
+    for (const ParamSpec& s : specs) items[size++] = s;
+  }
+  /// The specs, for range-for.
+  constexpr const ParamSpec* begin() const { return items; }
+  /// The end of the specs.
+  constexpr const ParamSpec* end() const { return items + size; }
+};
+
+/// The type of a parameter value.
+ParamType type_of(const ParamValue& v);
+/// How a ParamType is called in messages ("int", "list of axis names", ...).
+const char* param_type_name(ParamType t);
+/// Checks that `params` are exactly `schema`'s, of its types and in its
+/// order; throws a ValueError naming `prim` and the missing, mistyped or
+/// unexpected parameter otherwise.
+void check_params(const ParamSchema& schema, const Params& params, const char* prim);
 
 /// The parameter `name` as type T; throws a ValueError naming `prim` if it is missing or of another type.
 /// A string_view, so that looking a parameter up while evaluating never allocates.

@@ -1,6 +1,6 @@
 // The primitive registry. Every primitive is one `Def<Prim::kX>`
 // specialization in the header of its family (primitives/*.h), holding all its
-// rules side by side: name, shape rule, evaluation, JVP and transpose. The
+// rules side by side: name, parameter schema, shape rule, evaluation, JVP and transpose. The
 // table below is built from those specializations for every enumerator, so a
 // primitive without a Def, or a Def without one of the rules, does not compile.
 // Evaluation comes in three kinds: local (a function of the operands), on a
@@ -134,6 +134,7 @@ using TransposeRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& param
 /// set, or neither for a primitive the executors run themselves.
 struct PrimitiveDef {
   const char* name;
+  ParamSchema params;
   ShapeRule shape;
   EvalRule eval;
   DeviceEvalRule eval_on_device;

@@ -51,4 +51,11 @@ int normalize_axis(int axis, int rank, const std::string& fn, const std::string&
   return axis < 0 ? axis + rank : axis;
 }
 
+DType dtype_from_name(const std::string& name, const char* fn) {
+  if (name == "float32") return DType::kFloat32;
+  if (name == "int32") return DType::kInt32;
+  if (name == "bool") return DType::kBool;
+  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32' or 'bool'");
+}
+
 }  // namespace shardlab

@@ -21,6 +21,9 @@ const char* dtype_name(DType dtype);
 /// numpy's name of a dtype ("float32", "int32", "bool"), as params and the JS API print.
 const char* dtype_long_name(DType dtype);
 
+/// The DType numpy calls `name`; throws a ValueError naming `fn` and the valid names.
+DType dtype_from_name(const std::string& name, const char* fn);
+
 /// Dimensions of an array, outermost first.
 using Shape = std::vector<int64_t>;
 

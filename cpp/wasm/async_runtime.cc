@@ -89,13 +89,6 @@ double heap_bytes_in_use() {
   return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes());
 }
 
-DType dtype_from_name(const std::string& name, const char* fn) {
-  if (name == "float32") return DType::kFloat32;
-  if (name == "int32") return DType::kInt32;
-  if (name == "bool") return DType::kBool;
-  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32' or 'bool'");
-}
-
 val spec_to_js(const PartitionSpec& spec) {
   val a = val::array();
   for (const auto& e : spec.entries) {

@@ -30,10 +30,7 @@ DeviceMesh make_device_mesh(const emscripten::val& shape, const emscripten::val&
 /// Converts a JS spec (an array of null | name | [names]) to a PartitionSpec.
 PartitionSpec spec_from_js(const emscripten::val& spec);
 /// Converts a PartitionSpec to JS (an array of null | name | [names]).
-emscripten::val spec_to_js(const PartitionSpec& spec);
-/// A DType from its numpy name ("float32", "int32", "bool"); errors name `fn`.
-DType dtype_from_name(const std::string& name, const char* fn);
-/// Converts a JS array of numbers to a Shape.
+emscripten::val spec_to_js(const PartitionSpec& spec);/// Converts a JS array of numbers to a Shape.
 Shape shape_from_js(const emscripten::val& shape);
 /// Converts a Shape to a JS array.
 emscripten::val shape_to_js(const Shape& shape);

@@ -1,7 +1,10 @@
 #include "wasm/trace_api.h"
 
+#include <cmath>
+
 #include "exec/interpreter.h"
 #include "ir/json.h"
+#include "ir/json_read.h"
 #include "ir/print.h"
 #include "runtime/errors.h"
 #include "wasm/js_errors.h"
@@ -26,52 +29,77 @@ val strings_to_js(const std::vector<std::string>& v) {
   return a;
 }
 
-std::vector<int64_t> ints_from_js(const val& v) {
+int64_t int_from_js(const val& v, const std::string& key, const std::string& prim) {
+  const double d = v.isNumber() ? v.as<double>() : NAN;
+  if (!(std::abs(d) <= 2147483647.0) || d != std::floor(d))
+    fail(ErrorKind::kValue, prim, ": parameter '", key, "' must hold integers, got ", v.isNumber() ? std::to_string(d) : "a non-number");
+  return static_cast<int64_t>(d);
+}
+
+std::vector<int64_t> ints_from_js(const val& v, const std::string& key, const std::string& prim) {
   std::vector<int64_t> out;
   const int n = v["length"].as<int>();
-  for (int i = 0; i < n; ++i) out.push_back(static_cast<int64_t>(v[i].as<double>()));
+  for (int i = 0; i < n; ++i) out.push_back(int_from_js(v[i], key, prim));
   return out;
 }
 
-bool is_dtype_param(const std::string& key) {
-  return key == "new_dtype" || key == "dtype" || key == "preferred_element_type";
-}
-
-// A parameter from its JS value: booleans, numbers (integers become int64),
-// strings (dtypes by name for the dtype parameters), arrays of numbers, of
-// strings, or of arrays of numbers.
-ir::ParamValue param_from_js(const std::string& key, const val& v, const std::string& prim) {
-  if (v.isTrue() || v.isFalse()) return v.as<bool>();
-  if (v.isNumber()) {
-    const double d = v.as<double>();
-    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
-    return d;
-  }
-  if (v.isString()) {
-    if (is_dtype_param(key)) return dtype_from_name(v.as<std::string>(), prim.c_str());
-    return v.as<std::string>();
-  }
-  if (val::global("Array").call<bool>("isArray", v)) {
-    const int n = v["length"].as<int>();
-    if (n > 0 && v[0].isString()) return strings_from_js(v);
-    if (n > 0 && val::global("Array").call<bool>("isArray", v[0])) {
+// A parameter from its JS value, converted to the type the primitive's schema gives it.
+ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std::string& prim) {
+  const bool is_array = val::global("Array").call<bool>("isArray", v);
+  const auto expect = [&](bool ok) {
+    if (!ok)
+      fail(ErrorKind::kValue, prim, ": parameter '", spec.name, "' must be a ", ir::param_type_name(spec.type));
+  };
+  switch (spec.type) {
+    case ir::ParamType::kBool:
+      expect(v.isTrue() || v.isFalse());
+      return v.as<bool>();
+    case ir::ParamType::kInt:
+      return int_from_js(v, spec.name, prim);
+    case ir::ParamType::kFloat:
+      expect(v.isNumber());
+      return v.as<double>();
+    case ir::ParamType::kString:
+      expect(v.isString());
+      return v.as<std::string>();
+    case ir::ParamType::kInts:
+      expect(is_array);
+      return ints_from_js(v, spec.name, prim);
+    case ir::ParamType::kNames:
+      expect(v.isString() || is_array);
+      return strings_from_js(v);
+    case ir::ParamType::kDType:
+      expect(v.isString());
+      return dtype_from_name(v.as<std::string>(), prim.c_str());
+    case ir::ParamType::kIntLists: {
+      expect(is_array);
       ir::IntLists lists;
-      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i]));
+      const int n = v["length"].as<int>();
+      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i], spec.name, prim));
       return lists;
     }
-    return ints_from_js(v);
+    default:
+      fail(ErrorKind::kValue, prim, ": parameter '", spec.name, "' cannot be given from JavaScript");
   }
-  fail(ErrorKind::kValue, prim, ": parameter '", key, "' has a value of an unsupported type");
 }
 
-ir::Params params_from_js(const val& params, const std::string& prim) {
+// The parameters of `prim` from a JS object, in its schema's order.
+ir::Params params_from_js(const val& params, ir::Prim prim) {
+  const ir::PrimitiveDef& def = ir::primitive(prim);
+  const bool none = params.isUndefined() || params.isNull();
   ir::Params out;
-  if (params.isUndefined() || params.isNull()) return out;
+  for (const ir::ParamSpec& spec : def.params) {
+    const val v = none ? val::undefined() : params[spec.name];
+    if (v.isUndefined()) fail(ErrorKind::kValue, def.name, ": missing parameter '", spec.name, "'");
+    out.push_back(ir::Param{spec.name, param_from_js(spec, v, def.name)});
+  }
+  if (none) return out;
   const val keys = val::global("Object").call<val>("keys", params);
-  const int n = keys["length"].as<int>();
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0, n = keys["length"].as<int>(); i < n; ++i) {
     const std::string key = keys[i].as<std::string>();
-    out.push_back(ir::Param{key, param_from_js(key, params[key], prim)});
+    bool known = false;
+    for (const ir::ParamSpec& spec : def.params) known = known || key == spec.name;
+    if (!known) fail(ErrorKind::kValue, def.name, ": unknown parameter '", key, "'");
   }
   return out;
 }
@@ -182,6 +210,22 @@ val interpret_js(const JsProgram& program, const val& inputs) {
   });
 }
 
+JsProgram program_from_json_js(const std::string& text, const val& limits) {
+  return with_js_errors([&] {
+    ir::ReadLimits lim;
+    const auto number = [&](const char* key, double fallback) {
+      const val v = limits.isUndefined() || limits.isNull() ? val::undefined() : limits[key];
+      return v.isNumber() ? v.as<double>() : fallback;
+    };
+    lim.max_text_bytes = static_cast<size_t>(number("maxTextBytes", static_cast<double>(lim.max_text_bytes)));
+    lim.max_equations = static_cast<size_t>(number("maxEquations", static_cast<double>(lim.max_equations)));
+    lim.max_value_bytes = static_cast<int64_t>(number("maxValueBytes", static_cast<double>(lim.max_value_bytes)));
+    lim.max_total_bytes = static_cast<int64_t>(number("maxTotalBytes", static_cast<double>(lim.max_total_bytes)));
+    lim.max_work = number("maxWork", lim.max_work);
+    return JsProgram{std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(ir::program_from_json(text, lim)))};
+  });
+}
+
 JsTrace::JsTrace() : owned_(std::make_unique<ir::Builder>()), b_(owned_.get()) {}
 
 ir::Atom JsTrace::atom(const val& a) const {
@@ -209,7 +253,7 @@ val JsTrace::input(const std::string& dtype, const val& shape) {
 val JsTrace::emit(const std::string& name, const val& params, const val& inputs) {
   return with_js_errors([&] {
     const ir::Prim prim = ir::primitive_named(name);
-    return atoms_to_js(b_->emit(prim, params_from_js(params, name), atoms(inputs)));
+    return atoms_to_js(b_->emit(prim, params_from_js(params, prim), atoms(inputs)));
   });
 }
 

@@ -79,6 +79,12 @@ class JsTrace {
 /// {dtype, shape, data: Uint32Array holding the elements' bits}.
 emscripten::val interpret_js(const JsProgram& program, const emscripten::val& inputs);
 
+/// The program whose JSON form is `text`, read and checked as ir/json_read.h
+/// says within `limits` ({maxTextBytes, maxEquations, maxValueBytes,
+/// maxTotalBytes, maxWork}, each optional): how the judge rebuilds a program
+/// a sandbox traced.
+JsProgram program_from_json_js(const std::string& text, const emscripten::val& limits);
+
 /// A JS atom for `a`.
 emscripten::val atom_to_js(const ir::Atom& a);
 /// A JS array of atoms.

@@ -14,6 +14,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kEq> {
   static constexpr const char* kName = "eq";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -21,6 +22,7 @@ struct Def<Prim::kEq> {
 template <>
 struct Def<Prim::kNe> {
   static constexpr const char* kName = "ne";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -28,6 +30,7 @@ struct Def<Prim::kNe> {
 template <>
 struct Def<Prim::kLt> {
   static constexpr const char* kName = "lt";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -35,6 +38,7 @@ struct Def<Prim::kLt> {
 template <>
 struct Def<Prim::kLe> {
   static constexpr const char* kName = "le";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -42,6 +46,7 @@ struct Def<Prim::kLe> {
 template <>
 struct Def<Prim::kGt> {
   static constexpr const char* kName = "gt";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -49,6 +54,7 @@ struct Def<Prim::kGt> {
 template <>
 struct Def<Prim::kGe> {
   static constexpr const char* kName = "ge";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -59,6 +65,7 @@ struct Def<Prim::kGe> {
 template <>
 struct Def<Prim::kSelectN> {
   static constexpr const char* kName = "select_n";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 

@@ -15,6 +15,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kConvertElementType> {
   static constexpr const char* kName = "convert_element_type";
+  static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}, {"weak_type", ParamType::kBool}};
   SHARDLAB_RULES
 };
 
@@ -23,6 +24,7 @@ struct Def<Prim::kConvertElementType> {
 template <>
 struct Def<Prim::kIota> {
   static constexpr const char* kName = "iota";
+  static constexpr ParamSchema kParams{{"dtype", ParamType::kDType}, {"shape", ParamType::kInts}, {"dimension", ParamType::kInt}};
   SHARDLAB_RULES
 };
 

@@ -19,6 +19,7 @@ std::vector<Aval> unary_shape(const char* name, const std::vector<Aval>& in);
 template <>
 struct Def<Prim::kAdd> {
   static constexpr const char* kName = "add";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -26,6 +27,7 @@ struct Def<Prim::kAdd> {
 template <>
 struct Def<Prim::kSub> {
   static constexpr const char* kName = "sub";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -34,6 +36,7 @@ struct Def<Prim::kSub> {
 template <>
 struct Def<Prim::kMul> {
   static constexpr const char* kName = "mul";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -42,6 +45,7 @@ struct Def<Prim::kMul> {
 template <>
 struct Def<Prim::kDiv> {
   static constexpr const char* kName = "div";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -49,6 +53,7 @@ struct Def<Prim::kDiv> {
 template <>
 struct Def<Prim::kNeg> {
   static constexpr const char* kName = "neg";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -57,6 +62,7 @@ struct Def<Prim::kNeg> {
 template <>
 struct Def<Prim::kMax> {
   static constexpr const char* kName = "max";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -65,6 +71,7 @@ struct Def<Prim::kMax> {
 template <>
 struct Def<Prim::kMin> {
   static constexpr const char* kName = "min";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 
@@ -73,6 +80,7 @@ struct Def<Prim::kMin> {
 template <>
 struct Def<Prim::kPow> {
   static constexpr const char* kName = "pow";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 

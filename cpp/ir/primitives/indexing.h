@@ -17,6 +17,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kConcatenate> {
   static constexpr const char* kName = "concatenate";
+  static constexpr ParamSchema kParams{{"dimension", ParamType::kInt}};
   SHARDLAB_RULES
 };
 
@@ -27,6 +28,7 @@ struct Def<Prim::kConcatenate> {
 template <>
 struct Def<Prim::kSlice> {
   static constexpr const char* kName = "slice";
+  static constexpr ParamSchema kParams{{"start_indices", ParamType::kInts}, {"limit_indices", ParamType::kInts}, {"strides", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -39,6 +41,7 @@ struct Def<Prim::kSlice> {
 template <>
 struct Def<Prim::kPad> {
   static constexpr const char* kName = "pad";
+  static constexpr ParamSchema kParams{{"padding_config", ParamType::kIntLists}};
   SHARDLAB_RULES
 };
 
@@ -49,6 +52,7 @@ struct Def<Prim::kPad> {
 template <>
 struct Def<Prim::kDynamicSlice> {
   static constexpr const char* kName = "dynamic_slice";
+  static constexpr ParamSchema kParams{{"slice_sizes", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -59,6 +63,7 @@ struct Def<Prim::kDynamicSlice> {
 template <>
 struct Def<Prim::kDynamicUpdateSlice> {
   static constexpr const char* kName = "dynamic_update_slice";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 

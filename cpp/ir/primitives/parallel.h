@@ -22,6 +22,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kPsum> {
   static constexpr const char* kName = "psum";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -29,6 +30,7 @@ struct Def<Prim::kPsum> {
 template <>
 struct Def<Prim::kPmax> {
   static constexpr const char* kName = "pmax";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -36,6 +38,7 @@ struct Def<Prim::kPmax> {
 template <>
 struct Def<Prim::kPmin> {
   static constexpr const char* kName = "pmin";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -45,6 +48,7 @@ struct Def<Prim::kPmin> {
 template <>
 struct Def<Prim::kPvary> {
   static constexpr const char* kName = "pvary";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -55,6 +59,7 @@ struct Def<Prim::kPvary> {
 template <>
 struct Def<Prim::kAllGather> {
   static constexpr const char* kName = "all_gather";
+  static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -64,6 +69,7 @@ struct Def<Prim::kAllGather> {
 template <>
 struct Def<Prim::kReduceScatter> {
   static constexpr const char* kName = "reduce_scatter";
+  static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"scatter_dimension", ParamType::kInt}, {"tiled", ParamType::kBool}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -73,6 +79,7 @@ struct Def<Prim::kReduceScatter> {
 template <>
 struct Def<Prim::kPpermute> {
   static constexpr const char* kName = "ppermute";
+  static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -82,6 +89,7 @@ struct Def<Prim::kPpermute> {
 template <>
 struct Def<Prim::kAllToAll> {
   static constexpr const char* kName = "all_to_all";
+  static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"split_axis", ParamType::kInt}, {"tiled", ParamType::kBool}};
   SHARDLAB_DEVICE_RULES
 };
 
@@ -90,6 +98,7 @@ struct Def<Prim::kAllToAll> {
 template <>
 struct Def<Prim::kAxisIndex> {
   static constexpr const char* kName = "axis_index";
+  static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}};
   SHARDLAB_DEVICE_RULES
 };
 

@@ -14,6 +14,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kReduceSum> {
   static constexpr const char* kName = "reduce_sum";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -23,6 +24,7 @@ struct Def<Prim::kReduceSum> {
 template <>
 struct Def<Prim::kReduceMax> {
   static constexpr const char* kName = "reduce_max";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -32,6 +34,7 @@ struct Def<Prim::kReduceMax> {
 template <>
 struct Def<Prim::kReduceMin> {
   static constexpr const char* kName = "reduce_min";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_RULES
 };
 

@@ -15,6 +15,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kBroadcastInDim> {
   static constexpr const char* kName = "broadcast_in_dim";
+  static constexpr ParamSchema kParams{{"shape", ParamType::kInts}, {"broadcast_dimensions", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -23,6 +24,7 @@ struct Def<Prim::kBroadcastInDim> {
 template <>
 struct Def<Prim::kReshape> {
   static constexpr const char* kName = "reshape";
+  static constexpr ParamSchema kParams{{"new_sizes", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -31,6 +33,7 @@ struct Def<Prim::kReshape> {
 template <>
 struct Def<Prim::kTranspose> {
   static constexpr const char* kName = "transpose";
+  static constexpr ParamSchema kParams{{"permutation", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -39,6 +42,7 @@ struct Def<Prim::kTranspose> {
 template <>
 struct Def<Prim::kSqueeze> {
   static constexpr const char* kName = "squeeze";
+  static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
 };
 
@@ -47,6 +51,7 @@ struct Def<Prim::kSqueeze> {
 template <>
 struct Def<Prim::kExpandDims> {
   static constexpr const char* kName = "expand_dims";
+  static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
 };
 

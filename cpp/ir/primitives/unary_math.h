@@ -12,54 +12,63 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kExp> {
   static constexpr const char* kName = "exp";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// log: y = ln x; dy = t / x.
 template <>
 struct Def<Prim::kLog> {
   static constexpr const char* kName = "log";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// tanh: dy = t * (1 - y^2).
 template <>
 struct Def<Prim::kTanh> {
   static constexpr const char* kName = "tanh";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// logistic: y = 1 / (1 + e^-x); dy = t * y * (1 - y).
 template <>
 struct Def<Prim::kLogistic> {
   static constexpr const char* kName = "logistic";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// sqrt: dy = t / (2 y).
 template <>
 struct Def<Prim::kSqrt> {
   static constexpr const char* kName = "sqrt";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// rsqrt: y = x^-1/2; dy = t * (-0.5) * y / x.
 template <>
 struct Def<Prim::kRsqrt> {
   static constexpr const char* kName = "rsqrt";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// square: y = x^2; dy = t * 2x.
 template <>
 struct Def<Prim::kSquare> {
   static constexpr const char* kName = "square";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// abs: dy = t * sign(x).
 template <>
 struct Def<Prim::kAbs> {
   static constexpr const char* kName = "abs";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 /// sign: -1, 0 or 1; its derivative is zero wherever it exists (as in JAX).
 template <>
 struct Def<Prim::kSign> {
   static constexpr const char* kName = "sign";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };
 

@@ -1,0 +1,223 @@
+// Reading programs from their JSON form (ir/json_read.h): every primitive's
+// program reads back to the same program (the same JSON and text, the same
+// results), and every malformed, hostile or oversized text gets a named
+// error instead of a crash.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "exec/interpreter.h"
+#include "ir/autodiff.h"
+#include "ir/json.h"
+#include "ir/json_read.h"
+#include "ir/ops.h"
+#include "ir/parallel_ops.h"
+#include "ir/print.h"
+#include "ir_checks.h"
+#include "runtime/errors.h"
+#include "test_util.h"
+
+namespace shardlab::ir {
+namespace {
+
+using Atoms = std::vector<Atom>;
+using testing::error_message;
+
+PartitionSpec P(std::vector<std::vector<std::string>> entries = {}) { return PartitionSpec{std::move(entries)}; }
+
+// A program that holds every primitive at least once, with a shard_map whose
+// body holds every collective and a gradient (so transposes appear too).
+Program every_primitive() {
+  const auto mesh = testing::make_mesh({2, 4}, {"data", "model"});
+  Builder b;
+  const Atom x = b.input(f32({8, 4})), w = b.input(f32({4, 4})), s = b.input(f32({}));
+  Atom t = add(b, sub(b, mul(b, x, s), div(b, x, f32_scalar(2))), neg(b, x));
+  t = pow(b, max(b, min(b, t, f32_scalar(3)), f32_scalar(-3)), f32_scalar(2));
+  for (Prim p : {Prim::kExp, Prim::kLog, Prim::kTanh, Prim::kLogistic, Prim::kSqrt, Prim::kRsqrt, Prim::kSquare,
+                 Prim::kAbs, Prim::kSign})
+    t = add(b, t, unary(b, p, unary(b, Prim::kAbs, x)));
+  const Atom c = compare(b, Prim::kLt, t, x);
+  for (Prim p : {Prim::kEq, Prim::kNe, Prim::kLe, Prim::kGt, Prim::kGe}) compare(b, p, t, x);
+  t = select_n(b, c, {t, x});
+  const Atom i = iota(b, DType::kInt32, {8, 4}, 1);
+  t = add(b, t, convert_element_type(b, i, DType::kFloat32));
+  t = transpose(b, reshape(b, t, {4, 8}), {1, 0});
+  t = squeeze(b, expand_dims(b, t, {0}), {0});
+  t = concatenate(b, {slice(b, t, {0, 0}, {4, 4}, {1, 1}), slice(b, t, {4, 0}, {8, 4}, {1, 1})}, 0);
+  t = pad(b, slice(b, t, {0, 0}, {8, 2}, {1, 1}), f32_scalar(0.5), {{0, 0, 0}, {1, 1, 0}});
+  const Atom zero = Atom::constant(0, DType::kInt32), one = Atom::constant(1, DType::kInt32);
+  t = dynamic_update_slice(b, t, dynamic_slice(b, t, {one, zero}, {2, 2}), {zero, one});
+  t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));
+  t = add(b, t, broadcast_in_dim(b, reduce_min(b, t, {0}), {8, 4}, {1}));
+  t = matmul(b, t, w);
+  const Atoms out = shard_map(
+      b, mesh, {P({{"data"}, {"model"}}), P(), P()}, {P({{"data"}, {"model"}}), P(), P({{"data"}, {"model"}})}, true, {t, w, s},
+      [&](Builder& body, const Atoms& in) {
+        const Atom g = all_gather(body, in[0], {"model"}, 1, true);  // f32[4,4]{data}
+        const Atom r = psum_scatter(body, g, {"model"}, 1, true);     // f32[4,1]
+        const Atom p = ppermute(body, r, {"model"}, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
+        const Atom a = all_to_all(body, p, {"data"}, 0, 0, true);
+        const Atom idx = convert_element_type(body, axis_index(body, {"model"}), DType::kFloat32);
+        const Atom m = add(body, pmax(body, a, {"model"}), pmin(body, a, {"model"}));
+        const auto d = grad_at(
+            body, [&](Builder& fb, const Atoms& v) { return Atoms{reduce_sum(fb, matmul(fb, v[0], v[0]), {0, 1})}; },
+            {pvary(body, in[1], {"data", "model"})});
+        return Atoms{add(body, m, idx), pmean(body, d.derivs[0], {"data", "model"}), add(body, in[0], in[2])};
+      });
+  return b.build({out[0], out[1], out[2], f32_scalar(7)});
+}
+
+TEST(JsonRead, EveryPrimitiveReadsBackToTheSameProgram) {
+  const Program p = every_primitive();
+  std::vector<bool> seen(kNumPrims);
+  const std::function<void(const Program&)> mark = [&](const Program& q) {
+    for (const Eqn& e : q.eqns) {
+      seen[static_cast<size_t>(e.prim)] = true;
+      for (const Param& x : e.params)
+        if (const auto* body = std::get_if<ProgramRef>(&x.value)) mark(**body);
+    }
+  };
+  mark(p);
+  for (size_t k = 0; k < kNumPrims; ++k) EXPECT_TRUE(seen[k]) << primitive(static_cast<Prim>(k)).name << " is not tested";
+  const std::string json = to_json(p);
+  const Program q = program_from_json(json);
+  EXPECT_EQ(to_json(q), json);
+  EXPECT_EQ(to_text(q), to_text(p));
+}
+
+TEST(JsonRead, TheProgramReadRunsAsTheOriginal) {
+  const Program p = every_primitive();
+  const Program q = program_from_json(to_json(p));
+  const std::vector<exec::HostArray> args = {exec::host_f32({8, 4}, testing::random_floats(32, 1)),
+                                             exec::host_f32({4, 4}, testing::random_floats(16, 2)),
+                                             exec::host_f32({}, {0.25f})};
+  const auto a = exec::interpret(p, args), b = exec::interpret(q, args);
+  ASSERT_EQ(a.size(), b.size());
+  // Natively, Eigen's small products may group their sums by the buffers'
+  // alignment, and the two programs number (so place) their values
+  // differently: the results agree to float32 rounding, not always bitwise.
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto x = exec::as_floats(a[i]), y = exec::as_floats(b[i]);
+    ASSERT_EQ(x.size(), y.size());
+    for (size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(x[k], y[k], 1e-5 * (1 + std::abs(x[k]))) << "output " << i << "[" << k << "]";
+  }
+}
+
+// The error of reading `text`, as "<category>: <message>".
+std::string read_error(const std::string& text, const ReadLimits& limits = {}) {
+  try {
+    program_from_json(text, limits);
+  } catch (const Error& e) {
+    return std::string(error_kind_name(e.kind())) + ": " + e.what();
+  }
+  return "no error";
+}
+
+// A one-equation program around `eqn` with input a: f32[4].
+std::string one_eqn(const std::string& eqn, const std::string& outvar = "{\"name\":\"b\",\"aval\":{\"dtype\":\"float32\",\"shape\":[4]}}") {
+  return R"({"invars":[{"name":"a","aval":{"dtype":"float32","shape":[4]}}],"eqns":[)" + eqn + R"(],"outvars":[)" +
+         outvar + "]}";
+}
+const std::string kF4 = R"({"dtype":"float32","shape":[4]})";
+std::string var(const std::string& name, const std::string& aval = kF4) {
+  return "{\"name\":\"" + name + "\",\"aval\":" + aval + "}";
+}
+
+TEST(JsonRead, MalformedTextGetsANamedError) {
+  EXPECT_EQ(read_error(""), "ValueError: program: malformed JSON at byte 0: unexpected end of text");
+  EXPECT_EQ(read_error("{\"invars\":[],"), "ValueError: program: malformed JSON at byte 13: expected a string key");
+  EXPECT_EQ(read_error("[1 2]"), "ValueError: program: malformed JSON at byte 3: expected ',' or ']'");
+  EXPECT_EQ(read_error("{} x"), "ValueError: program: malformed JSON at byte 3: unexpected text after the value");
+  EXPECT_EQ(read_error("\"\\ud800\""), "ValueError: program: malformed JSON at byte 7: a lone surrogate in a \\u escape");
+  EXPECT_EQ(read_error("1e999"), "ValueError: program: malformed JSON at byte 5: a number out of range");
+  EXPECT_EQ(read_error("[]"), "ValueError: program: the program must be an object, not an array");
+  EXPECT_EQ(read_error("{}"), "ValueError: program: the program has no 'invars'");
+  EXPECT_EQ(read_error(std::string(100000, '[')), "ValueError: program: malformed JSON at byte 64: nested too deeply");
+}
+
+TEST(JsonRead, EquationsAreCheckedByTheRules) {
+  const std::string add = R"({"primitive":"add","params":{},"inputs":[)" + var("a") + "," + var("a") + R"(],"outputs":[)" + var("b") + "]}";
+  EXPECT_EQ(read_error(one_eqn(add)), "no error");
+  EXPECT_NE(read_error(one_eqn(R"({"primitive":"launch","params":{},"inputs":[],"outputs":[]})")).find(
+                "ValueError: primitive: unknown primitive 'launch'; valid names are add, sub"),
+            std::string::npos);
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"add","params":{"x":1},"inputs":[],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (add) has an unknown parameter 'x'");
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"reduce_sum","params":{},"inputs":[],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (reduce_sum) lacks the parameter 'axes'");
+  // psum's axes are names: [0] (reduce_sum's kind of axes) is not.
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"psum","params":{"axes":[0]},"inputs":[],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (psum) parameter 'axes' must be a string, not a number");
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"reduce_sum","params":{"axes":[0.5]},"inputs":[],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (reduce_sum) parameter 'axes' must be an integer of at most 31 bits, got 0.5");
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"add","params":{},"inputs":[)" + var("z") + "," + var("a") + R"(],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (add) operand uses 'z' before it is defined");
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"add","params":{},"inputs":[)" + var("a", R"({"dtype":"float32","shape":[5]})") + "," + var("a") + R"(],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (add) operand declares 'a' as f32[5] but it is f32[4]");
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"add","params":{},"inputs":[)" + var("a") + "," + var("a") + R"(],"outputs":[)" + var("a") + "]}")),
+            "ValueError: program: the program equation 0 (add) output 'a' is defined twice");
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"add","params":{},"inputs":[)" + var("a") + "," + var("a") + R"(],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (add) names 0 outputs but has 1");
+  // The shape rule's own error: a reshape to another element count.
+  const std::string reshape = R"({"primitive":"reshape","params":{"new_sizes":[5]},"inputs":[)" + var("a") + R"(],"outputs":[)" + var("b", R"({"dtype":"float32","shape":[5]})") + "]}";
+  EXPECT_NE(read_error(one_eqn(reshape)).find("ShapeError: reshape"), std::string::npos);
+  // A literal is a scalar.
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"add","params":{},"inputs":[{"literal":1,"aval":)" + kF4 + "}," + var("a") + R"(],"outputs":[]})")),
+            "ValueError: program: the program equation 0 (add) operand: a literal is a scalar, not f32[4]");
+}
+
+TEST(JsonRead, ShardMapBodiesAreTracedAgain) {
+  const std::string mesh = R"("mesh":{"axis_names":["data"],"shape":[4]})";
+  const std::string body = R"({"invars":[)" + var("c", R"({"dtype":"float32","shape":[1],"vma":["data"]})") +
+                           R"(],"eqns":[],"outvars":[)" + var("c", R"({"dtype":"float32","shape":[1],"vma":["data"]})") + "]}";
+  const auto sm = [&](const std::string& out_specs) {
+    return R"({"primitive":"shard_map","params":{"jaxpr":)" + body + "," + mesh +
+           R"(,"in_specs":[["data"]],"out_specs":)" + out_specs + R"(,"check_vma":true},"inputs":[)" + var("a") +
+           R"(],"outputs":[)" + var("b") + "]}";
+  };
+  EXPECT_EQ(read_error(one_eqn(sm(R"([["data"]])"))), "no error");
+  // An out_spec that drops the axis the body's output varies along is the VMA rule's error.
+  EXPECT_NE(read_error(one_eqn(sm("[[]]"))).find("VmaError"), std::string::npos);
+  // A body input declared invariant when its block varies.
+  const std::string lying = R"({"invars":[)" + var("c", R"({"dtype":"float32","shape":[1]})") + R"(],"eqns":[],"outvars":[]})";
+  EXPECT_EQ(read_error(one_eqn(R"({"primitive":"shard_map","params":{"jaxpr":)" + lying + "," + mesh +
+                               R"(,"in_specs":[["data"]],"out_specs":[],"check_vma":true},"inputs":[)" + var("a") +
+                               R"(],"outputs":[]})", "")),
+            "ValueError: program: the program equation 0 (shard_map) body input 'c' is declared f32[1] but is f32[1]{V:data}");
+  // A mesh of more devices than any mesh may have.
+  EXPECT_NE(read_error(one_eqn(R"({"primitive":"shard_map","params":{"jaxpr":)" + body +
+                               R"(,"mesh":{"axis_names":["data"],"shape":[100000]},"in_specs":[["data"]],"out_specs":[["data"]],"check_vma":true},"inputs":[)" +
+                               var("a") + R"(],"outputs":[)" + var("b") + "]}"))
+                .find("ValueError"),
+            std::string::npos);
+}
+
+TEST(JsonRead, LimitsBoundTextEquationsMemoryAndWork) {
+  ReadLimits small;
+  small.max_text_bytes = 10;
+  EXPECT_EQ(read_error(one_eqn(""), small), "ResourceError: program: the text has 138 bytes; at most 10 are accepted");
+  // 2^31 x 2^31 floats: the byte count does not fit in 62 bits.
+  const std::string huge = R"({"primitive":"broadcast_in_dim","params":{"shape":[2147483647,2147483647,4],"broadcast_dimensions":[2]},"inputs":[)" +
+                           var("a") + R"(],"outputs":[]})";
+  EXPECT_NE(read_error(one_eqn(huge)).find("Error"), std::string::npos);
+  EXPECT_EQ(read_error(one_eqn(huge)).find("no error"), std::string::npos);
+  const std::string big = R"({"primitive":"broadcast_in_dim","params":{"shape":[65536,16384],"broadcast_dimensions":[1]},"inputs":[)" +
+                          var("a", R"({"dtype":"float32","shape":[16384]})") + R"(],"outputs":[]})";
+  const std::string prog = R"({"invars":[)" + var("a", R"({"dtype":"float32","shape":[16384]})") + R"(],"eqns":[)" + big + R"(],"outvars":[]})";
+  EXPECT_EQ(read_error(prog),
+            "ResourceError: program: the program equation 0 (broadcast_in_dim) output is f32[65536,16384] (4294967296 bytes); "
+            "a value may have at most 268435456 bytes");
+  ReadLimits few;
+  few.max_equations = 2;
+  const std::string neg = R"({"primitive":"neg","params":{},"inputs":[)" + var("a") + R"(],"outputs":[)";
+  const std::string three = R"({"invars":[)" + var("a") + R"(],"eqns":[)" + neg + var("b") + "]}," + neg + var("c") +
+                            "]}," + neg + var("d") + R"(]}],"outvars":[]})";
+  EXPECT_EQ(read_error(three, few), "ResourceError: program: it has more than 2 equations");
+  ReadLimits little_work;
+  little_work.max_work = 8;
+  EXPECT_EQ(read_error(three, little_work),
+            "ResourceError: program: one run would take more than 8 element operations (at the program equation 2 (neg))");
+}
+
+}  // namespace
+}  // namespace shardlab::ir
