@@ -121,8 +121,8 @@ export function checkInput(problem, input) {
   return { dims: Object.fromEntries(Object.entries(dims).map(([d, b]) => [d, b.size])) };
 }
 
-/** Checks a case's expected outputs against the shapes the input gives them; a message or null. */
-export function expectedError(problem, expected, dims) {
+// A case's expected outputs against the shapes its input gives them (dims); a message or null.
+function expectedError(problem, expected, dims) {
   const keys = Object.keys(problem.outputs);
   const omit = 'give every output or omit "expected" to have the reference compute them';
   if (!isObject(expected)) return `expected must be an object of the outputs {${keys.join(', ')}}, got ${kind(expected)}; ${omit}`;
