@@ -1,5 +1,18 @@
 // Data-Parallel Step with psum: the problem as data for the checker.
+import { describeConstraints } from '../../web/checker/constraints.js';
 import { allEquations, bodyInputsFrom, hasPrimitive, shardMaps } from '../../web/checker/jaxpr_query.js';
+
+/** The arguments, in the solution's order (format: web/checker/constraints.js). */
+const inputs = {
+  w: { dtype: 'float32', shape: ['D', 'K'] },
+  b: { dtype: 'float32', shape: ['K'] },
+  x: { dtype: 'float32', shape: ['N', 'D'] },
+  y: { dtype: 'float32', shape: ['N', 'K'] },
+  lr: { dtype: 'float32', shape: [], values: { gt: 0, le: 0.3 } },
+};
+
+/** The dimensions' allowed sizes: N splits evenly over the 8 devices. */
+const dims = { N: { oneOf: [8, 16, 24, 32] }, D: { min: 1, max: 4 }, K: { min: 1, max: 3 } };
 
 const examples = [
   {
@@ -138,11 +151,13 @@ export default {
   id: 'data-parallel-step',
   title: 'Data-Parallel Step with psum',
   difficulty: 'Medium',
-  args: ['w', 'b', 'x', 'y', 'lr'],
+  args: Object.keys(inputs),
+  inputs,
+  dims,
   outputs: {
-    w: { sharding: [], what: 'w replicated on all 8 devices' },
-    b: { sharding: [], what: 'b replicated on all 8 devices' },
-    loss: { sharding: [], what: 'loss replicated on all 8 devices' },
+    w: { dtype: 'float32', shape: ['D', 'K'], sharding: [], what: 'w replicated on all 8 devices' },
+    b: { dtype: 'float32', shape: ['K'], sharding: [], what: 'b replicated on all 8 devices' },
+    loss: { dtype: 'float32', shape: [], sharding: [], what: 'loss replicated on all 8 devices' },
   },
   tolerance: { atol: 1e-4, rtol: 1e-4 },
   examples,
@@ -151,7 +166,7 @@ export default {
     "sl.shardMap(f, {mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P()}).",
     "lax.pcast([w, b], 'data', {to: 'varying'}) makes the parameters per-device; lax.pmean averages across devices.",
   ],
-  constraints: 'N in {8, 16, 24, 32}; 1 <= D <= 4; 1 <= K <= 3; finite float32 values; 0 < lr <= 0.3',
+  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

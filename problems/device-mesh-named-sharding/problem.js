@@ -1,5 +1,16 @@
 // Device Mesh and Named Sharding: the problem as data for the checker.
+import { describeConstraints } from '../../web/checker/constraints.js';
 import { shardMaps } from '../../web/checker/jaxpr_query.js';
+
+/**
+ * The argument (format: web/checker/constraints.js). Any finite value will
+ * do: placement copies values, so only float32 rounding (within the
+ * tolerance) separates them from the reference.
+ */
+const inputs = { x: { dtype: 'float32', shape: ['R', 'C'] } };
+
+/** The dimensions' allowed sizes: R splits over 8 devices and C over 4. */
+const dims = { R: { oneOf: [8, 16] }, C: { oneOf: [4, 8, 12] } };
 
 const SPECS = {
   rows: { sharding: ['data'], what: "rows split over data: P('data')" },
@@ -36,9 +47,11 @@ export default {
   id: 'device-mesh-named-sharding',
   title: 'Device Mesh and Named Sharding',
   difficulty: 'Easy',
-  args: ['x'],
+  args: Object.keys(inputs),
+  inputs,
+  dims,
   // Every device's block is checked through addressableShards.
-  outputs: Object.fromEntries(Object.entries(SPECS).map(([k, v]) => [k, { ...v, blocks: true }])),
+  outputs: Object.fromEntries(Object.entries(SPECS).map(([k, v]) => [k, { dtype: 'float32', shape: ['R', 'C'], ...v, blocks: true }])),
   tolerance: { atol: 1e-6, rtol: 1e-6 }, // float32 rounding of the inputs only
   examples: [
     {
@@ -50,7 +63,7 @@ export default {
     "sl.makeMesh([2, 4], ['data', 'model']) and new sl.NamedSharding(mesh, P('data')).",
     'A list of axes in one entry splits that dimension over both: P([\'data\', \'model\']).',
   ],
-  constraints: 'R in {8, 16}; C in {4, 8, 12}; float32 values in [-10, 10]',
+  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

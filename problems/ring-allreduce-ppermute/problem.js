@@ -1,5 +1,16 @@
 // Ring All-Reduce with ppermute: the problem as data for the checker.
+import { describeConstraints } from '../../web/checker/constraints.js';
 import { allEquations, shardMaps } from '../../web/checker/jaxpr_query.js';
+
+/**
+ * The argument (format: web/checker/constraints.js): one row per device.
+ * Values within 10 keep the float32 sums, added in each device's order,
+ * within the tolerance of the float64 reference.
+ */
+const inputs = { x: { dtype: 'float32', shape: [8, 'N'], values: { ge: -10, le: 10 } } };
+
+/** The dimension's allowed sizes. */
+const dims = { N: { min: 1, max: 16 } };
 
 /** psum's result per device, in float64 (no library code): every row is the sum of all rows. */
 function reference({ x }) {
@@ -47,8 +58,10 @@ export default {
   id: 'ring-allreduce-ppermute',
   title: 'Ring All-Reduce with ppermute',
   difficulty: 'Hard',
-  args: ['x'],
-  outputs: { out: { sharding: ['data'], what: "out split over data (row d on device d)" } },
+  args: Object.keys(inputs),
+  inputs,
+  dims,
+  outputs: { out: { dtype: 'float32', shape: [8, 'N'], sharding: ['data'], what: "out split over data (row d on device d)" } },
   tolerance: { atol: 1e-4, rtol: 1e-4 },
   examples: [
     { input: { x: [[1], [2], [3], [4], [5], [6], [7], [8]] }, expected: { out: [[36], [36], [36], [36], [36], [36], [36], [36]] } },
@@ -62,7 +75,7 @@ export default {
     'Keep a running sum and a message; each step ppermutes the message and adds it to the sum.',
     "outSpecs P('data') stacks the 8 per-device results into an (8, N) array.",
   ],
-  constraints: 'x is float32 of shape (8, N), 1 <= N <= 16, values in [-1, 1]',
+  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

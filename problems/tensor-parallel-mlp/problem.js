@@ -1,5 +1,18 @@
 // Tensor-Parallel MLP: the problem as data for the checker.
+import { describeConstraints } from '../../web/checker/constraints.js';
 import { bodyInputsFrom, hasPrimitive, shardMaps } from '../../web/checker/jaxpr_query.js';
+
+/** The arguments, in the solution's order (format: web/checker/constraints.js). */
+const inputs = {
+  x: { dtype: 'float32', shape: ['B', 'D'] },
+  w1: { dtype: 'float32', shape: ['D', 'H'] },
+  b1: { dtype: 'float32', shape: ['H'] },
+  w2: { dtype: 'float32', shape: ['H', 'O'] },
+  b2: { dtype: 'float32', shape: ['O'] },
+};
+
+/** The dimensions' allowed sizes: H splits evenly over the 8 devices. */
+const dims = { B: { min: 1, max: 4 }, D: { min: 1, max: 5 }, H: { oneOf: [8, 16, 24, 32] }, O: { min: 1, max: 4 } };
 
 const examples = [
   {
@@ -120,10 +133,12 @@ export default {
   id: 'tensor-parallel-mlp',
   title: 'Tensor-Parallel MLP',
   difficulty: 'Medium',
-  args: ['x', 'w1', 'b1', 'w2', 'b2'],
+  args: Object.keys(inputs),
+  inputs,
+  dims,
   outputs: {
-    out: { sharding: [], what: 'out replicated on all 8 devices' },
-    hidden: { sharding: [null, 'model'], what: 'hidden split by columns over model' },
+    out: { dtype: 'float32', shape: ['B', 'O'], sharding: [], what: 'out replicated on all 8 devices' },
+    hidden: { dtype: 'float32', shape: ['B', 'H'], sharding: [null, 'model'], what: 'hidden split by columns over model' },
   },
   tolerance: { atol: 1e-4, rtol: 1e-4 },
   examples,
@@ -132,7 +147,7 @@ export default {
     "lax.psum(partial, 'model') adds the partial outputs across devices.",
     'Add b2 outside the shard_map, once.',
   ],
-  constraints: '1 <= B <= 4; 1 <= D <= 5; H in {8, 16, 24, 32}; 1 <= O <= 4; finite float32 values',
+  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

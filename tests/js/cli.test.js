@@ -75,6 +75,37 @@ test('usage errors exit 2 with a message and no JSON', () => {
   }
 });
 
+test('a cases file outside the problem is a usage error naming the case and field; nothing runs', () => {
+  const x7 = Array.from({ length: 7 }, (_, i) => [i]);
+  const step = { w: [[0]], b: [0], x: [...x7, [7]], y: [...x7, [7]], lr: 0.1 };
+  const mlp = { x: [[1]], w1: [Array(12).fill(0)], b1: Array(12).fill(0), w2: Array.from({ length: 12 }, () => [0]), b2: [0] };
+  for (const [id, text, message] of [
+    ['data-parallel-step', JSON.stringify([{ input: step }, { input: step }, { input: { ...step, x: x7, y: x7 } }]), 'case 3: input x has 7 rows (N); N must be one of 8, 16, 24, 32'],
+    ['data-parallel-step', '[]', 'no cases to check: the array is empty'],
+    ['data-parallel-step', '[{"input": null}]', 'case 1: input must be an object of the arguments {w, b, x, y, lr}, got null'],
+    ['data-parallel-step', JSON.stringify([{ input: { ...step, lr: 'NaN' } }]), 'case 1: input lr must be a number (a float32 scalar), got a string ("NaN")'],
+    ['data-parallel-step', JSON.stringify([{ input: step, expected: { w: [[0]], b: [0], loss: [0] } }]), 'case 1: expected loss must be a number (a float32 scalar), got an array'],
+    ['tensor-parallel-mlp', JSON.stringify([{ input: mlp }]), 'case 1: input w1 has 12 columns (H); H must be one of 8, 16, 24, 32'],
+  ]) {
+    const cases = file('bad-cases.json', text);
+    const r = cli('check', id, '--cases', cases, '--json');
+    expect(r.status, message).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`shardlab: ${cases}: ${message}\n`);
+  }
+});
+
+test('a valid cases file without expected outputs runs: the reference computes them', () => {
+  const x = Array.from({ length: 8 }, (_, i) => [i, 1]);
+  const input = { w: [[0.5], [-0.5]], b: [0.1], x, y: x.map(([a]) => [2 * a]), lr: 0.05 };
+  const cases = file('no-expected.json', JSON.stringify([{ input }, { input: { ...input, lr: 0.3 } }]));
+  const r = cli('check', 'data-parallel-step', '--cases', cases, '--json');
+  expect(r.status, r.stderr).toBe(0);
+  const report = JSON.parse(r.stdout);
+  expect(report.cases.map((c) => [c.name, c.passed])).toEqual([['case 1', true], ['case 2', true]]);
+  expect(report.cases[0].maxAbsError).toBeLessThan(1e-4);
+});
+
 test('an endless loop is stopped by the time limit and reported (exit 1); nothing hangs', () => {
   const loop = file(
     'loop.mjs',

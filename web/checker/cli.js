@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkSolution, workerRunner } from './engine.js';
 import { loadProblem, PROBLEM_IDS } from './problems.js';
+import { validateCases } from './validate_cases.js';
 
 const USAGE = 'usage: shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS]\n       shardlab list';
 
@@ -38,14 +39,9 @@ function readCases(file, problem) {
   } catch (e) {
     throw new UsageError(`cannot read the cases file ${file}: ${e.message}`);
   }
-  const ok = Array.isArray(cases) && cases.every((c) => c && typeof c.input === 'object' && typeof c.expected === 'object');
-  if (!ok) throw new UsageError(`${file}: expected a JSON array of {"input": {...}, "expected": {...}}`);
-  for (const [i, c] of cases.entries()) {
-    const missing = problem.args.filter((a) => !(a in c.input));
-    if (missing.length) throw new UsageError(`${file}: case ${i} lacks the input(s) ${missing.join(', ')}`);
-    const outs = Object.keys(problem.outputs).filter((k) => !(k in c.expected));
-    if (outs.length) throw new UsageError(`${file}: case ${i} lacks the expected output(s) ${outs.join(', ')}`);
-  }
+  // Bad data is the file's fault: it must never reach the solution or the reference.
+  const error = validateCases(problem, cases);
+  if (error) throw new UsageError(`${file}: ${error}`);
   return cases;
 }
 

@@ -1,0 +1,64 @@
+// A problem's constraints as data, read by the cases validator
+// (validate_cases.js) and turned into the one-line text the page shows, so
+// the limits are written once. The data, on the problem object:
+//
+//   inputs:  {<argument>: {dtype, shape, values?}}, in the order the solution takes them
+//   outputs: {<key>: {dtype, shape, ...}}, shapes in the inputs' dimensions
+//   dims:    {<name>: {oneOf: [sizes]} | {min, max}}, in the order the text lists them
+//   validate(input)?: a message or null, for relations the shapes cannot state
+//
+// shape lists one entry per axis: a dimension's name ('N') or a fixed size
+// (8); [] is a scalar (a JSON number). values bounds every element with any
+// of gt, ge, lt, le (0 < lr <= 0.3 is {gt: 0, le: 0.3}).
+
+/** The dtypes an input or output may have: what each element must be. */
+export const DTYPES = {
+  // JSON numbers are float64; the devices hold float32, so 1e39 would become Infinity.
+  float32: { test: (v) => Number.isFinite(Math.fround(v)), what: 'a finite float32 (magnitude about 3.4e38 at most)' },
+};
+
+/** Whether `size` satisfies the dimension rule `rule`. */
+export const allowsSize = (rule, size) => (rule.oneOf ? rule.oneOf.includes(size) : size >= rule.min && size <= rule.max);
+
+/** What a dimension must be, for messages: "one of 8, 16" or "between 1 and 4". */
+export const sizeRuleText = (rule) => (rule.oneOf ? `one of ${rule.oneOf.join(', ')}` : `between ${rule.min} and ${rule.max}`);
+
+/** Whether `v` lies in the value range `r` ({gt, ge, lt, le}, each optional). */
+export const inRange = (r, v) => !(v <= r.gt) && !(v < r.ge) && !(v >= r.lt) && !(v > r.le);
+
+/** A value range as an inequality on `name`: "0 < lr <= 0.3". */
+export function rangeText(name, r) {
+  const lower = 'gt' in r ? `${r.gt} < ` : 'ge' in r ? `${r.ge} <= ` : '';
+  const upper = 'lt' in r ? ` < ${r.lt}` : 'le' in r ? ` <= ${r.le}` : '';
+  return `${lower}${name}${upper}`;
+}
+
+// "[-1, 1]" where both ends are given (the statements' notation for element ranges).
+const intervalText = (r) =>
+  ('gt' in r || 'ge' in r) && ('lt' in r || 'le' in r)
+    ? `${'gt' in r ? '(' : '['}${r.gt ?? r.ge}, ${r.lt ?? r.le}${'lt' in r ? ')' : ']'}`
+    : null;
+
+/** A shape for people: "(N, D)", "(K,)", "(a scalar)". */
+export const shapeText = (shape) => (shape.length === 0 ? '(a scalar)' : shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`);
+
+/**
+ * The constraints as one line, from the data: the arguments' dtypes and
+ * shapes, the dimensions' rules, then the value ranges, e.g. "float32
+ * x (8, N); 1 <= N <= 16; values in [-10, 10]".
+ */
+export function describeConstraints({ inputs, dims }) {
+  const entries = Object.entries(inputs);
+  const byDtype = new Map();
+  for (const [name, a] of entries) byDtype.set(a.dtype, [...(byDtype.get(a.dtype) ?? []), `${name} ${shapeText(a.shape)}`]);
+  const shapes = [...byDtype].map(([dtype, args]) => `${dtype} ${args.join(', ')}`);
+  const sizes = Object.entries(dims).map(([d, r]) => (r.oneOf ? `${d} in {${r.oneOf.join(', ')}}` : `${r.min} <= ${d} <= ${r.max}`));
+  const ranged = entries.filter(([, a]) => a.values);
+  const same = ranged.length === entries.length && new Set(ranged.map(([, a]) => JSON.stringify(a.values))).size === 1;
+  // Arrays' ranges read as intervals, scalars' as inequalities, as the statements write them.
+  const rangeOf = (name, r, array) => (array && intervalText(r) ? `${name} in ${intervalText(r)}` : rangeText(name, r));
+  const values = same
+    ? [rangeOf('values', ranged[0][1].values, true)]
+    : [...(ranged.length < entries.length ? ['finite values'] : []), ...ranged.map(([name, a]) => rangeOf(name, a.values, a.shape.length > 0))];
+  return [...shapes, ...sizes, ...values].join('; ');
+}
