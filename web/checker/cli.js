@@ -1,28 +1,35 @@
 #!/usr/bin/env node
-// shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS]
+// shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]
 // shardlab list
+// The solution runs only in a sandboxed child process that traces it; this
+// process runs the programs it sends back and judges them. stdout carries only
+// the report; the solution's output goes to stderr.
 // Exit status: 0 all passed; 1 the solution ran and something failed;
 // 2 a usage error (message on stderr, no JSON).
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkSolution, workerRunner } from './engine.js';
+import { checkSolution } from './engine.js';
 import { loadProblem, PROBLEM_IDS } from './problems.js';
+import { startNodeSandbox } from './sandbox_process.js';
 import { validateCases } from './validate_cases.js';
 
-const USAGE = 'usage: shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS]\n       shardlab list';
+const USAGE = 'usage: shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]\n       shardlab list';
 
 class UsageError extends Error {}
 
 function parse(argv) {
   const [command, ...rest] = argv;
-  const opts = { command, json: false, cases: null, positional: [], timeLimitMs: 10000 };
+  const opts = { command, json: false, cases: null, positional: [], timeLimitMs: 10000, seed: undefined };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--json') opts.json = true;
     else if (rest[i] === '--time-limit') {
       opts.timeLimitMs = Number(rest[++i]) * 1000;
       if (!(opts.timeLimitMs > 0)) throw new UsageError('--time-limit needs a number of seconds');
+    } else if (rest[i] === '--seed') {
+      opts.seed = Number(rest[++i]);
+      if (!(Number.isInteger(opts.seed) && opts.seed >= 0 && opts.seed < 2 ** 32)) throw new UsageError('--seed needs an integer from 0 to 2^32 - 1');
     } else if (rest[i] === '--cases') {
       if (i + 1 >= rest.length) throw new UsageError('--cases needs a file');
       opts.cases = rest[++i];
@@ -70,17 +77,14 @@ async function main() {
   const problem = await loadProblem(id);
   if (!problem) throw new UsageError(`unknown problem '${id}'; the problems are ${PROBLEM_IDS.join(', ')}`);
   const cases = opts.cases ? readCases(opts.cases, problem) : undefined;
-  const url = file ? pathToFileURL(resolve(file)).href : null;
-  // The solution runs in a worker stopped after the time limit; its console
-  // output goes to stderr with --json, so stdout holds only the report.
-  let runner;
+  const sandbox = startNodeSandbox(file ? pathToFileURL(resolve(file)).href : problem.solutionUrl.href);
+  let report;
   try {
-    runner = await workerRunner(problem, url, { timeLimitMs: opts.timeLimitMs, stdout: opts.json ? process.stderr : process.stdout });
+    report = await checkSolution(problem, null, { cases, sandbox, seed: opts.seed, timeLimitMs: opts.timeLimitMs });
   } catch (e) {
     if (e.name === 'LoadError') throw new UsageError(e.message);
     throw e;
   }
-  const report = await checkSolution(problem, null, { cases, runner });
   if (opts.json) {
     const { jaxpr, program, ...rest } = report;
     process.stdout.write(`${JSON.stringify(rest)}\n`);

@@ -1,12 +1,14 @@
-// The checker engine: runs a solution under jit on a problem's examples and
-// generated cases, compares every output (values, shape, sharding) with the
+// The checker engine, the judge: has a solution traced in its sandbox, runs
+// the programs it gets back on a problem's examples and generated cases on
+// its own devices, compares every output (values, shape, sharding) with the
 // problem's float64 reference, evaluates the structural requirements over
-// the traced program, and returns a report the CLI and the page show.
+// the programs it ran, and returns a report the CLI and the page show.
 
 import * as sl from '../lib/index.js';
 import { makeRng } from './rng.js';
-import { portRunner } from './port_runner.js';
-import { rawOutputs, solutionArgs, traceSolution } from './run_solution.js';
+import { rawOutputs } from './outputs.js';
+import { Deadline } from './sandbox.js';
+import { inProcessSandbox } from './sandbox_serve.js';
 
 /** Generated cases per problem. */
 export const GENERATED_CASES = 20;
@@ -29,40 +31,6 @@ export function casesOf(problem, { seed, custom } = {}) {
       return { name: `generated ${i + 1}`, input, expected: problem.reference(input) };
     }),
   ];
-}
-
-/** Runs the solution in this thread (a function; the tests use it). */
-export function inProcessRunner(problem, solution) {
-  const f = sl.jit(solution);
-  return {
-    trace: async (input) => traceSolution(problem, solution, input),
-    run: async (input) => rawOutputs(problem, await f(...solutionArgs(problem, input))),
-    close() {},
-  };
-}
-
-/**
- * Runs the solution module at `solutionUrl` (the problem's reference when
- * null) in a worker_thread that is terminated when one call takes longer
- * than `timeLimitMs`; its console output goes to `stdout`. Rejects with a
- * LoadError when the module cannot be loaded or has no default export.
- */
-export async function workerRunner(problem, solutionUrl, { timeLimitMs = 10000, stdout = process.stderr } = {}) {
-  const { Worker } = await import('node:worker_threads');
-  const worker = new Worker(new URL('./solution_worker.js', import.meta.url), {
-    workerData: { problemId: problem.id, solutionUrl },
-    stdout: true,
-  });
-  worker.stdout.pipe(stdout);
-  return portRunner(
-    {
-      post: (m) => worker.postMessage(m),
-      onMessage: (f) => worker.on('message', f),
-      onError: (f) => worker.on('error', f),
-      terminate: () => worker.terminate(),
-    },
-    { timeLimitMs },
-  );
 }
 
 // Compares one output (plain data from rawOutputs) with its expected value.
@@ -123,17 +91,22 @@ function nest(data, shape) {
   return Array.from({ length: shape[0] }, (_, i) => nest(data.slice(i * stride, (i + 1) * stride), shape.slice(1)));
 }
 
-async function runCase(problem, runner, c) {
+// Runs case `c` on the judge's devices with `exported` (the program its
+// signature traced to), and compares the outputs with the expected ones.
+async function runCase(problem, exported, c, deadline) {
+  const fail = (message) => ({ name: c.name, passed: false, maxAbsError: null, message, diffs: [] });
+  if (exported.error) return fail(exported.error);
   let raw;
   try {
-    raw = await runner.run(c.input);
+    const args = problem.args.map((name) => argValue(problem, name, c.input[name]));
+    raw = await rawOutputs(problem, await deadline.race(exported.program.call(...args)));
   } catch (e) {
-    return { name: c.name, passed: false, maxAbsError: null, message: e.name === 'TimeoutError' || /^not run|could not run/.test(e.message) ? e.message : `the solution failed: ${e.name}: ${e.message}`, diffs: [] };
+    return fail(e.name === 'TimeoutError' ? e.message : `the solution failed: ${e.name}: ${e.message}`);
   }
   const keys = Object.keys(problem.outputs);
   if (raw.kind !== 'object' || keys.some((k) => !raw.keys.includes(k))) {
     const got = raw.kind === 'object' ? `{${raw.keys.join(', ')}}` : raw.kind;
-    return { name: c.name, passed: false, maxAbsError: null, message: `the solution returned ${got}; it should return an object with keys ${keys.join(', ')}`, diffs: [] };
+    return fail(`the solution returned ${got}; it should return an object with keys ${keys.join(', ')}`);
   }
   const result = { name: c.name, passed: true, maxAbsError: 0, message: 'ok', diffs: [], input: c.input, expected: c.expected, outputs: {} };
   for (const k of keys) {
@@ -150,50 +123,103 @@ async function runCase(problem, runner, c) {
   return result;
 }
 
+// A case's argument as the judge passes it: numbers stay numbers (f32[] inputs), arrays become arrays of the declared dtype.
+function argValue(problem, name, v) {
+  const dtype = problem.inputs?.[name]?.dtype ?? 'float32';
+  return typeof v === 'number' && dtype === 'float32' ? v : sl.array(v, { dtype });
+}
+
+// The signature the sandbox traces a case at: each argument's name, dtype and shape.
+function signatureOf(problem, input) {
+  return problem.args.map((name) => ({ name, dtype: problem.inputs?.[name]?.dtype ?? 'float32', shape: shapeOf(input[name]) }));
+}
+
+/** A fresh seed for the generated cases of one check. */
+export function freshSeed() {
+  return Math.floor(Math.random() * 2 ** 31);
+}
+
 /**
- * Checks `solution` (a function of the problem's arguments, run in this
- * thread) or the solution behind `runner` (workerRunner) against `problem`:
- * returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text)
- * and program (JSON), both null when the solution could not be traced}.
+ * Checks a solution against `problem`: the solution is traced in `sandbox`
+ * (sandbox.js; by default one in this thread over the function `solution`,
+ * for trusted code such as the reference solutions), once per argument
+ * signature of the cases; each program it sends is rebuilt and checked by
+ * the core (jax.export's deserialize) and run here on this realm's devices
+ * with the cases' inputs, and the requirements are evaluated on exactly
+ * those programs. The examples are fixed; the generated cases come from
+ * `seed` (fresh by default, reported). `timeLimitMs` bounds the whole check.
+ * Returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text)
+ * and program (JSON), both null when nothing could be traced}; rejects with
+ * a LoadError when the solution cannot be loaded.
  */
-export async function checkSolution(problem, solution, { seed = 20261130, cases: custom, runner } = {}) {
+export async function checkSolution(problem, solution, { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000 } = {}) {
   const t0 = performance.now();
-  if (!runner) await sl.init();
-  const run = runner ?? inProcessRunner(problem, solution);
+  await sl.init();
+  const deadline = new Deadline(timeLimitMs);
+  const box = sandbox ?? inProcessSandbox(solution);
   const cases = casesOf(problem, { seed, custom });
-  // The program is traced on a generated case (or the first one) for the requirements.
+  // The requirements read the program traced for a generated case (or the first one).
   const traced = cases.find((c) => c.name.startsWith('generated')) ?? cases[0];
-  let jaxpr = null;
-  let text = null;
-  let traceError = null;
-  try {
-    ({ jaxpr, text } = await run.trace(traced.input));
-  } catch (e) {
-    traceError = e;
+  const signatures = new Map();
+  for (const c of cases) {
+    const sig = signatureOf(problem, c.input);
+    const key = JSON.stringify(sig);
+    if (!signatures.has(key)) signatures.set(key, { sig, program: null, error: null });
+    c.key = key;
   }
-  const results = [];
-  for (const c of cases) results.push(await runCase(problem, run, c));
-  run.close();
-  const vars = jaxpr ? Object.fromEntries(problem.args.map((a, i) => [a, jaxpr.invars[i]?.name])) : {};
-  const requirements = problem.requirements.map((r) => {
-    if (traceError) return { id: r.id, passed: false, message: `the solution could not be traced: ${traceError.name}: ${traceError.message}` };
-    let verdict;
+  const entries = [...signatures.values()];
+  try {
+    let traces = [];
     try {
-      verdict = r.check({ jaxpr, vars, input: traced.input, caseResults: results });
+      traces = await box.trace(entries.map((e) => e.sig), deadline);
     } catch (e) {
-      verdict = `the requirement could not be evaluated (${e.message})`;
+      if (e.name === 'LoadError') throw e;
+      for (const x of entries) x.error = e.message;
     }
-    return { id: r.id, passed: verdict === true, message: verdict === true ? r.text : verdict };
-  });
-  const publicCases = results.map(({ name, passed, maxAbsError, message, diffs }) => ({ name, passed, maxAbsError, message, diffs }));
-  return {
-    problem: problem.id,
-    seed,
-    passed: publicCases.every((c) => c.passed) && requirements.every((r) => r.passed),
-    timeMs: Math.round(performance.now() - t0),
-    cases: publicCases,
-    requirements,
-    jaxpr: text,
-    program: jaxpr,
-  };
+    traces.forEach((r, i) => {
+      if (r.error) {
+        entries[i].error = `the solution failed: ${r.error.name}: ${r.error.message}`;
+        entries[i].traceError = r.error;
+        return;
+      }
+      try {
+        entries[i].program = sl.export.deserialize(r.exported);
+      } catch (e) {
+        entries[i].error = `the solution's program was rejected: ${e.name}: ${e.message}`;
+      }
+    });
+    const caseResults = [];
+    for (const c of cases) {
+      const entry = signatures.get(c.key);
+      caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
+    }
+    const main = signatures.get(traced.key);
+    const jaxpr = main.program ? main.program.jaxpr() : null;
+    const program = jaxpr ? jaxpr.toJSON() : null;
+    const vars = program ? Object.fromEntries(problem.args.map((a, i) => [a, program.invars[i]?.name])) : {};
+    const requirements = problem.requirements.map((r) => {
+      if (!program) return { id: r.id, passed: false, message: `the solution could not be traced: ${main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error}` };
+      let verdict;
+      try {
+        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults: caseResults });
+      } catch (e) {
+        verdict = `the requirement could not be evaluated (${e.message})`;
+      }
+      return { id: r.id, passed: verdict === true, message: verdict === true ? r.text : verdict };
+    });
+    const publicCases = caseResults.map(({ name, passed, maxAbsError, message, diffs }) => ({ name, passed, maxAbsError, message, diffs }));
+    return {
+      problem: problem.id,
+      seed,
+      passed: publicCases.every((c) => c.passed) && requirements.every((r) => r.passed),
+      timeMs: Math.round(performance.now() - t0),
+      cases: publicCases,
+      requirements,
+      jaxpr: jaxpr ? jaxpr.toString() : null,
+      program,
+    };
+  } finally {
+    box.kill();
+    for (const e of entries) e.program?.dispose();
+  }
 }

@@ -22,5 +22,6 @@ export {
 export * as np from './api/np.js';
 export * as lax from './api/lax.js';
 export * as nn from './api/nn.js';
+export * as export from './api/export.js';
 // The device runtime underneath (meshes, sharded arrays and single collectives).
 export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';

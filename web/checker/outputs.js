@@ -1,18 +1,7 @@
-// Running a solution on one case and describing what it returned, in plain
-// data (shapes, layouts, values), the same in-process and in a worker.
+// What a program the judge ran returned, described in plain data (shapes,
+// layouts, values) for the comparison with the expected outputs.
 
 import * as sl from '../lib/index.js';
-
-/** The solution's arguments for a case: arrays from nested lists, numbers as JS numbers. */
-export function solutionArgs(problem, input) {
-  return problem.args.map((name) => (typeof input[name] === 'number' ? input[name] : sl.array(input[name])));
-}
-
-/** The traced program of the solution on a case: {jaxpr (JSON), text}. */
-export function traceSolution(problem, solution, input) {
-  const j = sl.makeJaxpr(solution)(...solutionArgs(problem, input));
-  return { jaxpr: j.toJSON(), text: j.toString() };
-}
 
 /**
  * What a solution returned, as plain data: {kind: 'object' | description,
@@ -26,7 +15,7 @@ export async function rawOutputs(problem, out) {
   }
   const values = {};
   for (const k of Object.keys(problem.outputs)) {
-    const v = out[k];
+    const v = Object.hasOwn(out, k) ? out[k] : undefined;
     if (!(v instanceof sl.Array)) {
       if (k in out) values[k] = { notArray: typeof v };
       continue;

@@ -1,0 +1,138 @@
+// The judge's side of a solution's sandbox, whatever runs it (a child
+// process in the CLI, a module worker in the page, the same thread in tests):
+// requests go out as protocol messages, and everything that comes back is
+// read by readSandboxMessage. The first thing that goes wrong — a malformed
+// message, the sandbox's exit, the time limit — ends the sandbox, and every
+// later request fails with the same reason.
+
+import { readSandboxMessage, traceRequest } from './protocol.js';
+
+/** Why a sandbox cannot give what was asked: `name` is LoadError, TimeoutError, ExitError or ProtocolError. */
+export class SandboxError extends Error {
+  constructor(name, message) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * A time limit shared by everything one check does: `limitMs` from now.
+ * race(promise) rejects with a TimeoutError once it has passed.
+ */
+export class Deadline {
+  constructor(limitMs) {
+    this.limitMs = limitMs;
+    this.at = performance.now() + limitMs;
+  }
+
+  /** Milliseconds left (0 once passed). */
+  get remainingMs() {
+    return Math.max(0, this.at - performance.now());
+  }
+
+  /** The error of a check that ran past the limit. */
+  error() {
+    return new SandboxError('TimeoutError', `the check ran longer than ${this.limitMs / 1000} s (the time limit) and was stopped`);
+  }
+
+  /** `promise`, or a TimeoutError when the limit passes first (`onTimeout` runs then). */
+  race(promise, onTimeout = () => {}) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        onTimeout();
+        reject(this.error());
+      }, this.remainingMs);
+      promise.then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
+    });
+  }
+}
+
+/**
+ * A sandbox over `port` = {post(message), kill()}; the host hands it what
+ * the sandbox sends (receive) and tells it when the sandbox has gone
+ * (exited, with a description such as 'code 1').
+ */
+export class Sandbox {
+  constructor(port) {
+    this._port = port;
+    this._state = { ready: false, pending: null };
+    this._broken = null;
+    this._waiting = null; // {resolve, reject} of the one outstanding request (loading counts as one)
+    this._nextId = 1;
+    this._loaded = new Promise((resolve, reject) => {
+      this._waiting = { resolve, reject };
+    });
+    this._loaded.catch(() => {});
+  }
+
+  /** A message from the sandbox. */
+  receive(m) {
+    if (this._broken) return;
+    let msg;
+    try {
+      msg = readSandboxMessage(m, this._state);
+    } catch (e) {
+      this._fail(e);
+      return;
+    }
+    if (msg.type === 'progress') return;
+    const w = this._waiting;
+    this._waiting = null;
+    if (msg.type === 'ready') {
+      this._state.ready = true;
+      w.resolve();
+    } else if (msg.type === 'loadError') {
+      this._fail(new SandboxError('LoadError', msg.message));
+    } else {
+      this._state.pending = null;
+      w.resolve(msg.results);
+    }
+  }
+
+  /** The sandbox has gone (`how`: 'code 0', 'signal SIGKILL', 'a crash: ...'). */
+  exited(how) {
+    this._fail(new SandboxError('ExitError', `the solution exited (${how})`));
+  }
+
+  /** Resolves once the solution is loaded; rejects with why it cannot be. */
+  ready(deadline) {
+    return deadline.race(this._loaded, () => this._fail(deadline.error()));
+  }
+
+  /** The sandbox's results for `signatures`: per signature {exported} or {error: {name, message}}. */
+  async trace(signatures, deadline) {
+    await this.ready(deadline);
+    if (this._broken) throw this._broken;
+    const id = this._nextId++;
+    const result = new Promise((resolve, reject) => {
+      this._waiting = { resolve, reject };
+    });
+    this._state.pending = { id, count: signatures.length };
+    this._port.post(traceRequest(id, signatures));
+    return deadline.race(result, () => this._fail(deadline.error()));
+  }
+
+  /** Ends the sandbox. */
+  kill() {
+    if (!this._broken) this._broken = new SandboxError('ExitError', 'the sandbox was closed');
+    this._port.kill();
+  }
+
+  _fail(error) {
+    if (this._broken) return;
+    this._broken = error;
+    this._port.kill();
+    const w = this._waiting;
+    this._waiting = null;
+    w?.reject(error);
+  }
+}

@@ -1,0 +1,79 @@
+// The sandbox's side of the protocol (protocol.js), where the learner's code
+// runs: it only traces. For each signature it asks for, the judge gets the
+// jax.export text of the solution traced at those shapes and dtypes; no
+// input value, expected value, reference or requirement ever comes here.
+
+import * as sl from '../lib/index.js';
+import { PROTOCOL_VERSION } from './protocol.js';
+import { Sandbox } from './sandbox.js';
+
+const MAX_ERROR_CHARS = 10000;
+
+// An error as the protocol carries it.
+function errorOf(e) {
+  const name = typeof e?.name === 'string' ? e.name.slice(0, 100) : 'Error';
+  return { name, message: String(e?.message ?? e).slice(0, MAX_ERROR_CHARS) };
+}
+
+/** The exported program of `solution` at one signature ([{name, dtype, shape}]), or why it failed. */
+export async function traceAt(solution, signature) {
+  try {
+    const args = signature.map((a) => new sl.ShapeDtypeStruct(a.shape, a.dtype));
+    const exported = sl.export.export(solution)(...args);
+    try {
+      return { exported: await exported.serialize() };
+    } finally {
+      exported.dispose();
+    }
+  } catch (e) {
+    return { error: errorOf(e) };
+  }
+}
+
+/**
+ * Serves the judge over `post` (sends one message) and `onMessage` (registers
+ * the receiver): loads the solution with `load()` (resolving to the function,
+ * or rejecting with why it cannot), says ready or loadError, then answers
+ * trace requests one at a time.
+ */
+export async function serveSandbox({ post, onMessage, load }) {
+  const send = (m) => post({ v: PROTOCOL_VERSION, ...m });
+  let solution;
+  try {
+    await sl.init({ threads: false });
+    solution = await load();
+  } catch (e) {
+    send({ type: 'loadError', message: String(e?.message ?? e).slice(0, MAX_ERROR_CHARS) });
+    return;
+  }
+  onMessage(async (m) => {
+    if (m?.type !== 'trace' || !Array.isArray(m.signatures)) return;
+    const results = [];
+    for (const s of m.signatures) results.push(await traceAt(solution, s));
+    send({ type: 'traced', id: m.id, results });
+  });
+  send({ type: 'ready' });
+}
+
+/**
+ * A Sandbox over the function `solution` in this same thread, for trusted
+ * code (tests, the reference solutions): the same messages, copied as a
+ * channel would, with the same checks on the judge's side.
+ */
+export function inProcessSandbox(solution) {
+  let deliver = null;
+  const sandbox = new Sandbox({
+    post: (m) => setTimeout(() => deliver?.(structuredClone(m))),
+    kill: () => {
+      deliver = null;
+    },
+  });
+  serveSandbox({
+    post: (m) => setTimeout(() => sandbox.receive(structuredClone(m))),
+    onMessage: (f) => {
+      deliver = f;
+    },
+    load: async () => solution,
+  });
+  return sandbox;
+}
