@@ -2,7 +2,8 @@
 // mesh axis name (from an ordinary, untampered program), an error message, a
 // solution worker's forged values and every string of a report come out
 // literally, with no element or event handler added, and no script run (the
-// __pwned flag stays unset, also after hovering the pictures).
+// __pwned flag stays unset, also after hovering the pictures). And the built,
+// minified page names the API's errors by their classes (ValueError, ...).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
@@ -109,4 +110,20 @@ test('every string of a report is rendered as text (report.js on a hostile repor
   expect(await ariaLabels(page)).toEqual([`in ${x}: f32[8,4]${x} ${JSON.stringify([x, null])}`, `out output 0: f32[8,4]${x} ${JSON.stringify([x, null])}`]);
   await expect(page.locator('.pictures + h4 + ul li')).toHaveText(`psum over ${JSON.stringify([x])}: each device sends 128 bytes`);
   await expectNoInjection(page);
+});
+
+test('the built (minified) page names the API errors by their classes', async ({ page }) => {
+  test.setTimeout(120000);
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  const cases = {
+    ValueError: "sl.makeMesh([8], ['data', 'model'])",
+    ShapeError: 'x.matmul(sl.array([[1], [2], [3]]))',
+    ShardingError: "sl.shardMap((b) => b, { mesh: sl.makeMesh([8], ['data']), inSpecs: P(null, 'data'), outSpecs: P(null, 'data') })(x)",
+    VmaError: "sl.shardMap((b) => b, { mesh: sl.makeMesh([8], ['data']), inSpecs: P('data'), outSpecs: P() })(x)",
+  };
+  for (const [name, call] of Object.entries(cases)) {
+    await typeCode(page, `import * as sl from 'shardlab';\nconst { P } = sl;\nexport default function solve(x) {\n  return { out: ${call} };\n}\n`);
+    await page.click('#run');
+    await expect(page.locator('.case.fail').first()).toContainText(`the solution failed: ${name}: `, { timeout: 20000 });
+  }
 });
