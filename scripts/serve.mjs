@@ -7,7 +7,7 @@
 // --no-csp is for pages with inline scripts (the bench page's import map).
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY, ISOLATION_HEADERS } from '../web/app/headers.js';
 
 const args = process.argv.slice(2);
@@ -41,22 +41,54 @@ const common = {
   ...(csp ? { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } : {}),
 };
 
+/**
+ * The file under `root` that the request target `target` names, or the HTTP
+ * status refusing it: 400 for a target that is not a path or not valid
+ * percent-encoding, 403 for one that could leave the root. The path is
+ * decoded once (so %252F stays the three characters %2F of a file name), and
+ * checked segment by segment and again after resolving, against the root
+ * followed by a separator (so /x/site-secret is not inside /x/site). The
+ * check is on the path, not the real path: a symlink under the root (a
+ * checkout's node_modules) is the root owner's choice.
+ */
+function fileFor(root, target) {
+  const pathname = target.split(/[?#]/, 1)[0];
+  if (!pathname.startsWith('/')) return { status: 400 };
+  let path;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return { status: 400 };
+  }
+  if (path.includes('\0')) return { status: 400 };
+  // A backslash is a separator on Windows; '..' is refused even when it would
+  // stay inside the root, since a browser never sends it.
+  if (path.split('/').some((s) => s === '..' || s.includes('\\'))) return { status: 403 };
+  const file = resolve(root, `.${path}`);
+  const inside = root.endsWith(sep) ? root : root + sep;
+  if (file !== root && !file.startsWith(inside)) return { status: 403 };
+  return { file, path };
+}
+
 const server = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  let file = normalize(join(root, path));
-  if (!file.startsWith(root)) {
-    res.writeHead(403, common).end();
+  const found = fileFor(root, req.url);
+  if (!found.file) {
+    res.writeHead(found.status, { ...common, 'Content-Type': 'text/plain' }).end(found.status === 400 ? 'bad request' : 'forbidden');
     return;
   }
+  let file = found.file;
   try {
     if (statSync(file).isDirectory()) file = join(file, 'index.html');
-    statSync(file);
+    if (!statSync(file).isFile()) throw new Error('not a file');
   } catch {
-    res.writeHead(404, { ...common, 'Content-Type': 'text/plain' }).end(`not found: ${path}`);
+    res.writeHead(404, { ...common, 'Content-Type': 'text/plain' }).end(`not found: ${found.path}`);
     return;
   }
   res.writeHead(200, { ...common, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-  createReadStream(file).pipe(res);
+  // An unreadable file ends the response instead of crashing the server.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 });
 
 server.listen(port, '127.0.0.1', () => {
