@@ -1,11 +1,14 @@
-// A static file server for the repository with the two headers that make a
-// page cross-origin isolated (SharedArrayBuffer, hence threads):
-//   Cross-Origin-Opener-Policy: same-origin
-//   Cross-Origin-Embedder-Policy: require-corp
-// Usage: node scripts/serve.mjs [--port 8080] [--root .] [--no-isolation]
+// A static file server for the repository (or --root) with the headers the
+// checker page is meant to be served with (web/app/headers.js):
+//   Cross-Origin-Opener-Policy: same-origin       } cross-origin isolation:
+//   Cross-Origin-Embedder-Policy: require-corp    } SharedArrayBuffer, hence threads
+//   Content-Security-Policy: ...                  no inline script, no event-handler attributes
+// Usage: node scripts/serve.mjs [--port 8080] [--root .] [--no-isolation] [--no-csp]
+// --no-csp is for pages with inline scripts (the bench page's import map).
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
+import { CONTENT_SECURITY_POLICY, ISOLATION_HEADERS } from '../web/app/headers.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -15,6 +18,7 @@ const opt = (name, fallback) => {
 const port = Number(opt('--port', process.env.PORT ?? 8080));
 const root = resolve(opt('--root', '.'));
 const isolated = !args.includes('--no-isolation');
+const csp = !args.includes('--no-csp');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -28,29 +32,67 @@ const TYPES = {
   '.md': 'text/markdown; charset=utf-8',
 };
 
+// Sent with every response, errors included: a worker script gets its own
+// policy from its response, and nosniff keeps a text/plain error page text.
+const common = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  ...(isolated ? ISOLATION_HEADERS : {}),
+  ...(csp ? { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } : {}),
+};
+
+/**
+ * The file under `root` that the request target `target` names, or the HTTP
+ * status refusing it: 400 for a target that is not a path or not valid
+ * percent-encoding, 403 for one that could leave the root. The path is
+ * decoded once (so %252F stays the three characters %2F of a file name), and
+ * checked segment by segment and again after resolving, against the root
+ * followed by a separator (so /x/site-secret is not inside /x/site). The
+ * check is on the path, not the real path: a symlink under the root (a
+ * checkout's node_modules) is the root owner's choice.
+ */
+function fileFor(root, target) {
+  const pathname = target.split(/[?#]/, 1)[0];
+  if (!pathname.startsWith('/')) return { status: 400 };
+  let path;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return { status: 400 };
+  }
+  if (path.includes('\0')) return { status: 400 };
+  // A backslash is a separator on Windows; '..' is refused even when it would
+  // stay inside the root, since a browser never sends it.
+  if (path.split('/').some((s) => s === '..' || s.includes('\\'))) return { status: 403 };
+  const file = resolve(root, `.${path}`);
+  const inside = root.endsWith(sep) ? root : root + sep;
+  if (file !== root && !file.startsWith(inside)) return { status: 403 };
+  return { file, path };
+}
+
 const server = createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  let file = normalize(join(root, path));
-  if (!file.startsWith(root)) {
-    res.writeHead(403).end();
+  const found = fileFor(root, req.url);
+  if (!found.file) {
+    res.writeHead(found.status, { ...common, 'Content-Type': 'text/plain' }).end(found.status === 400 ? 'bad request' : 'forbidden');
     return;
   }
+  let file = found.file;
   try {
     if (statSync(file).isDirectory()) file = join(file, 'index.html');
-    statSync(file);
+    if (!statSync(file).isFile()) throw new Error('not a file');
   } catch {
-    res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`not found: ${path}`);
+    res.writeHead(404, { ...common, 'Content-Type': 'text/plain' }).end(`not found: ${found.path}`);
     return;
   }
-  const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' };
-  if (isolated) {
-    headers['Cross-Origin-Opener-Policy'] = 'same-origin';
-    headers['Cross-Origin-Embedder-Policy'] = 'require-corp';
-  }
-  res.writeHead(200, headers);
-  createReadStream(file).pipe(res);
+  res.writeHead(200, { ...common, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  // An unreadable file ends the response instead of crashing the server.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 });
 
 server.listen(port, '127.0.0.1', () => {
-  console.log(`serving ${root} at http://127.0.0.1:${port}/ (${isolated ? 'cross-origin isolated' : 'NOT isolated'})`);
+  console.log(
+    `serving ${root} at http://127.0.0.1:${port}/ (${isolated ? 'cross-origin isolated' : 'NOT isolated'}${csp ? ', with a CSP' : ', no CSP'})`,
+  );
 });

@@ -10,7 +10,8 @@ const PORT = Number(process.env.SHARDLAB_BENCH_PORT ?? 8397);
 
 /** The page's rows, or throws with the page's error. */
 export async function chromiumRows({ quick = false } = {}) {
-  const server = spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // --no-csp: the bench page maps 'shardlab' with an inline import map (Chromium has no external ones).
+  const server = spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT), '--no-csp'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await once(server.stdout, 'data'); // it prints its address once listening
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

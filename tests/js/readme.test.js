@@ -1,5 +1,6 @@
 // The README's quick start runs as written (with the package import pointed
-// at this checkout) and prints the statement's first example.
+// at this checkout) and prints the statement's first example; its checker
+// page section lists the page's headers as they are sent.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,4 +23,11 @@ test('the quick start solves the first data-parallel example', async () => {
   expect(loss).toBe(121);
   expect(jaxpr).toContain('shard_map[');
   expect(jaxpr).toContain("psum[axes=('data',)]");
+});
+
+test("the checker page's section lists the headers web/app/headers.js sends, with their values", async () => {
+  const { PAGE_HEADERS } = await import('../../web/app/headers.js');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## The checker page'), readme.indexOf('## The checker CLI'));
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) expect(section).toContain(`| \`${name}\` | \`${value}\` |`);
 });

@@ -2,7 +2,9 @@
 // KaTeX math), the editor, Run and Submit, the results, the traced program
 // and pictures of the sharding. The learner's code runs in a dedicated module
 // worker (checker_worker.js) stopped after a time limit; the verdict is
-// computed here, from what the worker returns.
+// computed here, from what the worker returns. Every text of the page is
+// built as elements (dom.js, report.js); only the project's own statements
+// are HTML.
 
 import 'katex/dist/katex.min.css';
 import katex from 'katex';
@@ -12,12 +14,12 @@ import { keymap } from '@codemirror/view';
 import { javascript } from '@codemirror/lang-javascript';
 import { checkSolution } from '../checker/engine.js';
 import { portRunner } from '../checker/port_runner.js';
-import { programPictures } from './pictures.js';
+import { h } from './dom.js';
 import { PROBLEMS, problemById } from './problems.js';
+import { renderReport } from './report.js';
 
 const TIME_LIMIT_MS = 10000;
 const main = document.getElementById('main');
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 if (!globalThis.crossOriginIsolated) {
   const notice = document.getElementById('notice');
@@ -29,7 +31,7 @@ if (!globalThis.crossOriginIsolated) {
 }
 document.getElementById('runtime').textContent = globalThis.crossOriginIsolated ? '8 devices: Web Worker threads' : '8 devices: lockstep worker';
 
-/** Markdown with $inline$ and $$display$$ math rendered by KaTeX. */
+/** Markdown with $inline$ and $$display$$ math rendered by KaTeX, as HTML: only for the project's own statement.md files. */
 function renderMarkdown(md) {
   const math = [];
   const protect = (tex, display) => {
@@ -48,24 +50,39 @@ function template(p) {
 }
 
 function showList() {
-  const rows = PROBLEMS.map(
-    (p) => `<tr><td>${localStorage.getItem(solvedKey(p.id)) ? '<span class="pass" title="solved">✓</span>' : ''}</td>
-      <td><a href="#/problem/${p.id}">${esc(p.title)}</a></td><td>${esc(p.difficulty)}</td></tr>`,
-  ).join('');
-  main.innerHTML = `<h1>Problems</h1><table class="list"><thead><tr><th></th><th>Problem</th><th>Difficulty</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const rows = PROBLEMS.map((p) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, localStorage.getItem(solvedKey(p.id)) && h('span', { class: 'pass', title: 'solved' }, '✓')),
+      h('td', {}, h('a', { href: `#/problem/${p.id}` }, p.title)),
+      h('td', {}, p.difficulty),
+    ),
+  );
+  const head = h('thead', {}, h('tr', {}, h('th'), h('th', {}, 'Problem'), h('th', {}, 'Difficulty')));
+  main.replaceChildren(h('h1', {}, 'Problems'), h('table', { class: 'list' }, head, h('tbody', {}, rows)));
 }
 
 function showProblem(p) {
-  const examples = p.examples
-    .map((e, i) => `<details><summary>Example ${i + 1}</summary><pre>input: ${esc(JSON.stringify(e.input))}\nexpected: ${esc(JSON.stringify(e.expected))}</pre></details>`)
-    .join('');
-  const hints = p.hints.map((h, i) => `<details class="hint"><summary>Hint ${i + 1}</summary><p>${esc(h)}</p></details>`).join('');
-  const reqs = p.requirements.map((r) => `<li>${esc(r.text)}</li>`).join('');
-  main.innerHTML = `<div class="problem">
-    <section class="statement">${renderMarkdown(p.statement)}<h2>Examples</h2>${examples}<h2>Hints</h2>${hints}<h2>Checked requirements</h2><ul>${reqs}</ul></section>
-    <section><div class="editor" id="editor"></div>
-      <div class="buttons"><button id="run">Run (examples)</button><button id="submit">Submit</button><button id="reset">Reset to template</button></div>
-      <div id="results" class="results"></div></section></div>`;
+  const examples = p.examples.map((e, i) =>
+    h('details', {}, h('summary', {}, `Example ${i + 1}`), h('pre', {}, `input: ${JSON.stringify(e.input)}\nexpected: ${JSON.stringify(e.expected)}`)),
+  );
+  const hints = p.hints.map((hint, i) => h('details', { class: 'hint' }, h('summary', {}, `Hint ${i + 1}`), h('p', {}, hint)));
+  const reqs = p.requirements.map((r) => h('li', {}, r.text));
+  const statement = h('section', { class: 'statement' });
+  // The one HTML string of the page: the statement is the project's own markdown, not the learner's.
+  statement.innerHTML = renderMarkdown(p.statement);
+  statement.append(h('h2', {}, 'Examples'), ...examples, h('h2', {}, 'Hints'), ...hints, h('h2', {}, 'Checked requirements'), h('ul', {}, reqs));
+  const buttons = h(
+    'div',
+    { class: 'buttons' },
+    h('button', { id: 'run' }, 'Run (examples)'),
+    h('button', { id: 'submit' }, 'Submit'),
+    h('button', { id: 'reset' }, 'Reset to template'),
+  );
+  main.replaceChildren(
+    h('div', { class: 'problem' }, statement, h('section', {}, h('div', { class: 'editor', id: 'editor' }), buttons, h('div', { id: 'results', class: 'results' }))),
+  );
   const run = (full) => runChecks(p, editor.state.doc.toString(), full);
   const editor = new EditorView({
     doc: localStorage.getItem(codeKey(p.id)) ?? template(p),
@@ -100,54 +117,20 @@ async function pageRunner(p, code) {
 
 async function runChecks(p, code, full) {
   const out = document.getElementById('results');
-  out.innerHTML = `<p>${full ? 'Submitting' : 'Running the examples'}…</p>`;
+  out.replaceChildren(h('p', {}, `${full ? 'Submitting' : 'Running the examples'}…`));
   for (const b of document.querySelectorAll('.buttons button')) b.disabled = true;
   let report;
   try {
     const runner = await pageRunner(p, code);
     report = await checkSolution(p, null, { runner, cases: full ? undefined : p.examples });
   } catch (e) {
-    out.innerHTML = `<p class="fail verdict">${esc(e.message)}</p>`;
+    out.replaceChildren(h('p', { class: 'fail verdict' }, e.message));
     return;
   } finally {
     for (const b of document.querySelectorAll('.buttons button')) b.disabled = false;
   }
   if (full && report.passed) localStorage.setItem(solvedKey(p.id), '1');
-  out.innerHTML = renderReport(p, report, full);
-}
-
-function renderReport(p, r, full) {
-  const failedCases = r.cases.filter((c) => !c.passed).length;
-  const failedReqs = full ? r.requirements.filter((q) => !q.passed).length : 0;
-  const ok = failedCases === 0 && failedReqs === 0;
-  const verdict = ok ? (full ? 'All passed' : 'Examples passed') : `${failedCases} case(s) and ${failedReqs} requirement(s) failed`;
-  const cases = r.cases
-    .map((c) => {
-      const diffs = c.diffs.map((d) => `<div class="diff">${esc(d.output)}[${d.index}] expected ${d.expected}, got <span class="actual">${d.actual}</span></div>`).join('');
-      return `<div class="case ${c.passed ? 'pass' : 'fail'}">${c.passed ? '✓' : '✗'} ${esc(c.name)}${c.maxAbsError === null ? '' : ` (max abs error ${c.maxAbsError.toExponential(1)})`}${c.passed ? '' : `: ${esc(c.message)}`}</div>${diffs}`;
-    })
-    .join('');
-  const reqs = full ? r.requirements.map((q) => `<div class="req ${q.passed ? 'pass' : 'fail'}">${q.passed ? '✓' : '✗'} ${esc(q.message)}</div>`).join('') : '';
-  const program = r.jaxpr ? `<details><summary>Traced program</summary><pre class="jaxpr">${foldBodies(r.jaxpr)}</pre></details>` : '';
-  const pictures = r.program ? `<details open><summary>Sharding</summary>${programPictures(r.program, p.args)}</details>` : '';
-  return `<p class="verdict ${ok ? 'pass' : 'fail'}" id="verdict">${verdict}</p><p>${r.cases.length} cases in ${r.timeMs} ms (seed ${r.seed})</p>
-    <h3>Cases</h3>${cases}${full ? `<h3>Requirements</h3>${reqs}` : ''}${program}${pictures}`;
-}
-
-/** The jaxpr text with every shard_map body in its own foldable block. */
-function foldBodies(text) {
-  const lines = text.split('\n');
-  let out = '';
-  for (let i = 0; i < lines.length; i++) {
-    out += `${esc(lines[i])}\n`;
-    if (!lines[i].includes('jaxpr={ lambda') || lines[i].trimEnd().endsWith('}')) continue;
-    const indent = lines[i].search(/\S/) + 2;
-    const end = lines.findIndex((l, j) => j > i && l.search(/\S/) === indent && l.trimStart().startsWith('in ('));
-    if (end < 0) continue;
-    out += `<details open class="body"><summary>shard_map body (${end - i - 1} equations)</summary>${esc(lines.slice(i + 1, end).join('\n'))}\n</details>`;
-    i = end - 1;
-  }
-  return out;
+  out.replaceChildren(renderReport(p, report, full));
 }
 
 function route() {

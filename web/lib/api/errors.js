@@ -4,25 +4,42 @@
 
 /** Base class of every error ShardLab raises. */
 export class ShardLabError extends Error {
+  // Each class spells its name out: a minifier renames classes, so
+  // new.target.name would give the page's learner 'd' instead of 'ShapeError'.
+  static errorName = 'ShardLabError';
   constructor(message) {
     super(message);
-    this.name = new.target.name;
+    this.name = new.target.errorName;
   }
 }
 /** A bad argument value (an unknown axis, a bad option, a wrong tree). */
-export class ValueError extends ShardLabError {}
+export class ValueError extends ShardLabError {
+  static errorName = 'ValueError';
+}
 /** Shapes or dtypes that do not fit the operation. */
-export class ShapeError extends ShardLabError {}
+export class ShapeError extends ShardLabError {
+  static errorName = 'ShapeError';
+}
 /** A PartitionSpec or mesh that does not fit the array or the program. */
-export class ShardingError extends ShardLabError {}
+export class ShardingError extends ShardLabError {
+  static errorName = 'ShardingError';
+}
 /** A shard_map output whose varying mesh axes its out_specs omit (check_vma). */
-export class VmaError extends ShardingError {}
+export class VmaError extends ShardingError {
+  static errorName = 'VmaError';
+}
 /** A traced value used where a concrete number is needed (Number(t), t > 0, ...). */
-export class ConcretizationError extends ShardLabError {}
+export class ConcretizationError extends ShardLabError {
+  static errorName = 'ConcretizationError';
+}
 /** A device failed while running a program, or the runtime is gone. */
-export class DeviceError extends ShardLabError {}
+export class DeviceError extends ShardLabError {
+  static errorName = 'DeviceError';
+}
 /** Out of memory or of queue slots. */
-export class ResourceError extends ShardLabError {}
+export class ResourceError extends ShardLabError {
+  static errorName = 'ResourceError';
+}
 
 const BY_NAME = { ValueError, ShapeError, ShardingError, VmaError, DeviceError, ResourceError, ConcretizationError };
 

@@ -1,0 +1,129 @@
+// What the checker page shows of a learner's code is text, never markup: a
+// mesh axis name (from an ordinary, untampered program), an error message, a
+// solution worker's forged values and every string of a report come out
+// literally, with no element or event handler added, and no script run (the
+// __pwned flag stays unset, also after hovering the pictures). And the built,
+// minified page names the API's errors by their classes (ValueError, ...).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
+const IMG = '<img src=x onerror=window.__pwned=1>';
+
+test.beforeAll(async () => {
+  await build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error' });
+});
+
+async function typeCode(page, code) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+// Fires mouseover on every element of the results (and really hovers each
+// picture), then looks for what markup injection leaves behind: an <img>, an
+// on... attribute, or the flag an injected handler sets.
+async function expectNoInjection(page) {
+  for (const svg of await page.locator('#results svg').all()) await svg.hover();
+  const found = await page.evaluate(async () => {
+    const all = [...document.querySelectorAll('#results *')];
+    for (const el of all) el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 200)); // an injected <img> fails to load and fires onerror
+    return {
+      pwned: window.__pwned ?? null,
+      images: document.querySelectorAll('#results img').length,
+      handlers: all.flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
+    };
+  });
+  expect(found).toEqual({ pwned: null, images: 0, handlers: [] });
+}
+
+const ariaLabels = (page) => page.locator('#results svg').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label')));
+
+for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=window.__pwned=1 x="', IMG]) {
+  test(`the mesh axis name ${axis} is shown as text in the pictures, the program and the mesh line`, async ({ page }) => {
+    await page.goto('/build/app/index.html#/problem/data-parallel-step');
+    await typeCode(page, solution('data-parallel-step').replaceAll("'data'", JSON.stringify(axis)));
+    await page.click('#run');
+    await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+    await expect(page.locator('#results')).toContainText(`Mesh: ${axis} = 8 (8 devices)`);
+    await expect(page.locator('figcaption', { hasText: `in x: f32[8,1] ${JSON.stringify([axis])}` })).toHaveCount(1);
+    expect((await ariaLabels(page)).filter((l) => l.includes(JSON.stringify([axis])))).toHaveLength(2); // x and y
+    const jaxpr = await page.locator('pre.jaxpr').textContent();
+    expect(jaxpr).toContain(`psum[axes=('${axis}',)]`);
+    expect(jaxpr).toContain(`mesh=Mesh('${axis}': 8)`);
+    await expectNoInjection(page);
+  });
+}
+
+test("an error message thrown by the learner's code is shown as text", async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await typeCode(page, `export default function solve(x) {\n  throw new Error(${JSON.stringify(IMG)});\n}\n`);
+  await page.click('#run');
+  await expect(page.locator('.case.fail').first()).toContainText(`the solution failed: Error: ${IMG}`, { timeout: 60000 });
+  await expectNoInjection(page);
+});
+
+test('an error thrown while loading the code is shown as text', async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await typeCode(page, `throw new Error(${JSON.stringify(IMG)});\nexport default function solve(x) {}\n`);
+  await page.click('#run');
+  await expect(page.locator('#results')).toContainText(`your code does not load: Error: ${IMG}`, { timeout: 60000 });
+  await expectNoInjection(page);
+});
+
+// The learner's code runs in the solution worker, so it can post anything:
+// here it swaps its outputs' numbers for markup on their way to the page.
+test("values forged by the learner's worker are shown as text in the diffs", async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  const forge = `const post = self.postMessage.bind(self);
+self.postMessage = (m) => {
+  for (const v of Object.values(m?.raw?.values ?? {})) if (v.data) v.data = v.data.map(() => ${JSON.stringify(IMG)});
+  post(m);
+};
+`;
+  await typeCode(page, forge + solution('ring-allreduce-ppermute'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
+  await expect(page.locator('.diff .actual').first()).toHaveText(IMG);
+  await expect(page.locator('.diff').first()).toContainText(`got ${IMG}`);
+  await expectNoInjection(page);
+});
+
+test('every string of a report is rendered as text (report.js on a hostile report)', async ({ page }) => {
+  await page.goto('/tests/browser/pages/report.html');
+  const x = await page.waitForFunction(() => window.__hostile).then((h) => h.jsonValue());
+  await expect(page.locator('.case.fail')).toHaveText(`✗ ${x}: ${x}`);
+  await expect(page.locator('.case.pass')).toHaveText(`✓ ${x} (max abs error 0.0e+0)`);
+  await expect(page.locator('.diff')).toHaveText(`${x}[${x}] expected ${x}, got ${x}`);
+  await expect(page.locator('.diff .actual')).toHaveText(x);
+  await expect(page.locator('.req.fail')).toHaveText(`✗ ${x}`);
+  await expect(page.locator('#results > p').nth(1)).toHaveText(`2 cases in ${x} ms (seed ${x})`);
+  await expect(page.locator('details.body')).toContainText(`psum[axes=(${x},)]`);
+  expect(await page.locator('pre.jaxpr').textContent()).toContain(`in (b,) }\n${x}`);
+  await expect(page.locator('#results')).toContainText(`Mesh: ${x} = 8 (8 devices)`);
+  await expect(page.locator('figcaption').first()).toHaveText(`in ${x}: f32[8,4]${x} ${JSON.stringify([x, null])}`);
+  expect(await ariaLabels(page)).toEqual([`in ${x}: f32[8,4]${x} ${JSON.stringify([x, null])}`, `out output 0: f32[8,4]${x} ${JSON.stringify([x, null])}`]);
+  await expect(page.locator('.pictures + h4 + ul li')).toHaveText(`psum over ${JSON.stringify([x])}: each device sends 128 bytes`);
+  await expectNoInjection(page);
+});
+
+test('the built (minified) page names the API errors by their classes', async ({ page }) => {
+  test.setTimeout(120000);
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  const cases = {
+    ValueError: "sl.makeMesh([8], ['data', 'model'])",
+    ShapeError: 'x.matmul(sl.array([[1], [2], [3]]))',
+    ShardingError: "sl.shardMap((b) => b, { mesh: sl.makeMesh([8], ['data']), inSpecs: P(null, 'data'), outSpecs: P(null, 'data') })(x)",
+    VmaError: "sl.shardMap((b) => b, { mesh: sl.makeMesh([8], ['data']), inSpecs: P('data'), outSpecs: P() })(x)",
+  };
+  for (const [name, call] of Object.entries(cases)) {
+    await typeCode(page, `import * as sl from 'shardlab';\nconst { P } = sl;\nexport default function solve(x) {\n  return { out: ${call} };\n}\n`);
+    await page.click('#run');
+    await expect(page.locator('.case.fail').first()).toContainText(`the solution failed: ${name}: `, { timeout: 20000 });
+  }
+});

@@ -1,0 +1,45 @@
+// The checker page's report rendering (web/app/report.js) on a report whose
+// every string is hostile markup, for tests/browser/page_safety.spec.js: what
+// a tampered solution worker could make the page show.
+import { renderReport } from '/web/app/report.js';
+
+// Markup that would run script if it became HTML: in an element, in a double- and in a single-quoted attribute.
+const HOSTILE = `<img src=x onerror="window.__pwned=1">x" onmouseover="window.__pwned=2" y="x' onmouseover='window.__pwned=3' y='`;
+
+const X = HOSTILE;
+const aval = { shape: [8, 4], str: `f32[8,4]${X}` };
+const mesh = { axis_names: [X], shape: [8] };
+const program = {
+  invars: [{ name: X, aval }],
+  outvars: [{ name: X, aval }],
+  eqns: [
+    {
+      primitive: 'shard_map',
+      inputs: [{ name: X, aval }],
+      outputs: [{ name: X, aval }],
+      params: {
+        mesh,
+        in_specs: [[X, null]],
+        out_specs: [[X, null]],
+        jaxpr: { eqns: [{ primitive: 'psum', inputs: [{ name: X, aval }], params: { axes: [X] } }] },
+      },
+    },
+  ],
+};
+const report = {
+  seed: X,
+  timeMs: X,
+  cases: [
+    { name: X, passed: false, maxAbsError: null, message: X, diffs: [{ output: X, index: X, expected: X, actual: X }] },
+    { name: X, passed: true, maxAbsError: 0, message: 'ok', diffs: [] },
+  ],
+  requirements: [
+    { id: 'a', passed: false, message: X },
+    { id: 'b', passed: true, message: X },
+  ],
+  jaxpr: `{ lambda ; a:f32[8,4]. let\n    b:f32[8,4] = shard_map[\n      jaxpr={ lambda ; c:f32[1,4]. let\n          d:f32[1,4] = psum[axes=(${X},)] c\n        in (d,) }\n    ] a\n  in (b,) }\n${X}`,
+  program,
+};
+
+document.getElementById('results').replaceChildren(renderReport({ args: [X] }, report, true));
+window.__hostile = HOSTILE;

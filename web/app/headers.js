@@ -1,0 +1,42 @@
+// The HTTP headers the checker page is served with: one definition for the
+// Vite dev and preview servers (vite.config.js) and scripts/serve.mjs, and
+// the list a static host must send (README, "The checker page").
+
+/** The two headers that make a page cross-origin isolated: SharedArrayBuffer, hence 8 device threads. */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+/**
+ * The Content-Security-Policy: scripts only from the site's own files, no
+ * inline script and no event-handler attribute, so markup that got into the
+ * page could not run. Each source beyond 'self' is there because the page
+ * fails without it (measured in Chromium with Emscripten 3.1.6):
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  // 'unsafe-eval': Embind as Emscripten 3.1.6 builds it makes its function
+  // wrappers with new Function at startup (EvalError without it, even with the
+  // module's script loaded by <script src>), and runtime/load_module.js
+  // evaluates that script with new Function. It covers compiling the
+  // WebAssembly too, so 'wasm-unsafe-eval' would add nothing.
+  // blob:: the solution worker imports the learner's code from a blob: URL.
+  "script-src 'self' 'unsafe-eval' blob:",
+  // blob:: the pthread worker script, which a bundler inlines as a data: URL
+  // (Vite: under 4 KiB), is started from a blob: URL made from it.
+  "worker-src 'self' blob:",
+  // data:: that data: URL is read with fetch to make the blob.
+  "connect-src 'self' data:",
+  // 'unsafe-inline': KaTeX's style attributes and CodeMirror's <style> element.
+  "style-src 'self' 'unsafe-inline'",
+  // data:: the KaTeX fonts small enough for the bundler to inline.
+  "font-src 'self' data:",
+  // data:: inlined images, and the test pages' empty icon (href="data:,").
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** Every header of the page: isolation and the CSP. */
+export const PAGE_HEADERS = { ...ISOLATION_HEADERS, 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
