@@ -1,8 +1,8 @@
 // The checker page: the problem list, a problem's statement (markdown with
 // KaTeX math), the editor, Run and Submit, the results, the traced program
-// and pictures of the sharding. The learner's code runs in a dedicated module
-// worker (checker_worker.js) stopped after a time limit; the verdict is
-// computed here, from what the worker returns. Every text of the page is
+// and pictures of the sharding. The learner's code runs only in a module
+// worker (sandbox_worker.js) that traces it; this page rebuilds the programs
+// it sends, runs them on its own devices and computes every verdict. Every text of the page is
 // built as elements (dom.js, report.js); only the project's own statements
 // are HTML.
 
@@ -13,7 +13,7 @@ import { EditorView, basicSetup } from 'codemirror';
 import { keymap } from '@codemirror/view';
 import { javascript } from '@codemirror/lang-javascript';
 import { checkSolution } from '../checker/engine.js';
-import { portRunner } from '../checker/port_runner.js';
+import { startPageSandbox } from './page_sandbox.js';
 import { h } from './dom.js';
 import { PROBLEMS, problemById } from './problems.js';
 import { renderReport } from './report.js';
@@ -100,29 +100,13 @@ function showProblem(p) {
   document.getElementById('reset').onclick = () => editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: template(p) } });
 }
 
-// A runner over a fresh module worker holding the learner's code.
-async function pageRunner(p, code) {
-  const worker = new Worker(new URL('./checker_worker.js', import.meta.url), { type: 'module' });
-  worker.postMessage({ init: { problemId: p.id, code } });
-  return portRunner(
-    {
-      post: (m) => worker.postMessage(m),
-      onMessage: (f) => (worker.onmessage = (e) => f(e.data)),
-      onError: (f) => (worker.onerror = (e) => f(new Error(e.message))),
-      terminate: () => worker.terminate(),
-    },
-    { timeLimitMs: TIME_LIMIT_MS },
-  );
-}
-
 async function runChecks(p, code, full) {
   const out = document.getElementById('results');
   out.replaceChildren(h('p', {}, `${full ? 'Submitting' : 'Running the examples'}…`));
   for (const b of document.querySelectorAll('.buttons button')) b.disabled = true;
   let report;
   try {
-    const runner = await pageRunner(p, code);
-    report = await checkSolution(p, null, { runner, cases: full ? undefined : p.examples });
+    report = await checkSolution(p, null, { sandbox: startPageSandbox(code), cases: full ? undefined : p.examples, timeLimitMs: TIME_LIMIT_MS });
   } catch (e) {
     out.replaceChildren(h('p', { class: 'fail verdict' }, e.message));
     return;

@@ -85,13 +85,15 @@ export class Sandbox {
       return;
     }
     if (msg.type === 'progress') return;
+    if (msg.type === 'loadError') {
+      this._fail(new SandboxError('LoadError', msg.message));
+      return;
+    }
     const w = this._waiting;
     this._waiting = null;
     if (msg.type === 'ready') {
       this._state.ready = true;
       w.resolve();
-    } else if (msg.type === 'loadError') {
-      this._fail(new SandboxError('LoadError', msg.message));
     } else {
       this._state.pending = null;
       w.resolve(msg.results);

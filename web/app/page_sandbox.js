@@ -1,0 +1,42 @@
+// The page's side of its sandbox worker (sandbox_worker.js): a Sandbox
+// (web/checker/sandbox.js) over a fresh module worker holding the learner's
+// code. The worker's end — a crash, or its own self.close() — is seen at
+// once through a Web Lock it holds from before the learner's code loads:
+// the page's request for the same lock is granted when the worker goes.
+
+import { Sandbox } from '../checker/sandbox.js';
+
+/** A Sandbox running `code` (a module whose default export is the solution). */
+export function startPageSandbox(code) {
+  const worker = new Worker(new URL('./sandbox_worker.js', import.meta.url), { type: 'module' });
+  const lock = `shardlab-sandbox-${crypto.randomUUID()}`;
+  let gone = false;
+  const sandbox = new Sandbox({
+    post: (m) => worker.postMessage(m),
+    kill: () => {
+      gone = true;
+      worker.terminate();
+    },
+  });
+  const end = (how) => {
+    if (gone) return;
+    gone = true;
+    sandbox.exited(how);
+  };
+  let watching = false;
+  worker.onmessage = (e) => {
+    // The worker sends nothing before it holds the lock.
+    if (!watching) {
+      watching = true;
+      navigator.locks.request(lock, () => end('it closed'));
+    }
+    sandbox.receive(e.data);
+  };
+  worker.onmessageerror = () => sandbox.receive(undefined);
+  worker.onerror = (e) => {
+    e.preventDefault();
+    end(`it crashed: ${e.message}`);
+  };
+  worker.postMessage({ init: { code, lock } });
+  return sandbox;
+}
