@@ -1,13 +1,16 @@
 // The README's quick start runs as written (with the package import pointed
-// at this checkout) and prints the statement's first example; its checker
-// page section lists the page's headers as they are sent.
+// at this checkout) and prints the statement's first example, and as its own
+// Node process it exits by itself when done; the checker page section lists
+// the page's headers as they are sent.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, vi } from 'vitest';
 
-test('the quick start solves the first data-parallel example', async () => {
+// The quick start, written to a file that imports this checkout.
+function quickStartFile() {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const start = readme.indexOf("```js\nimport * as sl from 'shardlab';");
   expect(start).toBeGreaterThanOrEqual(0);
@@ -15,6 +18,11 @@ test('the quick start solves the first data-parallel example', async () => {
   const lib = pathToFileURL(new URL('../../web/lib/index.js', import.meta.url).pathname).href;
   const file = join(mkdtempSync(join(tmpdir(), 'shardlab-readme-')), 'quickstart.mjs');
   writeFileSync(file, code.replace("from 'shardlab'", `from '${lib}'`));
+  return file;
+}
+
+test('the quick start solves the first data-parallel example', async () => {
+  const file = quickStartFile();
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
   await import(pathToFileURL(file).href);
   const [[w, loss], [jaxpr]] = log.mock.calls;
@@ -23,6 +31,13 @@ test('the quick start solves the first data-parallel example', async () => {
   expect(loss).toBe(121);
   expect(jaxpr).toContain('shard_map[');
   expect(jaxpr).toContain("psum[axes=('data',)]");
+});
+
+test('the quick start, run as its own process, exits by itself (code 0) once its work is done', () => {
+  const r = spawnSync(process.execPath, [quickStartFile()], { encoding: 'utf8', timeout: 30000 });
+  expect(r.error).toBeUndefined(); // no time-out: it did not hang
+  expect(r.status).toBe(0);
+  expect(r.stdout).toContain('[ [ 1.11');
 });
 
 test("the checker page's section lists the headers web/app/headers.js sends, with their values", async () => {

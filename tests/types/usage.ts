@@ -30,6 +30,12 @@ async function main(): Promise<void> {
   sl.array([1], { dtype: 'float64' });
   // @ts-expect-error: shardMap needs a mesh
   sl.shardMap((a: sl.Tracer) => a, { inSpecs: P(), outSpecs: P() });
-  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture);
+  const exported: sl.Exported = sl.export.export((a: sl.Tracer) => a.sum())(new sl.ShapeDtypeStruct([4]));
+  const again = sl.export.deserialize(await exported.serialize(), { limits: { maxEquations: 100 } });
+  const summed = await again.call(sl.array([1, 2, 3, 4]));
+  // @ts-expect-error: limits are numbers
+  sl.export.deserialize('{}', { limits: { maxEquations: 'many' } });
+  sl.shutdown();
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals);
 }
 void main;

@@ -14,6 +14,8 @@ export type Tree<T> = T | Tree<T>[] | { [key: string]: Tree<T> } | null | undefi
 
 /** Starts ShardLab (wasm + device workers); idempotent. */
 export function init(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean }): Promise<RuntimeInfo>;
+/** Stops the device runtime and frees its memory; a later init() starts a fresh one (Node scripts exit without it). */
+export function shutdown(): void;
 /** How the engine runs. */
 export interface RuntimeInfo {
   devices: number;
@@ -158,6 +160,41 @@ export interface AvalJSON {
 export type AtomJSON = { name: string; aval: AvalJSON } | { literal: number | string; aval: AvalJSON };
 
 type AnyFn = (...args: any[]) => any;
+
+/** The limits deserialize() checks a text against. */
+export interface ExportLimits {
+  maxTextBytes: number;
+  maxTreeNodes: number;
+  maxTreeDepth: number;
+  maxConstBytes: number;
+  maxEquations: number;
+  maxValueBytes: number;
+  maxTotalBytes: number;
+  maxWork: number;
+}
+/** A function traced at fixed shapes (jax.export.Exported). */
+export class Exported {
+  readonly inAvals: { dtype: DType; shape: number[] }[];
+  readonly outAvals: { dtype: DType; shape: number[] }[];
+  /** The program. */
+  jaxpr(): Jaxpr;
+  /** Runs it on arguments of the exported shapes. */
+  call(...args: any[]): Promise<any>;
+  /** The versioned JSON text deserialize() reads. */
+  serialize(): Promise<string>;
+  /** Frees the program. */
+  dispose(): void;
+}
+/** jax.export: export(f)(...args) and deserialize(text), checked by the core. */
+declare const exportNs: {
+  export(f: AnyFn): (...args: any[]) => Exported;
+  deserialize(text: string, options?: { limits?: Partial<ExportLimits> }): Exported;
+  readonly FORMAT: 'shardlab.exported';
+  readonly VERSION: 1;
+  readonly DEFAULT_LIMITS: Readonly<ExportLimits>;
+  readonly Exported: typeof Exported;
+};
+export { exportNs as export };
 /** jax.jit: returns an async function (inlined inside other traces). */
 export function jit<F extends AnyFn>(f: F, options?: { staticArgnums?: number | number[] }): (...args: Parameters<F>) => Promise<any>;
 /** jax.make_jaxpr. */

@@ -2,9 +2,9 @@
 // ShardedArray), possibly still being computed. Arrays returned by eager
 // operations are futures, as JAX's async dispatch: their data is awaited.
 
-import { ShapeError, ValueError, fromCore } from './errors.js';
+import { DeviceError, ShapeError, ValueError, fromCore } from './errors.js';
 import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
-import { engine } from './state.js';
+import { engine, state } from './state.js';
 import { ArrayBase } from './tracer.js';
 import { isNumericData } from './tree.js';
 
@@ -30,6 +30,7 @@ export class DArray extends ArrayBase {
     this.sharding = sharding;
     this._cell = { h: null };
     this._disposed = false;
+    this._runtime = state.runtime; // its blocks live in this runtime's memory
     if (handle instanceof Promise) {
       this._ready = handle.then(
         (h) => this._adopt(h),
@@ -144,6 +145,7 @@ export class DArray extends ArrayBase {
 
   _check(fn) {
     if (this._disposed) throw new ValueError(`${fn}: the array ${this.aval} was disposed`);
+    if (this._runtime !== state.runtime) throw new DeviceError(`${fn}: the array ${this.aval} belongs to a device runtime that was shut down`);
   }
 
   /** The core array, for an array that is ready. */

@@ -111,12 +111,11 @@ export function makeMesh(shape, axisNames, { axisTypes } = {}) {
   const types = axisTypes ?? shape.map(() => 'Auto');
   if (types.length !== shape.length) throw new ValueError(`makeMesh: axisTypes needs ${shape.length} entries, got ${types.length}`);
   const key = `${shape.join('x')}:${axisNames.join(',')}:${types.join(',')}`;
-  let mesh = meshes.get(key);
-  if (!mesh || mesh._runtime !== runtime) {
-    const handle = runtime.mesh(shape, axisNames);
-    mesh = new Mesh(shape, axisNames, types, handle);
-    meshes.set(key, mesh);
-  }
+  // One mesh per runtime and key (a fresh runtime after shutdown() needs its own handles).
+  const cached = meshes.get(key);
+  if (cached?.runtime === runtime) return cached.mesh;
+  const mesh = new Mesh(shape, axisNames, types, runtime.mesh(shape, axisNames));
+  meshes.set(key, { mesh, runtime });
   return mesh;
 }
 

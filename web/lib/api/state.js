@@ -65,6 +65,19 @@ function describe() {
   return { devices, threads: executor === 'threaded', executor };
 }
 
+/**
+ * Stops the device runtime (its threads or worker) and frees its memory:
+ * every array and compiled function made so far becomes unusable. A later
+ * init() starts a fresh one. Node scripts exit without it once their work is
+ * done; call it to end earlier or to release the memory in a long-lived page.
+ */
+export function shutdown() {
+  state.runtime?.terminate();
+  state.runtime = null;
+  state.Module = null;
+  state.defaultMesh = null;
+}
+
 /** How the engine runs: {devices, threads, executor: 'threaded' | 'lockstep'}. */
 export function runtimeInfo() {
   engine();

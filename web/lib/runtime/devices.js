@@ -66,6 +66,11 @@ export class DeviceRuntime {
     // A job's end comes as a message from the worker of the device that ended
     // it (cpp/wasm/async_runtime.cc); the rest are Emscripten's.
     const workers = [...Module.PThread.unusedWorkers, ...Module.PThread.runningWorkers];
+    // In Node the device threads do not keep the process alive by
+    // themselves: one worker is ref'd while a job is in flight, so a script
+    // exits once its work is done (browsers have no such notion).
+    this._keepAlive = typeof workers[0]?.unref === 'function' ? workers[0] : null;
+    for (const w of workers) w.unref?.();
     for (const w of workers) {
       w.onerror = (e) => this._die(`a device worker crashed (${e?.message ?? e})`);
       const emscripten = w.onmessage;
@@ -198,7 +203,7 @@ export class DeviceRuntime {
     } catch (e) {
       return Promise.reject(e);
     }
-    this._inFlight++;
+    if (this._inFlight++ === 0) this._keepAlive?.ref();
     return new Promise((resolve, reject) => {
       this._pending.set(id, (error) => {
         if (!error) return resolve(result);
@@ -211,7 +216,7 @@ export class DeviceRuntime {
   _settle(id, ok, kind, msgPtr) {
     const finish = this._pending.get(id);
     this._pending.delete(id);
-    if (finish) this._inFlight--;
+    if (finish && --this._inFlight === 0) this._keepAlive?.unref();
     if (ok) {
       finish?.(null);
     } else {
