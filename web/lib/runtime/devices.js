@@ -88,7 +88,7 @@ export class DeviceRuntime {
     if (this._worker) {
       const specs = program.outSpecs();
       const ins = inputs.map((h) => ({ dtype: h.dtype(), shape: h.shape(), data: this.get(h, { checkReplicas: false }) }));
-      const outs = await this._worker.call({ json: program.toJSON(), inputs: ins }, ins.map((i) => i.data.buffer));
+      const outs = await this._worker.run(program, ins);
       return outs.map((o, i) => {
         const data = o.dtype === 'float32' ? new Float32Array(o.data.buffer) : new Int32Array(o.data.buffer);
         return this.put(mesh, data, o.shape, specs[i] ?? [], o.dtype);

@@ -1,6 +1,7 @@
-// The page side of the lockstep worker: programs (as their JSON form) and
-// input arrays go to one worker that runs the module without threads; the
-// page only posts messages and awaits replies, so its main thread never blocks.
+// The page side of the lockstep worker: programs (each once, as its JSON
+// form) and input arrays go to one worker that runs the module without
+// threads; the page only posts messages and awaits replies, so its main
+// thread never blocks.
 
 import { errorOf } from '../api/errors.js';
 import { isNode } from './load_module.js';
@@ -27,6 +28,15 @@ class LockstepClient {
     this._worker = worker;
     this._pending = new Map();
     this._next = 1;
+    // Each program goes to the worker once, under an id; it is released there
+    // when the program's handle is garbage-collected here.
+    this._programIds = new WeakMap();
+    this._sent = new Set();
+    this._nextProgram = 1;
+    this._released = new FinalizationRegistry((id) => {
+      this._sent.delete(id);
+      this._worker.postMessage({ release: id });
+    });
     this.onDeath = null;
     const onMessage = (msg) => {
       const p = this._pending.get(msg.id);
@@ -43,6 +53,27 @@ class LockstepClient {
     } else {
       worker.onmessage = (e) => onMessage(e.data);
       worker.onerror = onError;
+    }
+  }
+
+  /** Runs `program` (a core Program handle) on host arrays ({dtype, shape, data}, transferred); resolves with the outputs. */
+  async run(program, inputs) {
+    let id = this._programIds.get(program);
+    if (!id) {
+      id = this._nextProgram++;
+      this._programIds.set(program, id);
+      this._released.register(program, id);
+    }
+    const msg = { programId: id, inputs };
+    if (!this._sent.has(id)) {
+      msg.json = program.toJSON();
+      this._sent.add(id);
+    }
+    try {
+      return await this.call(msg, inputs.map((i) => i.data.buffer));
+    } catch (e) {
+      if (msg.json) this._sent.delete(id); // not kept there: send it again next time
+      throw e;
     }
   }
 

@@ -1,12 +1,15 @@
-// The lockstep worker: loads the module without threads and runs programs
-// sent as their JSON form on host arrays, stepping every device through each
-// equation (exec/lockstep.h). Works as a browser module worker and as a Node
-// worker_thread. (No top-level await: bundlers may emit workers as scripts.)
+// The lockstep worker: loads the module without threads and runs programs on
+// host arrays, stepping every device through each equation (exec/lockstep.h).
+// A program arrives once, as its JSON form, rebuilt by the core's reader
+// (ir/json_read.h) and kept under its id until the page releases it. Works as
+// a browser module worker and as a Node worker_thread. (No top-level await:
+// bundlers may emit workers as scripts.)
 
 import { instantiateModule, isNode } from './load_module.js';
-import { replayProgram } from './replay.js';
 
-// Programs already rebuilt, by their JSON text (a jit function sends the same one each call).
+// The page's own programs, read without the limits untrusted ones get.
+const TRUSTED = { maxTextBytes: 2 ** 31, maxEquations: 2 ** 31, maxValueBytes: 2 ** 53, maxTotalBytes: 2 ** 53, maxWork: 1e300 };
+// Programs already rebuilt, by id.
 const programs = new Map();
 let resolveInit;
 const options = new Promise((r) => (resolveInit = r));
@@ -25,16 +28,17 @@ async function handle(msg, reply) {
       reply({ id: msg.id, outputs: [] });
       return;
     }
-    let program = programs.get(msg.json);
-    if (!program) {
-      program = replayProgram(M, JSON.parse(msg.json));
-      if (programs.size >= 64) {
-        const [key, old] = programs.entries().next().value;
-        old.delete();
-        programs.delete(key);
-      }
-      programs.set(msg.json, program);
+    if (msg.release) {
+      programs.get(msg.release)?.delete();
+      programs.delete(msg.release);
+      return;
     }
+    if (msg.json) {
+      programs.get(msg.programId)?.delete(); // sent again after a failed run
+      programs.set(msg.programId, M.programFromJson(msg.json, TRUSTED));
+    }
+    const program = programs.get(msg.programId);
+    if (!program) throw Object.assign(new Error(`the lockstep worker does not hold program ${msg.programId}`), { name: 'DeviceError' });
     const outputs = M.interpretProgram(program, msg.inputs);
     reply({ id: msg.id, outputs }, outputs.map((o) => o.data.buffer));
   } catch (e) {
