@@ -3,25 +3,12 @@
 // shows the failing requirement's message; an endless loop is stopped and the
 // page stays usable; the sharding picture shows 8 blocks for a split array.
 // Screenshots of the problem view and the results are kept as artifacts.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
+import { buildApp, root, solution, typeCode } from './app_page.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const shots = `${root}build/test-results/screenshots`;
-const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
 
-test.beforeAll(async () => {
-  await build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error' });
-});
-
-async function typeCode(page, code) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
+test.beforeAll(buildApp);
 
 test('the list shows the four problems', async ({ page }) => {
   await page.goto('/build/app/index.html');

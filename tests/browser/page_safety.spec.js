@@ -4,25 +4,12 @@
 // literally, with no element or event handler added, and no script run (the
 // __pwned flag stays unset, also after hovering the pictures). And the built,
 // minified page names the API's errors by their classes (ValueError, ...).
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
+import { buildApp, solution, typeCode } from './app_page.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
 const IMG = '<img src=x onerror=window.__pwned=1>';
 
-test.beforeAll(async () => {
-  await build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error' });
-});
-
-async function typeCode(page, code) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
+test.beforeAll(buildApp);
 
 // Fires mouseover on every element of the results (and really hovers each
 // picture), then looks for what markup injection leaves behind: an <img>, an

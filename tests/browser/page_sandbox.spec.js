@@ -5,25 +5,13 @@
 // message, a worker that closes itself is reported at once, and nothing can
 // set the solved mark but a solution whose programs pass.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
+import { buildApp, root, solution, typeCode } from './app_page.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
 // A ring "solution" that returns its input unchanged: wrong on every case.
 const GARBAGE = 'export default function solve(x) {\n  return { out: x };\n}\n';
 
-test.beforeAll(async () => {
-  await build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error' });
-});
-
-async function typeCode(page, code) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-}
+test.beforeAll(buildApp);
 
 async function submit(page, code) {
   await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
