@@ -54,6 +54,8 @@ class Parser {
           skip_space();
           if (pos_ >= s_.size() || s_[pos_] != '"') error("expected a string key");
           std::string key = string();
+          // A repeated key would mean different things to different readers (JSON.parse keeps the last).
+          if (v.find(key)) error("a repeated key in an object");
           skip_space();
           if (pos_ >= s_.size() || s_[pos_] != ':') error("expected ':'");
           ++pos_;

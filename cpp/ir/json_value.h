@@ -1,5 +1,6 @@
 // A parsed JSON document, for reading programs that come from outside (the
-// checker's sandbox): strict RFC 8259 syntax, objects keep their key order,
+// checker's sandbox): strict RFC 8259 syntax, no repeated keys (readers
+// disagree on which one counts), objects keep their key order,
 // and the text's size and nesting depth are bounded, so a hostile document
 // gets a named error instead of exhausting the stack or the heap.
 #pragma once

@@ -130,6 +130,7 @@ TEST(JsonRead, MalformedTextGetsANamedError) {
   EXPECT_EQ(read_error("{} x"), "ValueError: program: malformed JSON at byte 3: unexpected text after the value");
   EXPECT_EQ(read_error("\"\\ud800\""), "ValueError: program: malformed JSON at byte 7: a lone surrogate in a \\u escape");
   EXPECT_EQ(read_error("1e999"), "ValueError: program: malformed JSON at byte 5: a number out of range");
+  EXPECT_EQ(read_error("{\"a\":1,\"a\":2}"), "ValueError: program: malformed JSON at byte 10: a repeated key in an object");
   EXPECT_EQ(read_error("[]"), "ValueError: program: the program must be an object, not an array");
   EXPECT_EQ(read_error("{}"), "ValueError: program: the program has no 'invars'");
   EXPECT_EQ(read_error(std::string(100000, '[')), "ValueError: program: malformed JSON at byte 64: nested too deeply");

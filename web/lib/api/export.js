@@ -75,16 +75,9 @@ export class Exported {
   async serialize() {
     const consts = [];
     for (const x of this._c.consts) consts.push({ dtype: x.dtype, shape: [...x.shape], data: toBase64(await x.data()) });
-    return JSON.stringify({
-      format: FORMAT,
-      version: VERSION,
-      inTree: this.inTree,
-      outTree: this.outTree,
-      inAvals: this.inAvals,
-      outAvals: this.outAvals,
-      consts,
-      program: JSON.parse(this._c.program.toJSON()),
-    });
+    const head = JSON.stringify({ format: FORMAT, version: VERSION, inTree: this.inTree, outTree: this.outTree, inAvals: this.inAvals, outAvals: this.outAvals, consts });
+    // The program's JSON text goes in as it is (it is one JSON object), not parsed and written again.
+    return `${head.slice(0, -1)},"program":${this._c.program.toJSON()}}`;
   }
 
   /** Frees the program and the constants' device memory. */
@@ -163,7 +156,8 @@ export function deserialize(text, { limits = {} } = {}) {
       throw bad('inAvals and consts do not match the program\'s inputs');
     }
     if (outs.length !== outAvals.length || !outAvals.every((a, i) => same(a, outs[i]))) throw bad('outAvals do not match the program\'s outputs');
-    const meshes = meshesOf(JSON.parse(program.toJSON()));
+    // Read from the text, which the core has just accepted: every mesh in it is one of the program's.
+    const meshes = meshesOf(doc.program);
     const consts = hosts.map((h) => putHost(hostData(h.data, { dtype: h.dtype, shape: h.shape }, 'deserialize')));
     const c = { program, inDef: inTree, outDef: outTree, consts, ownsConsts: true, meshes, outAvals: outs, outSpecs: program.outSpecs() };
     return new Exported(c, inTree, inAvals);
@@ -211,7 +205,7 @@ function checkAvals(list, what, n) {
   });
 }
 
-// The meshes of a program's shard_maps (in the JSON of the program the core rebuilt).
+// The meshes of a program's shard_maps (in its JSON form, as the core accepted it).
 function meshesOf(program) {
   const out = new Map();
   const walk = (p) => {
