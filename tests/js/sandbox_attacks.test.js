@@ -131,3 +131,17 @@ test('generated cases come from a fresh seed per check; --seed reproduces one', 
   expect(c.status).toBe(0);
   expect(c.report.seed).not.toBe(4242);
 });
+
+test("a program too large for the judge's limits is rejected before it runs, with the reason", () => {
+  // 1 GiB of float32, traced abstractly in the sandbox; the judge refuses to run it.
+  const r = check('data-parallel-step', file('huge.mjs', `import * as sl from 'shardlab';
+export default function step(w, b, x, y, lr) {
+  const big = sl.np.broadcastTo(lr, [16384, 16384]);
+  return { w, b, loss: big.sum() };
+}
+`));
+  expect(r.status).toBe(1);
+  expect(messages(r.report)).toEqual([
+    "the solution's program was rejected: ResourceError: program: the program equation 0 (broadcast_in_dim) output is f32[16384,16384] (1073741824 bytes); a value may have at most 67108864 bytes",
+  ]);
+});

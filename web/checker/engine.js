@@ -134,6 +134,12 @@ function signatureOf(problem, input) {
   return problem.args.map((name) => ({ name, dtype: problem.inputs?.[name]?.dtype ?? 'float32', shape: shapeOf(input[name]) }));
 }
 
+/**
+ * What a solution's program may need, per run: a problem's programs are
+ * small, and a hostile one must not take the judge's memory or time.
+ */
+export const PROGRAM_LIMITS = Object.freeze({ maxValueBytes: 64 << 20, maxTotalBytes: 512 << 20, maxWork: 5e9 });
+
 /** A fresh seed for the generated cases of one check. */
 export function freshSeed() {
   return Math.floor(Math.random() * 2 ** 31);
@@ -183,7 +189,7 @@ export async function checkSolution(problem, solution, { seed = freshSeed(), cas
         return;
       }
       try {
-        entries[i].program = sl.export.deserialize(r.exported);
+        entries[i].program = sl.export.deserialize(r.exported, { limits: PROGRAM_LIMITS });
       } catch (e) {
         entries[i].error = `the solution's program was rejected: ${e.name}: ${e.message}`;
       }
