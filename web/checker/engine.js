@@ -97,11 +97,14 @@ async function runCase(problem, exported, c, deadline) {
   const fail = (message) => ({ name: c.name, passed: false, maxAbsError: null, message, diffs: [] });
   if (exported.error) return fail(exported.error);
   let raw;
+  const args = [];
   try {
-    const args = problem.args.map((name) => argValue(problem, name, c.input[name]));
+    for (const name of problem.args) args.push(argValue(problem, name, c.input[name]));
     raw = await rawOutputs(problem, await deadline.race(exported.program.call(...args)));
   } catch (e) {
     return fail(e.name === 'TimeoutError' ? e.message : `the solution failed: ${e.name}: ${e.message}`);
+  } finally {
+    for (const a of args) if (typeof a !== 'number') a.dispose();
   }
   const keys = Object.keys(problem.outputs);
   if (raw.kind !== 'object' || keys.some((k) => !raw.keys.includes(k))) {
@@ -166,13 +169,14 @@ export async function checkSolution(problem, solution, { seed = freshSeed(), cas
   const cases = casesOf(problem, { seed, custom });
   // The requirements read the program traced for a generated case (or the first one).
   const traced = cases.find((c) => c.name.startsWith('generated')) ?? cases[0];
+  // One trace per distinct signature: key -> {sig, program (an Exported), error}.
   const signatures = new Map();
-  for (const c of cases) {
+  const keys = cases.map((c) => {
     const sig = signatureOf(problem, c.input);
     const key = JSON.stringify(sig);
     if (!signatures.has(key)) signatures.set(key, { sig, program: null, error: null });
-    c.key = key;
-  }
+    return key;
+  });
   const entries = [...signatures.values()];
   try {
     let traces = [];
@@ -195,11 +199,11 @@ export async function checkSolution(problem, solution, { seed = freshSeed(), cas
       }
     });
     const caseResults = [];
-    for (const c of cases) {
-      const entry = signatures.get(c.key);
+    for (const [i, c] of cases.entries()) {
+      const entry = signatures.get(keys[i]);
       caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
     }
-    const main = signatures.get(traced.key);
+    const main = signatures.get(keys[cases.indexOf(traced)]);
     const jaxpr = main.program ? main.program.jaxpr() : null;
     const program = jaxpr ? jaxpr.toJSON() : null;
     const vars = program ? Object.fromEntries(problem.args.map((a, i) => [a, program.invars[i]?.name])) : {};
