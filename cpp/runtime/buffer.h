@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace shardlab {
@@ -13,8 +14,9 @@ namespace shardlab {
 class Buffer {
  public:
   /// Allocates `bytes` for device `device` (which sets the stagger); throws a
-  /// ResourceError when memory is exhausted.
-  Buffer(size_t bytes, int device);
+  /// ResourceError when they exceed the device memory or it is exhausted.
+  /// 64 bits, so that no byte count is truncated where size_t has 32.
+  Buffer(uint64_t bytes, int device);
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   ~Buffer();
