@@ -33,8 +33,16 @@ PartitionSpec spec_from_js(const emscripten::val& spec);
 emscripten::val spec_to_js(const PartitionSpec& spec);
 /// A DType from its numpy name ("float32", "int32", "bool"); errors name `fn`.
 DType dtype_from_name(const std::string& name, const char* fn);
-/// Converts a JS array of numbers to a Shape.
-Shape shape_from_js(const emscripten::val& shape);
+/// A JS value as messages quote it: 2.5, NaN, '3', undefined.
+std::string quote_js(const emscripten::val& v);
+/// Whether `d` is an integer a JS number holds exactly (Number.isSafeInteger).
+bool is_safe_integer(double d);
+/// Converts a JS array of dimensions to a Shape. A JS number may be 2.5, NaN,
+/// -1, Infinity or 1e300, which a cast to int64_t would make 2, or undefined
+/// behaviour: a ValueError names `fn`, `what` (the argument) and the entry
+/// unless each is an integer in 0..2^53 - 1. The JS API checks first
+/// (web/lib/api/shape.js); this is the line of defence for every other caller.
+Shape shape_from_js(const emscripten::val& shape, const char* fn, const char* what);
 /// Converts a Shape to a JS array.
 emscripten::val shape_to_js(const Shape& shape);
 /// Converts a JS collective description ({op, axisName, axis, scatterDimension, tiled, perm, splitAxis, concatAxis}).

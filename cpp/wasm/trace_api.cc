@@ -1,9 +1,12 @@
 #include "wasm/trace_api.h"
 
+#include <cmath>
+
 #include "exec/interpreter.h"
 #include "ir/json.h"
 #include "ir/print.h"
 #include "runtime/errors.h"
+#include "runtime/sizes.h"
 #include "wasm/js_errors.h"
 
 namespace shardlab::wasm {
@@ -26,10 +29,19 @@ val strings_to_js(const std::vector<std::string>& v) {
   return a;
 }
 
-std::vector<int64_t> ints_from_js(const val& v) {
+// A list of integers; a ValueError names primitive `prim`, its parameter `key` and the entry unless
+// each is an integer a JS number holds exactly (a cast would make 2.5 2, and NaN undefined behaviour).
+std::vector<int64_t> ints_from_js(const val& v, const std::string& prim, const std::string& key) {
   std::vector<int64_t> out;
   const int n = v["length"].as<int>();
-  for (int i = 0; i < n; ++i) out.push_back(static_cast<int64_t>(v[i].as<double>()));
+  for (int i = 0; i < n; ++i) {
+    const val e = v[i];
+    const double x = e.isNumber() ? e.as<double>() : NAN;
+    if (!is_safe_integer(x))
+      fail(ErrorKind::kValue, prim, ": parameter '", key, "' entry ", i, " is ", quote_js(e),
+           "; expected an integer in -", kMaxDimension, "..", kMaxDimension);
+    out.push_back(static_cast<int64_t>(x));
+  }
   return out;
 }
 
@@ -44,7 +56,7 @@ ir::ParamValue param_from_js(const std::string& key, const val& v, const std::st
   if (v.isTrue() || v.isFalse()) return v.as<bool>();
   if (v.isNumber()) {
     const double d = v.as<double>();
-    if (d == static_cast<double>(static_cast<int64_t>(d))) return static_cast<int64_t>(d);
+    if (is_safe_integer(d)) return static_cast<int64_t>(d);
     return d;
   }
   if (v.isString()) {
@@ -56,10 +68,10 @@ ir::ParamValue param_from_js(const std::string& key, const val& v, const std::st
     if (n > 0 && v[0].isString()) return strings_from_js(v);
     if (n > 0 && val::global("Array").call<bool>("isArray", v[0])) {
       ir::IntLists lists;
-      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i]));
+      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i], prim, key + "[" + std::to_string(i) + "]"));
       return lists;
     }
-    return ints_from_js(v);
+    return ints_from_js(v, prim, key);
   }
   fail(ErrorKind::kValue, prim, ": parameter '", key, "' has a value of an unsupported type");
 }
@@ -161,7 +173,10 @@ val interpret_js(const JsProgram& program, const val& inputs) {
     const int n = inputs["length"].as<int>();
     for (int i = 0; i < n; ++i) {
       const val x = inputs[i];
-      exec::HostArray h{ir::Aval{dtype_from_name(x["dtype"].as<std::string>(), "run"), shape_from_js(x["shape"]), {}}, {}};
+      exec::HostArray h{
+          ir::Aval{dtype_from_name(x["dtype"].as<std::string>(), "run"), shape_from_js(x["shape"], "run", "shape"), {}},
+          {}};
+      ir::check_aval(h.aval, "run", "the input");
       h.words.resize(static_cast<size_t>(num_elements(h.aval.shape)));
       const val data = x["data"];
       const val bits = val::global("Uint32Array").new_(data["buffer"], data["byteOffset"], h.words.size());
@@ -202,8 +217,9 @@ std::vector<ir::Atom> JsTrace::atoms(const val& a) const {
 }
 
 val JsTrace::input(const std::string& dtype, const val& shape) {
-  return with_js_errors(
-      [&] { return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape), {}})); });
+  return with_js_errors([&] {
+    return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape, "input", "shape"), {}}));
+  });
 }
 
 val JsTrace::emit(const std::string& name, const val& params, const val& inputs) {
