@@ -45,6 +45,7 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("submitCollective", &AsyncRuntime::submit_collective)
       .function("submitFault", &AsyncRuntime::submit_fault);
   function("heapBytesInUse", &shardlab::wasm::heap_bytes_in_use);
+  function("heapBytes", &shardlab::wasm::heap_bytes);
   function("deviceMemoryBytes",
            optional_override([] { return static_cast<double>(shardlab::platform::device_memory_bytes()); }));
   function("setSpinBudgetNs",

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/errors.h"
+#include "runtime/large_blocks.h"
 #include "runtime/platform.h"
 #include "runtime/sizes.h"
 
@@ -23,7 +24,11 @@ Buffer::Buffer(uint64_t bytes, int device) {
     fail(ErrorKind::kResource, "Buffer: cannot allocate ", bytes_str(bytes), " for device ", device, ": more than the ",
          bytes_str(limit), " of device memory");
   bytes_ = static_cast<size_t>(bytes);
-  raw_ = std::malloc(bytes_ + kAlign + stagger);
+  const size_t total = bytes_ + kAlign + stagger;
+  large_ = total >= kLargeBlockBytes;
+  raw_ = large_ ? allocate_large(total) : std::malloc(total);
+  // Unused spans hold memory malloc may need: give them back and try again.
+  if (!raw_ && !large_ && release_free_spans()) raw_ = std::malloc(total);
   if (!raw_)
     fail(ErrorKind::kResource, "Buffer: cannot allocate ", bytes, " bytes for device ", device,
          "; the device memory is exhausted (free arrays, or start the runtime with more memory)");
@@ -32,6 +37,12 @@ Buffer::Buffer(uint64_t bytes, int device) {
   std::memset(data_, 0, bytes_);
 }
 
-Buffer::~Buffer() { std::free(raw_); }
+Buffer::~Buffer() {
+  if (large_) {
+    free_large(raw_);
+  } else {
+    std::free(raw_);
+  }
+}
 
 }  // namespace shardlab

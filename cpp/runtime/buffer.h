@@ -2,6 +2,9 @@
 // modulo 4 KiB by device, because per-device buffers that all start at the
 // same offset modulo 4 KiB made copy-heavy collectives 1.4-2x slower
 // (cache-set and store-forwarding aliasing between the devices' streams).
+// Blocks of a megabyte or more live in spans of their own (runtime/large_blocks.h),
+// so that a freed large buffer is there again for the next call; they start
+// on 4 KiB boundaries, so their stagger is exact.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +35,7 @@ class Buffer {
   void* raw_ = nullptr;
   void* data_ = nullptr;
   size_t bytes_ = 0;
+  bool large_ = false;  // raw_ is a block of allocate_large, not of malloc
 };
 
 }  // namespace shardlab

@@ -1,6 +1,7 @@
 #include "async_runtime.h"
 
 #include <emscripten/emscripten.h>
+#include <emscripten/heap.h>
 #include <malloc.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "js_errors.h"
 #include "runtime/errors.h"
+#include "runtime/large_blocks.h"
 #include "runtime/sizes.h"
 #include "thread_cache_alloc.h"
 
@@ -108,9 +110,13 @@ CollectiveSpec collective_from_js(const val& desc) {
 }
 
 double heap_bytes_in_use() {
-  // Blocks parked in the allocation caches are free, not in use.
-  return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes());
+  // Blocks parked in the allocation caches and unused parts of spans are free, not in use.
+  const LargeBlockStats spans = large_block_stats();
+  return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes()) -
+         static_cast<double>(spans.reserved - spans.in_use);
 }
+
+double heap_bytes() { return static_cast<double>(emscripten_get_heap_size()); }
 
 DType dtype_from_name(const std::string& name, const char* fn) {
   if (name == "float32") return DType::kFloat32;

@@ -55,8 +55,10 @@ ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const e
 void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas);
 
 /// Bytes of the wasm heap in use (malloc's count less the free blocks the
-/// allocation caches hold), for leak tests.
+/// allocation caches and the large blocks' spans hold), for leak tests.
 double heap_bytes_in_use();
+/// The wasm heap's current size in bytes (it grows; it never shrinks).
+double heap_bytes();
 
 /// The outputs of a submitted program; valid once its job has ended.
 struct ProgramRun {

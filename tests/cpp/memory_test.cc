@@ -1,12 +1,16 @@
 // Device memory: byte counts checked in 64 bits before anything is allocated
-// (runtime/sizes.h), buffers and sharded arrays that refuse what cannot fit.
+// (runtime/sizes.h), buffers and sharded arrays that refuse what cannot fit,
+// and the spans that keep freed large blocks for the next call
+// (runtime/large_blocks.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "runtime/buffer.h"
 #include "runtime/errors.h"
+#include "runtime/large_blocks.h"
 #include "runtime/platform.h"
 #include "runtime/sharded_array.h"
 #include "runtime/sizes.h"
@@ -91,6 +95,18 @@ TEST(Buffer, RefusesMoreThanTheDeviceMemoryBeforeAllocating) {
   EXPECT_EQ(kind_of([] { Buffer b(UINT64_MAX, 3); }), ErrorKind::kResource);
 }
 
+TEST(Buffer, LargeBuffersAreZeroedAlignedAndStaggered) {
+  for (int device = 0; device < 8; ++device) {
+    Buffer b(3 << 20, device);
+    const auto at = reinterpret_cast<uintptr_t>(b.data());
+    EXPECT_EQ(at % 64, 0u);
+    EXPECT_EQ(at % 4096, static_cast<uintptr_t>(device) * 576 % 4096);
+    const auto* bytes = static_cast<const unsigned char*>(b.data());
+    EXPECT_EQ(bytes[0] | bytes[b.bytes() / 2] | bytes[b.bytes() - 1], 0);
+    std::memset(b.data(), 0xab, b.bytes());  // dirty the span for the next device's buffer
+  }
+}
+
 TEST(ShardedArray, AShapePastTheDeviceMemoryIsRefusedBeforeAnyBlockIsAllocated) {
   auto mesh = testing::make_mesh({8}, {"data"});
   EXPECT_EQ(kind_of([&] { ShardedArray a(mesh, DType::kFloat32, {kTooMany * 8}, PartitionSpec{{{"data"}}}); }),
@@ -98,6 +114,69 @@ TEST(ShardedArray, AShapePastTheDeviceMemoryIsRefusedBeforeAnyBlockIsAllocated) 
   const Shape wraps = {4, (int64_t{1} << 32) + 1, (int64_t{1} << 32) - 1, (int64_t{1} << 32) + 1,
                        (int64_t{1} << 32) - 1};
   EXPECT_EQ(kind_of([&] { ShardedArray a(mesh, DType::kFloat32, wraps, PartitionSpec{}); }), ErrorKind::kResource);
+}
+
+// The large blocks' heap is shared by the whole test binary: these tests
+// use sizes no other test allocates and look at differences.
+constexpr size_t kMiB = size_t{1} << 20;
+
+TEST(LargeBlocks, AFreedBlockIsReusedByTheNextOfItsSize) {
+  void* a = allocate_large(64 * kMiB);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 4096, 0u);
+  const LargeBlockStats held = large_block_stats();
+  free_large(a);
+  EXPECT_EQ(large_block_stats().reserved, held.reserved);  // the span stays
+  EXPECT_EQ(large_block_stats().in_use, held.in_use - 64 * kMiB);
+  void* b = allocate_large(64 * kMiB);
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(large_block_stats().reserved, held.reserved);
+  free_large(b);
+}
+
+TEST(LargeBlocks, FreedNeighboursMergeSoALargerBlockFitsAgain) {
+  void* whole = allocate_large(64 * kMiB);
+  ASSERT_NE(whole, nullptr);
+  free_large(whole);
+  const size_t reserved = large_block_stats().reserved;
+  // Best fit: both halves come from the 64 MiB range, one after the other.
+  void* a = allocate_large(24 * kMiB);
+  void* b = allocate_large(24 * kMiB);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(a, whole);
+  EXPECT_EQ(static_cast<char*>(b), static_cast<char*>(a) + 24 * kMiB);
+  free_large(a);
+  free_large(b);
+  void* again = allocate_large(64 * kMiB);
+  EXPECT_EQ(again, whole);
+  EXPECT_EQ(large_block_stats().reserved, reserved);
+  free_large(again);
+}
+
+TEST(LargeBlocks, UnusedSpansGoBackToMallocWhenAsked) {
+  void* a = allocate_large(40 * kMiB);
+  ASSERT_NE(a, nullptr);
+  const size_t reserved = large_block_stats().reserved;
+  free_large(a);
+  EXPECT_TRUE(release_free_spans());
+  EXPECT_LE(large_block_stats().reserved + 40 * kMiB, reserved);  // a's span (at least 40 MiB) is gone
+  EXPECT_FALSE(release_free_spans());
+}
+
+TEST(LargeBlocks, ARequestNoSpanHoldsReleasesTheUnusedSpansFirst) {
+  release_free_spans();
+  const size_t base = large_block_stats().reserved;
+  void* small = allocate_large(8 * kMiB);
+  free_large(small);
+  EXPECT_EQ(large_block_stats().reserved, base + 8 * kMiB);
+  // Too large for the unused 8 MiB span: that span goes back to malloc
+  // (where it may merge with its neighbours) before a new one is made.
+  void* big = allocate_large(96 * kMiB);
+  ASSERT_NE(big, nullptr);
+  EXPECT_EQ(large_block_stats().reserved, base + 96 * kMiB);
+  free_large(big);
+  release_free_spans();
 }
 
 }  // namespace

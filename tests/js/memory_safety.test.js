@@ -1,7 +1,11 @@
 // Memory safety of the runtime (issue 16): every element and byte count is
 // checked in 64 bits before anything is allocated, so a shape past the
 // device memory is a ResourceError and a bad dimension a ValueError, both
-// naming the function and the argument, with the runtime usable afterwards.
+// naming the function and the argument, with the runtime usable afterwards;
+// and freed device memory is reused, so a program with a 1 GB intermediate
+// runs again and again without growing the wasm heap.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { state } from '../../web/lib/api/state.js';
@@ -156,4 +160,32 @@ describe('a bad dimension is a ValueError naming the function and the argument',
     }
     await expectUsable();
   });
+});
+
+describe('freed device memory is reused', () => {
+  test('a program whose intermediate needs 1 GB runs 10 times; the heap does not grow after the first run', async () => {
+    // 2^28 float32 (1 GiB) from a scalar; one element of it comes out (a sum would double the time).
+    const f = sl.jit((s) => lax.slice(np.broadcastTo(s, [2 ** 28]), [0], [1]));
+    const inUse = sl.memoryStats().inUse;
+    const heaps = [];
+    for (let i = 0; i < 10; i++) {
+      const out = await f(i);
+      expect(await out.tolist()).toEqual([i]);
+      out.dispose();
+      heaps.push(sl.memoryStats().heapSize);
+    }
+    expect(heaps[0]).toBeGreaterThan(2 ** 30); // the intermediate was allocated
+    expect(heaps[9]).toBe(heaps[0]);
+    expect(sl.memoryStats().inUse - inUse).toBeLessThan(1 << 20); // the span it lives in counts as free
+  }, 120000);
+
+  test('a program whose intermediate needs 1.6 GB runs twice', () => {
+    // In its own process: a fresh heap (this one holds a 1 GB span by now).
+    const script = fileURLToPath(new URL('./fixtures/reuse.mjs', import.meta.url));
+    const out = JSON.parse(execFileSync(process.execPath, [script, String(1600 * 2 ** 18), '2'], { encoding: 'utf8', timeout: 120000 }).trim().split('\n').pop());
+    expect(out.errors).toEqual([]);
+    expect(out.results).toEqual([1, 2]);
+    expect(out.heaps[0]).toBeGreaterThan(1600 * 2 ** 20);
+    expect(out.heaps[1]).toBe(out.heaps[0]);
+  }, 120000);
 });
