@@ -2,6 +2,7 @@
 #include <emscripten/bind.h>
 
 #include "runtime/event.h"
+#include "runtime/platform.h"
 #include "wasm/async_runtime.h"
 
 namespace {
@@ -44,6 +45,9 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("submitCollective", &AsyncRuntime::submit_collective)
       .function("submitFault", &AsyncRuntime::submit_fault);
   function("heapBytesInUse", &shardlab::wasm::heap_bytes_in_use);
+  function("heapBytes", &shardlab::wasm::heap_bytes);
+  function("deviceMemoryBytes",
+           optional_override([] { return static_cast<double>(shardlab::platform::device_memory_bytes()); }));
   function("setSpinBudgetNs",
            optional_override([](double ns) { shardlab::set_spin_budget_ns(static_cast<int64_t>(ns)); }));
 }

@@ -3,7 +3,10 @@
 #include <cstring>
 
 #include "exec/eval_eqn.h"
+#include "runtime/errors.h"
+#include "runtime/platform.h"
 #include "runtime/shape.h"
+#include "runtime/sizes.h"
 
 namespace shardlab::exec {
 
@@ -32,6 +35,15 @@ std::vector<bool> needed_equations(const ir::Program& body, const std::vector<bo
 
 Frame::Frame(const ir::Program& body, std::vector<bool> writes)
     : writes_(std::move(writes)), var_offset_(body.avals.size()) {
+  // Each value fits in the device memory, but all of them together may not,
+  // nor their count of words in a 32-bit size_t: sum in 64 bits and check
+  // (the literals' words after them are a few more, far from overflowing).
+  uint64_t total = 0;
+  for (const ir::Aval& aval : body.avals) total += static_cast<uint64_t>(num_elements(aval.shape));
+  const uint64_t limit = platform::device_memory_bytes();
+  if (total > limit / kElemBytes)
+    fail(ErrorKind::kResource, "shard_map: the body's values need ", bytes_str(total * kElemBytes),
+         " on each device, more than the ", bytes_str(limit), " of device memory");
   size_t words = 0;
   for (size_t v = 0; v < body.avals.size(); ++v) {
     var_offset_[v] = words;

@@ -34,27 +34,37 @@ std::vector<HostArray> interpret(const ir::Program& p, const std::vector<HostArr
   return results;
 }
 
+namespace {
+
+// The bits of n 4-byte elements. An empty vector's data() may be null,
+// which memcpy's arguments must not be even for 0 bytes.
+void copy_words(void* dst, const void* src, size_t n) {
+  if (n) std::memcpy(dst, src, n * 4);
+}
+
+}  // namespace
+
 HostArray host_f32(const Shape& shape, const std::vector<float>& values) {
   HostArray h{ir::Aval{DType::kFloat32, shape, {}}, std::vector<uint32_t>(values.size())};
-  std::memcpy(h.words.data(), values.data(), values.size() * 4);
+  copy_words(h.words.data(), values.data(), values.size());
   return h;
 }
 
 HostArray host_i32(const Shape& shape, const std::vector<int32_t>& values) {
   HostArray h{ir::Aval{DType::kInt32, shape, {}}, std::vector<uint32_t>(values.size())};
-  std::memcpy(h.words.data(), values.data(), values.size() * 4);
+  copy_words(h.words.data(), values.data(), values.size());
   return h;
 }
 
 std::vector<float> as_floats(const HostArray& a) {
   std::vector<float> v(a.words.size());
-  std::memcpy(v.data(), a.words.data(), v.size() * 4);
+  copy_words(v.data(), a.words.data(), v.size());
   return v;
 }
 
 std::vector<int32_t> as_ints(const HostArray& a) {
   std::vector<int32_t> v(a.words.size());
-  std::memcpy(v.data(), a.words.data(), v.size() * 4);
+  copy_words(v.data(), a.words.data(), v.size());
   return v;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "runtime/sizes.h"
+
 namespace shardlab::ir {
 
 std::string Aval::str() const {
@@ -14,6 +16,10 @@ std::string Aval::str() const {
     s += "}";
   }
   return s;
+}
+
+void check_aval(const Aval& aval, std::string_view fn, std::string_view what) {
+  checked_bytes(aval.dtype, aval.shape, fn, what);
 }
 
 std::vector<std::string> vma_union(const std::vector<std::string>& a, const std::vector<std::string>& b) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/shape.h"
@@ -23,6 +24,11 @@ struct Aval {
   bool operator==(const Aval& o) const { return dtype == o.dtype && shape == o.shape && vma == o.vma; }
   bool operator!=(const Aval& o) const { return !(*this == o); }
 };
+
+/// Checks that a value of type `aval` can exist: its dimensions are in
+/// 0..kMaxDimension (else a ValueError) and its bytes, counted in 64 bits,
+/// fit in the device memory (else a ResourceError); errors name `fn` and `what`.
+void check_aval(const Aval& aval, std::string_view fn, std::string_view what);
 
 /// The sorted union of two VMA sets (the axes a result of both varies along).
 std::vector<std::string> vma_union(const std::vector<std::string>& a, const std::vector<std::string>& b);

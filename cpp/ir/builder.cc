@@ -28,6 +28,7 @@ VarId Builder::new_var(const Aval& aval) {
 }
 
 Atom Builder::input(const Aval& aval) {
+  check_aval(aval, "input", "the input");
   const VarId v = new_var(aval);
   program_.invars.push_back(v);
   return Atom::of(v, aval, id_);
@@ -86,6 +87,9 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   in.reserve(inputs.size());
   for (const Atom& a : inputs) in.push_back(a.aval);
   const std::vector<Aval> out = primitive(prim).shape(params, in);
+  // Every value of a program fits in the device memory, so evaluating it may
+  // count its elements and bytes without overflow (runtime/sizes.h).
+  for (const Aval& aval : out) check_aval(aval, primitive(prim).name, "the result");
   // After the shape rule, whose errors about operands come first.
   check_params(primitive(prim).params, params, primitive(prim).name);
   Eqn eqn{prim, std::move(params), std::move(inputs), {}};

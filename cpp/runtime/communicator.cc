@@ -322,6 +322,7 @@ void Communicator::ppermute(int device, const AxisGroup& g, const void* in, void
   tag.add(g.axes);
   for (auto [s, d] : perm) tag.add(s).add(d);
   exchange(device, g, "ppermute", kPpermute, tag.h, bytes, in, out, bytes, [&](const Peers& p, bool) {
+    if (bytes == 0) return;  // nothing to move, and an empty array's pointers may be null (memcpy's must not)
     for (auto [s, d] : perm)
       if (d == p.me) {
         std::memcpy(out, p.desc[s]->in, static_cast<size_t>(bytes));

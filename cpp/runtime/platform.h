@@ -24,6 +24,10 @@ int64_t now_ns() noexcept;
 /// A hint inside spin loops (x86 pause natively; nothing in wasm).
 void cpu_relax();
 
+/// The device memory in bytes, the most any array may need (see
+/// runtime/sizes.h): the wasm heap's maximum size, natively the physical memory.
+uint64_t device_memory_bytes() noexcept;
+
 /// Rows of the fused micro-kernel's tile (6 x 8: 12 f32x4 accumulators,
 /// which V8's 15 vector registers for wasm still hold with the operands).
 constexpr int64_t kFusedRows = 6;

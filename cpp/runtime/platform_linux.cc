@@ -31,6 +31,13 @@ void cpu_relax() {
 #endif
 }
 
+uint64_t device_memory_bytes() noexcept {
+  // Asked once: the machine does not change while the process runs.
+  static const uint64_t bytes =
+      static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
 FusedMicroKernel fused_micro_kernel() noexcept { return nullptr; }
 
 }  // namespace shardlab::platform

@@ -27,8 +27,9 @@ DType dtype_from_name(const std::string& name, const char* fn);
 /// Dimensions of an array, outermost first.
 using Shape = std::vector<int64_t>;
 
-/// Number of elements of `shape` (1 for a scalar). Inline and noexcept: it
-/// runs for every operand of every equation.
+/// Number of elements of `shape` (1 for a scalar). Inline, noexcept and
+/// unchecked: it runs for every operand of every equation, on shapes checked
+/// where they were made (runtime/sizes.h), whose counts cannot overflow.
 inline int64_t num_elements(const Shape& shape) noexcept {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;

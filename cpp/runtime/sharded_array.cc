@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "runtime/errors.h"
+#include "runtime/sizes.h"
 #include "runtime/strided_copy.h"
 
 namespace shardlab {
@@ -54,7 +55,9 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
                            const PartitionSpec& spec, uint32_t share_mask)
     : s_(std::make_shared<State>()) {
   Layout layout = make_layout(*mesh, global, spec, "ShardedArray");
-  const size_t bytes = static_cast<size_t>(num_elements(layout.block)) * kElemBytes;
+  // The whole array must fit (get assembles it), so a block does too.
+  checked_bytes(dtype, global, "ShardedArray", "the array");
+  const uint64_t bytes = static_cast<uint64_t>(num_elements(layout.block)) * kElemBytes;
   std::vector<std::shared_ptr<Buffer>> blocks;
   if (layout.split_mask == 0 && share_mask == kShareAll) {
     // Every device holds all of it, in one buffer (a program's replicated

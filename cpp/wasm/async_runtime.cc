@@ -1,24 +1,47 @@
 #include "async_runtime.h"
 
 #include <emscripten/emscripten.h>
-
+#include <emscripten/heap.h>
 #include <malloc.h>
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 #include "js_errors.h"
-#include "thread_cache_alloc.h"
 #include "runtime/errors.h"
+#include "runtime/large_blocks.h"
+#include "runtime/sizes.h"
+#include "thread_cache_alloc.h"
 
 namespace shardlab::wasm {
 
 using emscripten::val;
 
-Shape shape_from_js(const val& shape) {
+std::string quote_js(const val& v) {
+  if (v.isString()) return "'" + v.as<std::string>() + "'";
+  return val::global("String")(v).as<std::string>();
+}
+
+bool is_safe_integer(double d) {
+  return std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= static_cast<double>(kMaxDimension);
+}
+
+Shape shape_from_js(const val& shape, const char* fn, const char* what) {
+  if (!val::global("Array").call<bool>("isArray", shape))
+    fail(ErrorKind::kValue, fn, ": ", what, " must be an array of dimensions (integers >= 0), got ", quote_js(shape));
   Shape s;
   const int n = shape["length"].as<int>();
-  for (int i = 0; i < n; ++i) s.push_back(static_cast<int64_t>(shape[i].as<double>()));
+  for (int i = 0; i < n; ++i) {
+    const val d = shape[i];
+    const double x = d.isNumber() ? d.as<double>() : NAN;
+    if (!is_safe_integer(x) || x < 0)
+      fail(ErrorKind::kValue, fn, ": ", what, "[", i, "] is ", quote_js(d), "; dimensions must be integers in 0..",
+           kMaxDimension);
+    s.push_back(static_cast<int64_t>(x));
+  }
   return s;
 }
 
@@ -48,7 +71,9 @@ PartitionSpec spec_from_js(const val& spec) {
 DeviceMesh make_device_mesh(const val& shape, const val& names) {
   return with_js_errors([&] {
     std::vector<int> sizes;
-    for (int64_t d : shape_from_js(shape)) sizes.push_back(static_cast<int>(d));
+    // Sizes past int are clamped, so that the mesh reports them as too many devices.
+    for (int64_t d : shape_from_js(shape, "Mesh", "shape"))
+      sizes.push_back(static_cast<int>(std::min<int64_t>(d, INT_MAX)));
     std::vector<std::string> axis_names;
     const int n = names["length"].as<int>();
     for (int i = 0; i < n; ++i) axis_names.push_back(names[i].as<std::string>());
@@ -85,9 +110,13 @@ CollectiveSpec collective_from_js(const val& desc) {
 }
 
 double heap_bytes_in_use() {
-  // Blocks parked in the allocation caches are free, not in use.
-  return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes());
+  // Blocks parked in the allocation caches and unused parts of spans are free, not in use.
+  const LargeBlockStats spans = large_block_stats();
+  return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes()) -
+         static_cast<double>(spans.reserved - spans.in_use);
 }
+
+double heap_bytes() { return static_cast<double>(emscripten_get_heap_size()); }
 
 val spec_to_js(const PartitionSpec& spec) {
   val a = val::array();
@@ -108,8 +137,8 @@ val spec_to_js(const PartitionSpec& spec) {
 ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const val& shape, const val& spec,
                        uintptr_t ptr) {
   return with_js_errors([&] {
-    return ShardedArray::put(mesh.mesh, dtype_from_name(dtype, "put"), shape_from_js(shape), spec_from_js(spec),
-                             reinterpret_cast<const void*>(ptr));
+    return ShardedArray::put(mesh.mesh, dtype_from_name(dtype, "put"), shape_from_js(shape, "put", "shape"),
+                             spec_from_js(spec), reinterpret_cast<const void*>(ptr));
   });
 }
 

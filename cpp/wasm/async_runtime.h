@@ -30,8 +30,17 @@ DeviceMesh make_device_mesh(const emscripten::val& shape, const emscripten::val&
 /// Converts a JS spec (an array of null | name | [names]) to a PartitionSpec.
 PartitionSpec spec_from_js(const emscripten::val& spec);
 /// Converts a PartitionSpec to JS (an array of null | name | [names]).
-emscripten::val spec_to_js(const PartitionSpec& spec);/// Converts a JS array of numbers to a Shape.
-Shape shape_from_js(const emscripten::val& shape);
+emscripten::val spec_to_js(const PartitionSpec& spec);
+/// A JS value as messages quote it: 2.5, NaN, '3', undefined.
+std::string quote_js(const emscripten::val& v);
+/// Whether `d` is an integer a JS number holds exactly (Number.isSafeInteger).
+bool is_safe_integer(double d);
+/// Converts a JS array of dimensions to a Shape. A JS number may be 2.5, NaN,
+/// -1, Infinity or 1e300, which a cast to int64_t would make 2, or undefined
+/// behaviour: a ValueError names `fn`, `what` (the argument) and the entry
+/// unless each is an integer in 0..2^53 - 1. The JS API checks first
+/// (web/lib/api/shape.js); this is the line of defence for every other caller.
+Shape shape_from_js(const emscripten::val& shape, const char* fn, const char* what);
 /// Converts a Shape to a JS array.
 emscripten::val shape_to_js(const Shape& shape);
 /// Converts a JS collective description ({op, axisName, axis, scatterDimension, tiled, perm, splitAxis, concatAxis}).
@@ -44,8 +53,10 @@ ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const e
 void get_array(const ShardedArray& array, uintptr_t ptr, bool check_replicas);
 
 /// Bytes of the wasm heap in use (malloc's count less the free blocks the
-/// allocation caches hold), for leak tests.
+/// allocation caches and the large blocks' spans hold), for leak tests.
 double heap_bytes_in_use();
+/// The wasm heap's current size in bytes (it grows; it never shrinks).
+double heap_bytes();
 
 /// The outputs of a submitted program; valid once its job has ended.
 struct ProgramRun {

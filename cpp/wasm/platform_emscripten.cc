@@ -1,6 +1,7 @@
 // Wasm implementation of runtime/platform.h: Atomics.wait/notify through
 // Emscripten's futex calls (std::atomic::wait in em++ 3.1.6 polls with sleeps,
 // and sched_yield does nothing in wasm, so neither is usable for waiting).
+#include <emscripten/heap.h>
 #include <emscripten/threading.h>
 
 #include <climits>
@@ -33,6 +34,10 @@ void futex_wake_all(std::atomic<uint32_t>* word) {
 int64_t now_ns() noexcept { return static_cast<int64_t>(shardlab_now_ms() * 1e6); }
 
 void cpu_relax() {}
+
+// The most the heap can grow to (-sMAXIMUM_MEMORY, or its fixed size
+// without growth): every device's memory is in it.
+uint64_t device_memory_bytes() noexcept { return emscripten_get_heap_max(); }
 
 FusedMicroKernel fused_micro_kernel() noexcept {
   // Asked once: every thread runs the same engine on the same CPU.

@@ -6,6 +6,10 @@
 // per-thread caches already; this gives wasm the same: freed blocks of up to
 // 256 bytes go to the freeing thread's list for their size class (at most
 // kCap per class, the rest back to malloc), and allocation takes from it first.
+// Large allocations (a megabyte or more: host copies of large values, the
+// lockstep executor's values, frames) go to spans (runtime/large_blocks.h),
+// as device buffers do, so that freeing one does not leave a hole that the
+// small allocations split before the next call asks for it again.
 #include "thread_cache_alloc.h"
 
 #include <atomic>
@@ -13,13 +17,17 @@
 #include <cstdlib>
 #include <new>
 
+#include "runtime/large_blocks.h"
+
 namespace {
 
 constexpr size_t kClassBytes[] = {16, 32, 64, 128, 256};
 constexpr int kClasses = sizeof(kClassBytes) / sizeof(kClassBytes[0]);
 constexpr int kCap = 64;
+constexpr int kMalloc = -1;  // a block straight from malloc
+constexpr int kSpan = -2;    // a block of allocate_large
 
-// Before every block: its size class (-1: a large block straight from malloc)
+// Before every block: its size class (kMalloc or kSpan beyond the classes)
 // and, while cached, the next cached block. 16 bytes keep the payload aligned.
 struct alignas(16) Header {
   int size_class;
@@ -48,9 +56,15 @@ void* allocate(size_t n) {
     g_cached_bytes.fetch_sub(sizeof(Header) + kClassBytes[c], std::memory_order_relaxed);
     return h + 1;
   }
-  auto* h = static_cast<Header*>(std::malloc(sizeof(Header) + (c >= 0 ? kClassBytes[c] : n)));
+  if (n > SIZE_MAX - sizeof(Header)) return nullptr;
+  const size_t bytes = sizeof(Header) + (c >= 0 ? kClassBytes[c] : n);
+  const int kind = c >= 0 ? c : bytes >= shardlab::kLargeBlockBytes ? kSpan : kMalloc;
+  auto get = [&] { return static_cast<Header*>(kind == kSpan ? shardlab::allocate_large(bytes) : std::malloc(bytes)); };
+  Header* h = get();
+  // Unused spans hold memory malloc may need: give them back and try again.
+  if (!h && shardlab::release_free_spans()) h = get();
   if (!h) return nullptr;
-  h->size_class = c;
+  h->size_class = kind;
   return h + 1;
 }
 
@@ -65,7 +79,11 @@ void release(void* p) noexcept {
     g_cached_bytes.fetch_add(sizeof(Header) + kClassBytes[c], std::memory_order_relaxed);
     return;
   }
-  std::free(h);
+  if (c == kSpan) {
+    shardlab::free_large(h);
+  } else {
+    std::free(h);
+  }
 }
 
 void* allocate_or_throw(size_t n) {

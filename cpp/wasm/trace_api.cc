@@ -7,6 +7,7 @@
 #include "ir/json_read.h"
 #include "ir/print.h"
 #include "runtime/errors.h"
+#include "runtime/sizes.h"
 #include "wasm/js_errors.h"
 
 namespace shardlab::wasm {
@@ -29,17 +30,22 @@ val strings_to_js(const std::vector<std::string>& v) {
   return a;
 }
 
-int64_t int_from_js(const val& v, const std::string& key, const std::string& prim) {
-  const double d = v.isNumber() ? v.as<double>() : NAN;
-  if (!(std::abs(d) <= 2147483647.0) || d != std::floor(d))
-    fail(ErrorKind::kValue, prim, ": parameter '", key, "' must hold integers, got ", v.isNumber() ? std::to_string(d) : "a non-number");
-  return static_cast<int64_t>(d);
+// An integer a JS number holds exactly (a cast would make 2.5 2, and NaN
+// undefined behaviour); a ValueError names primitive `prim`, its parameter
+// `what` (and the entry) otherwise.
+int64_t int_from_js(const val& e, const std::string& prim, const std::string& what) {
+  const double x = e.isNumber() ? e.as<double>() : NAN;
+  if (!is_safe_integer(x))
+    fail(ErrorKind::kValue, prim, ": parameter ", what, " is ", quote_js(e), "; expected an integer in -", kMaxDimension,
+         "..", kMaxDimension);
+  return static_cast<int64_t>(x);
 }
 
-std::vector<int64_t> ints_from_js(const val& v, const std::string& key, const std::string& prim) {
+// A list of integers (int_from_js each).
+std::vector<int64_t> ints_from_js(const val& v, const std::string& prim, const std::string& key) {
   std::vector<int64_t> out;
   const int n = v["length"].as<int>();
-  for (int i = 0; i < n; ++i) out.push_back(int_from_js(v[i], key, prim));
+  for (int i = 0; i < n; ++i) out.push_back(int_from_js(v[i], prim, "'" + key + "' entry " + std::to_string(i)));
   return out;
 }
 
@@ -55,7 +61,7 @@ ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std:
       expect(v.isTrue() || v.isFalse());
       return v.as<bool>();
     case ir::ParamType::kInt:
-      return int_from_js(v, spec.name, prim);
+      return int_from_js(v, prim, "'" + std::string(spec.name) + "'");
     case ir::ParamType::kFloat:
       expect(v.isNumber());
       return v.as<double>();
@@ -64,7 +70,7 @@ ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std:
       return v.as<std::string>();
     case ir::ParamType::kInts:
       expect(is_array);
-      return ints_from_js(v, spec.name, prim);
+      return ints_from_js(v, prim, spec.name);
     case ir::ParamType::kNames:
       expect(v.isString() || is_array);
       return strings_from_js(v);
@@ -75,7 +81,7 @@ ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std:
       expect(is_array);
       ir::IntLists lists;
       const int n = v["length"].as<int>();
-      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i], spec.name, prim));
+      for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i], prim, std::string(spec.name) + "[" + std::to_string(i) + "]"));
       return lists;
     }
     default:
@@ -189,7 +195,10 @@ val interpret_js(const JsProgram& program, const val& inputs) {
     const int n = inputs["length"].as<int>();
     for (int i = 0; i < n; ++i) {
       const val x = inputs[i];
-      exec::HostArray h{ir::Aval{dtype_from_name(x["dtype"].as<std::string>(), "run"), shape_from_js(x["shape"]), {}}, {}};
+      exec::HostArray h{
+          ir::Aval{dtype_from_name(x["dtype"].as<std::string>(), "run"), shape_from_js(x["shape"], "run", "shape"), {}},
+          {}};
+      ir::check_aval(h.aval, "run", "the input");
       h.words.resize(static_cast<size_t>(num_elements(h.aval.shape)));
       const val data = x["data"];
       const val bits = val::global("Uint32Array").new_(data["buffer"], data["byteOffset"], h.words.size());
@@ -246,8 +255,9 @@ std::vector<ir::Atom> JsTrace::atoms(const val& a) const {
 }
 
 val JsTrace::input(const std::string& dtype, const val& shape) {
-  return with_js_errors(
-      [&] { return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape), {}})); });
+  return with_js_errors([&] {
+    return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape, "input", "shape"), {}}));
+  });
 }
 
 val JsTrace::emit(const std::string& name, const val& params, const val& inputs) {

@@ -69,7 +69,8 @@ std::vector<Aval> Def<Prim::kConcatenate>::shape(const Params& p, const std::vec
     if (!same)
       fail(ErrorKind::kShape, kName, ": operands ", first.str(), " and ", a.str(),
            " must have equal dtypes and equal shapes except along dimension ", dim);
-    out[dim] += a.shape[dim];
+    if (__builtin_add_overflow(out[dim], a.shape[dim], &out[dim]))
+      fail(ErrorKind::kResource, kName, ": the result has more than 2^63 entries along dimension ", dim);
   }
   return {Aval{first.dtype, out, vma_union(in)}};
 }
@@ -128,7 +129,8 @@ std::vector<Aval> Def<Prim::kSlice>::shape(const Params& p, const std::vector<Av
     if (start[d] < 0 || start[d] > limit[d] || limit[d] > x.shape[d])
       fail(ErrorKind::kShape, kName, ": dimension ", d, " of ", x.str(), " has size ", x.shape[d], "; start ", start[d],
            " and limit ", limit[d], " must satisfy 0 <= start <= limit <= ", x.shape[d]);
-    out[d] = (limit[d] - start[d] + s - 1) / s;
+    out[d] =
+        limit[d] == start[d] ? 0 : 1 + (limit[d] - start[d] - 1) / s;  // ceil((limit - start) / s), without overflow
   }
   return {Aval{x.dtype, out, x.vma}};
 }
@@ -185,7 +187,13 @@ std::vector<Aval> Def<Prim::kPad>::shape(const Params& p, const std::vector<Aval
     if (interior < 0)
       fail(ErrorKind::kShape, kName, ": interior padding ", interior, " of dimension ", d, " of ", x.str(),
            " must be non-negative");
-    out[d] = lo + hi + x.shape[d] + std::max<int64_t>(x.shape[d] - 1, 0) * interior;
+    // lo + hi + size + (size - 1) * interior, in 64 bits with overflow checks (the params are arbitrary).
+    int64_t grown = 0;
+    if (__builtin_mul_overflow(std::max<int64_t>(x.shape[d] - 1, 0), interior, &grown) ||
+        __builtin_add_overflow(grown, x.shape[d], &out[d]) || __builtin_add_overflow(out[d], lo, &out[d]) ||
+        __builtin_add_overflow(out[d], hi, &out[d]))
+      fail(ErrorKind::kResource, kName, ": dimension ", d, " of ", x.str(),
+           " would have more than 2^63 entries after padding ", shape_str(config[d]));
     if (out[d] < 0)
       fail(ErrorKind::kShape, kName, ": dimension ", d, " of ", x.str(), " would have size ", out[d], " after padding ",
            shape_str(config[d]), "; it must be at least 0");

@@ -5,6 +5,7 @@
 
 #include "ir/ops.h"
 #include "runtime/errors.h"
+#include "runtime/sizes.h"
 #include "runtime/strided_copy.h"
 
 namespace shardlab::ir {
@@ -25,6 +26,7 @@ std::vector<Aval> Def<Prim::kBroadcastInDim>::shape(const Params& p, const std::
   const Shape& out = param<std::vector<int64_t>>(p, "shape", kName);
   const auto& dims = param<std::vector<int64_t>>(p, "broadcast_dimensions", kName);
   const Aval& x = in[0];
+  check_dimensions(out, kName, "shape");
   if (dims.size() != x.shape.size())
     fail(ErrorKind::kShape, kName, ": broadcast_dimensions ", shape_str(dims), " has ", dims.size(),
          " entries but the operand ", x.str(), " has rank ", x.shape.size());
@@ -95,6 +97,8 @@ std::vector<Aval> Def<Prim::kReshape>::shape(const Params& p, const std::vector<
   const Shape& sizes = param<std::vector<int64_t>>(p, "new_sizes", kName);
   for (int64_t s : sizes)
     if (s < 0) fail(ErrorKind::kShape, kName, ": new_sizes ", shape_str(sizes), " has a negative size");
+  // Counted unchecked, a product wrapping around 2^64 could equal the operand's count.
+  checked_bytes(in[0].dtype, sizes, kName, "new_sizes");
   if (num_elements(sizes) != num_elements(in[0].shape))
     fail(ErrorKind::kShape, kName, ": cannot reshape ", in[0].str(), " (", num_elements(in[0].shape), " elements) to ",
          shape_str(sizes), " (", num_elements(sizes), " elements)");

@@ -4,6 +4,7 @@
 
 import { DeviceError, ShapeError, ValueError, fromCore } from './errors.js';
 import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
+import { checkDimensions } from './shape.js';
 import { engine, state } from './state.js';
 import { ArrayBase } from './tracer.js';
 import { isNumericData } from './tree.js';
@@ -191,6 +192,7 @@ function nestedShape(x, fn) {
 
 /** Host data for a number, nested numbers or a typed array: {data (typed), shape, dtype}. */
 export function hostData(x, { dtype, shape } = {}, fn = 'array') {
+  if (shape !== undefined) shape = checkDimensions(shape, fn, 'shape');
   if (typeof x === 'number' || typeof x === 'boolean') {
     const dt = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float32');
     return { data: TYPED[dt].of(Number(x)), shape: [], dtype: dt };

@@ -4,8 +4,9 @@
 
 import { ValueError } from './errors.js';
 import { defop } from './op.js';
-import { literalTracer, traced, traceFor } from './operands.js';
+import { avalOf, literalTracer, traced, traceFor } from './operands.js';
 import { isLeafValue } from './run.js';
+import { checkShape, isDimension, MAX_DIMENSION, quote } from './shape.js';
 import { callCore } from './tracer.js';
 import { flatten, unflatten } from './tree.js';
 
@@ -106,11 +107,17 @@ export const slice = prim('slice', 'slice', 1, (x, start, limit, strides = []) =
   strides,
 }));
 /** jax.lax.broadcast_in_dim(x, shape, broadcastDimensions). */
-export const broadcastInDim = prim('broadcastInDim', 'broadcast_in_dim', 1, (x, shape, dims) => ({ shape, broadcast_dimensions: dims }));
+export const broadcastInDim = prim('broadcastInDim', 'broadcast_in_dim', 1, (x, shape, dims) => ({
+  shape: checkShape(shape, 'lax.broadcastInDim', avalOf(x, 'lax.broadcastInDim').dtype),
+  broadcast_dimensions: dims,
+}));
 /** jax.lax.convert_element_type(x, dtype). */
 export const convertElementType = prim('convertElementType', 'convert_element_type', 1, (x, dtype) => ({ new_dtype: dtype, weak_type: false }));
 /** jax.lax.iota(dtype, size). */
-export const iota = prim('iota', 'iota', 0, (dtype, size) => ({ dtype, shape: [size], dimension: 0 }));
+export const iota = prim('iota', 'iota', 0, (dtype, size) => {
+  if (!isDimension(size)) throw new ValueError(`lax.iota: size is ${quote(size)}; it must be an integer in 0..${MAX_DIMENSION}`);
+  return { dtype, shape: checkShape([size], 'lax.iota', dtype), dimension: 0 };
+});
 /** jax.lax.rsqrt(x). */
 export const rsqrt = prim('rsqrt', 'rsqrt', 1, () => ({}));
 /** jax.lax.logistic(x) = 1 / (1 + e^-x). */

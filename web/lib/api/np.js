@@ -5,6 +5,7 @@
 import { ShapeError, ValueError } from './errors.js';
 import { defop } from './op.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from './operands.js';
+import { checkDimensions, checkFits, checkShape, isDimension, quote } from './shape.js';
 
 const prod = (s) => s.reduce((a, b) => a * b, 1);
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -190,11 +191,13 @@ export const min = reduction('min', 'reduce_min');
 /** x with the same elements in `shape` (one entry may be -1). */
 export const reshape = defop('reshape', 1, (x, shape) => {
   const v = traced(traceFor('reshape'), x, 'reshape');
-  const s = [...shape];
+  const s = checkDimensions(shape, 'reshape', 'shape', { allowUnknown: true });
   const unknown = s.indexOf(-1);
   if (unknown >= 0) {
     const known = prod(s.filter((_, i) => i !== unknown));
     s[unknown] = known === 0 ? 0 : v.size / known;
+  } else {
+    checkFits(s, v.dtype, 'reshape'); // a shape that cannot exist, before the count that cannot match
   }
   if (!s.every((d) => Number.isInteger(d) && d >= 0) || prod(s) !== v.size) {
     throw new ShapeError(`reshape: cannot reshape ${v.aval} (${v.size} elements) into shape [${shape}]`);
@@ -241,15 +244,21 @@ export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(xs.map((x) 
 /** x converted to `dtype` ('float32', 'int32', 'bool'). */
 export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype));
 
+// An operation `name` making an array of `shape` filled with a value.
+function filled(name, impl) {
+  return defop(name, 0, (shape, ...rest) => {
+    const { value, dtype } = impl(...rest);
+    const s = checkShape(shape, `np.${name}`, dtype);
+    return emitHere(name, 'broadcast_in_dim', { shape: s, broadcast_dimensions: [] }, [literalTracer(traceFor(name), value, dtype)]);
+  });
+}
+
 /** An array of `shape` filled with `value`. */
-export const full = defop('full', 0, (shape, value, dtype = 'float32') => {
-  const t = traceFor('full');
-  return emitHere('full', 'broadcast_in_dim', { shape, broadcast_dimensions: [] }, [literalTracer(t, value, dtype)]);
-});
+export const full = filled('full', (value, dtype = 'float32') => ({ value, dtype }));
 /** Zeros of `shape`. */
-export const zeros = (shape, dtype = 'float32') => full(shape, 0, dtype);
+export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }));
 /** Ones of `shape`. */
-export const ones = (shape, dtype = 'float32') => full(shape, 1, dtype);
+export const ones = filled('ones', (dtype = 'float32') => ({ value: 1, dtype }));
 /** Zeros of x's shape and dtype. */
 export const zerosLike = defop('zerosLike', 1, (x) => {
   const a = avalOf(x, 'zerosLike');
@@ -266,6 +275,10 @@ export const arange = defop('arange', 0, (a, b, step = 1) => {
   const [start, stop] = b === undefined ? [0, a] : [a, b];
   const n = Math.max(0, Math.ceil((stop - start) / step));
   const dtype = [start, stop, step].every(Number.isInteger) ? 'int32' : 'float32';
+  if (!isDimension(n)) {
+    throw new ValueError(`np.arange: start=${quote(start)}, stop=${quote(stop)}, step=${quote(step)} give ${n} elements; give finite numbers and a non-zero step`);
+  }
+  checkFits([n], dtype, 'np.arange', 'the result');
   let v = emitHere('arange', 'iota', { dtype, shape: [n], dimension: 0 }, []);
   if (step !== 1) v = multiply(v, step);
   if (start !== 0) v = add(v, start);
@@ -275,8 +288,9 @@ export const arange = defop('arange', 0, (a, b, step = 1) => {
 /** x broadcast to `shape`. */
 export const broadcastTo = defop('broadcastTo', 1, (x, shape) => {
   const v = traced(traceFor('broadcastTo'), x, 'broadcastTo');
-  broadcastShapes([v.shape, shape], 'np.broadcastTo');
-  return broadcastValue(v, shape);
+  const s = checkShape(shape, 'np.broadcastTo', v.dtype);
+  broadcastShapes([v.shape, s], 'np.broadcastTo');
+  return broadcastValue(v, s);
 });
 
 /** Pads with a constant: padWidth is [[before, after], ...] per dimension (or one pair for all). */

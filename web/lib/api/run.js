@@ -6,6 +6,7 @@ import { DArray, hostData, isArray } from './array.js';
 import { ShardingError, ValueError } from './errors.js';
 import { defaultMesh, NamedSharding, P } from './mesh.js';
 import { avalOf, traced } from './operands.js';
+import { checkDimensions, checkFits } from './shape.js';
 import { engine, withTrace } from './state.js';
 import { callCore, isTracer, Trace } from './tracer.js';
 import { describe, flatten, flattenArgs, unflatten } from './tree.js';
@@ -13,7 +14,7 @@ import { describe, flatten, flattenArgs, unflatten } from './tree.js';
 /** jax.ShapeDtypeStruct: an abstract argument (shape and dtype) for makeJaxpr. */
 export class ShapeDtypeStruct {
   constructor(shape, dtype = 'float32') {
-    this.shape = [...shape];
+    this.shape = checkDimensions(shape, 'ShapeDtypeStruct');
     this.dtype = dtype;
     Object.freeze(this);
   }
@@ -26,7 +27,10 @@ export function isLeafValue(x) {
 
 // The input aval of an argument leaf: JS numbers are f32[] (a learning rate), booleans bool[].
 function inputAval(x, fn) {
-  if (x instanceof ShapeDtypeStruct) return { dtype: x.dtype, shape: x.shape };
+  if (x instanceof ShapeDtypeStruct) {
+    checkFits(x.shape, x.dtype, fn, 'the ShapeDtypeStruct');
+    return { dtype: x.dtype, shape: x.shape };
+  }
   if (typeof x === 'number') return { dtype: 'float32', shape: [] };
   const a = avalOf(x, fn);
   return { dtype: a.dtype, shape: a.shape };

@@ -98,10 +98,15 @@ export function deviceCount() {
   return engine().runtime.devices;
 }
 
-/** Memory of the wasm heap: {inUse: bytes malloc'd, heapSize: bytes reserved}. */
+/**
+ * Memory of the wasm heap: {inUse: bytes malloc'd, heapSize: bytes reserved}.
+ * heapSize is the memory's current size, read in the core: this thread's
+ * HEAPU8 view is renewed only when Emscripten's JS next touches the heap
+ * after a device thread grew the memory.
+ */
 export function memoryStats() {
   const { Module } = engine();
-  return { inUse: Module.heapBytesInUse(), heapSize: Module.HEAPU8.length };
+  return { inUse: Module.heapBytesInUse(), heapSize: Module.heapBytes() };
 }
 
 /** The innermost trace being built, or null outside tracing. */
