@@ -202,11 +202,12 @@ TEST(JsonRead, LimitsBoundTextEquationsMemoryAndWork) {
                            var("a") + R"(],"outputs":[]})";
   EXPECT_NE(read_error(one_eqn(huge)).find("Error"), std::string::npos);
   EXPECT_EQ(read_error(one_eqn(huge)).find("no error"), std::string::npos);
-  const std::string big = R"({"primitive":"broadcast_in_dim","params":{"shape":[65536,16384],"broadcast_dimensions":[1]},"inputs":[)" +
-                          var("a", R"({"dtype":"float32","shape":[16384]})") + R"(],"outputs":[]})";
-  const std::string prog = R"({"invars":[)" + var("a", R"({"dtype":"float32","shape":[16384]})") + R"(],"eqns":[)" + big + R"(],"outvars":[]})";
+  // 512 MiB: within the device memory (the rules accept it), over the reader's 256 MiB a value.
+  const std::string big = R"({"primitive":"broadcast_in_dim","params":{"shape":[16384,8192],"broadcast_dimensions":[1]},"inputs":[)" +
+                          var("a", R"({"dtype":"float32","shape":[8192]})") + R"(],"outputs":[]})";
+  const std::string prog = R"({"invars":[)" + var("a", R"({"dtype":"float32","shape":[8192]})") + R"(],"eqns":[)" + big + R"(],"outvars":[]})";
   EXPECT_EQ(read_error(prog),
-            "ResourceError: program: the program equation 0 (broadcast_in_dim) output is f32[65536,16384] (4294967296 bytes); "
+            "ResourceError: program: the program equation 0 (broadcast_in_dim) output is f32[16384,8192] (536870912 bytes); "
             "a value may have at most 268435456 bytes");
   ReadLimits few;
   few.max_equations = 2;
