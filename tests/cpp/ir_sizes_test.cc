@@ -28,16 +28,6 @@ const uint64_t kLimit = platform::device_memory_bytes();
 const int64_t kTooMany = static_cast<int64_t>(kLimit / kElemBytes) + 1;
 const std::string kPast = " of device memory; arrays must fit in it";
 
-ErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no error";
-  return ErrorKind::kValue;
-}
-
 TEST(ProgramSizes, InputsAreChecked) {
   Builder b;
   EXPECT_EQ(
@@ -82,7 +72,7 @@ TEST(ProgramSizes, ShapeRulesWithHugeResultsFromSmallOperands) {
   const int64_t n = int64_t{1} << 17;
   const Atom col = b.input(f32({n, 1}));
   const Atom row = b.input(f32({1, n}));
-  EXPECT_EQ(kind_of([&] { matmul(b, col, row); }), ErrorKind::kResource);
+  EXPECT_EQ(testing::error_kind([&] { matmul(b, col, row); }), ErrorKind::kResource);
   EXPECT_EQ(error_message([&] { matmul(b, col, row); }).rfind("dot_general: the result f32[131072,131072] needs", 0),
             0u);
   // Padding two elements by 2^40 on each side.
@@ -102,12 +92,12 @@ TEST(ProgramSizes, RulesAddAndMultiplyParametersWithoutOverflow) {
               pad(b, three, f32_scalar(0), {{0, 0, int64_t{1} << 62}});
             }),
             "pad: dimension 0 of f32[3] would have more than 2^63 entries after padding [0,0,4611686018427387904]");
-  EXPECT_EQ(kind_of([&] { pad(b, three, f32_scalar(0), {{INT64_MAX, INT64_MAX, 0}}); }), ErrorKind::kResource);
+  EXPECT_EQ(testing::error_kind([&] { pad(b, three, f32_scalar(0), {{INT64_MAX, INT64_MAX, 0}}); }), ErrorKind::kResource);
   // Empty arrays with the largest dimension: 1025 of them add up past 2^63.
   const Atom wide = b.input(f32({0, kMaxDimension}));
   EXPECT_EQ(error_message([&] { concatenate(b, std::vector<Atom>(1025, wide), 1); }),
             "concatenate: the result has more than 2^63 entries along dimension 1");
-  EXPECT_EQ(kind_of([&] { concatenate(b, std::vector<Atom>(2, wide), 1); }), ErrorKind::kValue);  // past 2^53 - 1
+  EXPECT_EQ(testing::error_kind([&] { concatenate(b, std::vector<Atom>(2, wide), 1); }), ErrorKind::kValue);  // past 2^53 - 1
   // A stride past the size: ceil((limit - start) / stride) without forming limit - start + stride - 1.
   const Atom ten = b.input(f32({10}));
   EXPECT_EQ(slice(b, ten, {0}, {10}, {INT64_MAX}).aval.shape, (Shape{1}));
@@ -121,7 +111,7 @@ TEST(ProgramSizes, ABodyWhoseValuesTogetherDoNotFitIsRefusedBeforeItsFrameIsAllo
   const Atom x = b.input(f32({third}));
   const Atom y = b.input(f32({third}));
   const Program body = b.build({add(b, x, y)});
-  EXPECT_EQ(kind_of([&] { exec::Frame frame(body, {true}); }), ErrorKind::kResource);
+  EXPECT_EQ(testing::error_kind([&] { exec::Frame frame(body, {true}); }), ErrorKind::kResource);
   EXPECT_EQ(
       error_message([&] {
         exec::Frame frame(body, {true});

@@ -25,16 +25,6 @@ const uint64_t kLimit = platform::device_memory_bytes();
 // The fewest float32 elements that no longer fit in the device memory.
 const int64_t kTooMany = static_cast<int64_t>(kLimit / kElemBytes) + 1;
 
-ErrorKind kind_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no error";
-  return ErrorKind::kValue;
-}
-
 TEST(CheckedBytes, CountsElementsTimesFourBytes) {
   EXPECT_EQ(checked_bytes(DType::kFloat32, {}, "f", "x"), 4u);
   EXPECT_EQ(checked_bytes(DType::kInt32, {2, 3}, "f", "x"), 24u);
@@ -50,8 +40,8 @@ TEST(CheckedBytes, DimensionsAreIntegersUpTo2To53) {
         checked_bytes(DType::kFloat32, {2, -1}, "np.zeros", "shape");
       }),
       "np.zeros: shape [2,-1] has dimension -1 at position 1; dimensions must be integers in 0..9007199254740991");
-  EXPECT_EQ(kind_of([] { checked_bytes(DType::kFloat32, {INT64_MIN}, "f", "x"); }), ErrorKind::kValue);
-  EXPECT_EQ(kind_of([] { checked_bytes(DType::kFloat32, {0, kMaxDimension + 1}, "f", "x"); }), ErrorKind::kValue);
+  EXPECT_EQ(testing::error_kind([] { checked_bytes(DType::kFloat32, {INT64_MIN}, "f", "x"); }), ErrorKind::kValue);
+  EXPECT_EQ(testing::error_kind([] { checked_bytes(DType::kFloat32, {0, kMaxDimension + 1}, "f", "x"); }), ErrorKind::kValue);
 }
 
 TEST(CheckedBytes, MoreThanTheDeviceMemoryIsAResourceError) {
@@ -59,10 +49,10 @@ TEST(CheckedBytes, MoreThanTheDeviceMemoryIsAResourceError) {
   EXPECT_EQ(error_message([] { checked_bytes(DType::kFloat32, {kTooMany}, "f", "the result"); }),
             "f: the result f32[" + std::to_string(kTooMany) + "] needs " + bytes_str(kLimit + 4) + ", more than the " +
                 limit + " of device memory; arrays must fit in it");
-  EXPECT_EQ(kind_of([] { checked_bytes(DType::kFloat32, {kTooMany}, "f", "x"); }), ErrorKind::kResource);
+  EXPECT_EQ(testing::error_kind([] { checked_bytes(DType::kFloat32, {kTooMany}, "f", "x"); }), ErrorKind::kResource);
   // f32[65536,16384] is 2^32 bytes: 0 if counted in a 32-bit size_t.
   if (kLimit < (uint64_t{1} << 32)) {
-    EXPECT_EQ(kind_of([] { checked_bytes(DType::kFloat32, {65536, 16384}, "f", "x"); }), ErrorKind::kResource);
+    EXPECT_EQ(testing::error_kind([] { checked_bytes(DType::kFloat32, {65536, 16384}, "f", "x"); }), ErrorKind::kResource);
   } else {
     EXPECT_EQ(checked_bytes(DType::kFloat32, {65536, 16384}, "f", "x"), uint64_t{1} << 32);
   }
@@ -76,7 +66,7 @@ TEST(CheckedBytes, AProductThatWrapsAround2To64IsCaught) {
       error_message([&] { checked_bytes(DType::kFloat32, wraps, "reshape", "new_sizes"); }),
       "reshape: new_sizes f32[4,4294967297,4294967295,4294967297,4294967295] needs 5.44e+39 bytes, more than the " +
           bytes_str(kLimit) + " of device memory; arrays must fit in it");
-  EXPECT_EQ(kind_of([] {
+  EXPECT_EQ(testing::error_kind([] {
               checked_bytes(DType::kFloat32, {int64_t{1} << 40, int64_t{1} << 40}, "f", "x");
             }),
             ErrorKind::kResource);
@@ -92,7 +82,7 @@ TEST(Buffer, RefusesMoreThanTheDeviceMemoryBeforeAllocating) {
   EXPECT_EQ(error_message([] { Buffer b(kLimit + 1, 0); }), "Buffer: cannot allocate " + bytes_str(kLimit + 1) +
                                                                 " for device 0: more than the " + bytes_str(kLimit) +
                                                                 " of device memory");
-  EXPECT_EQ(kind_of([] { Buffer b(UINT64_MAX, 3); }), ErrorKind::kResource);
+  EXPECT_EQ(testing::error_kind([] { Buffer b(UINT64_MAX, 3); }), ErrorKind::kResource);
 }
 
 TEST(Buffer, LargeBuffersAreZeroedAlignedAndStaggered) {
@@ -109,11 +99,11 @@ TEST(Buffer, LargeBuffersAreZeroedAlignedAndStaggered) {
 
 TEST(ShardedArray, AShapePastTheDeviceMemoryIsRefusedBeforeAnyBlockIsAllocated) {
   auto mesh = testing::make_mesh({8}, {"data"});
-  EXPECT_EQ(kind_of([&] { ShardedArray a(mesh, DType::kFloat32, {kTooMany * 8}, PartitionSpec{{{"data"}}}); }),
+  EXPECT_EQ(testing::error_kind([&] { ShardedArray a(mesh, DType::kFloat32, {kTooMany * 8}, PartitionSpec{{{"data"}}}); }),
             ErrorKind::kResource);
   const Shape wraps = {4, (int64_t{1} << 32) + 1, (int64_t{1} << 32) - 1, (int64_t{1} << 32) + 1,
                        (int64_t{1} << 32) - 1};
-  EXPECT_EQ(kind_of([&] { ShardedArray a(mesh, DType::kFloat32, wraps, PartitionSpec{}); }), ErrorKind::kResource);
+  EXPECT_EQ(testing::error_kind([&] { ShardedArray a(mesh, DType::kFloat32, wraps, PartitionSpec{}); }), ErrorKind::kResource);
 }
 
 // The large blocks' heap is shared by the whole test binary: these tests

@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <gtest/gtest.h>
+
 #include "runtime/errors.h"
 
 namespace shardlab::testing {
@@ -28,6 +30,16 @@ std::string error_message(const std::function<void()>& f) {
     return e.what();
   }
   return "no error";
+}
+
+ErrorKind error_kind(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no error";
+  return ErrorKind::kValue;
 }
 
 std::vector<int64_t> unravel(int64_t linear, const Shape& shape) {

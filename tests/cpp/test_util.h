@@ -11,6 +11,7 @@
 
 #include "runtime/communicator.h"
 #include "runtime/device_pool.h"
+#include "runtime/errors.h"
 #include "runtime/mesh.h"
 
 namespace shardlab::testing {
@@ -27,6 +28,8 @@ std::vector<float> random_floats(size_t n, uint32_t seed);
 
 /// The message of the shardlab::Error that f() throws, or "no error".
 std::string error_message(const std::function<void()>& f);
+/// The kind of the shardlab::Error that f() throws (a test failure, reported as kValue, if it throws none).
+ErrorKind error_kind(const std::function<void()>& f);
 
 /// The row-major multi-index of element `linear` of `shape`.
 std::vector<int64_t> unravel(int64_t linear, const Shape& shape);
