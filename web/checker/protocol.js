@@ -19,7 +19,10 @@ export const PROTOCOL_VERSION = 1;
 
 /** The longest string a sandbox may send: an exported program, an error message. */
 export const MAX_MESSAGE_CHARS = 16 << 20;
-const MAX_ERROR_CHARS = 20000;
+/** The longest error name a sandbox may send. */
+export const MAX_ERROR_NAME = 100;
+/** The longest error message a sandbox may send (the sandbox cuts longer ones). */
+export const MAX_ERROR_CHARS = 20000;
 
 /** What the judge reports when a sandbox breaks the protocol. */
 export const MALFORMED = "the solution's sandbox sent a malformed message";
@@ -76,7 +79,7 @@ export function readSandboxMessage(m, s) {
       const results = m.results.map((r) => {
         if (isObject(r) && Object.keys(r).length === 1 && isText(r.exported, MAX_MESSAGE_CHARS)) return { exported: r.exported };
         const e = isObject(r) && Object.keys(r).length === 1 ? r.error : null;
-        if (isObject(e) && isText(e.name, 100) && isText(e.message, MAX_ERROR_CHARS) && Object.keys(e).length === 2) {
+        if (isObject(e) && isText(e.name, MAX_ERROR_NAME) && isText(e.message, MAX_ERROR_CHARS) && Object.keys(e).length === 2) {
           return { error: { name: e.name, message: e.message } };
         }
         throw new ProtocolError("a bad result in 'traced'");

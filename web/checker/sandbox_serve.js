@@ -4,14 +4,13 @@
 // input value, expected value, reference or requirement ever comes here.
 
 import * as sl from '../lib/index.js';
-import { PROTOCOL_VERSION } from './protocol.js';
+import { MAX_ERROR_CHARS, MAX_ERROR_NAME, PROTOCOL_VERSION } from './protocol.js';
 import { Sandbox } from './sandbox.js';
 
-const MAX_ERROR_CHARS = 10000;
 
 // An error as the protocol carries it.
 function errorOf(e) {
-  const name = typeof e?.name === 'string' ? e.name.slice(0, 100) : 'Error';
+  const name = typeof e?.name === 'string' ? e.name.slice(0, MAX_ERROR_NAME) : 'Error';
   return { name, message: String(e?.message ?? e).slice(0, MAX_ERROR_CHARS) };
 }
 
