@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
-import { CONTENT_SECURITY_POLICY, ISOLATION_HEADERS } from '../web/app/headers.js';
+import { headersFor, ISOLATION_HEADERS } from '../web/app/headers.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -18,7 +18,7 @@ const opt = (name, fallback) => {
 const port = Number(opt('--port', process.env.PORT ?? 8080));
 const root = resolve(opt('--root', '.'));
 const isolated = !args.includes('--no-isolation');
-const csp = !args.includes('--no-csp');
+const withCsp = !args.includes('--no-csp');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -33,13 +33,17 @@ const TYPES = {
 };
 
 // Sent with every response, errors included: a worker script gets its own
-// policy from its response, and nosniff keeps a text/plain error page text.
-const common = {
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-  ...(isolated ? ISOLATION_HEADERS : {}),
-  ...(csp ? { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } : {}),
-};
+// policy from its response (the sandbox worker a stricter one than the
+// page), and nosniff keeps a text/plain error page text.
+function headers(path) {
+  const csp = headersFor(path)['Content-Security-Policy'];
+  return {
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...(isolated ? ISOLATION_HEADERS : {}),
+    ...(withCsp ? { 'Content-Security-Policy': csp } : {}),
+  };
+}
 
 /**
  * The file under `root` that the request target `target` names, or the HTTP
@@ -73,7 +77,7 @@ function fileFor(root, target) {
 const server = createServer((req, res) => {
   const found = fileFor(root, req.url);
   if (!found.file) {
-    res.writeHead(found.status, { ...common, 'Content-Type': 'text/plain' }).end(found.status === 400 ? 'bad request' : 'forbidden');
+    res.writeHead(found.status, { ...headers(req.url), 'Content-Type': 'text/plain' }).end(found.status === 400 ? 'bad request' : 'forbidden');
     return;
   }
   let file = found.file;
@@ -81,10 +85,10 @@ const server = createServer((req, res) => {
     if (statSync(file).isDirectory()) file = join(file, 'index.html');
     if (!statSync(file).isFile()) throw new Error('not a file');
   } catch {
-    res.writeHead(404, { ...common, 'Content-Type': 'text/plain' }).end(`not found: ${found.path}`);
+    res.writeHead(404, { ...headers(req.url), 'Content-Type': 'text/plain' }).end(`not found: ${found.path}`);
     return;
   }
-  res.writeHead(200, { ...common, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+  res.writeHead(200, { ...headers(req.url), 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
   // An unreadable file ends the response instead of crashing the server.
   createReadStream(file)
     .on('error', () => res.destroy())
@@ -93,6 +97,6 @@ const server = createServer((req, res) => {
 
 server.listen(port, '127.0.0.1', () => {
   console.log(
-    `serving ${root} at http://127.0.0.1:${port}/ (${isolated ? 'cross-origin isolated' : 'NOT isolated'}${csp ? ', with a CSP' : ', no CSP'})`,
+    `serving ${root} at http://127.0.0.1:${port}/ (${isolated ? 'cross-origin isolated' : 'NOT isolated'}${withCsp ? ', with a CSP' : ', no CSP'})`,
   );
 });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { build, createServer, preview } from 'vite';
-import { CONTENT_SECURITY_POLICY, PAGE_HEADERS } from '../../web/app/headers.js';
+import { CONTENT_SECURITY_POLICY, DEV_SANDBOX_WORKER_POLICY, isSandboxWorker, PAGE_HEADERS, SANDBOX_WORKER_POLICY } from '../../web/app/headers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const configFile = `${root}web/app/vite.config.js`;
@@ -44,8 +44,10 @@ async function typeCode(page, code) {
 
 // Opens the ring problem at `url`, checks the headers of the page's response
 // (`isolated`: the two isolation headers too), runs the reference solution
-// and expects it to pass with no violation reported.
-async function expectWorksUnderPolicy(page, url, { isolated = true } = {}) {
+// and expects it to pass with no violation reported, the sandbox worker's
+// script having come with `workerPolicy`.
+async function expectWorksUnderPolicy(page, url, { isolated = true, workerPolicy = SANDBOX_WORKER_POLICY } = {}) {
+  const worker = page.waitForResponse((r) => isSandboxWorker(new URL(r.url()).pathname));
   const response = await page.goto(`${url}#/problem/ring-allreduce-ppermute`);
   const headers = response.headers();
   expect(headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
@@ -55,6 +57,7 @@ async function expectWorksUnderPolicy(page, url, { isolated = true } = {}) {
   await typeCode(page, solution('ring-allreduce-ppermute'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 90000 });
+  expect((await (await worker).allHeaders())['content-security-policy']).toBe(workerPolicy);
   await expect(page.locator('.katex').first()).toBeVisible();
   expect(await page.evaluate(() => window.__violations)).toEqual([]);
 }
@@ -108,7 +111,7 @@ test("Vite's dev server sends the policy and the page works under it", async ({ 
   });
   await server.listen();
   try {
-    await expectWorksUnderPolicy(page, `http://127.0.0.1:${port}/`);
+    await expectWorksUnderPolicy(page, `http://127.0.0.1:${port}/`, { workerPolicy: DEV_SANDBOX_WORKER_POLICY });
   } finally {
     await server.close();
   }

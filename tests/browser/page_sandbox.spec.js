@@ -87,3 +87,54 @@ test("the sandbox worker's bundle holds no problem data", async () => {
   expect(text).not.toContain('121'); // the first data-parallel example's expected loss
   expect(text).not.toContain('Tensor-Parallel');
 });
+
+test('the sandbox worker has a policy of its own: no connection, no nested worker, no import of the site', async ({ page }) => {
+  const { readdirSync } = await import('node:fs');
+  const { SANDBOX_WORKER_POLICY, isSandboxWorker } = await import('../../web/app/headers.js');
+  // A chunk of the site that loads anywhere (the page's own would fail in a worker, policy or not).
+  const chunk = readdirSync(`${root}build/app/assets/`).find((f) => f.startsWith('__vite-browser-external') && f.endsWith('.js'));
+  const target = '/build/app/index.html';
+  // The learner's code tries each way out while it loads and reports, through
+  // the error its solution throws, what each try did and which directives the
+  // worker saw violated; it still traces nothing but that error.
+  const probe = `const outcome = {};
+const violated = new Set();
+self.addEventListener('securitypolicyviolation', (e) => violated.add(e.effectiveDirective));
+const event = (make) => () => new Promise((ok, no) => { const s = make(); s.onopen = s.onload = ok; s.onerror = () => no(new Error('error event')); });
+const tries = {
+  fetch: () => fetch(${JSON.stringify(target)}),
+  xhr: event(() => { const x = new XMLHttpRequest(); x.open('GET', ${JSON.stringify(target)}); x.send(); return x; }),
+  websocket: event(() => new WebSocket('ws://' + location.host + '/')),
+  eventsource: event(() => new EventSource(${JSON.stringify(target)})),
+  beacon: async () => { if (!navigator.sendBeacon?.(${JSON.stringify(target)}, 'x')) throw new Error('refused'); },
+  worker: event(() => new Worker(URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' })))),
+  import: () => import(new URL('/build/app/assets/${chunk}', location.href).href),
+};
+for (const [name, f] of Object.entries(tries)) {
+  try {
+    await Promise.race([f(), new Promise((_, no) => setTimeout(() => no(new Error('no answer')), 2000))]);
+    outcome[name] = 'ok';
+  } catch (e) {
+    outcome[name] = 'blocked';
+  }
+}
+const report = JSON.stringify({ outcome, violated: [...violated].sort() });
+export default function solve(x) {
+  throw new Error('PROBE' + report + 'PROBE');
+}
+`;
+  const policy = page.waitForResponse((r) => isSandboxWorker(new URL(r.url()).pathname));
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  expect(await page.evaluate((url) => fetch(url).then((r) => r.status), target)).toBe(200); // the page itself may
+  await typeCode(page, probe);
+  await page.click('#run');
+  expect((await (await policy).allHeaders())['content-security-policy']).toBe(SANDBOX_WORKER_POLICY);
+  const text = await page.locator('.case.fail').first().textContent({ timeout: 60000 });
+  const { outcome, violated } = JSON.parse(text.split('PROBE')[1]);
+  expect(outcome).toEqual({ fetch: 'blocked', xhr: 'blocked', websocket: 'blocked', eventsource: 'blocked', beacon: 'blocked', worker: 'blocked', import: 'blocked' });
+  expect(violated).toEqual(expect.arrayContaining(['connect-src']));
+  // The sandbox still works for a solution that uses no way out.
+  await typeCode(page, solution('ring-allreduce-ppermute'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+});

@@ -40,9 +40,10 @@ test('the quick start, run as its own process, exits by itself (code 0) once its
   expect(r.stdout).toContain('[ [ 1.11');
 });
 
-test("the checker page's section lists the headers web/app/headers.js sends, with their values", async () => {
-  const { PAGE_HEADERS } = await import('../../web/app/headers.js');
+test("the checker page's section lists the headers web/app/headers.js sends, with their values, the sandbox worker's too", async () => {
+  const { PAGE_HEADERS, SANDBOX_WORKER_POLICY } = await import('../../web/app/headers.js');
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## The checker page'), readme.indexOf('## The checker CLI'));
   for (const [name, value] of Object.entries(PAGE_HEADERS)) expect(section).toContain(`| \`${name}\` | \`${value}\` |`);
+  expect(section).toContain(`| \`Content-Security-Policy\` | \`${SANDBOX_WORKER_POLICY}\` |`);
 });

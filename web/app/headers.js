@@ -40,3 +40,38 @@ export const CONTENT_SECURITY_POLICY = [
 
 /** Every header of the page: isolation and the CSP. */
 export const PAGE_HEADERS = { ...ISOLATION_HEADERS, 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+
+/**
+ * The CSP of the sandbox worker, where the learner's code runs
+ * (sandbox_worker.js), sent with its script: a dedicated worker obeys the
+ * policy of its own script's response, not the page's. It may run its own
+ * script, the learner's module (blob:) and the module the page hands it
+ * ('unsafe-eval', as the page's), and nothing else: default-src 'none'
+ * leaves it no connection of any kind (fetch, XMLHttpRequest, WebSocket,
+ * EventSource), no nested worker, and no import of the site's other scripts,
+ * whose chunks hold the problems. The built worker is one file with no
+ * imports, so this policy needs no 'self'.
+ */
+export const SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src blob: 'unsafe-eval'"].join('; ');
+
+/**
+ * The same under Vite's dev server, which serves the worker's imports one
+ * module at a time from the site: 'self' scripts too (so there the learner's
+ * code could import the app's modules; the built page is what is published).
+ */
+export const DEV_SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src 'self' blob: 'unsafe-eval'"].join('; ');
+
+/**
+ * Whether a request path names the sandbox worker's script: built,
+ * assets/sandbox_worker-<hash>.js; under the dev server, /sandbox_worker.js
+ * (with ?worker_file&type=module).
+ */
+export function isSandboxWorker(path) {
+  return /(^|\/)sandbox_worker(-[\w-]+)?\.js$/.test(path.split(/[?#]/, 1)[0]);
+}
+
+/** The headers for the response to `path`: the page's, with the sandbox worker's CSP for its script. */
+export function headersFor(path, { dev = false } = {}) {
+  if (!isSandboxWorker(path)) return PAGE_HEADERS;
+  return { ...PAGE_HEADERS, 'Content-Security-Policy': dev ? DEV_SANDBOX_WORKER_POLICY : SANDBOX_WORKER_POLICY };
+}

@@ -3,8 +3,13 @@
 // code. The worker's end — a crash, or its own self.close() — is seen at
 // once through a Web Lock it holds from before the learner's code loads:
 // the page's request for the same lock is granted when the worker goes.
+// The worker's policy allows it no connections (headers.js), so the page
+// hands it the module it runs, fetched and compiled once here.
 
+import { moduleSources } from 'shardlab';
 import { Sandbox } from '../checker/sandbox.js';
+
+let sources = null;
 
 /** A Sandbox running `code` (a module whose default export is the solution). */
 export function startPageSandbox(code) {
@@ -37,6 +42,13 @@ export function startPageSandbox(code) {
     e.preventDefault();
     end(`it crashed: ${e.message}`);
   };
-  worker.postMessage({ init: { code, lock } });
+  sources ??= moduleSources();
+  sources.then(
+    (module) => worker.postMessage({ init: { code, lock, sources: module } }),
+    (e) => {
+      sources = null; // try again next time
+      end(`it could not be given the module: ${e.message}`);
+    },
+  );
   return sandbox;
 }

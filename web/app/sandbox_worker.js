@@ -26,6 +26,7 @@ self.onmessage = async ({ data }) => {
   // Held until this worker goes (even by self.close()): how the page knows it has.
   await new Promise((held) => navigator.locks.request(data.init.lock, () => (held(), new Promise(() => {}))));
   serveSandbox({
+    sources: data.init.sources,
     post: (m) => self.postMessage(m),
     onMessage: (f) => {
       receive = f;

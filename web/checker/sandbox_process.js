@@ -3,7 +3,7 @@
 // permission model, reading only this package's web/ folder and the
 // solution's folder, with no child processes and no file writes. Worker
 // threads stay allowed: Node 20's module hooks (how a solution's
-// `import 'shardlab'` resolves) and the lockstep runtime run on them.
+// `import 'shardlab'` resolves) run on one.
 
 import { fork } from 'node:child_process';
 import { dirname } from 'node:path';

@@ -13,7 +13,25 @@ export type NestedNumbers = number[] | NestedNumbers[];
 export type Tree<T> = T | Tree<T>[] | { [key: string]: Tree<T> } | null | undefined;
 
 /** Starts ShardLab (wasm + device workers); idempotent. */
-export function init(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean }): Promise<RuntimeInfo>;
+export function init(options?: InitOptions): Promise<RuntimeInfo>;
+/** Options of init(). */
+export interface InitOptions {
+  devices?: 1 | 2 | 4 | 8;
+  memoryMB?: number;
+  /** false: the module without threads, its devices stepped by the lockstep executor (default: threads where SharedArrayBuffer is available). */
+  threads?: boolean;
+  /** With threads: false, step the devices on the calling thread rather than a worker of their own (in a worker or Node; refused on a page's main thread). */
+  inThread?: boolean;
+  /** The module without threads, already fetched (moduleSources()): nothing is fetched, for a worker allowed no connections. */
+  sources?: ModuleSources;
+}
+/** The module without threads: its script's text and its compiled wasm (both can be posted to a worker). */
+export interface ModuleSources {
+  script: string;
+  wasm: WebAssembly.Module;
+}
+/** Fetches and compiles the module without threads, to hand to a worker (browsers). */
+export function moduleSources(): Promise<ModuleSources>;
 /** Stops the device runtime and frees its memory; a later init() starts a fresh one (Node scripts exit without it). */
 export function shutdown(): void;
 /** How the engine runs. */

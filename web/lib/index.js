@@ -25,3 +25,4 @@ export * as nn from './api/nn.js';
 export * as export from './api/export.js';
 // The device runtime underneath (meshes, sharded arrays and single collectives).
 export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';
+export { moduleSources } from './runtime/load_module.js';

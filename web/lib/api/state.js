@@ -29,10 +29,14 @@ export function canUseThreads() {
  * SharedArrayBuffer is missing (a page that is not cross-origin isolated) it
  * falls back, with a console warning, to the module without threads: the
  * devices are stepped by one worker with the lockstep executor (bitwise the
- * same results). `threads: false` asks for that fallback explicitly.
+ * same results). `threads: false` asks for that fallback explicitly;
+ * with `inThread: true` its devices are stepped on the calling thread (for
+ * code already in a worker, never a page's main thread), and `sources`
+ * (moduleSources(), posted to the worker) is the module handed over, so the
+ * worker needs no connection to load it.
  * Idempotent: later calls with the same options return the engine's description.
  */
-export async function init({ devices = 8, memoryMB, threads } = {}) {
+export async function init({ devices = 8, memoryMB, threads, inThread = false, sources } = {}) {
   if (state.runtime && !state.runtime.deadReason) {
     if (devices !== state.runtime.devices) {
       throw new ValueError(
@@ -46,7 +50,7 @@ export async function init({ devices = 8, memoryMB, threads } = {}) {
     if (!useThreads && threads === undefined) {
       console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on one worker with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
     }
-    state.starting = loadDevices({ devices, memoryMB, threads: useThreads })
+    state.starting = loadDevices({ devices, memoryMB, threads: useThreads, inThread, sources })
       .then((rt) => {
         state.runtime = rt;
         state.Module = rt.Module;

@@ -23,10 +23,17 @@ const MAX_IN_FLIGHT = 48;
  * `threads: false` (where SharedArrayBuffer is missing) it loads the module
  * without threads instead, and programs run on one worker with the lockstep
  * executor (bitwise the same results); single collectives need threads.
+ * `inThread: true` (with threads: false) steps the devices on this thread
+ * instead of a worker of its own: for code already in a worker, since each
+ * run blocks its thread. `sources` (load_module.js moduleSources) is the
+ * module handed over, for a worker that may not fetch it.
  */
-export async function loadDevices({ devices = 8, memoryMB, threads = true } = {}) {
+export async function loadDevices({ devices = 8, memoryMB, threads = true, inThread = false, sources } = {}) {
   if (![1, 2, 4, 8].includes(devices)) {
     throw errorOf('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
+  }
+  if (inThread && (threads || typeof window !== 'undefined')) {
+    throw errorOf('ValueError', 'loadDevices: inThread runs the devices on the calling thread; it needs threads: false, in a worker or Node, never on a page\'s main thread');
   }
   let runtime = null;
   const overrides = {
@@ -36,15 +43,19 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true } = {}
   };
   if (memoryMB !== undefined) overrides.INITIAL_MEMORY = memoryMB * 1024 * 1024;
   const [Module, worker] = await Promise.all([
-    instantiateModule(overrides, { threads }),
-    threads ? null : startLockstepWorker({ memoryMB }),
+    instantiateModule(overrides, { threads, sources }),
+    threads ? null : inThread ? IN_THREAD : startLockstepWorker({ memoryMB }),
   ]);
   runtime = new DeviceRuntime(Module, devices, worker);
   return runtime;
 }
 
+// The lockstep executor on the calling thread, in the runtime's own module.
+const IN_THREAD = 'in-thread';
+
 /** A running device runtime (one wasm module instance and its device threads). */
 export class DeviceRuntime {
+  /** `lockstepWorker`: null (threaded), a LockstepClient, or IN_THREAD. */
   constructor(Module, devices, lockstepWorker = null) {
     this.Module = Module;
     this._pending = new Map(); // job id -> finish(error): settles the job's Promise
@@ -56,8 +67,11 @@ export class DeviceRuntime {
     /** Whether the devices are threads ('threaded') or stepped by one worker ('lockstep'). */
     this.executor = lockstepWorker ? 'lockstep' : 'threaded';
     this._worker = lockstepWorker;
+    if (lockstepWorker === IN_THREAD) {
+      this._worker = { run: async (program, inputs) => this._call(() => Module.interpretProgram(program, inputs)), terminate() {} };
+    }
     if (lockstepWorker) {
-      lockstepWorker.onDeath = (why) => this._die(why);
+      this._worker.onDeath = (why) => this._die(why);
       this._core = null;
       return;
     }
