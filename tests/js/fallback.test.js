@@ -27,3 +27,22 @@ test('inThread is refused with threads, naming what it needs', async () => {
     "loadDevices: inThread runs the devices on the calling thread; it needs threads: false, in a worker or Node, never on a page's main thread",
   );
 });
+
+test("the lockstep worker keeps a program's outputs: a chain of calls sends the input once and brings the result back once", () => {
+  const n = 2 ** 18; // 1 MiB of float32
+  const runs = 5;
+  const resident = fileURLToPath(new URL('./fixtures/resident.mjs', import.meta.url));
+  const out = JSON.parse(execFileSync(process.execPath, [resident, String(n), String(runs)], { encoding: 'utf8', timeout: 60000, maxBuffer: 2 ** 26 }).trim().split('\n').pop());
+  // Only the first call's input (put on this thread) crosses; later calls name the worker's arrays.
+  expect(out.perCall).toEqual(Array.from({ length: runs }, () => ({ toWorker: 4 * n, fromWorker: 0 })));
+  expect(out.before).toBe('ValueError: addressableShards: the array is still in the lockstep worker that computed it; await arr.blockUntilReady() first');
+  expect(out.afterRead).toEqual({ toWorker: 4 * n, fromWorker: 4 * n }); // one read brings it
+  expect(out.afterReads).toEqual(out.afterRead); // later reads are local
+  // Serial reference: each call, device d's block becomes 2 b_d + b_(d-1) (ring ppermute d -> d+1); all exact in float32.
+  const block = n / 8;
+  let x = Array.from({ length: n }, (_, i) => (i % 97) - 48);
+  for (let r = 0; r < runs; r++) x = x.map((v, i) => 2 * v + x[(i - block + n) % n]);
+  expect(out.values).toEqual(x);
+  expect(out.shards.map((s) => s.index)).toEqual(Array.from({ length: 8 }, (_, d) => [[d * block, (d + 1) * block]]));
+  expect(out.shards.flatMap((s) => s.data)).toEqual(x);
+}, 120000);

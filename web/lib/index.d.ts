@@ -125,8 +125,10 @@ export type ReduceOptions = number | number[] | null | { axis?: number | number[
 /** A concrete array on the devices (jax.Array); exported as `Array`. */
 export interface ShardArray extends ArrayMethods<ShardArray> {
   readonly sharding: NamedSharding;
+  /** Each device's block, copied (once the array is ready; on the lockstep fallback, once blockUntilReady() or data() brought it from its worker). */
   readonly addressableShards: { device: number; index: [number, number][]; data: Float32Array | Int32Array }[];
   readonly isDisposed: boolean;
+  /** Resolves once computed (jax's block_until_ready); on the lockstep fallback it also brings the array from its worker. */
   blockUntilReady(): Promise<ShardArray>;
   data(): Promise<Float32Array | Int32Array>;
   tolist(): Promise<any>;

@@ -57,17 +57,27 @@ export class DArray extends ArrayBase {
     return this._aval;
   }
 
-  /** Resolves to this array once it has been computed (jax's block_until_ready). */
+  /**
+   * Resolves to this array once it has been computed (jax's
+   * block_until_ready). On the lockstep fallback it also brings the array
+   * from the worker that computed it, so addressableShards can read it.
+   */
   async blockUntilReady() {
-    this._check('blockUntilReady');
-    return this._ready;
+    await this._readable('blockUntilReady');
+    return this;
   }
 
   /** The elements, row-major: a Float32Array (float32) or Int32Array (int32, bool as 0/1). */
   async data() {
-    this._check('data');
-    await this._ready;
-    return engine().runtime.get(this._handle('data'), { checkReplicas: false });
+    const h = await this._readable('data');
+    return engine().runtime.get(h, { checkReplicas: false });
+  }
+
+  // The core array once computed and readable on this thread.
+  async _readable(fn) {
+    const h = await this._coreArray(fn);
+    await engine().runtime.ready(h);
+    return this._handle(fn); // not disposed meanwhile
   }
 
   /** The elements as nested JS arrays (booleans for bool). */
@@ -90,11 +100,15 @@ export class DArray extends ArrayBase {
   /**
    * Each device's block: [{device, index, data}] where index gives [start, stop)
    * per dimension and data is a copy of the block (available once the array
-   * is ready: await arr.blockUntilReady() first for a fresh result).
+   * is ready: await arr.blockUntilReady() first for a fresh result, and on
+   * the lockstep fallback always).
    */
   get addressableShards() {
     const h = this._handle('addressableShards');
     const { runtime } = engine();
+    if (!runtime.readable(h)) {
+      throw new ValueError('addressableShards: the array is still in the lockstep worker that computed it; await arr.blockUntilReady() first');
+    }
     const { mesh, spec } = this.sharding;
     const shards = [];
     for (let d = 0; d < mesh.size; d++) {
@@ -245,7 +259,7 @@ export function toSharding(s, fn) {
 /** Re-lays-out a concrete array with `sharding` (through the host; a future). */
 export function reshard(x, sharding) {
   const { runtime } = engine();
-  const handle = x._coreArray('devicePut').then((h) => {
+  const handle = x._readable('devicePut').then((h) => {
     const data = runtime.get(h, { checkReplicas: false });
     try {
       return runtime.put(sharding.mesh._handle, data, x.shape, sharding.spec.toCore(), x.dtype);

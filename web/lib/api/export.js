@@ -65,7 +65,7 @@ export class Exported {
         throw new ValueError(`Exported.call: the function was exported for arguments ${want} but is called with ${sig.key}`);
       }
       const outs = execute(this._c, sig.leaves, 'Exported.call');
-      return Promise.all(outs.map((o) => o.blockUntilReady())).then(() => unflatten(this.outTree, outs));
+      return Promise.all(outs.map((o) => o._ready)).then(() => unflatten(this.outTree, outs));
     } catch (e) {
       return Promise.reject(e);
     }

@@ -41,7 +41,7 @@ export function jit(fn, { staticArgnums = [] } = {}) {
     } catch (e) {
       return Promise.reject(e);
     }
-    return Promise.all(outs.map((o) => o.blockUntilReady())).then(() => unflatten(def, outs));
+    return Promise.all(outs.map((o) => o._ready)).then(() => unflatten(def, outs));
   };
   Object.defineProperty(jitted, 'name', { value: `jit(${fn.name || 'fn'})` });
   return jitted;

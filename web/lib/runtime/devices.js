@@ -5,12 +5,14 @@
 
 import { errorOf } from '../api/errors.js';
 import { instantiateModule } from './load_module.js';
-import { startLockstepWorker } from './lockstep_client.js';
+import { ResidentArray, startLockstepWorker } from './lockstep_client.js';
 
 /** The base class of the runtime's errors (ShardLabError); `name` is the category. */
 export { ShardLabError as RuntimeError } from '../api/errors.js';
 
 const DTYPES = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
+// A dtype's typed array over the bits of a host array (a Uint32Array).
+const hostView = (dtype, bits) => new DTYPES[dtype](bits.buffer, bits.byteOffset, bits.length);
 // Jobs submitted to the device pool and not yet completed, at most (the pool
 // holds 64); later jobs wait here in order, as JAX's async dispatch queues
 // any number of calls.
@@ -96,22 +98,47 @@ export class DeviceRuntime {
   /**
    * Runs a traced program (a core Program) on core arrays laid out on `mesh`;
    * resolves to its output arrays. Threaded: one job on the device threads.
-   * Lockstep: the worker steps every device through the program.
+   * Lockstep on a worker: the worker steps every device through the program
+   * and keeps its outputs (ResidentArrays, laid out here when read: see
+   * ready); in-thread: the same here, outputs laid out at once.
    */
   async runProgram(mesh, program, inputs) {
     if (this._worker) {
       const specs = program.outSpecs();
-      const ins = inputs.map((h) => ({ dtype: h.dtype(), shape: h.shape(), data: this.get(h, { checkReplicas: false }) }));
+      const ins = inputs.map((h) =>
+        h instanceof ResidentArray ? h : { dtype: h.dtype(), shape: h.shape(), data: this.get(h, { checkReplicas: false }) },
+      );
       const outs = await this._worker.run(program, ins);
       return outs.map((o, i) => {
-        const data = o.dtype === 'float32' ? new Float32Array(o.data.buffer) : new Int32Array(o.data.buffer);
-        return this.put(mesh, data, o.shape, specs[i] ?? [], o.dtype);
+        if (o instanceof ResidentArray) {
+          o.layout = { mesh, spec: specs[i] ?? [] };
+          return o;
+        }
+        return this.put(mesh, hostView(o.dtype, o.data), o.shape, specs[i] ?? [], o.dtype);
       });
     }
     const run = await this._job((id, ins) => this.Module.submitProgram(this._core, id, mesh, program, ins), inputs);
     const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
     run.delete();
     return outs;
+  }
+
+  /** Whether `array`'s data can be read on this thread now (see ready). */
+  readable(array) {
+    return !(array instanceof ResidentArray) || array.local !== null;
+  }
+
+  /**
+   * Resolves once `array`'s data can be read on this thread (get, block): at
+   * once, except for an output still in the lockstep worker, which is
+   * brought here (once) and laid out on its mesh.
+   */
+  async ready(array) {
+    if (this.readable(array)) return;
+    const bits = await this._worker.read(array._id(this._worker));
+    if (array.local || array.isDeleted()) return; // brought by a concurrent call, or deleted meanwhile
+    const { mesh, spec } = array.layout;
+    array.local = this.put(mesh, hostView(array.dtype(), bits), array.shape(), spec, array.dtype());
   }
 
   /** Why the runtime died, or null while it is usable. */
@@ -146,6 +173,7 @@ export class DeviceRuntime {
 
   /** Assembles a sharded array into a new typed array; checkReplicas (default true) verifies replicated blocks agree. */
   get(array, { checkReplicas = true } = {}) {
+    array = this._local(array, 'get');
     const dtype = this._call(() => array.dtype());
     const n = array.shape().reduce((a, b) => a * b, 1);
     return this._withHeap(n * 4, (ptr) => {
@@ -156,6 +184,7 @@ export class DeviceRuntime {
 
   /** Device d's block of `array`, as a copy. */
   block(array, device) {
+    array = this._local(array, 'block');
     return this._call(() => {
       const Type = DTYPES[array.dtype()];
       return new Type(this.Module.HEAPU8.buffer, array.blockPtr(device), array.blockElements()).slice();
@@ -282,6 +311,13 @@ export class DeviceRuntime {
       }
       throw e;
     }
+  }
+
+  // The core array of `array` on this thread (a ResidentArray's local copy).
+  _local(array, fn) {
+    if (!(array instanceof ResidentArray)) return array;
+    if (!this.readable(array)) throw errorOf('ValueError', `${fn}: the array is still in the lockstep worker; await runtime.ready(array) first`);
+    return array.local;
   }
 
   _withHeap(bytes, f) {

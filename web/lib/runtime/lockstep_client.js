@@ -1,7 +1,9 @@
 // The page side of the lockstep worker: programs (each once, as its JSON
 // form) and input arrays go to one worker that runs the module without
 // threads; the page only posts messages and awaits replies, so its main
-// thread never blocks.
+// thread never blocks. A program's outputs stay in the worker (resident
+// arrays) until they are read here, so a chain of calls (a training loop's
+// parameters) sends each array's data across once, not twice per call.
 
 import { errorOf } from '../api/errors.js';
 import { isNode } from './load_module.js';
@@ -33,6 +35,9 @@ class LockstepClient {
     this._programIds = new WeakMap();
     this._sent = new Set();
     this._nextProgram = 1;
+    this._nextArray = 1;
+    /** Bytes of array data sent to the worker and brought back from it. */
+    this.traffic = { toWorker: 0, fromWorker: 0 };
     this._released = new FinalizationRegistry((id) => {
       this._sent.delete(id);
       this._worker.postMessage({ release: id });
@@ -43,7 +48,7 @@ class LockstepClient {
       if (!p) return;
       this._pending.delete(msg.id);
       if (msg.error) p.reject(errorOf(msg.error.name, msg.error.message));
-      else p.resolve(msg.outputs);
+      else p.resolve(msg.result);
     };
     const onError = (e) => this._fail(`the lockstep worker crashed (${e?.message ?? e})`);
     if (isNode) {
@@ -56,7 +61,11 @@ class LockstepClient {
     }
   }
 
-  /** Runs `program` (a core Program handle) on host arrays ({dtype, shape, data}, transferred); resolves with the outputs. */
+  /**
+   * Runs `program` (a core Program handle) on `inputs`: host arrays
+   * ({dtype, shape, data}, transferred) or ResidentArrays of this worker;
+   * resolves with its outputs as ResidentArrays.
+   */
   async run(program, inputs) {
     let id = this._programIds.get(program);
     if (!id) {
@@ -64,20 +73,40 @@ class LockstepClient {
       this._programIds.set(program, id);
       this._released.register(program, id);
     }
-    const msg = { programId: id, inputs };
+    const transfer = [];
+    const wire = inputs.map((x) => {
+      if (x instanceof ResidentArray) return { ref: x._id(this) };
+      transfer.push(x.data.buffer);
+      this.traffic.toWorker += x.data.byteLength;
+      return x;
+    });
+    const msg = { programId: id, inputs: wire, outIds: Array.from(program.outSpecs(), () => this._nextArray++) };
     if (!this._sent.has(id)) {
       msg.json = program.toJSON();
       this._sent.add(id);
     }
+    let avals;
     try {
-      return await this.call(msg, inputs.map((i) => i.data.buffer));
+      avals = await this.call(msg, transfer);
     } catch (e) {
       if (msg.json) this._sent.delete(id); // not kept there: send it again next time
       throw e;
     }
+    return avals.map((a, i) => new ResidentArray(this, msg.outIds[i], a.dtype, a.shape));
   }
 
-  /** Sends a request (transferring `transfer`); resolves with its outputs. */
+  /** A copy of resident array `id`'s data (it stays in the worker). */
+  async read(id) {
+    const data = await this.call({ read: id });
+    this.traffic.fromWorker += data.byteLength;
+    return data;
+  }
+
+  _release(id) {
+    this._worker.postMessage({ releaseArray: id });
+  }
+
+  /** Sends a request (transferring `transfer`); resolves with its result. */
   call(msg, transfer = []) {
     const id = this._next++;
     return new Promise((resolve, reject) => {
@@ -99,5 +128,48 @@ class LockstepClient {
   /** Stops the worker. */
   terminate() {
     this._worker.terminate();
+  }
+}
+
+/**
+ * An array that lives in the lockstep worker (a program's output): its
+ * dtype and shape, the layout its reads get here ({mesh, spec}, set by the
+ * runtime), and once read, `local`, its copy on this thread (a core
+ * ShardedArray). Deleting it releases both, like a core array's delete().
+ */
+export class ResidentArray {
+  constructor(client, id, dtype, shape) {
+    this._client = client;
+    this._resident = id;
+    this._dtype = dtype;
+    this._shape = shape;
+    this.layout = null;
+    this.local = null;
+  }
+
+  dtype() {
+    return this._dtype;
+  }
+
+  shape() {
+    return [...this._shape];
+  }
+
+  // Its id in `client`'s worker (an array is only ever used with its own).
+  _id(client) {
+    if (this._resident === null) throw errorOf('ValueError', 'run: the array was deleted');
+    if (client !== this._client) throw errorOf('DeviceError', 'run: the array belongs to another lockstep worker');
+    return this._resident;
+  }
+
+  isDeleted() {
+    return this._resident === null;
+  }
+
+  delete() {
+    if (this._resident !== null) this._client._release(this._resident);
+    this._resident = null;
+    this.local?.delete();
+    this.local = null;
   }
 }
