@@ -2,6 +2,7 @@
 #include <emscripten/bind.h>
 
 #include "runtime/event.h"
+#include "runtime/large_blocks.h"
 #include "runtime/platform.h"
 #include "wasm/async_runtime.h"
 
@@ -46,6 +47,7 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("submitFault", &AsyncRuntime::submit_fault);
   function("heapBytesInUse", &shardlab::wasm::heap_bytes_in_use);
   function("heapBytes", &shardlab::wasm::heap_bytes);
+  function("releaseFreeSpans", &shardlab::release_free_spans);
   function("deviceMemoryBytes",
            optional_override([] { return static_cast<double>(shardlab::platform::device_memory_bytes()); }));
   function("setSpinBudgetNs",

@@ -198,4 +198,13 @@ describe('freed device memory is reused', () => {
     expect(out.heaps[0]).toBeGreaterThan(1600 * 2 ** 20);
     expect(out.heaps[1] - out.heaps[0]).toBeLessThanOrEqual(GROWTH_STEP);
   }, 120000);
+
+  test("a host array that fits only where a freed intermediate's span is gets that memory", () => {
+    // In its own process: a 1.5 GiB intermediate, then a 512 MiB array put (see the fixture).
+    const script = fileURLToPath(new URL('./fixtures/put_after_span.mjs', import.meta.url));
+    const out = JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8', timeout: 120000 }).trim().split('\n').pop());
+    expect(out.error).toBeNull();
+    expect(out.element).toBe(3);
+    expect(out.heaps[1] - out.heaps[0]).toBeLessThanOrEqual(GROWTH_STEP); // the put used the span's memory, not 1 GiB more
+  }, 120000);
 });

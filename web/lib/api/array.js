@@ -216,7 +216,10 @@ export function hostData(x, { dtype, shape } = {}, fn = 'array') {
     const s = shape ?? [x.length];
     const n = s.reduce((a, b) => a * b, 1);
     if (n !== x.length) throw new ShapeError(`${fn}: ${x.length} elements do not fill shape [${s}]`);
-    return { data: TYPED[dt].from(x, Number), shape: s, dtype: dt };
+    // Put on the devices (a copy) before anything could change it, so a typed
+    // array of the right type is used as it is; others convert in one step
+    // (TypedArray.from with a map function holds a list of every element).
+    return { data: x instanceof TYPED[dt] ? x : new TYPED[dt](x), shape: s, dtype: dt };
   }
   if (isNumericData(x)) {
     const s = nestedShape(x, fn);

@@ -321,7 +321,11 @@ export class DeviceRuntime {
   }
 
   _withHeap(bytes, f) {
-    const ptr = this.Module._malloc(Math.max(bytes, 4));
+    const n = Math.max(bytes, 4);
+    let ptr = this.Module._malloc(n);
+    // Freed large blocks stay in their spans for reuse (runtime/large_blocks.h);
+    // memory this needs may be there.
+    if (!ptr && this.Module.releaseFreeSpans()) ptr = this.Module._malloc(n);
     if (!ptr) throw errorOf('ResourceError', `cannot allocate ${bytes} bytes of wasm memory`);
     try {
       return this._call(() => f(ptr));
