@@ -1,6 +1,4 @@
 // Data-Parallel Step with psum: the problem as data for the checker.
-import { describeConstraints } from '../../web/checker/constraints.js';
-import { allEquations, bodyInputsFrom, hasPrimitive, shardMaps } from '../../web/checker/jaxpr_query.js';
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
@@ -86,7 +84,7 @@ const requirements = [
   {
     id: 'shard-map-splits-x',
     text: 'The program has a shard_map whose body receives x in blocks of shape (N/8, D).',
-    check({ jaxpr, vars, input }) {
+    check({ jaxpr, vars, input, query: { bodyInputsFrom, shardMaps } }) {
       const n = input.x.length;
       const d = input.x[0].length;
       const maps = shardMaps(jaxpr);
@@ -102,7 +100,7 @@ const requirements = [
   {
     id: 'no-full-batch-in-body',
     text: 'The shard_map body never receives the whole x or y (e.g. by closing over them).',
-    check({ jaxpr, vars }) {
+    check({ jaxpr, vars, query: { bodyInputsFrom, shardMaps } }) {
       for (const sm of shardMaps(jaxpr)) {
         for (const name of ['x', 'y']) {
           const whole = bodyInputsFrom(sm, vars[name], { split: false });
@@ -115,7 +113,7 @@ const requirements = [
   {
     id: 'reduces-over-data',
     text: 'The body reduces across devices with pmean or psum over data.',
-    check({ jaxpr }) {
+    check({ jaxpr, query: { hasPrimitive, shardMaps } }) {
       const found = shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum', (e) => e.params.axes.includes('data')));
       return found || 'the shard_map body has no psum or pmean over data: average the per-device losses and gradients with lax.pmean';
     },
@@ -140,7 +138,7 @@ const requirements = [
   {
     id: 'lr-traced',
     text: 'lr stays a traced float32 scalar (never converted to a JS number).',
-    check({ jaxpr, vars }) {
+    check({ jaxpr, vars, query: { allEquations } }) {
       const used = allEquations(jaxpr).some((e) => e.inputs.some((a) => a.name === vars.lr));
       return used || 'lr is not used by the program: the update must multiply the gradient by the traced lr';
     },
@@ -166,7 +164,6 @@ export default {
     "sl.shardMap(f, {mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P()}).",
     "lax.pcast([w, b], 'data', {to: 'varying'}) makes the parameters per-device; lax.pmean averages across devices.",
   ],
-  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

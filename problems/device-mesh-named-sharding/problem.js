@@ -1,6 +1,4 @@
 // Device Mesh and Named Sharding: the problem as data for the checker.
-import { describeConstraints } from '../../web/checker/constraints.js';
-import { shardMaps } from '../../web/checker/jaxpr_query.js';
 
 /**
  * The argument (format: web/checker/constraints.js). Any finite value will
@@ -34,7 +32,7 @@ const requirements = [
   {
     id: 'mesh-2x4',
     text: 'Values are placed on a 2x4 mesh with axes data and model.',
-    check({ jaxpr }) {
+    check({ jaxpr, query: { shardMaps } }) {
       const meshes = shardMaps(jaxpr).map((sm) => sm.params.mesh);
       if (!meshes.length) return 'the program places nothing on a mesh: use sl.devicePut(x, new sl.NamedSharding(mesh, spec))';
       const bad = meshes.find((m) => JSON.stringify(m.axis_names) !== '["data","model"]' || JSON.stringify(m.shape) !== '[2,4]');
@@ -63,7 +61,6 @@ export default {
     "sl.makeMesh([2, 4], ['data', 'model']) and new sl.NamedSharding(mesh, P('data')).",
     'A list of axes in one entry splits that dimension over both: P([\'data\', \'model\']).',
   ],
-  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

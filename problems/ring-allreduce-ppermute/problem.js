@@ -1,6 +1,4 @@
 // Ring All-Reduce with ppermute: the problem as data for the checker.
-import { describeConstraints } from '../../web/checker/constraints.js';
-import { allEquations, shardMaps } from '../../web/checker/jaxpr_query.js';
 
 /**
  * The argument (format: web/checker/constraints.js): one row per device.
@@ -33,7 +31,7 @@ const requirements = [
   {
     id: 'seven-ring-steps',
     text: 'The shard_map body has 7 ppermute steps, each a full cyclic shift along data.',
-    check({ jaxpr }) {
+    check({ jaxpr, query: { allEquations, shardMaps } }) {
       const maps = shardMaps(jaxpr);
       if (!maps.length) return 'the traced program has no shard_map: the ring runs inside sl.shardMap';
       const steps = maps.flatMap((sm) => allEquations(sm.params.jaxpr)).filter((e) => e.primitive === 'ppermute');
@@ -46,7 +44,7 @@ const requirements = [
   {
     id: 'no-psum',
     text: 'No psum or other reducing collective in the body.',
-    check({ jaxpr }) {
+    check({ jaxpr, query: { allEquations, shardMaps } }) {
       const banned = ['psum', 'reduce_scatter', 'all_gather', 'all_to_all', 'pmax', 'pmin'];
       const found = shardMaps(jaxpr).flatMap((sm) => allEquations(sm.params.jaxpr)).find((e) => banned.includes(e.primitive));
       return found ? `the body uses ${found.primitive}: build the all-reduce from ppermute steps and additions only` : true;
@@ -75,7 +73,6 @@ export default {
     'Keep a running sum and a message; each step ppermutes the message and adds it to the sum.',
     "outSpecs P('data') stacks the 8 per-device results into an (8, N) array.",
   ],
-  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

@@ -1,6 +1,4 @@
 // Tensor-Parallel MLP: the problem as data for the checker.
-import { describeConstraints } from '../../web/checker/constraints.js';
-import { bodyInputsFrom, hasPrimitive, shardMaps } from '../../web/checker/jaxpr_query.js';
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
@@ -80,7 +78,7 @@ const requirements = [
   {
     id: 'weight-blocks',
     text: 'The shard_map body receives weight blocks of shape (D, H/8) and (H/8, O) through its in_specs.',
-    check({ jaxpr, vars, input }) {
+    check({ jaxpr, vars, input, query: { bodyInputsFrom, shardMaps } }) {
       const maps = shardMaps(jaxpr);
       if (!maps.length) return 'the traced program has no shard_map: use sl.shardMap with the weights split over model';
       const [d, h, o] = [input.w1.length, input.w1[0].length, input.w2[0].length];
@@ -96,14 +94,14 @@ const requirements = [
   {
     id: 'has-psum',
     text: 'The body adds the partial outputs with a psum.',
-    check({ jaxpr }) {
+    check({ jaxpr, query: { hasPrimitive, shardMaps } }) {
       return shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum')) || 'the shard_map body has no psum: add the partial outputs across devices with lax.psum';
     },
   },
   {
     id: 'hidden-split',
     text: 'hidden comes straight out of the shard_map, split by columns.',
-    check({ jaxpr }) {
+    check({ jaxpr, query: { shardMaps } }) {
       const name = jaxpr.outvars[1]?.name;
       const sm = shardMaps(jaxpr).find((e) => e.outputs.some((v) => v.name === name));
       if (!sm) return 'hidden does not come straight out of a shard_map: return the hidden block from the body with out_specs P(null, \'model\')';
@@ -147,7 +145,6 @@ export default {
     "lax.psum(partial, 'model') adds the partial outputs across devices.",
     'Add b2 outside the shard_map, once.',
   ],
-  constraints: describeConstraints({ inputs, dims }),
   generate,
   reference,
   requirements,

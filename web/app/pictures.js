@@ -2,29 +2,17 @@
 // output of a shard_map is laid out over the devices (like
 // jax.debug.visualize_array_sharding), and the bytes each collective sends.
 
+import { devicesByBlock } from '../lib/layout.js';
 import { frag, h, svg } from './dom.js';
 
 const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7'];
 
-// The device holding each block of an array with `shape` split by `spec` on `mesh`.
+// The devices holding each block of an array with `shape` split by `spec`
+// on `mesh` (the program JSON's {axis_names, shape}); a vector is drawn as
+// one row of column blocks.
 function blocks(shape, spec, mesh) {
-  const axes = (e) => (e === null || e === undefined ? [] : Array.isArray(e) ? e : [e]);
-  const size = (a) => mesh.shape[mesh.axis_names.indexOf(a)];
-  const coord = (d, a) => {
-    const i = mesh.axis_names.indexOf(a);
-    const stride = mesh.shape.slice(i + 1).reduce((x, y) => x * y, 1);
-    return Math.floor(d / stride) % mesh.shape[i];
-  };
-  // A vector is drawn as one row of column blocks.
-  const dims = shape.length === 1 ? [[], axes(spec[0])] : [0, 1].map((k) => (k < shape.length ? axes(spec[k]) : []));
-  const parts = dims.map((ax) => ax.reduce((n, a) => n * size(a), 1));
-  const grid = Array.from({ length: parts[0] }, () => Array.from({ length: parts[1] }, () => []));
-  const n = mesh.shape.reduce((a, b) => a * b, 1);
-  for (let d = 0; d < n; d++) {
-    const pos = dims.map((ax) => ax.reduce((p, a) => p * size(a) + coord(d, a), 0));
-    grid[pos[0]][pos[1]].push(d);
-  }
-  return grid;
+  const entries = shape.length === 1 ? [null, spec[0] ?? null] : [0, 1].map((k) => (k < shape.length ? (spec[k] ?? null) : null));
+  return devicesByBlock({ axisNames: mesh.axis_names, axisSizes: mesh.shape }, entries);
 }
 
 /** An SVG grid of an array's blocks, each coloured by (the first of) its devices: a <figure>, or null for more than 2 dimensions. */

@@ -5,6 +5,7 @@
 // the programs it ran, and returns a report the CLI and the page show.
 
 import * as sl from '../lib/index.js';
+import * as query from './jaxpr_query.js';
 import { makeRng } from './rng.js';
 import { rawOutputs } from './outputs.js';
 import { Deadline } from './sandbox.js';
@@ -211,7 +212,7 @@ export async function checkSolution(problem, solution, { seed = freshSeed(), cas
       if (!program) return { id: r.id, passed: false, message: `the solution could not be traced: ${main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error}` };
       let verdict;
       try {
-        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults: caseResults });
+        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, query });
       } catch (e) {
         verdict = `the requirement could not be evaluated (${e.message})`;
       }

@@ -1,5 +1,6 @@
 // Queries over a traced program's JSON form (makeJaxpr(f)(...).toJSON()),
-// for the problems' structural requirements.
+// for the problems' structural requirements: the engine hands them to each
+// requirement's check as `query`, so problems import nothing of the checker.
 
 /** Every equation of a program and of the programs nested in it (shard_map bodies). */
 export function allEquations(program) {

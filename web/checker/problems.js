@@ -1,14 +1,26 @@
-// The problems shipped with the package (problems/<id>/): their ids, and
+// The problems (problems/index.js) as the checker, the CLI and the page read
+// them: each one's data with the text of its constraints, and, in Node,
 // loading one with its reference solution.
 
-/** Problem ids, in the order the CLI and the page list them. */
-export const PROBLEM_IDS = ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute'];
+import PROBLEM_DATA from '../../problems/index.js';
+import { describeConstraints } from './constraints.js';
 
-/** The problem `id` ({..., solution: its reference solution, solutionUrl: its file}), or null if there is none. */
+/** Every problem, in order, with `constraints`: the text its inputs and dims declare. */
+export const PROBLEMS = PROBLEM_DATA.map((p) => ({ ...p, constraints: describeConstraints(p) }));
+
+/** Problem ids, in the order the CLI and the page list them. */
+export const PROBLEM_IDS = PROBLEMS.map((p) => p.id);
+
+/** The problem `id`, or undefined if there is none. */
+export function problemById(id) {
+  return PROBLEMS.find((p) => p.id === id);
+}
+
+/** The problem `id` ({..., solution: its reference solution, solutionUrl, statementUrl}), or null if there is none. */
 export async function loadProblem(id) {
-  if (!PROBLEM_IDS.includes(id)) return null;
+  const problem = problemById(id);
+  if (!problem) return null;
   const base = new URL(`../../problems/${id}/`, import.meta.url);
-  const problem = (await import(new URL('problem.js', base).href)).default;
-  const solution = (await import(new URL('solution.mjs', base).href)).default;
+  const solution = (await import(/* @vite-ignore */ new URL('solution.mjs', base).href)).default;
   return { ...problem, solution, solutionUrl: new URL('solution.mjs', base), statementUrl: new URL('statement.md', base) };
 }

@@ -18,7 +18,7 @@ export {
   ConcretizationError,
   DeviceError,
   ResourceError,
-} from './api/errors.js';
+} from './errors.js';
 export * as np from './api/np.js';
 export * as lax from './api/lax.js';
 export * as nn from './api/nn.js';

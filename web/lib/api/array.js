@@ -2,7 +2,8 @@
 // ShardedArray), possibly still being computed. Arrays returned by eager
 // operations are futures, as JAX's async dispatch: their data is awaited.
 
-import { DeviceError, ShapeError, ValueError, fromCore } from './errors.js';
+import { DeviceError, ShapeError, ValueError, fromCore } from '../errors.js';
+import { blockIndex } from '../layout.js';
 import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
 import { checkDimensions } from './shape.js';
 import { engine, state } from './state.js';
@@ -112,19 +113,7 @@ export class DArray extends ArrayBase {
     const { mesh, spec } = this.sharding;
     const shards = [];
     for (let d = 0; d < mesh.size; d++) {
-      const index = this._aval.shape.map((n, dim) => {
-        const entry = spec.entries[dim] ?? null;
-        const axes = entry === null ? [] : Array.isArray(entry) ? entry : [entry];
-        let parts = 1;
-        let pos = 0;
-        for (const a of axes) {
-          pos = pos * mesh.axisSize(a) + mesh.coord(d, a);
-          parts *= mesh.axisSize(a);
-        }
-        const size = n / parts;
-        return [pos * size, (pos + 1) * size];
-      });
-      shards.push({ device: d, index, data: runtime.block(h, d) });
+      shards.push({ device: d, index: blockIndex(mesh, this._aval.shape, spec.entries, d), data: runtime.block(h, d) });
     }
     return shards;
   }

@@ -7,7 +7,7 @@
 // what its sandbox traced this way.
 
 import { hostData, putHost } from './array.js';
-import { ResourceError, ValueError, fromCore } from './errors.js';
+import { ResourceError, ValueError, fromCore } from '../errors.js';
 import { makeMesh } from './mesh.js';
 import { execute, isLeafValue, signature, traceProgram } from './run.js';
 import { Jaxpr } from './transforms.js';

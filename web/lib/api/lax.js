@@ -2,7 +2,7 @@
 // several) and the primitives numpy has no name for. Collectives take trees,
 // as jax.lax's do.
 
-import { ValueError } from './errors.js';
+import { ValueError } from '../errors.js';
 import { defop } from './op.js';
 import { avalOf, literalTracer, traced, traceFor } from './operands.js';
 import { isLeafValue } from './run.js';

@@ -1,6 +1,7 @@
 // Meshes, PartitionSpecs and NamedShardings, as jax.sharding has them.
 
-import { ShardingError, ValueError } from './errors.js';
+import { ShardingError, ValueError } from '../errors.js';
+import { deviceCoord, entryAxes } from '../layout.js';
 import { engine } from './state.js';
 
 /** jax.sharding.PartitionSpec: per dimension null (not split), an axis name, or a list of axis names. */
@@ -24,7 +25,7 @@ export class PartitionSpec {
 
   /** The mesh axes the spec mentions. */
   axes() {
-    return this.entries.flatMap((e) => (e === null ? [] : Array.isArray(e) ? e : [e]));
+    return this.entries.flatMap(entryAxes);
   }
 
   /** The spec as the core takes it: per dimension null, a name or a list. */
@@ -79,10 +80,7 @@ export class Mesh {
 
   /** Device d's coordinate along axis `name` (devices are laid out row-major). */
   coord(d, name) {
-    const i = this.axisNames.indexOf(name);
-    let stride = 1;
-    for (let k = this.axisSizes.length - 1; k > i; k--) stride *= this.axisSizes[k];
-    return Math.floor(d / stride) % this.axisSizes[i];
+    return deviceCoord(this, d, name);
   }
 
   /** Mesh('data': 8) like JAX. */

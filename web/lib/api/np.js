@@ -2,7 +2,7 @@
 // broadcasting and dtype promotion (JS numbers are weakly typed, as Python
 // scalars in JAX), each lowered to the program's primitives.
 
-import { ShapeError, ValueError } from './errors.js';
+import { ShapeError, ValueError } from '../errors.js';
 import { defop } from './op.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from './operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from './shape.js';

@@ -3,7 +3,7 @@
 // each leaf's dtype and shape) and cached; running it returns future arrays.
 
 import { DArray, hostData, isArray } from './array.js';
-import { ShardingError, ValueError } from './errors.js';
+import { ShardingError, ValueError } from '../errors.js';
 import { defaultMesh, NamedSharding, P } from './mesh.js';
 import { avalOf, traced } from './operands.js';
 import { checkDimensions, checkFits } from './shape.js';

@@ -2,7 +2,8 @@
 // Node process) and the stack of traces being built.
 
 import { loadDevices } from '../runtime/devices.js';
-import { ValueError } from './errors.js';
+import { isNode } from '../runtime/load_module.js';
+import { ValueError } from '../errors.js';
 
 /** The engine's state (internal). */
 export const state = {
@@ -19,8 +20,7 @@ const HEADERS_HINT =
 
 /** Whether this realm can run the threaded module (SharedArrayBuffer, cross-origin isolated). */
 export function canUseThreads() {
-  const node = typeof process === 'object' && !!process.versions?.node;
-  return typeof SharedArrayBuffer !== 'undefined' && (node || globalThis.crossOriginIsolated === true);
+  return typeof SharedArrayBuffer !== 'undefined' && (isNode || globalThis.crossOriginIsolated === true);
 }
 
 /**

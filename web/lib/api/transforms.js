@@ -3,7 +3,7 @@
 // is inlined); outside, grad & co. run at once and return future arrays.
 
 import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
-import { ShapeError, ValueError } from './errors.js';
+import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { traced } from './operands.js';
 import { compiled, execute, isLeafValue, runEager, traceProgram } from './run.js';

@@ -2,7 +2,7 @@
 // everything else is a leaf. A nested array of numbers is one leaf (array
 // data), not a tree of numbers; null and undefined are empty subtrees.
 
-import { ValueError } from './errors.js';
+import { ValueError } from '../errors.js';
 
 /** Whether `x` is a (possibly nested) JS array of numbers or booleans: array data, a leaf. */
 export function isNumericData(x) {

@@ -2,25 +2,18 @@
 // jax.debug.visualize_array_sharding: one cell per block, naming its devices.
 
 import { DArray } from './array.js';
-import { ValueError } from './errors.js';
+import { ValueError } from '../errors.js';
+import { devicesByBlock } from '../layout.js';
 
 /** The blocks of a 1-D or 2-D array as a grid of the devices holding each. */
 export function visualizeSharding(arr) {
   if (!(arr instanceof DArray)) throw new ValueError('visualizeSharding: expects a concrete array (not a traced value)');
   if (arr.ndim > 2) throw new ValueError(`visualizeSharding: only 1-D and 2-D arrays can be drawn, got ${arr.aval}`);
   const { mesh, spec } = arr.sharding;
-  const parts = [0, 1].map((dim) => {
-    if (dim >= arr.ndim) return { n: 1, axes: [] };
-    const e = spec.entries[dim] ?? null;
-    const axes = e === null ? [] : Array.isArray(e) ? e : [e];
-    return { n: axes.reduce((k, a) => k * mesh.axisSize(a), 1), axes };
-  });
-  const pos = (d, axes) => axes.reduce((p, a) => p * mesh.axisSize(a) + mesh.coord(d, a), 0);
-  const cells = Array.from({ length: parts[0].n }, () => Array.from({ length: parts[1].n }, () => []));
-  for (let d = 0; d < mesh.size; d++) cells[pos(d, parts[0].axes)][pos(d, parts[1].axes)].push(d);
+  const cells = devicesByBlock(mesh, [0, 1].map((k) => (k < arr.ndim ? (spec.entries[k] ?? null) : null)));
   const label = (devs) => `dev ${devs.join(',')}`;
   const width = Math.max(...cells.flat().map((c) => label(c).length)) + 2;
-  const line = (l, m, r) => l + Array(parts[1].n).fill('─'.repeat(width)).join(m) + r;
+  const line = (l, m, r) => l + Array(cells[0].length).fill('─'.repeat(width)).join(m) + r;
   const rows = [line('┌', '┬', '┐')];
   cells.forEach((row, i) => {
     rows.push(`│${row.map((c) => label(c).padStart(Math.floor((width + label(c).length) / 2)).padEnd(width)).join('│')}│`);

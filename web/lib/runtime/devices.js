@@ -3,12 +3,12 @@
 // and collectives. Every job returns a Promise: the calling thread only
 // enqueues work and is called back, so a page's main thread never blocks.
 
-import { errorOf } from '../api/errors.js';
+import { errorOf } from '../errors.js';
 import { instantiateModule } from './load_module.js';
 import { ResidentArray, startLockstepWorker } from './lockstep_client.js';
 
 /** The base class of the runtime's errors (ShardLabError); `name` is the category. */
-export { ShardLabError as RuntimeError } from '../api/errors.js';
+export { ShardLabError as RuntimeError } from '../errors.js';
 
 const DTYPES = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
 // A dtype's typed array over the bits of a host array (a Uint32Array).

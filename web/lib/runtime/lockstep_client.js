@@ -5,7 +5,7 @@
 // arrays) until they are read here, so a chain of calls (a training loop's
 // parameters) sends each array's data across once, not twice per call.
 
-import { errorOf } from '../api/errors.js';
+import { errorOf } from '../errors.js';
 import { isNode } from './load_module.js';
 
 /** Starts the lockstep worker; resolves once its module is loaded. */
