@@ -19,7 +19,7 @@ class Executable {
   /// Wraps `program`; frames are built lazily, by the devices themselves.
   explicit Executable(std::shared_ptr<const ir::Program> program);
 
-  /// The program.
+  /// The program it runs (prepared: its plan is built from it once).
   const ir::Program& program() const { return *program_; }
 
   /// Device d's frame for the body of equation i (a shard_map): it runs what

@@ -189,9 +189,9 @@ std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vecto
       const ir::DeviceContext ctx{d, &collectives};
       eval_eqn(eq, envs[d], &ctx);
     }
-  // Each output block goes to its place, written from the last device to the
-  // first so that the first device holding a block has the final word (its
-  // replicas agree when check_vma holds; otherwise JAX also takes one copy).
+  // Each output block goes to its place from the device that owns it
+  // (Layout::owner, the lowest-numbered holder, as the threaded executor):
+  // its replicas agree when check_vma holds; otherwise JAX also takes one copy.
   std::vector<HostArray> outs;
   const auto out_avals = ir::primitive(e.prim).shape(e.params, [&] {
     std::vector<ir::Aval> in;
@@ -201,7 +201,8 @@ std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vecto
   for (size_t j = 0; j < body.outvars.size(); ++j) {
     HostArray g{out_avals[j], std::vector<uint32_t>(static_cast<size_t>(num_elements(out_avals[j].shape)))};
     const Layout layout = make_layout(*mesh, g.aval.shape, out_specs[j], "shard_map");
-    for (int d = n - 1; d >= 0; --d) {
+    for (int d = 0; d < n; ++d) {
+      if (layout.owner(*mesh, d) != d) continue;
       const HostArray block = value_of(body.outvars[j], envs[d]);
       write_block(*mesh, layout, d, block.words.data(), g.words.data());
     }

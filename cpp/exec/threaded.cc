@@ -15,6 +15,8 @@ namespace {
 
 // Arrays on any mesh over the same devices can feed the program: blocks laid
 // out by another mesh's names are assembled whole, then split as needed.
+// Every mesh is over devices 0..size-1 (a mesh takes the runtime's first
+// prod(shape) devices, row-major), so meshes of one size hold the same ones.
 bool same_devices(const Mesh& a, const Mesh& b) { return a.size() == b.size(); }
 
 // The state of one run, shared by the device threads. Device 0 alone runs

@@ -1,5 +1,8 @@
 #include "ir/ops.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
@@ -48,13 +51,59 @@ Atom matmul(Builder& b, const Atom& x, const Atom& y) {
   const int64_t rx = x.aval.ndim(), ry = y.aval.ndim();
   if (rx == 0 || ry == 0)
     fail(ErrorKind::kShape, "matmul: needs operands of rank 1 or more, got ", x.aval.str(), " and ", y.aval.str());
-  if ((rx > 2 || ry > 2) && rx != ry)
-    fail(ErrorKind::kShape, "matmul: operands ", x.aval.str(), " and ", y.aval.str(),
-         " must have equal ranks when either has rank above 2 (batch dimensions are not broadcast)");
+  const bool x_mat = rx > 1, y_mat = ry > 1;
+  const int64_t n = std::max<int64_t>({rx - 2, ry - 2, 0});
+  // Each operand's batch size per output batch dimension, aligned right (-1: it has none).
+  const auto batch_of = [n](const Shape& s, bool mat) {
+    std::vector<int64_t> out(static_cast<size_t>(n), -1);
+    if (mat) std::copy(s.begin(), s.end() - 2, out.end() - static_cast<int64_t>(s.size() - 2));
+    return out;
+  };
+  const std::vector<int64_t> xb = batch_of(x.aval.shape, x_mat), yb = batch_of(y.aval.shape, y_mat);
+  std::vector<int64_t> x_squeeze, y_squeeze, both, x_batch, y_batch;
+  std::vector<int64_t> idx_batch, idx_x, idx_y;  // where each kind of dot_general output dimension goes
+  const auto x_pos = [&] { return static_cast<int64_t>(idx_batch.size() + idx_x.size() + x_squeeze.size()); };
+  const auto y_pos = [&] { return static_cast<int64_t>(idx_batch.size() + idx_y.size() + y_squeeze.size()); };
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t bx = xb[static_cast<size_t>(i)], by = yb[static_cast<size_t>(i)];
+    if (bx < 0) {
+      idx_y.push_back(i);
+    } else if (by < 0) {
+      idx_x.push_back(i);
+    } else if (bx == 1 && by == 1) {
+      x_squeeze.push_back(x_pos());
+      y_squeeze.push_back(y_pos());
+      both.push_back(i);
+    } else if (bx == 1) {
+      x_squeeze.push_back(x_pos());
+      idx_y.push_back(i);
+    } else if (by == 1) {
+      y_squeeze.push_back(y_pos());
+      idx_x.push_back(i);
+    } else if (bx == by) {
+      x_batch.push_back(static_cast<int64_t>(idx_batch.size() + idx_x.size()));
+      y_batch.push_back(static_cast<int64_t>(idx_batch.size() + idx_y.size()));
+      idx_batch.push_back(i);
+    } else {
+      fail(ErrorKind::kShape, "matmul: ", x.aval.str(), " @ ", y.aval.str(), ": the batch dimensions do not broadcast");
+    }
+  }
+  if (x_mat) idx_x.push_back(n);
+  if (y_mat) idx_y.push_back(n + (x_mat ? 1 : 0));
+  const Atom xs = x_squeeze.empty() ? x : squeeze(b, x, x_squeeze);
+  const Atom ys = y_squeeze.empty() ? y : squeeze(b, y, y_squeeze);
   // x's last dimension meets y's first (a vector) or second to last.
-  std::vector<int64_t> batch;
-  for (int64_t d = 0; d + 2 < rx; ++d) batch.push_back(d);
-  return dot_general(b, x, y, {{rx - 1}, {ry == 1 ? 0 : ry - 2}, batch, batch});
+  Atom out = dot_general(b, xs, ys, {{xs.aval.ndim() - 1}, {ys.aval.ndim() - 1 - (y_mat ? 1 : 0)}, x_batch, y_batch});
+  std::vector<int64_t> order = idx_batch;
+  order.insert(order.end(), idx_x.begin(), idx_x.end());
+  order.insert(order.end(), idx_y.begin(), idx_y.end());
+  std::vector<int64_t> perm(order.size());  // argsort of order (its values skip the dimensions both squeezed)
+  std::iota(perm.begin(), perm.end(), int64_t{0});
+  std::sort(perm.begin(), perm.end(), [&](int64_t i, int64_t j) { return order[static_cast<size_t>(i)] < order[static_cast<size_t>(j)]; });
+  bool identity = true;
+  for (size_t k = 0; k < perm.size(); ++k) identity = identity && perm[k] == static_cast<int64_t>(k);
+  if (!identity) out = transpose(b, out, perm);
+  return both.empty() ? out : expand_dims(b, out, both);
 }
 Atom concatenate(Builder& b, const std::vector<Atom>& xs, int64_t dimension) {
   return b.emit1(Prim::kConcatenate, {{"dimension", dimension}}, xs);

@@ -34,7 +34,7 @@ void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, 
 class Collectives {
  public:
   virtual ~Collectives() = default;
-  /// The mesh.
+  /// The mesh whose axes the collectives' groups are taken from.
   virtual const Mesh& mesh() const = 0;
   /// psum / pmax / pmin over the axes of g: out = in_0 op in_1 op ... (device order).
   virtual void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,

@@ -45,7 +45,7 @@ class Communicator final : public JobSync, public Collectives {
   explicit Communicator(std::shared_ptr<const Mesh> mesh);
   ~Communicator() override;
 
-  /// The mesh.
+  /// The mesh whose devices this communicator connects.
   const Mesh& mesh() const override { return *mesh_; }
   /// The mesh, shared.
   const std::shared_ptr<const Mesh>& mesh_ptr() const { return mesh_; }

@@ -44,7 +44,7 @@ class ShardedArray {
   /// a ShardingError names the devices, the block and the first differing element.
   void get(void* host, bool check_replicas) const;
 
-  /// The mesh.
+  /// The mesh the blocks are laid out on.
   const Mesh& mesh() const { return *s_->mesh; }
   /// The mesh, shared.
   const std::shared_ptr<const Mesh>& mesh_ptr() const { return s_->mesh; }
@@ -54,7 +54,7 @@ class ShardedArray {
   const Shape& shape() const { return s_->layout.global; }
   /// Each device's block shape.
   const Shape& block_shape() const { return s_->layout.block; }
-  /// The spec.
+  /// How the global array is split over the mesh's axes.
   const PartitionSpec& spec() const { return s_->spec; }
   /// The checked layout.
   const Layout& layout() const { return s_->layout; }

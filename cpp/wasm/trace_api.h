@@ -21,7 +21,7 @@ namespace shardlab::wasm {
 struct JsProgram {
   /// The program ready to run on the devices (frames reused across calls).
   std::shared_ptr<exec::Executable> executable;
-  /// The program.
+  /// The traced program (the executable holds it).
   const ir::Program& program() const { return executable->program(); }
   /// jax.make_jaxpr's text.
   std::string text() const;
@@ -45,7 +45,7 @@ class JsTrace {
   /// A view of `builder` (owned elsewhere).
   explicit JsTrace(ir::Builder* builder) : b_(builder) {}
 
-  /// The builder.
+  /// The builder equations are emitted into (the innermost open body's).
   ir::Builder& builder() { return *b_; }
   /// Adds an input of `dtype` ("float32", "int32", "bool") and `shape`.
   emscripten::val input(const std::string& dtype, const emscripten::val& shape);

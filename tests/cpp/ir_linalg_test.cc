@@ -16,7 +16,9 @@
 #include "ir/print.h"
 #include "ir/vjp.h"
 #include "runtime/platform.h"
+#include "ir/json_value.h"
 #include "ir_checks.h"
+#include "matmul_cases.h"
 #include "test_util.h"
 
 namespace shardlab::ir {
@@ -204,11 +206,7 @@ TEST(Matmul, FollowsNumpyRanks) {
   EXPECT_EQ(mv, (std::vector<float>{-2, -2}));
   EXPECT_EQ(error_message([&] { matmul(b, b.input(f32({})), b.input(f32({3}))); }),
             "matmul: needs operands of rank 1 or more, got f32[] and f32[3]");
-  EXPECT_EQ(error_message([&] {
-              matmul(b, b.input(f32({2, 3, 4})), b.input(f32({4, 5})));
-            }),
-            "matmul: operands f32[2,3,4] and f32[4,5] must have equal ranks when either has rank above 2 (batch "
-            "dimensions are not broadcast)");
+  EXPECT_EQ(shape_of({2, 3, 4}, {4, 5}), (Shape{2, 3, 5}));  // batch dimensions broadcast, as jnp.matmul
 }
 
 TEST(DotGeneral, JvpMatchesFiniteDifferences) {
@@ -345,6 +343,76 @@ TEST(DotGeneral, Errors) {
               dot_general(b, x3, x3, {{0}, {0}, {1}, {0}});
             }),
             "dot_general: rhs_contracting [0] and rhs_batch [0] must be distinct dimensions of f32[2,3,4] (0..2)");
+}
+
+// numpy's matmul in float64: vectors become matrices (then lose that
+// dimension), batch dimensions broadcast (size 1 or missing meets any size).
+std::vector<double> matmul_reference(const std::vector<float>& x, Shape xs, const std::vector<float>& y, Shape ys) {
+  if (xs.size() == 1) xs.insert(xs.begin(), 1);
+  if (ys.size() == 1) ys.push_back(1);
+  const int64_t m = xs[xs.size() - 2], k = xs.back(), n = ys.back();
+  const size_t nb = std::max(xs.size(), ys.size()) - 2;
+  const auto batch_of = [nb](const Shape& s) {
+    Shape b(nb - (s.size() - 2), 1);
+    b.insert(b.end(), s.begin(), s.end() - 2);
+    return b;
+  };
+  const Shape xb = batch_of(xs), yb = batch_of(ys);
+  Shape batch(nb);
+  for (size_t i = 0; i < nb; ++i) batch[i] = std::max(xb[i], yb[i]);
+  std::vector<double> out;
+  for (int64_t flat = 0; flat < num_elements(batch); ++flat) {
+    const std::vector<int64_t> idx = unravel(flat, batch);
+    int64_t xo = 0, yo = 0;
+    for (size_t i = 0; i < nb; ++i) {
+      xo = xo * xb[i] + (xb[i] == 1 ? 0 : idx[i]);
+      yo = yo * yb[i] + (yb[i] == 1 ? 0 : idx[i]);
+    }
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < k; ++l)
+          sum += double{x[static_cast<size_t>(xo * m * k + i * k + l)]} * y[static_cast<size_t>(yo * k * n + l * n + j)];
+        out.push_back(sum);
+      }
+  }
+  return out;
+}
+
+Shape shape_from(const JsonValue& v) {
+  Shape s;
+  for (const JsonValue& d : v.items) s.push_back(static_cast<int64_t>(d.number));
+  return s;
+}
+
+// The cases np.matmul in JS is checked on too (tests/data/matmul_cases.json).
+TEST(Matmul, BroadcastsBatchDimensionsAsJaxDoes) {
+  const JsonValue cases = parse_json(testing::kMatmulCases, "matmul cases", size_t{1} << 20, 8);
+  ASSERT_GT(cases.items.size(), 10u);
+  for (const JsonValue& c : cases.items) {
+    const Shape xs = shape_from(*c.find("x")), ys = shape_from(*c.find("y"));
+    SCOPED_TRACE(f32(xs).str() + " @ " + f32(ys).str());
+    if (c.find("error")) {
+      Builder b;
+      EXPECT_EQ(testing::error_kind([&] { matmul(b, b.input(f32(xs)), b.input(f32(ys))); }), ErrorKind::kShape);
+      continue;
+    }
+    Builder b;
+    const Atom xa = b.input(f32(xs));  // x first: it is input 0
+    const Atom out = matmul(b, xa, b.input(f32(ys)));
+    EXPECT_EQ(out.aval.shape, shape_from(*c.find("out")));
+    const Program p = b.build({out});
+    std::vector<std::string> eqns, want;
+    for (const Eqn& e : p.eqns) eqns.push_back(primitive(e.prim).name);
+    for (const JsonValue& e : c.find("eqns")->items) want.push_back(e.string);
+    EXPECT_EQ(eqns, want);
+    const auto x = testing::random_floats(static_cast<size_t>(num_elements(xs)), 1);
+    const auto y = testing::random_floats(static_cast<size_t>(num_elements(ys)), 2);
+    const auto got = as_floats(exec::interpret(p, {host_f32(xs, x), host_f32(ys, y)})[0]);
+    const auto ref = matmul_reference(x, xs, y, ys);
+    ASSERT_EQ(got.size(), ref.size());
+    for (size_t i = 0; i < ref.size(); ++i) EXPECT_NEAR(got[i], ref[i], 1e-5 * (1 + std::abs(ref[i]))) << i;
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The two seed problems (../shared/problems/) written with the C++ builder as
+// The two seed problems (problems/*/statement.md) written with the C++ builder as
 // their hints suggest: every example reproduced to 1e-5 by both executors,
 // random cases against float64 references, the printed programs as
 // snapshots, and the "forgot pcast" data-parallel step giving 8x the gradient.

@@ -1,5 +1,5 @@
 // The two seed problems solved with the JS API as a user would: every example
-// of ../shared/problems/ reproduced, the traced program's structure checked
+// of problems/*/statement.md reproduced, the traced program's structure checked
 // through makeJaxpr's JSON, and the "forgot pcast" step giving 8x the gradient.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';

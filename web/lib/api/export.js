@@ -37,22 +37,22 @@ const TYPED = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
 
 /** A function traced at fixed argument shapes, ready to call, serialize or print (jax.export.Exported). */
 export class Exported {
-  /** Internal: use export() or deserialize(). `c` is a traced program (run.js). */
-  constructor(c, inTree, inAvals) {
-    this._c = c;
+  /** Internal: use export() or deserialize(). `tracedProgram` is a traced program (run.js). */
+  constructor(tracedProgram, inTree, inAvals) {
+    this._traced = tracedProgram;
     /** The structure of the arguments (a list node of the positional arguments). */
     this.inTree = inTree;
     /** The structure of the result. */
-    this.outTree = c.outDef;
+    this.outTree = tracedProgram.outDef;
     /** Each argument leaf's {dtype, shape}. */
     this.inAvals = inAvals;
     /** Each result leaf's {dtype, shape}. */
-    this.outAvals = c.outAvals.map(({ dtype, shape }) => ({ dtype, shape: [...shape] }));
+    this.outAvals = tracedProgram.outAvals.map(({ dtype, shape }) => ({ dtype, shape: [...shape] }));
   }
 
   /** The program as a Jaxpr (toString(): jax.make_jaxpr's text; toJSON(): its structured form). */
   jaxpr() {
-    return new Jaxpr(this._c.program.toString(), this._c.program.toJSON());
+    return new Jaxpr(this._traced.program.toString(), this._traced.program.toJSON());
   }
 
   /** Calls the program on arguments of the exported shapes and dtypes: a Promise of the result tree, as a jit call. */
@@ -64,7 +64,7 @@ export class Exported {
       if (sig.key !== want) {
         throw new ValueError(`Exported.call: the function was exported for arguments ${want} but is called with ${sig.key}`);
       }
-      const outs = execute(this._c, sig.leaves, 'Exported.call');
+      const outs = execute(this._traced, sig.leaves, 'Exported.call');
       return Promise.all(outs.map((o) => o._ready)).then(() => unflatten(this.outTree, outs));
     } catch (e) {
       return Promise.reject(e);
@@ -74,16 +74,16 @@ export class Exported {
   /** The versioned JSON text deserialize() reads (a Promise: the constants' data is awaited). */
   async serialize() {
     const consts = [];
-    for (const x of this._c.consts) consts.push({ dtype: x.dtype, shape: [...x.shape], data: toBase64(await x.data()) });
+    for (const x of this._traced.consts) consts.push({ dtype: x.dtype, shape: [...x.shape], data: toBase64(await x.data()) });
     const head = JSON.stringify({ format: FORMAT, version: VERSION, inTree: this.inTree, outTree: this.outTree, inAvals: this.inAvals, outAvals: this.outAvals, consts });
     // The program's JSON text goes in as it is (it is one JSON object), not parsed and written again.
-    return `${head.slice(0, -1)},"program":${this._c.program.toJSON()}}`;
+    return `${head.slice(0, -1)},"program":${this._traced.program.toJSON()}}`;
   }
 
   /** Frees the program and the constants' device memory. */
   dispose() {
-    this._c.program.delete();
-    if (this._c.ownsConsts) for (const x of this._c.consts) x.dispose();
+    this._traced.program.delete();
+    if (this._traced.ownsConsts) for (const x of this._traced.consts) x.dispose();
   }
 }
 
@@ -98,9 +98,9 @@ function exportFn(f) {
     if (currentTrace()) throw new ValueError('export: call it outside traced functions');
     const { leaves, def } = flattenArgs(args, isLeafValue);
     // A jit function traced here is inlined, so f may be one.
-    const c = traceProgram(f, args, 'export');
-    const inAvals = c.program.inAvals().slice(0, leaves.length).map(({ dtype, shape }) => ({ dtype, shape: [...shape] }));
-    return new Exported(c, def, inAvals);
+    const tracedProgram = traceProgram(f, args, 'export');
+    const inAvals = tracedProgram.program.inAvals().slice(0, leaves.length).map(({ dtype, shape }) => ({ dtype, shape: [...shape] }));
+    return new Exported(tracedProgram, def, inAvals);
   };
 }
 export { exportFn as export };
@@ -159,8 +159,8 @@ export function deserialize(text, { limits = {} } = {}) {
     // Read from the text, which the core has just accepted: every mesh in it is one of the program's.
     const meshes = meshesOf(doc.program);
     const consts = hosts.map((h) => putHost(hostData(h.data, { dtype: h.dtype, shape: h.shape }, 'deserialize')));
-    const c = { program, inDef: inTree, outDef: outTree, consts, ownsConsts: true, meshes, outAvals: outs, outSpecs: program.outSpecs() };
-    return new Exported(c, inTree, inAvals);
+    const tracedProgram = { program, inDef: inTree, outDef: outTree, consts, ownsConsts: true, meshes, outAvals: outs, outSpecs: program.outSpecs() };
+    return new Exported(tracedProgram, inTree, inAvals);
   } catch (e) {
     program.delete();
     throw fromCore(e);

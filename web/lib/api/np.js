@@ -128,13 +128,53 @@ export const where = defop('where', 3, (c, x, y) => {
   return emitHere('where', 'select_n', {}, [b(cond), b(yv), b(xv)]);
 });
 
-/** numpy's matmul: vectors, matrices and stacks of matrices with equal leading dimensions. */
+/**
+ * jnp.matmul: vectors, matrices and stacks of matrices whose leading (batch)
+ * dimensions broadcast, as JAX traces it: a batch dimension both operands
+ * have (equal sizes) is a dot_general batch dimension; one only one operand
+ * has, or of size 1 in the other (squeezed from it), is a free dimension of
+ * that operand; then a transpose puts the result in batch order, and size-1
+ * dimensions both had come back with expand_dims.
+ */
 export const matmul = defop('matmul', 2, (x, y) => {
   const t = traceFor('matmul');
   const [a, b] = [traced(t, x, 'matmul'), traced(t, y, 'matmul')];
   const dt = resultDtype([avalOf(a), avalOf(b)]);
-  const [l, r] = [asDtype(a, dt), asDtype(b, dt)];
+  let [l, r] = [asDtype(a, dt), asDtype(b, dt)];
   if (l.ndim === 0 || r.ndim === 0) throw new ShapeError(`matmul: operands must have rank >= 1, got ${l.aval} and ${r.aval}`);
+  const [lMat, rMat] = [l.ndim > 1, r.ndim > 1];
+  const n = Math.max(l.ndim - 2, r.ndim - 2, 0);
+  // Each operand's batch sizes, aligned right (null where it has none).
+  const batchOf = (v, mat) => [...Array(n - Math.max(v.ndim - 2, 0)).fill(null), ...(mat ? v.shape.slice(0, -2) : [])];
+  const [lb, rb] = [batchOf(l, lMat), batchOf(r, rMat)];
+  const lSqueeze = [];
+  const rSqueeze = [];
+  const both = [];
+  const [lBatch, rBatch] = [[], []];
+  const [idxBatch, idxL, idxR] = [[], [], []]; // where each kind of dot_general output dimension goes
+  for (let i = 0; i < n; i++) {
+    if (lb[i] === null) idxR.push(i);
+    else if (rb[i] === null) idxL.push(i);
+    else if (lb[i] === 1 && rb[i] === 1) {
+      lSqueeze.push(idxBatch.length + idxL.length + lSqueeze.length);
+      rSqueeze.push(idxBatch.length + idxR.length + rSqueeze.length);
+      both.push(i);
+    } else if (lb[i] === 1) {
+      idxR.push(i);
+      lSqueeze.push(idxBatch.length + idxL.length + lSqueeze.length);
+    } else if (rb[i] === 1) {
+      idxL.push(i);
+      rSqueeze.push(idxBatch.length + idxR.length + rSqueeze.length);
+    } else if (lb[i] === rb[i]) {
+      lBatch.push(idxBatch.length + idxL.length);
+      rBatch.push(idxBatch.length + idxR.length);
+      idxBatch.push(i);
+    } else {
+      throw new ShapeError(`matmul: ${l.aval} @ ${r.aval}: the batch dimensions [${l.shape.slice(0, -2)}] and [${r.shape.slice(0, -2)}] do not broadcast`);
+    }
+  }
+  if (lMat) idxL.push(n);
+  if (rMat) idxR.push(n + (lMat ? 1 : 0));
   const lc = l.ndim - 1;
   const rc = r.ndim === 1 ? 0 : r.ndim - 2;
   if (l.shape[lc] !== r.shape[rc]) {
@@ -142,16 +182,15 @@ export const matmul = defop('matmul', 2, (x, y) => {
       `matmul: ${l.aval} @ ${r.aval}: the contracted dimensions have sizes ${l.shape[lc]} and ${r.shape[rc]}; they must be equal`,
     );
   }
-  let batch = [];
-  if (l.ndim > 2 && r.ndim > 2) {
-    if (l.ndim !== r.ndim || !same(l.shape.slice(0, -2), r.shape.slice(0, -2))) {
-      throw new ShapeError(`matmul: ${l.aval} @ ${r.aval}: stacks of matrices need equal leading dimensions`);
-    }
-    batch = l.shape.slice(0, -2).map((_, i) => i);
-  } else if (l.ndim > 2 || r.ndim > 2) {
-    if (r.ndim > 2) throw new ShapeError(`matmul: ${l.aval} @ ${r.aval}: broadcasting a matrix over a stack is not supported; give both the same leading dimensions`);
-  }
-  return emitHere('matmul', 'dot_general', { dimension_numbers: [[lc], [rc], batch, batch], preferred_element_type: dt }, [l, r]);
+  if (lSqueeze.length) l = emitHere('matmul', 'squeeze', { dimensions: lSqueeze }, [l]);
+  if (rSqueeze.length) r = emitHere('matmul', 'squeeze', { dimensions: rSqueeze }, [r]);
+  const dims = [[l.ndim - 1], [r.ndim - 1 - (rMat ? 1 : 0)], lBatch, rBatch];
+  let out = emitHere('matmul', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt }, [l, r]);
+  const order = [...idxBatch, ...idxL, ...idxR];
+  const perm = order.map((_, k) => k).sort((i, j) => order[i] - order[j]); // argsort (the values skip dimensions both squeezed)
+  if (perm.some((p, k) => p !== k)) out = emitHere('matmul', 'transpose', { permutation: perm }, [out]);
+  if (both.length) out = emitHere('matmul', 'expand_dims', { dimensions: both }, [out]);
+  return out;
 });
 
 /** np.dot for vectors and matrices (matmul). */

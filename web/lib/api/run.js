@@ -47,9 +47,10 @@ export function signature(args, fn) {
 }
 
 /**
- * Traces fn(...args) with every argument leaf abstract. Returns the program
- * and what running it needs: the structures, the captured constant arrays
- * and the meshes its shard_maps use.
+ * Traces fn(...args) with every argument leaf abstract. Returns a traced
+ * program (what the rest of this file calls `tracedProgram`): the core
+ * program and what running it needs, the structures, the captured constant
+ * arrays and the meshes its shard_maps use.
  */
 export function traceProgram(fn, args, kind) {
   const { Module } = engine();
@@ -84,23 +85,23 @@ export function traceProgram(fn, args, kind) {
 /** Traces fn for `args` unless a program for their signature is cached in `cache`. */
 export function compiled(cache, fn, args, kind) {
   const sig = signature(args, kind);
-  let c = cache.get(sig.key);
-  if (!c) {
-    c = traceProgram(fn, args, kind);
-    cache.set(sig.key, c);
+  let tracedProgram = cache.get(sig.key);
+  if (!tracedProgram) {
+    tracedProgram = traceProgram(fn, args, kind);
+    cache.set(sig.key, tracedProgram);
   }
-  return { c, leaves: sig.leaves };
+  return { tracedProgram, leaves: sig.leaves };
 }
 
 // The mesh a program runs on: its shard_maps' mesh, else its inputs', else the default.
-function execMesh(c, leaves) {
-  if (c.meshes.length) {
-    const m = c.meshes[0];
-    const other = c.meshes.find((x) => x.key !== m.key);
+function execMesh(tracedProgram, leaves) {
+  if (tracedProgram.meshes.length) {
+    const m = tracedProgram.meshes[0];
+    const other = tracedProgram.meshes.find((x) => x.key !== m.key);
     if (other) throw new ShardingError(`jit: one program uses two meshes (${m} and ${other}); use one mesh per program`);
     return m;
   }
-  const arr = [...leaves, ...c.consts].find(isArray);
+  const arr = [...leaves, ...tracedProgram.consts].find(isArray);
   return arr ? arr.sharding.mesh : defaultMesh();
 }
 
@@ -135,13 +136,13 @@ function scalarArray(runtime, mesh, x) {
 }
 
 /** Runs a traced program on argument leaves; returns its outputs (leaves) as future arrays. */
-export function execute(c, leaves, fn) {
+export function execute(tracedProgram, leaves, fn) {
   const { runtime } = engine();
-  const mesh = execMesh(c, leaves);
+  const mesh = execMesh(tracedProgram, leaves);
   const done = (async () => {
     const temps = [];
     try {
-      const args = [...leaves, ...c.consts];
+      const args = [...leaves, ...tracedProgram.consts];
       const inputs = [];
       for (const x of args) {
         if (x instanceof ShapeDtypeStruct) {
@@ -160,22 +161,22 @@ export function execute(c, leaves, fn) {
         inputs[i] = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
         temps.push(inputs[i]);
       });
-      return await runtime.runProgram(mesh._handle, c.program, inputs);
+      return await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
     } finally {
       for (const h of temps) h.delete();
     }
   })();
-  const shardings = outShardings(c, mesh);
-  return c.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i])));
+  const shardings = outShardings(tracedProgram, mesh);
+  return tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i])));
 }
 
 // The shardings of a traced program's outputs on `mesh`, made once per
 // program and mesh (they are immutable, so every call's arrays share them).
-function outShardings(c, mesh) {
-  if (c.outShardings?.mesh !== mesh) {
-    c.outShardings = { mesh, list: c.outSpecs.map((s) => new NamedSharding(mesh, s === null ? P() : P(...s))) };
+function outShardings(tracedProgram, mesh) {
+  if (tracedProgram.outShardings?.mesh !== mesh) {
+    tracedProgram.outShardings = { mesh, list: tracedProgram.outSpecs.map((s) => new NamedSharding(mesh, s === null ? P() : P(...s))) };
   }
-  return c.outShardings.list;
+  return tracedProgram.outShardings.list;
 }
 
 const eagerCaches = new Map();
@@ -191,6 +192,6 @@ export function runEager(key, fn, args) {
     cache = new Map();
     eagerCaches.set(key, cache);
   }
-  const { c, leaves } = compiled(cache, fn, args, key.split('|')[0]);
-  return unflatten(c.outDef, execute(c, leaves, key.split('|')[0]));
+  const { tracedProgram, leaves } = compiled(cache, fn, args, key.split('|')[0]);
+  return unflatten(tracedProgram.outDef, execute(tracedProgram, leaves, key.split('|')[0]));
 }

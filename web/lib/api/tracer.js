@@ -61,7 +61,7 @@ export class ArrayBase {
     return [...this._type.shape];
   }
 
-  /** The rank. */
+  /** The number of dimensions (rank). */
   get ndim() {
     return this._type.shape.length;
   }

@@ -35,9 +35,9 @@ export function jit(fn, { staticArgnums = [] } = {}) {
     let outs;
     let def;
     try {
-      const { c, leaves } = compiled(cache, call, dynamic, 'jit');
-      outs = execute(c, leaves, 'jit');
-      def = c.outDef;
+      const { tracedProgram, leaves } = compiled(cache, call, dynamic, 'jit');
+      outs = execute(tracedProgram, leaves, 'jit');
+      def = tracedProgram.outDef;
     } catch (e) {
       return Promise.reject(e);
     }
@@ -69,11 +69,11 @@ export class Jaxpr {
 export function makeJaxpr(fn) {
   return (...args) => {
     if (currentTrace()) throw new ValueError('makeJaxpr: call it outside traced functions');
-    const c = traceProgram(fn, args, 'make_jaxpr');
+    const tracedProgram = traceProgram(fn, args, 'make_jaxpr');
     try {
-      return new Jaxpr(c.program.toString(), c.program.toJSON());
+      return new Jaxpr(tracedProgram.program.toString(), tracedProgram.program.toJSON());
     } finally {
-      c.program.delete();
+      tracedProgram.program.delete();
     }
   };
 }
