@@ -3,7 +3,7 @@
 // Node process it exits by itself when done; the checker page section lists
 // the page's headers as they are sent.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -46,4 +46,20 @@ test("the checker page's section lists the headers web/app/headers.js sends, wit
   const section = readme.slice(readme.indexOf('## The checker page'), readme.indexOf('## The checker CLI'));
   for (const [name, value] of Object.entries(PAGE_HEADERS)) expect(section).toContain(`| \`${name}\` | \`${value}\` |`);
   expect(section).toContain(`| \`Content-Security-Policy\` | \`${SANDBOX_WORKER_POLICY}\` |`);
+});
+
+test('the README links docs/architecture.md, and every file and folder that page names exists', () => {
+  const root = new URL('../../', import.meta.url);
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  expect(readme).toContain('](docs/architecture.md)');
+  const page = readFileSync(new URL('docs/architecture.md', root), 'utf8');
+  const paths = [...page.matchAll(/`([\w./{},-]+)`/g)]
+    .map((m) => m[1])
+    .filter((p) => p.includes('/') && !p.startsWith('.'))
+    .flatMap((p) => {
+      const brace = p.match(/^(.*)\{([^}]*)\}(.*)$/);
+      return brace ? brace[2].split(',').map((alt) => `${brace[1]}${alt}${brace[3]}`) : [p];
+    });
+  expect(paths.length).toBeGreaterThan(30);
+  expect(paths.filter((p) => !existsSync(new URL(p, root)))).toEqual([]);
 });
