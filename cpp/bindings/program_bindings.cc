@@ -47,6 +47,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
   class_<ProgramRun>("ProgramRun").function("size", &ProgramRun::size).function("output", &ProgramRun::output);
   function("interpretProgram", &shardlab::wasm::interpret_js);
   function("programFromJson", &shardlab::wasm::program_from_json_js);
+  function("collectivePrimitives", &shardlab::wasm::collective_primitives_js);
   function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
                                                  const JsProgram& p, const val& inputs) {
              return rt.submit_program(id, mesh, p.executable, inputs);

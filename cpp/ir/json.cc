@@ -126,9 +126,10 @@ class JsonWriter {
     for (size_t i = 0; i < e.params.size(); ++i)
       params += (i ? "," : "") + quoted(e.params[i].name) + ":" + param(e.params[i].value);
     params += "}";
-    return "{\"primitive\":" + quoted(primitive(e.prim).name) + ",\"params\":" + params +
-           ",\"inputs\":" + list(e.inputs, [&](const Atom& a) { return atom(a, names); }) + ",\"outputs\":" + outputs +
-           "}";
+    const PrimitiveDef& def = primitive(e.prim);
+    return "{\"primitive\":" + quoted(def.name) + (def.collective ? ",\"collective\":true" : "") +
+           ",\"params\":" + params + ",\"inputs\":" + list(e.inputs, [&](const Atom& a) { return atom(a, names); }) +
+           ",\"outputs\":" + outputs + "}";
   }
 
   int counter_ = 0;

@@ -140,6 +140,9 @@ struct PrimitiveDef {
   DeviceEvalRule eval_on_device;
   JvpRule jvp;
   TransposeRule transpose;
+  /// Whether it sends data between devices (psum, all_gather, ...): the
+  /// program JSON marks its equations, and the page's pictures list them.
+  bool collective = false;
 };
 
 /// The rules of primitive P: specialized once, in the primitive's family
@@ -166,6 +169,11 @@ struct Def;
   SHARDLAB_TRACE_RULES                                                                                        \
   static void eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in, \
                              const std::vector<Tensor*>& out);
+
+/// Declares the rules of a collective: evaluated on a device, sending data between the devices.
+#define SHARDLAB_COLLECTIVE_RULES \
+  SHARDLAB_DEVICE_RULES           \
+  static constexpr bool kCollective = true;
 
 /// Declares the rules of a primitive the executors evaluate themselves (shard_map).
 #define SHARDLAB_EXECUTOR_RULES \

@@ -34,6 +34,11 @@ struct RunByExecutor : std::false_type {};
 template <class D>
 struct RunByExecutor<D, std::void_t<decltype(D::kRunByExecutor)>> : std::true_type {};
 
+template <class D, class = void>
+struct IsCollective : std::false_type {};
+template <class D>
+struct IsCollective<D, std::void_t<decltype(D::kCollective)>> : std::true_type {};
+
 template <Prim P>
 constexpr PrimitiveDef def_of() {
   using D = Def<P>;
@@ -42,6 +47,7 @@ constexpr PrimitiveDef def_of() {
   PrimitiveDef def{D::kName, D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose};
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
   if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
+  def.collective = IsCollective<D>::value;
   return def;
 }
 

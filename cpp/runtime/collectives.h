@@ -11,7 +11,7 @@
 
 #include "runtime/collective_shapes.h"
 #include "runtime/mesh.h"
-#include "runtime/reduce_kernels.h"
+#include "kernels/reduce_kernels.h"
 #include "runtime/shape.h"
 
 namespace shardlab {

@@ -27,7 +27,7 @@
 #include "runtime/collectives.h"
 #include "runtime/device_pool.h"
 #include "runtime/mesh.h"
-#include "runtime/reduce_kernels.h"
+#include "kernels/reduce_kernels.h"
 #include "runtime/shape.h"
 
 namespace shardlab {

@@ -219,6 +219,15 @@ val interpret_js(const JsProgram& program, const val& inputs) {
   });
 }
 
+val collective_primitives_js() {
+  val names = val::array();
+  for (size_t i = 0; i < ir::kNumPrims; ++i) {
+    const ir::PrimitiveDef& def = ir::primitive(static_cast<ir::Prim>(i));
+    if (def.collective) names.call<void>("push", std::string(def.name));
+  }
+  return names;
+}
+
 JsProgram program_from_json_js(const std::string& text, const val& limits) {
   return with_js_errors([&] {
     ir::ReadLimits lim;

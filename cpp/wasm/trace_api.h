@@ -84,6 +84,8 @@ emscripten::val interpret_js(const JsProgram& program, const emscripten::val& in
 /// maxTotalBytes, maxWork}, each optional): how the judge rebuilds a program
 /// a sandbox traced.
 JsProgram program_from_json_js(const std::string& text, const emscripten::val& limits);
+/// The registry's collectives (the primitives that send data between devices), by name.
+emscripten::val collective_primitives_js();
 
 /// A JS atom for `a`.
 emscripten::val atom_to_js(const ir::Atom& a);

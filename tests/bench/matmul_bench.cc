@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "ir/primitives/gemm.h"
+#include "kernels/gemm.h"
 #include "runtime/platform.h"
 
 int main(int argc, char** argv) {
@@ -28,12 +28,12 @@ int main(int argc, char** argv) {
     const double flops = 2.0 * n * n * n;
     // About 0.3 s of work per repetition.
     const int reps = std::max(1, static_cast<int>(3e9 / flops));
-    shardlab::ir::gemm<float, Eigen::RowMajor, Eigen::RowMajor>(1, n, n, n, a.data(), b.data(), c.data());  // warm-up
+    shardlab::kernels::gemm<float, Eigen::RowMajor, Eigen::RowMajor>(1, n, n, n, a.data(), b.data(), c.data());  // warm-up
     std::vector<double> gflops;
     for (int r = 0; r < repetitions; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < reps; ++i)
-        shardlab::ir::gemm<float, Eigen::RowMajor, Eigen::RowMajor>(1, n, n, n, a.data(), b.data(), c.data());
+        shardlab::kernels::gemm<float, Eigen::RowMajor, Eigen::RowMajor>(1, n, n, n, a.data(), b.data(), c.data());
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       gflops.push_back(flops * reps / s / 1e9);
     }

@@ -517,7 +517,7 @@ TEST(Json, HoldsTheTextFormsContentStructured) {
       R"("eqns":[{"primitive":"mul","params":{},"inputs":[{"name":"c","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}},)"
       R"({"literal":2,"aval":{"dtype":"float32","shape":[],"vma":[],"str":"f32[]"}}],)"
       R"("outputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}]},)"
-      R"({"primitive":"psum","params":{"axes":["data"]},"inputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
+      R"({"primitive":"psum","collective":true,"params":{"axes":["data"]},"inputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
       R"("outputs":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]}],)"
       R"("outvars":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]},)"
       R"("mesh":{"axis_names":["data"],"shape":[8]},"in_specs":[["data"]],"out_specs":[[]],"check_vma":true},)"

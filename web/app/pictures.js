@@ -53,7 +53,7 @@ export function programPictures(program, argNames) {
     figures.push(...sm.outputs.map((v, i) => layoutSvg(`out ${outNames.get(v.name) ?? v.name}`, v.aval, sm.params.out_specs[i], sm.params.mesh)));
     collectives.push(
       ...sm.params.jaxpr.eqns
-        .filter((e) => ['psum', 'all_gather', 'reduce_scatter', 'ppermute', 'all_to_all', 'pmax', 'pmin'].includes(e.primitive))
+        .filter((e) => e.collective) // marked from the core's registry
         .map((e) => {
           const bytes = e.inputs[0].aval.shape.reduce((a, b) => a * b, 1) * 4;
           const axes = e.params.axes ?? e.params.axis_name;

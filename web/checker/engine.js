@@ -5,6 +5,7 @@
 // the programs it ran, and returns a report the CLI and the page show.
 
 import * as sl from '../lib/index.js';
+import { nestFlat } from '../lib/api/tree.js';
 import * as query from './jaxpr_query.js';
 import { makeRng } from './rng.js';
 import { rawOutputs } from './outputs.js';
@@ -85,13 +86,6 @@ function checkBlocks(key, blocks, expected, tol) {
   return null;
 }
 
-// Reshapes flat data into nested lists of `shape`.
-function nest(data, shape) {
-  if (!shape.length) return data[0];
-  const stride = shape.slice(1).reduce((a, b) => a * b, 1);
-  return Array.from({ length: shape[0] }, (_, i) => nest(data.slice(i * stride, (i + 1) * stride), shape.slice(1)));
-}
-
 // Runs case `c` on the judge's devices with `exported` (the program its
 // signature traced to), and compares the outputs with the expected ones.
 async function runCase(problem, exported, c, deadline) {
@@ -122,7 +116,7 @@ async function runCase(problem, exported, c, deadline) {
       result.message = cmp.message;
     }
     result.diffs.push(...cmp.diffs);
-    if (raw.values[k]?.data) result.outputs[k] = nest(raw.values[k].data, raw.values[k].shape);
+    if (raw.values[k]?.data) result.outputs[k] = nestFlat(raw.values[k].data, raw.values[k].shape);
   }
   return result;
 }

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "ir/ops.h"
-#include "ir/primitives/eigen_maps.h"
+#include "ir/primitives/tensor_eval.h"
 #include "ir/primitives/elementwise.h"
 #include "runtime/errors.h"
 

@@ -1,7 +1,7 @@
 #include "ir/primitives/elementwise.h"
 
 #include "ir/ops.h"
-#include "ir/primitives/eigen_maps.h"
+#include "ir/primitives/tensor_eval.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

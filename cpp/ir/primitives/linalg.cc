@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "ir/ops.h"
-#include "ir/primitives/gemm.h"
+#include "kernels/gemm.h"
 #include "runtime/errors.h"
 #include "runtime/strided_copy.h"
 
@@ -128,14 +128,14 @@ void dot_as(const DotDims& d, const Tensor& x, const Tensor& y, Tensor& out) {
   T* z = out.as<T>();
   if (a.col_major) {
     if (b.col_major) {
-      gemm<T, Eigen::ColMajor, Eigen::ColMajor>(batch, m, k, n, a.data, b.data, z);
+      kernels::gemm<T, Eigen::ColMajor, Eigen::ColMajor>(batch, m, k, n, a.data, b.data, z);
     } else {
-      gemm<T, Eigen::ColMajor, Eigen::RowMajor>(batch, m, k, n, a.data, b.data, z);
+      kernels::gemm<T, Eigen::ColMajor, Eigen::RowMajor>(batch, m, k, n, a.data, b.data, z);
     }
   } else if (b.col_major) {
-    gemm<T, Eigen::RowMajor, Eigen::ColMajor>(batch, m, k, n, a.data, b.data, z);
+    kernels::gemm<T, Eigen::RowMajor, Eigen::ColMajor>(batch, m, k, n, a.data, b.data, z);
   } else {
-    gemm<T, Eigen::RowMajor, Eigen::RowMajor>(batch, m, k, n, a.data, b.data, z);
+    kernels::gemm<T, Eigen::RowMajor, Eigen::RowMajor>(batch, m, k, n, a.data, b.data, z);
   }
 }
 

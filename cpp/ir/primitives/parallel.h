@@ -23,7 +23,7 @@ template <>
 struct Def<Prim::kPsum> {
   static constexpr const char* kName = "psum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// pmax[axes]: the elementwise maximum over the devices; no JVP, as in JAX.
@@ -31,7 +31,7 @@ template <>
 struct Def<Prim::kPmax> {
   static constexpr const char* kName = "pmax";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// pmin[axes]: the elementwise minimum over the devices; no JVP, as in JAX.
@@ -39,7 +39,7 @@ template <>
 struct Def<Prim::kPmin> {
   static constexpr const char* kName = "pmin";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// pvary[axes]: the identity on values; the result's type varies along
@@ -60,7 +60,7 @@ template <>
 struct Def<Prim::kAllGather> {
   static constexpr const char* kName = "all_gather";
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// reduce_scatter[axis_name, axis_size, scatter_dimension, tiled] (jax.lax.
@@ -70,7 +70,7 @@ template <>
 struct Def<Prim::kReduceScatter> {
   static constexpr const char* kName = "reduce_scatter";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"scatter_dimension", ParamType::kInt}, {"tiled", ParamType::kBool}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// ppermute[axis_name, perm]: device at position dst receives the block of
@@ -80,7 +80,7 @@ template <>
 struct Def<Prim::kPpermute> {
   static constexpr const char* kName = "ppermute";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// all_to_all[axis_name, axis_size, split_axis, concat_axis, tiled]: chunk j
@@ -90,7 +90,7 @@ template <>
 struct Def<Prim::kAllToAll> {
   static constexpr const char* kName = "all_to_all";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"split_axis", ParamType::kInt}, {"tiled", ParamType::kBool}};
-  SHARDLAB_DEVICE_RULES
+  SHARDLAB_COLLECTIVE_RULES
 };
 
 /// axis_index[axis_name]: the device's position along the axes (major

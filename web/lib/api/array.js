@@ -8,7 +8,7 @@ import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
 import { checkDimensions } from './shape.js';
 import { engine, state } from './state.js';
 import { ArrayBase } from './tracer.js';
-import { isNumericData } from './tree.js';
+import { isNumericData, nestFlat } from './tree.js';
 
 // Deletes the core array of an Array that was garbage-collected undisposed,
 // so loops that drop arrays keep the wasm heap flat.
@@ -84,12 +84,7 @@ export class DArray extends ArrayBase {
   /** The elements as nested JS arrays (booleans for bool). */
   async tolist() {
     const flat = Array.from(await this.data(), this.dtype === 'bool' ? (v) => v !== 0 : (v) => v);
-    const build = (dim, offset) => {
-      if (dim === this.ndim) return flat[offset];
-      const stride = this._aval.shape.slice(dim + 1).reduce((a, b) => a * b, 1);
-      return Array.from({ length: this._aval.shape[dim] }, (_, i) => build(dim + 1, offset + i * stride));
-    };
-    return build(0, 0);
+    return nestFlat(flat, this._aval.shape);
   }
 
   /** The single element of a size-1 array, as a JS number. */

@@ -4,6 +4,16 @@
 
 import { ValueError } from '../errors.js';
 
+/** Row-major flat elements as nested JS arrays of `shape` (the element itself for shape []). */
+export function nestFlat(flat, shape) {
+  const build = (dim, offset) => {
+    if (dim === shape.length) return flat[offset];
+    const stride = shape.slice(dim + 1).reduce((a, b) => a * b, 1);
+    return Array.from({ length: shape[dim] }, (_, i) => build(dim + 1, offset + i * stride));
+  };
+  return build(0, 0);
+}
+
 /** Whether `x` is a (possibly nested) JS array of numbers or booleans: array data, a leaf. */
 export function isNumericData(x) {
   if (!Array.isArray(x) || x.length === 0) return false;

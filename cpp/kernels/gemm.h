@@ -24,7 +24,7 @@
 #define SHARDLAB_GEMM_SIMD128 1
 #endif
 
-namespace shardlab::ir {
+namespace shardlab::kernels {
 
 #ifdef SHARDLAB_GEMM_SIMD128
 namespace simd_gemm {
@@ -185,4 +185,4 @@ void gemm(int64_t batch, int64_t m, int64_t k, int64_t n, const T* a, const T* b
         Eigen::Map<const A>(a + i * m * k, m, k) * Eigen::Map<const B>(b + i * k * n, k, n);
 }
 
-}  // namespace shardlab::ir
+}  // namespace shardlab::kernels
