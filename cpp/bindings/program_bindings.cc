@@ -1,18 +1,18 @@
-// Embind declarations of the program layer (no logic: it lives in cpp/wasm/trace_api).
+// Embind declarations of the program layer (no logic: it lives in cpp/js/trace_api).
 #include <emscripten/bind.h>
 
-#include "wasm/trace_api.h"
+#include "js/trace_api.h"
 
 namespace {
 
 using namespace emscripten;
-using shardlab::wasm::AsyncRuntime;
-using shardlab::wasm::DeviceMesh;
-using shardlab::wasm::JsFunction;
-using shardlab::wasm::JsProgram;
-using shardlab::wasm::JsShardMap;
-using shardlab::wasm::JsTrace;
-using shardlab::wasm::ProgramRun;
+using shardlab::js::AsyncRuntime;
+using shardlab::js::DeviceMesh;
+using shardlab::js::JsFunction;
+using shardlab::js::JsProgram;
+using shardlab::js::JsShardMap;
+using shardlab::js::JsTrace;
+using shardlab::js::ProgramRun;
 
 }  // namespace
 
@@ -45,9 +45,9 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("jvp", &JsFunction::jvp)
       .function("grad", &JsFunction::grad);
   class_<ProgramRun>("ProgramRun").function("size", &ProgramRun::size).function("output", &ProgramRun::output);
-  function("interpretProgram", &shardlab::wasm::interpret_js);
-  function("programFromJson", &shardlab::wasm::program_from_json_js);
-  function("collectivePrimitives", &shardlab::wasm::collective_primitives_js);
+  function("interpretProgram", &shardlab::js::interpret_js);
+  function("programFromJson", &shardlab::js::program_from_json_js);
+  function("collectivePrimitives", &shardlab::js::collective_primitives_js);
   function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
                                                  const JsProgram& p, const val& inputs) {
              return rt.submit_program(id, mesh, p.executable, inputs);

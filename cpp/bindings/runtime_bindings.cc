@@ -1,22 +1,22 @@
-// Embind declarations of the device runtime (no logic: conversions live in cpp/wasm).
+// Embind declarations of the device runtime (no logic: conversions live in cpp/js).
 #include <emscripten/bind.h>
 
 #include "runtime/event.h"
 #include "runtime/large_blocks.h"
 #include "runtime/platform.h"
-#include "wasm/async_runtime.h"
+#include "js/async_runtime.h"
 
 namespace {
 
 using namespace emscripten;
 using shardlab::ShardedArray;
-using shardlab::wasm::AsyncRuntime;
-using shardlab::wasm::DeviceMesh;
+using shardlab::js::AsyncRuntime;
+using shardlab::js::DeviceMesh;
 
 std::string spec_str(const ShardedArray& a) { return a.spec().str(); }
-val spec_entries(const ShardedArray& a) { return shardlab::wasm::spec_to_js(a.spec()); }
-val global_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.shape()); }
-val block_shape(const ShardedArray& a) { return shardlab::wasm::shape_to_js(a.block_shape()); }
+val spec_entries(const ShardedArray& a) { return shardlab::js::spec_to_js(a.spec()); }
+val global_shape(const ShardedArray& a) { return shardlab::js::shape_to_js(a.shape()); }
+val block_shape(const ShardedArray& a) { return shardlab::js::shape_to_js(a.block_shape()); }
 std::string dtype_of(const ShardedArray& a) { return shardlab::dtype_long_name(a.dtype()); }
 double block_elements(const ShardedArray& a) { return static_cast<double>(a.block_elements()); }
 uintptr_t block_ptr(const ShardedArray& a, int device) { return reinterpret_cast<uintptr_t>(a.block(device)); }
@@ -27,12 +27,12 @@ std::string mesh_str(const DeviceMesh& m) { return m.mesh->str(); }
 
 EMSCRIPTEN_BINDINGS(shardlab_runtime) {
   class_<DeviceMesh>("DeviceMesh")
-      .constructor(&shardlab::wasm::make_device_mesh)
+      .constructor(&shardlab::js::make_device_mesh)
       .function("size", &mesh_size)
       .function("toString", &mesh_str);
   class_<ShardedArray>("ShardedArray")
-      .class_function("put", &shardlab::wasm::put_array)
-      .function("get", &shardlab::wasm::get_array)
+      .class_function("put", &shardlab::js::put_array)
+      .function("get", &shardlab::js::get_array)
       .function("shape", &global_shape)
       .function("blockShape", &block_shape)
       .function("blockElements", &block_elements)
@@ -45,8 +45,8 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("devices", &AsyncRuntime::devices)
       .function("submitCollective", &AsyncRuntime::submit_collective)
       .function("submitFault", &AsyncRuntime::submit_fault);
-  function("heapBytesInUse", &shardlab::wasm::heap_bytes_in_use);
-  function("heapBytes", &shardlab::wasm::heap_bytes);
+  function("heapBytesInUse", &shardlab::js::heap_bytes_in_use);
+  function("heapBytes", &shardlab::js::heap_bytes);
   function("releaseFreeSpans", &shardlab::release_free_spans);
   function("deviceMemoryBytes",
            optional_override([] { return static_cast<double>(shardlab::platform::device_memory_bytes()); }));

@@ -1,6 +1,6 @@
 // The few operating-system services the device runtime needs. Two
-// implementations exist: platform_linux.cc (raw futex syscalls) for native
-// builds and cpp/wasm/platform_emscripten.cc (emscripten_futex_*) for wasm, so
+// implementations exist: cpp/platform/platform_linux.cc (raw futex syscalls) for native
+// builds and cpp/platform/platform_emscripten.cc (emscripten_futex_*) for wasm, so
 // the native and wasm builds run the same waiting algorithm.
 #pragma once
 
@@ -43,7 +43,7 @@ using FusedMicroKernel = void (*)(int32_t kc, const float* ap, const float* bp, 
 
 /// The platform's fused micro-kernel, or null where it has none (natively,
 /// where Eigen's products use the CPU's FMA themselves, and in wasm engines
-/// without relaxed SIMD or on CPUs without FMA; see cpp/wasm/fused_kernel.js).
+/// without relaxed SIMD or on CPUs without FMA; see cpp/platform/fused_kernel.js).
 FusedMicroKernel fused_micro_kernel() noexcept;
 
 }  // namespace shardlab::platform

@@ -6,7 +6,7 @@
 //   wasm           our blocked SIMD128 kernel (what dot_general runs in
 //                  engines without relaxed SIMD: Node 20)
 //   wasm-fma       the same blocking with relaxed SIMD's fused multiply-add
-//                  (cpp/wasm/fused_kernel.js; what dot_general runs in
+//                  (cpp/platform/fused_kernel.js; what dot_general runs in
 //                  Chromium and Node >= 22; Node 20 here, with its flag)
 //   wasm-eigen     Eigen compiled with -msimd128 (Eigen 3.4 has no packet path for it)
 //   wasm-eigen-sse Eigen's SSE path through Emscripten's SSE-to-SIMD128 headers

@@ -21,7 +21,8 @@ const program = {
         mesh,
         in_specs: [[X, null]],
         out_specs: [[X, null]],
-        jaxpr: { eqns: [{ primitive: 'psum', inputs: [{ name: X, aval }], params: { axes: [X] } }] },
+        // collective: true, as the core's JSON marks a psum.
+        jaxpr: { eqns: [{ primitive: 'psum', collective: true, inputs: [{ name: X, aval }], params: { axes: [X] } }] },
       },
     },
   ],

@@ -80,7 +80,7 @@ export class DeviceRuntime {
     // A trap on a device kills its worker; Emscripten's default handler would
     // rethrow on this thread (and crash Node). Reject the pending jobs instead.
     // A job's end comes as a message from the worker of the device that ended
-    // it (cpp/wasm/async_runtime.cc); the rest are Emscripten's.
+    // it (cpp/js/async_runtime.cc); the rest are Emscripten's.
     const workers = [...Module.PThread.unusedWorkers, ...Module.PThread.runningWorkers];
     // In Node the device threads do not keep the process alive by
     // themselves: one worker is ref'd while a job is in flight, so a script

@@ -4,9 +4,9 @@
 
 #include <cstddef>
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 /// Bytes malloc counts as in use that sit free in the threads' caches.
 size_t thread_cache_bytes();
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js

@@ -1,6 +1,6 @@
 #include "js_errors.h"
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 void throw_js_error(const char* name, const char* message) {
   emscripten::val error = emscripten::val::global("Error").new_(std::string(message));
@@ -8,4 +8,4 @@ void throw_js_error(const char* name, const char* message) {
   error.throw_();
 }
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js

@@ -13,9 +13,9 @@
 #include "exec/executable.h"
 #include "ir/autodiff.h"
 #include "ir/parallel_ops.h"
-#include "wasm/async_runtime.h"
+#include "js/async_runtime.h"
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 /// A traced program, shared by the JS jit cache and running jobs.
 struct JsProgram {
@@ -134,4 +134,4 @@ class JsFunction {
   JsTrace body_;
 };
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js

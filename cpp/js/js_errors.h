@@ -11,7 +11,7 @@
 
 #include "runtime/errors.h"
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 /// Throws a JS Error named `name` with `message` (does not return).
 [[noreturn]] void throw_js_error(const char* name, const char* message);
@@ -36,4 +36,4 @@ auto with_js_errors(F&& f) -> decltype(f()) {
   throw_js_error(name, message.c_str());
 }
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js

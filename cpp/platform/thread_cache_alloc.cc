@@ -10,7 +10,7 @@
 // lockstep executor's values, frames) go to spans (runtime/large_blocks.h),
 // as device buffers do, so that freeing one does not leave a hole that the
 // small allocations split before the next call asks for it again.
-#include "thread_cache_alloc.h"
+#include "platform/thread_cache_alloc.h"
 
 #include <atomic>
 #include <cstddef>
@@ -94,9 +94,9 @@ void* allocate_or_throw(size_t n) {
 
 }  // namespace
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 size_t thread_cache_bytes() { return g_cached_bytes.load(std::memory_order_relaxed); }
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js
 
 void* operator new(size_t n) { return allocate_or_throw(n); }
 void* operator new[](size_t n) { return allocate_or_throw(n); }

@@ -13,11 +13,11 @@
 // without it may throw, so every call from a noexcept function (or one with
 // destructors pending) would go through JavaScript's exception handling.
 extern "C" {
-// The fused micro-kernel (cpp/wasm/fused_kernel.js).
+// The fused micro-kernel (cpp/platform/fused_kernel.js).
 void shardlab_fused_micro_kernel(int32_t kc, const float* ap, const float* bp, float* c, int32_t ldc,
                                  int32_t accumulate) noexcept;
 int32_t shardlab_fused_kernel_available() noexcept;
-// Emscripten's clock in milliseconds (cpp/wasm/clock.js).
+// Emscripten's clock in milliseconds (cpp/platform/clock.js).
 double shardlab_now_ms() noexcept;
 }
 

@@ -16,7 +16,7 @@
 #include "runtime/device_pool.h"
 #include "runtime/sharded_array.h"
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 /// A mesh together with the communicator its jobs use.
 struct DeviceMesh {
@@ -94,4 +94,4 @@ class AsyncRuntime {
   DevicePool pool_;
 };
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js

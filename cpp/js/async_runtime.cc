@@ -14,9 +14,9 @@
 #include "runtime/errors.h"
 #include "runtime/large_blocks.h"
 #include "runtime/sizes.h"
-#include "thread_cache_alloc.h"
+#include "platform/thread_cache_alloc.h"
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 using emscripten::val;
 
@@ -239,4 +239,4 @@ void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, con
   });
 }
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js

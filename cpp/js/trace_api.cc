@@ -1,4 +1,4 @@
-#include "wasm/trace_api.h"
+#include "js/trace_api.h"
 
 #include <cmath>
 
@@ -8,9 +8,9 @@
 #include "ir/print.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
-#include "wasm/js_errors.h"
+#include "js/js_errors.h"
 
-namespace shardlab::wasm {
+namespace shardlab::js {
 
 using emscripten::val;
 
@@ -362,4 +362,4 @@ val JsFunction::grad(const val& outs) {
   return with_js_errors([&] { return result(t_->grad(body_.atoms(outs))); });
 }
 
-}  // namespace shardlab::wasm
+}  // namespace shardlab::js
