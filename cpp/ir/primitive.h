@@ -151,18 +151,35 @@ struct PrimitiveDef {
 template <Prim P>
 struct Def;
 
-/// Declares the shape, JVP and transpose rules every Def<P> defines.
-#define SHARDLAB_TRACE_RULES                                                                                   \
-  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);                                \
-  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals,             \
-                                    const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents); \
-  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,      \
+/// Declares a Def's shape rule.
+#define SHARDLAB_SHAPE_RULE static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in);
+/// Declares a Def's JVP rule.
+#define SHARDLAB_JVP_RULE                                                                          \
+  static std::vector<MaybeAtom> jvp(Builder& b, const Params& p, const std::vector<Atom>& primals, \
+                                    const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents);
+/// Declares a Def's transpose rule.
+#define SHARDLAB_TRANSPOSE_RULE                                                                               \
+  static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts, \
                                           const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+/// Declares a Def's local evaluation rule.
+#define SHARDLAB_EVAL_RULE \
+  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
+
+/// Declares the shape, JVP and transpose rules every Def<P> defines.
+#define SHARDLAB_TRACE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_JVP_RULE SHARDLAB_TRANSPOSE_RULE
 
 /// Declares the rules of a primitive evaluated locally (see PrimitiveDef).
-#define SHARDLAB_RULES \
-  SHARDLAB_TRACE_RULES \
-  static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
+#define SHARDLAB_RULES SHARDLAB_TRACE_RULES SHARDLAB_EVAL_RULE
+
+/// Declares the rules of a primitive evaluated locally and linear in none of
+/// its operands: the Def derives from NotLinear<Def> (primitives/rule_bases.h),
+/// which gives its transpose rule.
+#define SHARDLAB_NONLINEAR_RULES SHARDLAB_SHAPE_RULE SHARDLAB_JVP_RULE SHARDLAB_EVAL_RULE
+
+/// Declares the rules of a primitive evaluated locally whose outputs are
+/// piecewise constant (comparisons): the Def derives from
+/// NonDifferentiable<Def>, which gives its zero JVP and its transpose rule.
+#define SHARDLAB_NONDIFFERENTIABLE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_EVAL_RULE
 
 /// Declares the rules of a primitive evaluated on a device with its peers (a collective).
 #define SHARDLAB_DEVICE_RULES                                                                                 \

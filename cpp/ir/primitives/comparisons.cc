@@ -31,19 +31,12 @@ void eval_comparison(const std::vector<const Tensor*>& in, Tensor* out, F f) {
 
 }  // namespace
 
-// All rules of a comparison: `OP` compares two Eigen arrays elementwise.
+// The shape and evaluation of a comparison (its JVP and transpose come from
+// NonDifferentiable): `OP` compares two Eigen arrays elementwise.
 #define SHARDLAB_COMPARISON(P, OP)                                                                                    \
   std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return comparison_shape(kName, in); } \
   void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {           \
     eval_comparison(in, out[0], [](auto z, auto x, auto y) { z = (x OP y).template cast<int32_t>(); });               \
-  }                                                                                                                   \
-  std::vector<MaybeAtom> Def<P>::jvp(Builder&, const Params&, const std::vector<Atom>&, const std::vector<Atom>&,     \
-                                     const std::vector<MaybeAtom>&) {                                                 \
-    return {std::nullopt};                                                                                            \
-  }                                                                                                                   \
-  std::vector<MaybeAtom> Def<P>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,                    \
-                                           const std::vector<Atom>& x, const std::vector<bool>& linear) {             \
-    return not_linear(kName, x, linear);                                                                              \
   }
 
 SHARDLAB_COMPARISON(Prim::kEq, ==)

@@ -6,56 +6,57 @@
 #pragma once
 
 #include "ir/primitive.h"
+#include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
 
 namespace shardlab::ir {
 
 /// eq: z = (x == y) as bool; dz = 0.
 template <>
-struct Def<Prim::kEq> {
+struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>> {
   static constexpr const char* kName = "eq";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// ne: z = (x != y) as bool; dz = 0.
 template <>
-struct Def<Prim::kNe> {
+struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>> {
   static constexpr const char* kName = "ne";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// lt: z = (x < y) as bool; dz = 0.
 template <>
-struct Def<Prim::kLt> {
+struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>> {
   static constexpr const char* kName = "lt";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// le: z = (x <= y) as bool; dz = 0.
 template <>
-struct Def<Prim::kLe> {
+struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>> {
   static constexpr const char* kName = "le";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// gt: z = (x > y) as bool; dz = 0.
 template <>
-struct Def<Prim::kGt> {
+struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>> {
   static constexpr const char* kName = "gt";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// ge: z = (x >= y) as bool; dz = 0.
 template <>
-struct Def<Prim::kGe> {
+struct Def<Prim::kGe> : NonDifferentiable<Def<Prim::kGe>> {
   static constexpr const char* kName = "ge";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// select_n(which, *cases): z = cases[which] elementwise (which bool, or int32

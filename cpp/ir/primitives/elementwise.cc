@@ -193,10 +193,6 @@ std::vector<MaybeAtom> Def<Prim::kMax>::jvp(Builder& b, const Params&, const std
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return chooser_jvp(b, x, z[0], t);
 }
-std::vector<MaybeAtom> Def<Prim::kMax>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                  const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
-}
 
 // min
 
@@ -207,10 +203,6 @@ void Def<Prim::kMin>::eval(const Params&, const std::vector<const Tensor*>& in, 
 std::vector<MaybeAtom> Def<Prim::kMin>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return chooser_jvp(b, x, z[0], t);
-}
-std::vector<MaybeAtom> Def<Prim::kMin>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                  const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
 }
 
 // pow
@@ -242,10 +234,6 @@ std::vector<MaybeAtom> Def<Prim::kPow>::jvp(Builder& b, const Params&, const std
   }
   if (dx && dy) return {add(b, *dx, *dy)};
   return {dx ? dx : dy};
-}
-std::vector<MaybeAtom> Def<Prim::kPow>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                  const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
 }
 
 }  // namespace shardlab::ir

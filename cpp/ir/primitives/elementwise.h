@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/primitive.h"
+#include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
 
 namespace shardlab::ir {
@@ -60,28 +61,28 @@ struct Def<Prim::kNeg> {
 /// max: z = max(x, y) (NaN if either is); dz = dx * [x > y] + dy * [x < y] +
 /// (dx + dy) / 2 * [x == y], JAX's tie split; not linear.
 template <>
-struct Def<Prim::kMax> {
+struct Def<Prim::kMax> : NotLinear<Def<Prim::kMax>> {
   static constexpr const char* kName = "max";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONLINEAR_RULES
 };
 
 /// min: z = min(x, y) (NaN if either is); dz = dx * [x < y] + dy * [x > y] +
 /// (dx + dy) / 2 * [x == y]; not linear.
 template <>
-struct Def<Prim::kMin> {
+struct Def<Prim::kMin> : NotLinear<Def<Prim::kMin>> {
   static constexpr const char* kName = "min";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONLINEAR_RULES
 };
 
 /// pow: z = x^y (float32 only); d(x^y) = y * x^(y-1) * dx + log(x) * x^y * dy,
 /// the dx term 0 where y == 0 and the dy term 0 where x == 0, as JAX; not linear.
 template <>
-struct Def<Prim::kPow> {
+struct Def<Prim::kPow> : NotLinear<Def<Prim::kPow>> {
   static constexpr const char* kName = "pow";
   static constexpr ParamSchema kParams{};
-  SHARDLAB_RULES
+  SHARDLAB_NONLINEAR_RULES
 };
 
 }  // namespace shardlab::ir

@@ -161,10 +161,6 @@ std::vector<MaybeAtom> Def<Prim::kReduceMax>::jvp(Builder& b, const Params& p, c
                                                   const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return extremum_jvp(b, kName, p, x[0], z[0], t[0]);
 }
-std::vector<MaybeAtom> Def<Prim::kReduceMax>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                        const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
-}
 
 // reduce_min
 
@@ -178,10 +174,6 @@ void Def<Prim::kReduceMin>::eval(const Params& p, const std::vector<const Tensor
 std::vector<MaybeAtom> Def<Prim::kReduceMin>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                   const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return extremum_jvp(b, kName, p, x[0], z[0], t[0]);
-}
-std::vector<MaybeAtom> Def<Prim::kReduceMin>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                        const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
 }
 
 }  // namespace shardlab::ir

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/primitive.h"
+#include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
 
 namespace shardlab::ir {
@@ -22,20 +23,20 @@ struct Def<Prim::kReduceSum> {
 /// smallest int32 or false when empty). JVP as JAX: the mean tangent of the
 /// elements equal to the maximum, sum(dx * [x == z]) / sum([x == z]); not linear.
 template <>
-struct Def<Prim::kReduceMax> {
+struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>> {
   static constexpr const char* kName = "reduce_max";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
-  SHARDLAB_RULES
+  SHARDLAB_NONLINEAR_RULES
 };
 
 /// reduce_min[axes]: the minimum over `axes` (NaN if any element is; +inf, the
 /// largest int32 or true when empty). JVP: sum(dx * [x == z]) / sum([x == z]);
 /// not linear.
 template <>
-struct Def<Prim::kReduceMin> {
+struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>> {
   static constexpr const char* kName = "reduce_min";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
-  SHARDLAB_RULES
+  SHARDLAB_NONLINEAR_RULES
 };
 
 }  // namespace shardlab::ir

@@ -32,16 +32,12 @@ void eval_any(const Tensor* in, Tensor* out, F f) {
 
 }  // namespace
 
-// Shape, evaluation and transpose of a unary primitive: `SHAPE` is
+// Shape and evaluation of a unary primitive (its transpose comes from NotLinear): `SHAPE` is
 // float_unary_shape or any_unary_shape, `EVAL` evaluates y from x (Eigen arrays).
 #define SHARDLAB_UNARY(P, SHAPE, EVAL_AS, EXPR)                                                             \
   std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return SHAPE(kName, in); }  \
   void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) { \
     EVAL_AS(in[0], out[0], [](auto y, auto x) { y = (EXPR); });                                             \
-  }                                                                                                         \
-  std::vector<MaybeAtom> Def<P>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,          \
-                                           const std::vector<Atom>& x, const std::vector<bool>& linear) {   \
-    return not_linear(kName, x, linear);                                                                    \
   }
 
 SHARDLAB_UNARY(Prim::kExp, float_unary_shape, eval_unary_as<float>, x.exp())
