@@ -38,6 +38,9 @@ constexpr size_t kAlign = 4096;
 // block also fits the same block of another device (Buffer staggers their
 // starts by up to 4 KiB).
 constexpr size_t kSpanGranule = size_t{64} << 10;
+// The room a new span leaves above itself in malloc's heap (Emscripten grows
+// the heap by at least this, and usually by 20% up to 96 MiB).
+constexpr size_t kHeadroomBytes = size_t{16} << 20;
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -141,6 +144,15 @@ void* allocate_large(size_t bytes) noexcept {
       size = span_bytes;
       h.stats.reserved += span_bytes;
       h.spans.push_back(std::move(s));  // reserved above: does not throw
+      // A new span usually comes from the top of malloc's heap and leaves no
+      // room above it, so the small allocations that come and go between
+      // calls (outputs, job messages) would grow the heap once more at some
+      // later call, when timing says. Growing it now leaves them that room: a
+      // pad malloc'd and freed merges back into the top, which dlmalloc in
+      // wasm never gives back (natively it is an mmap and a munmap). The
+      // pointer goes through a volatile so the pair is not optimised away.
+      void* volatile pad = std::malloc(kHeadroomBytes);
+      std::free(pad);
     }
     h.live.emplace(start, Range{n, span});  // the one step that may throw: before any change
     auto node = span->free.extract(start);

@@ -21,7 +21,10 @@
 // region that nothing else allocates from, and freeing it returns it to its
 // span (coalescing with its free neighbours) instead of to dlmalloc. The
 // spans stay after their blocks are freed, so the next call's blocks reuse
-// them and the heap stops growing after the first call. A span nobody uses
+// them and the heap stops growing after the first call. A new span also
+// leaves room above itself in malloc's heap (a pad malloc'd and freed), for
+// the small allocations that come and go between calls, which would
+// otherwise grow the heap once more at some later call. A span nobody uses
 // goes back to malloc only when memory runs short: when a request fits no
 // span (those spans are all smaller than it, and freeing them lets dlmalloc
 // merge them with their neighbours), or when a malloc fails.
