@@ -102,6 +102,7 @@ class LockstepClient {
     return data;
   }
 
+  // Lets the worker drop resident array `id`.
   _release(id) {
     this._worker.postMessage({ releaseArray: id });
   }
@@ -147,10 +148,12 @@ export class ResidentArray {
     this.local = null;
   }
 
+  /** 'float32', 'int32' or 'bool', as a core array's dtype(). */
   dtype() {
     return this._dtype;
   }
 
+  /** The global shape (a copy), as a core array's shape(). */
   shape() {
     return [...this._shape];
   }
@@ -162,10 +165,12 @@ export class ResidentArray {
     return this._resident;
   }
 
+  /** Whether delete() was called. */
   isDeleted() {
     return this._resident === null;
   }
 
+  /** Releases the worker's copy and this thread's, if any. */
   delete() {
     if (this._resident !== null) this._client._release(this._resident);
     this._resident = null;
