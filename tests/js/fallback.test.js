@@ -38,6 +38,7 @@ test("the lockstep worker keeps a program's outputs: a chain of calls sends the 
   expect(out.before).toBe('ValueError: addressableShards: the array is still in the lockstep worker that computed it; await arr.blockUntilReady() first');
   expect(out.afterRead).toEqual({ toWorker: 4 * n, fromWorker: 4 * n }); // one read brings it
   expect(out.afterReads).toEqual(out.afterRead); // later reads are local
+  expect(out.concurrent).toBe(4 * n); // three reads at once, one transfer
   // Serial reference: each call, device d's block becomes 2 b_d + b_(d-1) (ring ppermute d -> d+1); all exact in float32.
   const block = n / 8;
   let x = Array.from({ length: n }, (_, i) => (i % 97) - 48);

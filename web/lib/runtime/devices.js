@@ -135,10 +135,13 @@ export class DeviceRuntime {
    */
   async ready(array) {
     if (this.readable(array)) return;
-    const bits = await this._worker.read(array._id(this._worker));
-    if (array.local || array.isDeleted()) return; // brought by a concurrent call, or deleted meanwhile
-    const { mesh, spec } = array.layout;
-    array.local = this.put(mesh, hostView(array.dtype(), bits), array.shape(), spec, array.dtype());
+    // Concurrent reads share one transfer.
+    array.bringing ??= this._worker.read(array._id(this._worker)).then((bits) => {
+      if (array.isDeleted()) return; // deleted meanwhile
+      const { mesh, spec } = array.layout;
+      array.local = this.put(mesh, hostView(array.dtype(), bits), array.shape(), spec, array.dtype());
+    });
+    await array.bringing;
   }
 
   /** Why the runtime died, or null while it is usable. */

@@ -146,6 +146,7 @@ export class ResidentArray {
     this._shape = shape;
     this.layout = null;
     this.local = null;
+    this.bringing = null; // the read bringing `local` here, once started
   }
 
   /** 'float32', 'int32' or 'bool', as a core array's dtype(). */
