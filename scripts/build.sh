@@ -19,6 +19,7 @@ fi
 echo "build: wasm (build/wasm -> web/lib/wasm)"
 cmake --build build/wasm -j "$JOBS" -- --no-print-directory | grep -vE '^\[ *[0-9]+%\] (Building|Linking)|^Scanning|^Consolidate' || true
 test -f web/lib/wasm/shardlab_wasm.wasm
+test -f web/lib/wasm/shardlab_wasm_test.wasm  # the same with the test hooks (fault injection), for the tests only
 
 # The module without threads, for pages that are not cross-origin isolated.
 if [ ! -f build/wasm-st/CMakeCache.txt ]; then

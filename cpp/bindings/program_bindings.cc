@@ -27,9 +27,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .constructor<>()
       .function("input", &JsTrace::input)
       .function("emit", &JsTrace::emit)
-      .function("collective", &JsTrace::collective)
-      .function("allReduce", &JsTrace::all_reduce)
-      .function("axisIndex", &JsTrace::axis_index)
+      .function("bind", &JsTrace::bind)
       .function("build", &JsTrace::build);
   class_<JsShardMap>("ShardMapTrace")
       .constructor<JsTrace&, const DeviceMesh&, const val&, bool, const val&>()
@@ -48,8 +46,9 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
   function("interpretProgram", &shardlab::js::interpret_js);
   function("programFromJson", &shardlab::js::program_from_json_js);
   function("collectivePrimitives", &shardlab::js::collective_primitives_js);
+  function("collectiveProgram", &shardlab::js::collective_program_js);
   function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
-                                                 const JsProgram& p, const val& inputs) {
-             return rt.submit_program(id, mesh, p.executable, inputs);
+                                                 const JsProgram& p, const val& inputs, int reps) {
+             return rt.submit_program(id, mesh, p.executable, inputs, reps);
            }));
 }

@@ -42,9 +42,7 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("specEntries", &spec_entries);
   class_<AsyncRuntime>("AsyncRuntime")
       .constructor<int>()
-      .function("devices", &AsyncRuntime::devices)
-      .function("submitCollective", &AsyncRuntime::submit_collective)
-      .function("submitFault", &AsyncRuntime::submit_fault);
+      .function("devices", &AsyncRuntime::devices);
   function("heapBytesInUse", &shardlab::js::heap_bytes_in_use);
   function("heapBytes", &shardlab::js::heap_bytes);
   function("releaseFreeSpans", &shardlab::release_free_spans);

@@ -3,6 +3,7 @@
 // first run and reuses it, so a cached call allocates only its outputs.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -11,6 +12,19 @@
 #include "runtime/partition_spec.h"
 
 namespace shardlab::exec {
+
+/// How a shard_map output is stored and who writes it. By default replicas
+/// share one buffer (ShardedArray::kShareAll) that the first device holding
+/// it writes. A body output a collective makes is computed by every device
+/// anyway, so each device writes its copy: a large one replicated over the
+/// collective's group is one buffer per group, each device writing its
+/// share (the Communicator's shared output); otherwise one copy per device,
+/// so the collective keeps its one-barrier path. Without check_vma nothing
+/// proves replicas agree: each device keeps and writes its own.
+struct OutputPlan {
+  uint32_t share_mask = ~0u;         ///< ShardedArray's share mask for the output
+  bool every_device_writes = false;  ///< else only Layout::owner's device writes
+};
 
 /// A program plus its per-device frames. Runs of one Executable must not
 /// overlap; a DevicePool runs its jobs one at a time.
@@ -31,11 +45,15 @@ class Executable {
   /// made once here rather than on every call.
   const std::vector<Layout>& in_layouts(size_t eqn) const { return in_layouts_.at(eqn); }
 
+  /// How the outputs of equation i (a shard_map) are stored and written.
+  const std::vector<OutputPlan>& output_plans(size_t eqn) const { return output_plans_.at(eqn); }
+
  private:
   std::shared_ptr<const ir::Program> program_;
   std::vector<std::vector<std::unique_ptr<Frame>>> frames_;  // [eqn][device]
   std::vector<std::vector<Layout>> in_layouts_;              // [eqn][input]
   std::vector<std::vector<Layout>> out_layouts_;             // [eqn][output]
+  std::vector<std::vector<OutputPlan>> output_plans_;        // [eqn][output]
 };
 
 }  // namespace shardlab::exec

@@ -44,6 +44,8 @@ struct Run {
   std::vector<bool> sync_before, sync_after;       // per eqn: where the devices meet
   std::vector<bool> on_blocks;                     // per top-level eqn: device 0 runs it on replicated blocks
   std::vector<std::vector<Source>> in_sources;     // per shard_map eqn: where its inputs' blocks come from
+  int reps = 1;                                    // how many times the devices run the program
+  bool sync_between_reps = false;                  // whether a run may read what the previous one writes
   std::shared_ptr<std::vector<ShardedArray>> outputs = std::make_shared<std::vector<ShardedArray>>();
 
   // The whole value of top-level operand a, assembled from blocks if needed.
@@ -93,10 +95,10 @@ struct Run {
       last_sync = made_by[a.var];
     };
     // Allocates output v of eqn i, laid out by `spec`, as a top-level value
-    // held as blocks. Replicas share one buffer (kShareAll), which only the
-    // first device holding it writes: the frames count on that (Layout::owner).
-    auto allocate = [&](size_t i, ir::VarId v, const PartitionSpec& spec) {
-      split[v] = staged[i].emplace_back(mesh, p.avals[v].dtype, p.avals[v].shape, spec);
+    // held as blocks, its replicas sharing buffers as `share_mask` says (the
+    // frames write them accordingly: exec/executable.h's OutputPlan).
+    auto allocate = [&](size_t i, ir::VarId v, const PartitionSpec& spec, uint32_t share_mask) {
+      split[v] = staged[i].emplace_back(mesh, p.avals[v].dtype, p.avals[v].shape, spec, share_mask);
     };
     staged.resize(p.eqns.size());
     sync_before.assign(p.eqns.size(), false);
@@ -111,7 +113,7 @@ struct Run {
                        std::all_of(e.inputs.begin(), e.inputs.end(),
                                    [&](const ir::Atom& a) { return a.is_literal() || held_whole(a); });
         if (on_blocks[i]) {
-          for (ir::VarId v : e.outputs) allocate(i, v, PartitionSpec{});
+          for (ir::VarId v : e.outputs) allocate(i, v, PartitionSpec{}, ShardedArray::kShareAll);
         } else {
           for (const ir::Atom& a : e.inputs) device0_reads(a);
         }
@@ -134,10 +136,14 @@ struct Run {
       const auto& out_specs = ir::param<ir::Specs>(e.params, "out_specs", "shard_map");
       staged[i].reserve(e.outputs.size());
       for (size_t j = 0; j < e.outputs.size(); ++j) {
-        allocate(i, e.outputs[j], out_specs[j]);
+        allocate(i, e.outputs[j], out_specs[j], exe->output_plans(i)[j].share_mask);
         written_by_many[e.outputs[j]] = !replicated(e.outputs[j]);
       }
     }
+    // A program of shard_maps reading only the job's inputs may run again at
+    // once (its collectives order the runs); otherwise the devices meet first.
+    for (size_t i = 0; i < p.eqns.size(); ++i)
+      sync_between_reps = sync_between_reps || p.eqns[i].prim != ir::Prim::kShardMap || sync_before[i] || sync_after[i];
   }
 
   // Whether every device holds top-level operand a whole (it is replicated):
@@ -164,8 +170,12 @@ struct Run {
   }
 
   // Whether top-level operand a is already split as `spec` wants.
+  // (on a mesh of the same shape and names: the same spec on another mesh of
+  // as many devices names other blocks).
   bool blocks_fit(const ir::Atom& a, const PartitionSpec& spec) const {
-    return !a.is_literal() && split[a.var] && split[a.var]->spec() == spec;
+    if (a.is_literal() || !split[a.var]) return false;
+    const Mesh& m = split[a.var]->mesh();
+    return split[a.var]->spec() == spec && m.shape() == mesh->shape() && m.axis_names() == mesh->axis_names();
   }
 
   // Every device: run shard_map eqn i's body on this device's blocks, in the
@@ -177,30 +187,47 @@ struct Run {
     Frame& frame = exe->frame(i, d);
     for (size_t k = 0; k < e.inputs.size(); ++k) {
       const ir::Atom& a = e.inputs[k];
-      const ir::VarId v = body.invars[k];
-      uint32_t* dst = frame.var(v);
-      HostArray scratch;
-      switch (in_sources[i][k]) {
-        case Source::kOwnBlock:
-          std::memcpy(dst, split[a.var]->block(d), static_cast<size_t>(num_elements(body.avals[v].shape)) * kElemBytes);
-          break;
-        case Source::kCutFromReplica:
-          read_block(*mesh, exe->in_layouts(i)[k], d, split[a.var]->block(d), dst);
-          break;
-        case Source::kCutFromWhole:
-          read_block(*mesh, exe->in_layouts(i)[k], d, whole_value_ready(a, scratch).words.data(), dst);
-          break;
+      if (in_sources[i][k] == Source::kOwnBlock) {
+        frame.bind_input(k, split[a.var]->block(d));  // read in place
+        continue;
       }
+      uint32_t* dst = frame.input_storage(k);
+      HostArray scratch;
+      const void* whole = in_sources[i][k] == Source::kCutFromReplica ? split[a.var]->block(d)
+                                                                       : whole_value_ready(a, scratch).words.data();
+      read_block(*mesh, exe->in_layouts(i)[k], d, whole, dst);
+      frame.bind_input(k, dst);
     }
-    frame.run(ir::DeviceContext{d, &comm});
-    // The first device holding a shared block writes it (the frame computed it).
     for (size_t j = 0; j < body.outvars.size(); ++j)
-      if (frame.writes(j))
+      if (frame.binds_output(j)) frame.bind_output(j, outs[j].block(d));
+    frame.run(ir::DeviceContext{d, &comm});
+    // Outputs the frame did not compute in place (a body input or a literal
+    // returned as is, a value returned twice) are copied by their writers.
+    for (size_t j = 0; j < body.outvars.size(); ++j)
+      if (frame.writes(j) && !frame.binds_output(j))
         std::memcpy(outs[j].block(d), frame.output(j),
                     static_cast<size_t>(num_elements(body.outvars[j].aval.shape)) * kElemBytes);
   }
 
   void device(Communicator& comm, int d) {
+    for (int r = 0; r < reps; ++r) {
+      if (r > 0 && sync_between_reps) comm.sync(d);
+      run_once(comm, d);
+    }
+    if (d != 0) return;
+    for (const ir::Atom& a : program().outvars) {
+      if (!a.is_literal() && split[a.var]) {
+        outputs->push_back(*split[a.var]);
+        continue;
+      }
+      HostArray scratch;
+      const HostArray& g = whole_value(a, scratch);
+      outputs->push_back(ShardedArray::put(mesh, g.aval.dtype, g.aval.shape, PartitionSpec{}, g.words.data()));
+    }
+  }
+
+  // Every device: one run of the program.
+  void run_once(Communicator& comm, int d) {
     const ir::Program& p = program();
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
@@ -224,24 +251,15 @@ struct Run {
       run_body(i, comm, d);
       if (sync_after[i]) comm.sync(d);
     }
-    if (d != 0) return;
-    for (const ir::Atom& a : p.outvars) {
-      if (!a.is_literal() && split[a.var]) {
-        outputs->push_back(*split[a.var]);
-        continue;
-      }
-      HostArray scratch;
-      const HostArray& g = whole_value(a, scratch);
-      outputs->push_back(ShardedArray::put(mesh, g.aval.dtype, g.aval.shape, PartitionSpec{}, g.words.data()));
-    }
   }
 };
 
 }  // namespace
 
-ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
-                           const std::vector<ShardedArray>& inputs) {
+ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, const std::vector<ShardedArray>& inputs,
+                           int reps) {
   const ir::Program& p = exe->program();
+  if (reps < 1) fail(ErrorKind::kValue, "run: reps=", reps, " must be >= 1");
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "run: the program takes ", p.invars.size(), " inputs, got ", inputs.size());
   for (const ir::Eqn& e : p.eqns)
@@ -257,6 +275,7 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
   run->env.resize(p.avals.size());
   run->whole.assign(p.avals.size(), false);
   run->split.resize(p.avals.size());
+  run->reps = reps;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Aval& want = p.avals[p.invars[i]];
     if (inputs[i].dtype() != want.dtype || inputs[i].shape() != want.shape)
@@ -272,8 +291,8 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
 }
 
 std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<Executable> exe,
-                                      const std::vector<ShardedArray>& inputs) {
-  ProgramJob job = prepare_program(comm, std::move(exe), inputs);
+                                      const std::vector<ShardedArray>& inputs, int reps) {
+  ProgramJob job = prepare_program(comm, std::move(exe), inputs, reps);
   const JobResult r = pool.run(comm.mesh().size(), job.fn, &comm);
   if (!r.ok) throw Error(r.kind, r.message);
   return *job.outputs;

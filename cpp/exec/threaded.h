@@ -11,7 +11,7 @@
 
 #include "exec/executable.h"
 #include "ir/program.h"
-#include "runtime/communicator.h"
+#include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"
 #include "runtime/sharded_array.h"
 
@@ -25,14 +25,16 @@ struct ProgramJob {
 };
 
 /// Checks `inputs` against the program's inputs and prepares the job running it
-/// on the mesh of `comm` (which must outlive the job). Outputs of a shard_map
-/// keep its out_specs; other outputs are replicated (P()).
-ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe,
-                           const std::vector<ShardedArray>& inputs);
+/// on the mesh of `comm` (which must outlive the job) `reps` times (the
+/// benchmarks time thousands of collectives in one job; the outputs are the
+/// last run's). Outputs of a shard_map keep its out_specs; other outputs are
+/// replicated (P()).
+ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, const std::vector<ShardedArray>& inputs,
+                           int reps = 1);
 
 /// Runs prepare_program's job on `pool` and waits (native hosts); throws the
 /// failing device's error.
 std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<Executable> exe,
-                                      const std::vector<ShardedArray>& inputs);
+                                      const std::vector<ShardedArray>& inputs, int reps = 1);
 
 }  // namespace shardlab::exec

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/ops.h"
+#include "ir/primitives/parallel.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/errors.h"
 
@@ -10,58 +11,26 @@ namespace shardlab::ir {
 
 namespace {
 
-// The axes resolved in b's shard_map mesh; errors name `fn`.
-AxisGroup bound(Builder& b, const AxisNames& axes, const char* fn) {
-  if (!b.scope().mesh) {
-    std::string label;
-    for (const auto& a : axes) label += (label.empty() ? "'" : ", '") + a + "'";
-    fail(ErrorKind::kValue, fn, ": axis name ", label,
-         " is unbound; collectives run inside a shard_map body, whose mesh names the axes");
-  }
-  return b.scope().mesh->axis_group(axes, fn);
+// jax.lax function `name` bound with `args` on `xs`, through the registry.
+std::vector<Atom> bind(Builder& b, const char* name, Params args, const std::vector<Atom>& xs) {
+  return lax_function(name).bind(b, args, xs);
 }
 
-// x pvary'd along the axes of `axes` it does not vary along yet (only where VMA is tracked).
-Atom varying(Builder& b, const Atom& x, const AxisNames& axes) {
-  const Atom v = b.local(x);
-  if (!b.scope().tracks_vma()) return v;
-  AxisNames missing;
-  for (const std::string& a : axes)
-    if (!std::binary_search(v.aval.vma.begin(), v.aval.vma.end(), a)) missing.push_back(a);
-  if (missing.empty()) return v;
-  return b.emit1(Prim::kPvary, {{"axes", missing}}, {v});
-}
-
-std::vector<Atom> reduce(Builder& b, Prim prim, const std::vector<Atom>& xs, const AxisNames& axes, const char* fn) {
-  bound(b, axes, fn);
-  if (xs.empty()) return {};  // psum of an empty tree, as in JAX
-  std::vector<Atom> operands;
-  for (const Atom& x : xs) operands.push_back(varying(b, x, axes));
-  return b.emit(prim, {{"axes", axes}}, operands);
-}
+Atom bind1(Builder& b, const char* name, Params args, const Atom& x) { return bind(b, name, std::move(args), {x})[0]; }
 
 }  // namespace
 
 std::vector<Atom> psum(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return reduce(b, Prim::kPsum, xs, axes, "psum");
+  return bind(b, "psum", {{"axis_name", axes}}, xs);
 }
-
 std::vector<Atom> pmean(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  const AxisGroup g = bound(b, axes, "pmean");
-  for (const Atom& x : xs)
-    if (x.aval.dtype != DType::kFloat32)
-      fail(ErrorKind::kShape, "pmean: needs float32 operands, got ", x.aval.str(), "; use psum for integers");
-  std::vector<Atom> out;
-  for (const Atom& s : psum(b, xs, axes)) out.push_back(div(b, s, f32_scalar(g.size)));
-  return out;
+  return bind(b, "pmean", {{"axis_name", axes}}, xs);
 }
-
 std::vector<Atom> pmax(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return reduce(b, Prim::kPmax, xs, axes, "pmax");
+  return bind(b, "pmax", {{"axis_name", axes}}, xs);
 }
-
 std::vector<Atom> pmin(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return reduce(b, Prim::kPmin, xs, axes, "pmin");
+  return bind(b, "pmin", {{"axis_name", axes}}, xs);
 }
 
 Atom psum(Builder& b, const Atom& x, const AxisNames& axes) { return psum(b, std::vector<Atom>{x}, axes)[0]; }
@@ -70,49 +39,33 @@ Atom pmax(Builder& b, const Atom& x, const AxisNames& axes) { return pmax(b, std
 Atom pmin(Builder& b, const Atom& x, const AxisNames& axes) { return pmin(b, std::vector<Atom>{x}, axes)[0]; }
 
 Atom pvary(Builder& b, const Atom& x, const AxisNames& axes) {
-  bound(b, axes, "pcast");
-  return varying(b, x, axes);
+  return bind1(b, "pcast", {{"axis_name", axes}, {"to", std::string("varying")}}, x);
 }
 
 Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled) {
-  const AxisGroup g = bound(b, axes, "all_gather");
-  return b.emit1(
-      Prim::kAllGather,
-      {{"all_gather_dimension", int64_t{axis}}, {"axis_name", axes}, {"axis_size", int64_t{g.size}}, {"tiled", tiled}},
-      {varying(b, x, axes)});
+  return bind1(b, "all_gather", {{"axis_name", axes}, {"axis", int64_t{axis}}, {"tiled", tiled}}, x);
 }
 
 Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled) {
-  const AxisGroup g = bound(b, axes, "psum_scatter");
-  return b.emit1(
-      Prim::kReduceScatter,
-      {{"axis_name", axes}, {"axis_size", int64_t{g.size}}, {"scatter_dimension", int64_t{dim}}, {"tiled", tiled}},
-      {varying(b, x, axes)});
+  return bind1(b, "psum_scatter", {{"axis_name", axes}, {"scatter_dimension", int64_t{dim}}, {"tiled", tiled}}, x);
 }
 
 Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm) {
-  const AxisGroup g = bound(b, axes, "ppermute");
-  check_permutation(perm, g.size, g.label());
   IntLists pairs;
   for (const auto& [src, dst] : perm) pairs.push_back({src, dst});
-  return b.emit1(Prim::kPpermute, {{"axis_name", axes}, {"perm", pairs}}, {varying(b, x, axes)});
+  return bind1(b, "ppermute", {{"axis_name", axes}, {"perm", pairs}}, x);
 }
 
 Atom all_to_all(Builder& b, const Atom& x, const AxisNames& axes, int split_axis, int concat_axis, bool tiled) {
-  const AxisGroup g = bound(b, axes, "all_to_all");
-  return b.emit1(Prim::kAllToAll,
-                 {{"axis_name", axes},
-                  {"axis_size", int64_t{g.size}},
-                  {"concat_axis", int64_t{concat_axis}},
-                  {"split_axis", int64_t{split_axis}},
-                  {"tiled", tiled}},
-                 {varying(b, x, axes)});
+  return bind1(b, "all_to_all",
+               {{"axis_name", axes},
+                {"split_axis", int64_t{split_axis}},
+                {"concat_axis", int64_t{concat_axis}},
+                {"tiled", tiled}},
+               x);
 }
 
-Atom axis_index(Builder& b, const AxisNames& axes) {
-  bound(b, axes, "axis_index");
-  return b.emit1(Prim::kAxisIndex, {{"axis_name", axes}}, {});
-}
+Atom axis_index(Builder& b, const AxisNames& axes) { return bind(b, "axis_index", {{"axis_name", axes}}, {})[0]; }
 
 namespace {
 
@@ -150,7 +103,7 @@ std::vector<Atom> ShardMapTrace::finish(const Specs& out_specs, std::vector<Atom
     outs[j] = body_.local(outs[j]);
     // A block tiled along an axis is, as a value, varying along it; typing
     // it so keeps cotangents of the same type as the outputs.
-    if (check_vma_ && !outs[j].is_literal()) outs[j] = varying(body_, outs[j], spec_axes(out_specs[j]));
+    if (check_vma_ && !outs[j].is_literal()) outs[j] = vary_along(body_, outs[j], spec_axes(out_specs[j]));
   }
   auto program = std::make_shared<const Program>(body_.build(outs));
   std::vector<Atom> operands = body_.captured();
@@ -167,6 +120,27 @@ std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_spe
                             bool check_vma, const std::vector<Atom>& args, const BodyFn& f) {
   ShardMapTrace t(b, mesh, in_specs, check_vma, args);
   return t.finish(out_specs, f(t.body(), t.blocks()));
+}
+
+Program collective_program(const MeshRef& mesh, const Aval& in, const PartitionSpec& in_spec,
+                           const std::string& lax_name, const Params& args, const PartitionSpec& out_spec,
+                           bool check_vma) {
+  const LaxFunction& f = lax_function(lax_name);
+  Builder b;
+  ShardMapTrace t(b, mesh, {in_spec}, check_vma, {b.input(in)});
+  const std::vector<Atom> outs = f.bind(t.body(), args, f.takes_operands ? t.blocks() : std::vector<Atom>{});
+  Atom y = outs.at(0);
+  // A scalar result of a function that reads no operand (axis_index) becomes
+  // a [1] block, so that the devices' results can be laid out along mesh axes.
+  if (!f.takes_operands && y.aval.shape.empty()) y = broadcast_in_dim(t.body(), y, {1}, {});
+  // shard_map would refuse the same out_spec; this names the collective, which is what the caller chose.
+  const std::vector<std::string> laid_out = spec_axes(out_spec);
+  if (check_vma)
+    for (const std::string& a : y.aval.vma)
+      if (std::find(laid_out.begin(), laid_out.end(), a) == laid_out.end())
+        fail(ErrorKind::kSharding, lax_name, ": out_spec ", out_spec.str(), " omits mesh axis '", a,
+             "', along which the result varies; mention it in out_spec, or pass check_vma=false");
+  return b.build(t.finish({out_spec}, {y}));
 }
 
 }  // namespace shardlab::ir

@@ -1,7 +1,6 @@
-// Emitting the parallel primitives as jax.lax's functions do, and tracing a
-// shard_map. Inside a body that tracks VMA, a collective's operand is first
-// pvary'd along the collective's axes it does not vary along, as JAX does:
-// that is why psum of an invariant x is n * x.
+// The jax.lax parallel functions as C++ calls (each binds its primitive
+// through the registry: the rules live in primitives/parallel.cc), tracing a
+// shard_map, and the one-collective program the device runtime runs.
 #pragma once
 
 #include <functional>
@@ -76,5 +75,15 @@ using BodyFn = std::function<std::vector<Atom>(Builder& body, const std::vector<
 /// jax.shard_map(f, mesh=mesh, in_specs, out_specs, check_vma)(*args), traced with a ShardMapTrace.
 std::vector<Atom> shard_map(Builder& b, const MeshRef& mesh, const Specs& in_specs, const Specs& out_specs,
                             bool check_vma, const std::vector<Atom>& args, const BodyFn& f);
+
+/// The program of jax.lax function `lax_name` (with its keyword arguments
+/// `args`) applied to each device's block of an array `in` laid out by
+/// `in_spec`, the results laid out by `out_spec`: a shard_map whose body is
+/// that one function (a scalar result of axis_index becomes a [1] block).
+/// How the device runtime runs a single collective; with check_vma, an
+/// out_spec that omits an axis the result varies along is an error naming it.
+Program collective_program(const MeshRef& mesh, const Aval& in, const PartitionSpec& in_spec,
+                           const std::string& lax_name, const Params& args, const PartitionSpec& out_spec,
+                           bool check_vma);
 
 }  // namespace shardlab::ir

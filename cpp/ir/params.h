@@ -48,10 +48,13 @@ using Params = std::vector<Param>;
 /// cannot tell 2 from 2.0, or an empty list of ints from one of names).
 enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram };
 
-/// A parameter's name and type.
+/// A parameter's name and type. An optional one (a jax.lax keyword argument
+/// with a default, in a LaxFunction's arguments) may be left out; the bind
+/// rule supplies its default.
 struct ParamSpec {
   const char* name = nullptr;
   ParamType type = ParamType::kBool;
+  bool optional = false;
 };
 
 /// The parameters a primitive takes, in printing order: every equation of it
@@ -84,6 +87,14 @@ void check_params(const ParamSchema& schema, const Params& params, const char* p
 /// A string_view, so that looking a parameter up while evaluating never allocates.
 template <class T>
 const T& param(const Params& params, std::string_view name, const char* prim);
+
+/// The parameter `name` as type T, or `fallback` when it is absent (an optional argument).
+template <class T>
+T param_or(const Params& params, std::string_view name, T fallback, const char* prim) {
+  for (const Param& p : params)
+    if (p.name == name) return param<T>(params, name, prim);
+  return fallback;
+}
 
 /// How a parameter prints in a jaxpr: 3, True, (0, 1), 'data', ('a', 'b'),
 /// (P('data', None),), Mesh('data': 8). A nested program prints as "{...}"

@@ -16,7 +16,7 @@
 
 #include "ir/aval.h"
 #include "ir/params.h"
-#include "runtime/collectives.h"
+#include "runtime/collectives/collectives.h"
 
 namespace shardlab::ir {
 
@@ -130,6 +130,24 @@ using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, con
 using TransposeRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<MaybeAtom>& cts,
                                                  const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 
+/// Binds a jax.lax function while tracing: checks its arguments (named as
+/// jax.lax's keywords: axis_name, axis, tiled, ...; optional ones take
+/// jax.lax's defaults), completes what the mesh decides (axis sizes), pvary's
+/// the operands along the function's axes as JAX does, and emits the
+/// primitive; returns the results, one per operand.
+using BindRule = std::vector<Atom> (*)(Builder& b, const Params& args, const std::vector<Atom>& operands);
+
+/// The mesh axes a collective's devices meet over, from its parameters.
+using GroupAxesRule = const std::vector<std::string>& (*)(const Params& params);
+
+/// A jax.lax function: what the JS API and the device runtime call by name.
+struct LaxFunction {
+  const char* name = nullptr;  ///< jax.lax's name (psum_scatter binds reduce_scatter, pcast binds pvary)
+  ParamSchema args;            ///< its arguments besides the operands
+  BindRule bind = nullptr;     ///< how it binds
+  bool takes_operands = true;  ///< false for axis_index, which reads none
+};
+
 /// All the rules of one primitive; exactly one of eval and eval_on_device is
 /// set, or neither for a primitive the executors run themselves.
 struct PrimitiveDef {
@@ -143,6 +161,11 @@ struct PrimitiveDef {
   /// Whether it sends data between devices (psum, all_gather, ...): the
   /// program JSON marks its equations, and the page's pictures list them.
   bool collective = false;
+  /// A collective's group: the axes its devices meet over (null otherwise).
+  GroupAxesRule group_axes = nullptr;
+  /// The jax.lax function that binds it at trace time (name null for the
+  /// primitives the JS API emits directly).
+  LaxFunction lax{};
 };
 
 /// The rules of primitive P: specialized once, in the primitive's family
@@ -187,9 +210,17 @@ struct Def;
   static void eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in, \
                              const std::vector<Tensor*>& out);
 
-/// Declares the rules of a collective: evaluated on a device, sending data between the devices.
-#define SHARDLAB_COLLECTIVE_RULES \
-  SHARDLAB_DEVICE_RULES           \
+/// Declares a Def's bind rule: the Def also names its jax.lax function
+/// (`kLaxName`) and that function's arguments (`kLaxArgs`).
+#define SHARDLAB_BIND_RULE \
+  static std::vector<Atom> bind(Builder& b, const Params& args, const std::vector<Atom>& operands);
+
+/// Declares the rules of a collective: evaluated on a device, sending data
+/// between the devices of a group (group_axes), bound by its jax.lax function.
+#define SHARDLAB_COLLECTIVE_RULES                                      \
+  SHARDLAB_DEVICE_RULES                                                \
+  SHARDLAB_BIND_RULE                                                   \
+  static const std::vector<std::string>& group_axes(const Params& p); \
   static constexpr bool kCollective = true;
 
 /// Declares the rules of a primitive the executors evaluate themselves (shard_map).
@@ -202,5 +233,9 @@ const PrimitiveDef& primitive(Prim p);
 
 /// The primitive printed as `name`; throws a ValueError listing the valid names.
 Prim primitive_named(const std::string& name);
+
+/// The jax.lax function `name` (a primitive's, or a composite such as pmean);
+/// throws a ValueError listing the valid names.
+const LaxFunction& lax_function(const std::string& name);
 
 }  // namespace shardlab::ir

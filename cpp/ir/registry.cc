@@ -1,5 +1,6 @@
 // Builds the primitive table from every Def<P>: instantiating Def<P>::shape
 // etc. for each enumerator makes a missing primitive or rule a compile error.
+// The jax.lax functions are the Defs' (and the few composites beside them).
 #include <array>
 #include <type_traits>
 #include <utility>
@@ -38,6 +39,14 @@ template <class D, class = void>
 struct IsCollective : std::false_type {};
 template <class D>
 struct IsCollective<D, std::void_t<decltype(D::kCollective)>> : std::true_type {};
+template <class D, class = void>
+struct HasLaxFunction : std::false_type {};
+template <class D>
+struct HasLaxFunction<D, std::void_t<decltype(D::kLaxName)>> : std::true_type {};
+template <class D, class = void>
+struct IsNullary : std::false_type {};
+template <class D>
+struct IsNullary<D, std::void_t<decltype(D::kNullary)>> : std::true_type {};
 
 template <Prim P>
 constexpr PrimitiveDef def_of() {
@@ -47,7 +56,11 @@ constexpr PrimitiveDef def_of() {
   PrimitiveDef def{D::kName, D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose};
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
   if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
-  def.collective = IsCollective<D>::value;
+  if constexpr (IsCollective<D>::value) {
+    def.collective = true;
+    def.group_axes = &D::group_axes;
+  }
+  if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};
   return def;
 }
 
@@ -69,6 +82,19 @@ Prim primitive_named(const std::string& name) {
     valid += std::string(i ? ", " : "") + kTable[i].name;
   }
   fail(ErrorKind::kValue, "primitive: unknown primitive '", name, "'; valid names are ", valid);
+}
+
+const LaxFunction& lax_function(const std::string& name) {
+  std::string valid;
+  auto match = [&](const LaxFunction& f) {
+    valid += std::string(valid.empty() ? "" : ", ") + f.name;
+    return name == f.name;
+  };
+  for (const PrimitiveDef& def : kTable)
+    if (def.lax.name && match(def.lax)) return def.lax;
+  for (const LaxFunction& f : kParallelComposites)
+    if (match(f)) return f;
+  fail(ErrorKind::kValue, "lax: unknown function '", name, "'; valid names are ", valid);
 }
 
 }  // namespace shardlab::ir

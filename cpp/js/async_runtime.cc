@@ -82,33 +82,6 @@ DeviceMesh make_device_mesh(const val& shape, const val& names) {
   });
 }
 
-CollectiveSpec collective_from_js(const val& desc) {
-  CollectiveSpec s;
-  s.kind = collective_kind_from_name(desc["op"].as<std::string>());
-  const val axes = desc["axisName"];
-  if (axes.isString()) {
-    s.axis_name.push_back(axes.as<std::string>());
-  } else if (!axes.isUndefined() && !axes.isNull()) {
-    const int n = axes["length"].as<int>();
-    for (int i = 0; i < n; ++i) s.axis_name.push_back(axes[i].as<std::string>());
-  }
-  auto int_or = [&](const char* key, int fallback) {
-    const val v = desc[key];
-    return v.isUndefined() || v.isNull() ? fallback : v.as<int>();
-  };
-  s.axis = int_or("axis", 0);
-  s.scatter_dimension = int_or("scatterDimension", 0);
-  s.split_axis = int_or("splitAxis", 0);
-  s.concat_axis = int_or("concatAxis", 0);
-  s.tiled = !desc["tiled"].isUndefined() && desc["tiled"].as<bool>();
-  const val perm = desc["perm"];
-  if (!perm.isUndefined() && !perm.isNull()) {
-    const int n = perm["length"].as<int>();
-    for (int i = 0; i < n; ++i) s.perm.push_back({perm[i][0].as<int>(), perm[i][1].as<int>()});
-  }
-  return s;
-}
-
 double heap_bytes_in_use() {
   // Blocks parked in the allocation caches and unused parts of spans are free, not in use.
   const LargeBlockStats spans = large_block_stats();
@@ -184,25 +157,8 @@ void AsyncRuntime::submit(int id, int devices, std::function<void(int)> fn, JobS
   pool_.submit(Job{devices, std::move(fn), sync, [id](JobResult r) { post_result(id, r); }});
 }
 
-ShardedArray AsyncRuntime::submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const val& desc,
-                                             const val& out_spec, int reps) {
-  return with_js_errors([&] {
-    if (mesh.mesh->size() > pool_.size())
-      fail(ErrorKind::kValue, "collective: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
-           " devices but the runtime has ", pool_.size());
-    const bool check_vma = desc["checkVma"].isUndefined() || desc["checkVma"].as<bool>();
-    CollectiveJob job =
-        prepare_collective(*mesh.comm, in, collective_from_js(desc), spec_from_js(out_spec), reps, check_vma);
-    // The job holds the communicator alive even if JS deletes the mesh meanwhile.
-    auto comm = mesh.comm;
-    submit(
-        id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
-    return job.out;
-  });
-}
-
 ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
-                                        const val& inputs) {
+                                        const val& inputs, int reps) {
   return with_js_errors([&] {
     if (mesh.mesh->size() > pool_.size())
       fail(ErrorKind::kValue, "run: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
@@ -210,32 +166,10 @@ ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::sha
     std::vector<ShardedArray> args;
     const int n = inputs["length"].as<int>();
     for (int i = 0; i < n; ++i) args.push_back(inputs[i].as<ShardedArray>());
-    exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(exe), args);
+    exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(exe), args, reps);
     auto comm = mesh.comm;
     submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
     return ProgramRun{job.outputs};
-  });
-}
-
-void AsyncRuntime::submit_fault(int id, const DeviceMesh& mesh, int failing, const std::string& mode) {
-  with_js_errors([&] {
-    if (mode != "throw" && mode != "trap" && mode != "abort")
-      fail(ErrorKind::kValue, "fault: mode '", mode, "' is not one of 'throw', 'trap', 'abort'");
-    auto comm = mesh.comm;
-    const AxisGroup g = mesh.mesh->axis_group(mesh.mesh->axis_names(), "fault");
-    submit(
-        id, mesh.mesh->size(),
-        [comm, g, failing, mode](int d) {
-          float x = 1.0f;
-          comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
-          if (d == failing) {
-            if (mode == "trap") __builtin_trap();
-            if (mode == "abort") std::abort();
-            fail(ErrorKind::kValue, "injected failure on device ", d);
-          }
-          comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
-        },
-        comm.get());
   });
 }
 

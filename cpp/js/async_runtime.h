@@ -11,8 +11,7 @@
 
 #include "exec/threaded.h"
 #include "ir/program.h"
-#include "runtime/collective_job.h"
-#include "runtime/communicator.h"
+#include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"
 #include "runtime/sharded_array.h"
 
@@ -43,8 +42,6 @@ bool is_safe_integer(double d);
 Shape shape_from_js(const emscripten::val& shape, const char* fn, const char* what);
 /// Converts a Shape to a JS array.
 emscripten::val shape_to_js(const Shape& shape);
-/// Converts a JS collective description ({op, axisName, axis, scatterDimension, tiled, perm, splitAxis, concatAxis}).
-CollectiveSpec collective_from_js(const emscripten::val& desc);
 
 /// Copies a host array at `ptr` (wasm heap) into a new sharded array.
 ShardedArray put_array(const DeviceMesh& mesh, const std::string& dtype, const emscripten::val& shape,
@@ -74,23 +71,18 @@ class AsyncRuntime {
   explicit AsyncRuntime(int devices);
   /// Number of device threads.
   int devices() const { return pool_.size(); }
-  /// Submits `desc` applied `reps` times to `in`; returns the output array at
-  /// once. When the job ends, the device thread that ends it posts
-  /// {shardlabJobDone: [id, ok, kind, message]} to the main thread.
-  ShardedArray submit_collective(int id, const DeviceMesh& mesh, const ShardedArray& in, const emscripten::val& desc,
-                                 const emscripten::val& out_spec, int reps);
   /// Submits `program` on the sharded arrays `inputs` (a JS array) over the
-  /// devices of `mesh`; completion is reported as for submit_collective.
+  /// devices of `mesh`, run `reps` times in the one job; returns at once.
+  /// When the job ends, the device thread that ends it posts
+  /// {shardlabJobDone: [id, ok, kind, message]} to the main thread.
   ProgramRun submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
-                            const emscripten::val& inputs);
-  /// Test aid: a job in which every device runs a psum, then device `failing`
-  /// fails while the others wait in a second psum: mode "throw" throws a C++
-  /// exception, "trap" executes a wasm trap and "abort" calls std::abort
-  /// (both kill its worker).
-  void submit_fault(int id, const DeviceMesh& mesh, int failing, const std::string& mode);
+                            const emscripten::val& inputs, int reps);
+  /// Submits `fn` as a job on the first `devices` device threads with
+  /// `sync` (which must outlive the job); completion is reported as for
+  /// submit_program. Every job goes through here.
+  void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync);
 
  private:
-  void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync);
   DevicePool pool_;
 };
 

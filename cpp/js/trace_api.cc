@@ -89,23 +89,26 @@ ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std:
   }
 }
 
-// The parameters of `prim` from a JS object, in its schema's order.
-ir::Params params_from_js(const val& params, ir::Prim prim) {
-  const ir::PrimitiveDef& def = ir::primitive(prim);
+// The parameters `schema` names from a JS object, in its order (an optional
+// one left out or undefined is left out); errors name `fn`.
+ir::Params params_from_js(const val& params, const ir::ParamSchema& schema, const char* fn) {
   const bool none = params.isUndefined() || params.isNull();
   ir::Params out;
-  for (const ir::ParamSpec& spec : def.params) {
+  for (const ir::ParamSpec& spec : schema) {
     const val v = none ? val::undefined() : params[spec.name];
-    if (v.isUndefined()) fail(ErrorKind::kValue, def.name, ": missing parameter '", spec.name, "'");
-    out.push_back(ir::Param{spec.name, param_from_js(spec, v, def.name)});
+    if (v.isUndefined()) {
+      if (spec.optional) continue;
+      fail(ErrorKind::kValue, fn, ": missing parameter '", spec.name, "'");
+    }
+    out.push_back(ir::Param{spec.name, param_from_js(spec, v, fn)});
   }
   if (none) return out;
   const val keys = val::global("Object").call<val>("keys", params);
   for (int i = 0, n = keys["length"].as<int>(); i < n; ++i) {
     const std::string key = keys[i].as<std::string>();
     bool known = false;
-    for (const ir::ParamSpec& spec : def.params) known = known || key == spec.name;
-    if (!known) fail(ErrorKind::kValue, def.name, ": unknown parameter '", key, "'");
+    for (const ir::ParamSpec& spec : schema) known = known || key == spec.name;
+    if (!known) fail(ErrorKind::kValue, fn, ": unknown parameter '", key, "'");
   }
   return out;
 }
@@ -130,16 +133,6 @@ val aval_to_js(const ir::Aval& a) {
   r.set("shape", shape_to_js(a.shape));
   r.set("vma", strings_to_js(a.vma));
   return r;
-}
-
-int int_opt(const val& opts, const char* key, int fallback) {
-  const val v = opts.isUndefined() || opts.isNull() ? val::undefined() : opts[key];
-  return v.isUndefined() || v.isNull() ? fallback : v.as<int>();
-}
-
-bool bool_opt(const val& opts, const char* key) {
-  const val v = opts.isUndefined() || opts.isNull() ? val::undefined() : opts[key];
-  return !v.isUndefined() && !v.isNull() && v.as<bool>();
 }
 
 }  // namespace
@@ -219,6 +212,17 @@ val interpret_js(const JsProgram& program, const val& inputs) {
   });
 }
 
+JsProgram collective_program_js(const DeviceMesh& mesh, const std::string& dtype, const val& shape, const val& in_spec,
+                                const std::string& name, const val& args, const val& out_spec, bool check_vma) {
+  return with_js_errors([&] {
+    const ir::LaxFunction& f = ir::lax_function(name);
+    const ir::Aval in{dtype_from_name(dtype, name.c_str()), shape_from_js(shape, name.c_str(), "shape"), {}};
+    return JsProgram{std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(
+        ir::collective_program(mesh.mesh, in, spec_from_js(in_spec), name, params_from_js(args, f.args, f.name),
+                               spec_from_js(out_spec), check_vma)))};
+  });
+}
+
 val collective_primitives_js() {
   val names = val::array();
   for (size_t i = 0; i < ir::kNumPrims; ++i) {
@@ -272,51 +276,16 @@ val JsTrace::input(const std::string& dtype, const val& shape) {
 val JsTrace::emit(const std::string& name, const val& params, const val& inputs) {
   return with_js_errors([&] {
     const ir::Prim prim = ir::primitive_named(name);
-    return atoms_to_js(b_->emit(prim, params_from_js(params, prim), atoms(inputs)));
+    const ir::PrimitiveDef& def = ir::primitive(prim);
+    return atoms_to_js(b_->emit(prim, params_from_js(params, def.params, def.name), atoms(inputs)));
   });
 }
 
-val JsTrace::collective(const std::string& op, const val& x_js, const val& axes_js, const val& opts) {
+val JsTrace::bind(const std::string& name, const val& args, const val& operands) {
   return with_js_errors([&] {
-    const ir::Atom x = atom(x_js);
-    const ir::AxisNames axes = strings_from_js(axes_js);
-    ir::Builder& b = *b_;
-    if (op == "pcast") return atom_to_js(ir::pvary(b, x, axes));
-    if (op == "all_gather")
-      return atom_to_js(ir::all_gather(b, x, axes, int_opt(opts, "axis", 0), bool_opt(opts, "tiled")));
-    if (op == "psum_scatter")
-      return atom_to_js(ir::psum_scatter(b, x, axes, int_opt(opts, "scatterDimension", 0), bool_opt(opts, "tiled")));
-    if (op == "all_to_all")
-      return atom_to_js(ir::all_to_all(b, x, axes, int_opt(opts, "splitAxis", 0), int_opt(opts, "concatAxis", 0),
-                                       bool_opt(opts, "tiled")));
-    if (op == "ppermute") {
-      std::vector<std::pair<int, int>> perm;
-      const val p = opts["perm"];
-      const int n = p.isUndefined() ? 0 : p["length"].as<int>();
-      for (int i = 0; i < n; ++i) perm.emplace_back(p[i][0].as<int>(), p[i][1].as<int>());
-      return atom_to_js(ir::ppermute(b, x, axes, perm));
-    }
-    fail(ErrorKind::kValue, "collective: unknown collective '", op,
-         "'; valid names are pcast, all_gather, psum_scatter, ppermute, all_to_all (psum, pmean, pmax and pmin "
-         "go through allReduce)");
+    const ir::LaxFunction& f = ir::lax_function(name);
+    return atoms_to_js(f.bind(*b_, params_from_js(args, f.args, f.name), atoms(operands)));
   });
-}
-
-val JsTrace::all_reduce(const std::string& op, const val& xs, const val& axes_js) {
-  return with_js_errors([&] {
-    const std::vector<ir::Atom> in = atoms(xs);
-    const ir::AxisNames axes = strings_from_js(axes_js);
-    ir::Builder& b = *b_;
-    if (op == "psum") return atoms_to_js(ir::psum(b, in, axes));
-    if (op == "pmean") return atoms_to_js(ir::pmean(b, in, axes));
-    if (op == "pmax") return atoms_to_js(ir::pmax(b, in, axes));
-    if (op == "pmin") return atoms_to_js(ir::pmin(b, in, axes));
-    fail(ErrorKind::kValue, "allReduce: unknown reduction '", op, "'; valid names are psum, pmean, pmax, pmin");
-  });
-}
-
-val JsTrace::axis_index(const val& axes) {
-  return with_js_errors([&] { return atom_to_js(ir::axis_index(*b_, strings_from_js(axes))); });
 }
 
 JsProgram JsTrace::build(const val& outputs) {

@@ -51,16 +51,11 @@ class JsTrace {
   emscripten::val input(const std::string& dtype, const emscripten::val& shape);
   /// Emits primitive `name` with `params` (a JS object) on `inputs` (JS atoms); returns the output atoms.
   emscripten::val emit(const std::string& name, const emscripten::val& params, const emscripten::val& inputs);
-  /// A jax.lax collective (pcast, all_gather, psum_scatter, ppermute,
-  /// all_to_all) of x over `axes`, with its keyword
-  /// arguments in `opts` ({axis, tiled, scatterDimension, perm, splitAxis, concatAxis}).
-  emscripten::val collective(const std::string& op, const emscripten::val& x, const emscripten::val& axes,
-                             const emscripten::val& opts);
-  /// jax.lax.psum / pmean / pmax / pmin (op) of the leaves `xs` of a tree
-  /// over `axes`: one equation for all of them, as JAX binds; returns the results.
-  emscripten::val all_reduce(const std::string& op, const emscripten::val& xs, const emscripten::val& axes);
-  /// jax.lax.axis_index(axes).
-  emscripten::val axis_index(const emscripten::val& axes);
+  /// Binds jax.lax function `name` (psum, pmean, all_gather, pcast, ...,
+  /// found through the registry) with its keyword arguments `args` (a JS
+  /// object under jax.lax's names: {axis_name, axis, tiled, ...}) on the
+  /// atoms `operands` (a tree's leaves); returns the results.
+  emscripten::val bind(const std::string& name, const emscripten::val& args, const emscripten::val& operands);
   /// The program returning `outputs`.
   JsProgram build(const emscripten::val& outputs);
 
@@ -84,6 +79,13 @@ emscripten::val interpret_js(const JsProgram& program, const emscripten::val& in
 /// maxTotalBytes, maxWork}, each optional): how the judge rebuilds a program
 /// a sandbox traced.
 JsProgram program_from_json_js(const std::string& text, const emscripten::val& limits);
+/// The program running jax.lax function `name` with `args` on each device's
+/// block of an array of `dtype` and `shape` laid out by `in_spec` on `mesh`,
+/// the results laid out by `out_spec` (ir::collective_program): what the
+/// device runtime's collective() runs.
+JsProgram collective_program_js(const DeviceMesh& mesh, const std::string& dtype, const emscripten::val& shape,
+                                const emscripten::val& in_spec, const std::string& name, const emscripten::val& args,
+                                const emscripten::val& out_spec, bool check_vma);
 /// The registry's collectives (the primitives that send data between devices), by name.
 emscripten::val collective_primitives_js();
 

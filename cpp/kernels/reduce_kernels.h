@@ -1,5 +1,4 @@
-// The element loops of the reductions (psum, pmax, pmin, pmean,
-// psum_scatter). They fold up to 8 peers' inputs in one pass over the
+// The element loops of the reductions (psum, pmax, pmin, psum_scatter). They fold up to 8 peers' inputs in one pass over the
 // destination, always in the order given (ascending device order), so the
 // result is bitwise that of a serial loop. Folding many inputs per pass
 // matters in wasm, where the destination's load and store per input per
@@ -13,7 +12,7 @@
 namespace shardlab {
 
 /// How all_reduce combines values.
-enum class ReduceOp : uint8_t { kSum, kMax, kMin, kMean };
+enum class ReduceOp : uint8_t { kSum, kMax, kMin };
 
 namespace kernels {
 
@@ -85,7 +84,7 @@ void fold_all(T* dst, const T* const* srcs, int n, int64_t len, F f) {
 }  // namespace kernels
 
 /// Reduces `len` elements of the `n` arrays `srcs` (in the order given) into
-/// dst with `op`; pmean divides by n after summing. dst may be one of srcs.
+/// dst with `op`. dst may be one of srcs.
 template <class T>
 void reduce_arrays(ReduceOp op, T* dst, const T* const* srcs, int n, int64_t len) {
   switch (op) {
@@ -95,10 +94,6 @@ void reduce_arrays(ReduceOp op, T* dst, const T* const* srcs, int n, int64_t len
       return kernels::fold_all(dst, srcs, n, len, kernels::Min<T>{});
     case ReduceOp::kSum:
       return kernels::fold_all(dst, srcs, n, len, kernels::Add<T>{});
-    case ReduceOp::kMean:
-      kernels::fold_all(dst, srcs, n, len, kernels::Add<T>{});
-      for (int64_t i = 0; i < len; ++i) dst[i] = dst[i] / static_cast<T>(n);
-      return;
   }
 }
 

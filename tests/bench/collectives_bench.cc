@@ -1,13 +1,15 @@
 // psum latency and throughput of the native build, measured exactly as the
 // wasm build is (scripts/bench/collectives.mjs): one job runs `reps`
-// back-to-back psums through prepare_collective, and the time per psum is the
-// job's time divided by reps, so the figure is the collective, not job start.
+// back-to-back psums (a one-psum shard_map program on the program path, run
+// `reps` times in one job), and the time per psum is the job's time divided
+// by reps, so the figure is the collective, not job start.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <vector>
 
-#include "runtime/collective_job.h"
+#include "exec/threaded.h"
+#include "ir/parallel_ops.h"
 
 namespace shardlab {
 namespace {
@@ -22,10 +24,11 @@ void BM_Psum(benchmark::State& state) {
   Communicator comm(mesh);
   std::vector<float> host(static_cast<size_t>(n) * 8, 1.0f);
   auto x = ShardedArray::put(mesh, DType::kFloat32, {8 * n}, PartitionSpec{{{"data"}}}, host.data());
-  CollectiveSpec spec;
-  spec.axis_name = {"data"};
   const int reps = reps_for(n);
-  CollectiveJob job = prepare_collective(comm, x, spec, PartitionSpec{}, reps);  // replicated, as psum's result
+  auto psum = std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(
+      ir::collective_program(mesh, ir::Aval{DType::kFloat32, {8 * n}, {}}, x.spec(), "psum",
+                             {{"axis_name", std::vector<std::string>{"data"}}}, PartitionSpec{}, true)));
+  exec::ProgramJob job = exec::prepare_program(comm, psum, {x}, reps);  // replicated, as psum's result
   pool.run(8, job.fn, &comm);                                                    // warm up: touch every page once
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -9,8 +9,7 @@
 #include <cstring>
 #include <functional>
 
-#include "runtime/collective_job.h"
-#include "runtime/communicator.h"
+#include "runtime/collectives/communicator.h"
 #include "runtime/errors.h"
 #include "test_util.h"
 
@@ -20,6 +19,7 @@ namespace {
 using testing::make_mesh;
 using testing::pool;
 using testing::random_floats;
+using testing::run_collective;
 using testing::ravel;
 using testing::unravel;
 
@@ -82,7 +82,6 @@ float serial_reduce(ReduceOp op, const std::vector<float>& values) {
     else
       acc = acc + v;
   }
-  if (op == ReduceOp::kMean) acc = acc / static_cast<float>(values.size());
   return acc;
 }
 
@@ -128,7 +127,7 @@ void check_all_reduce(const MeshCase& mc, const std::vector<std::string>& axes, 
 TEST(Collectives, AllReduceEveryMeshAxisSubsetAndSize) {
   for (const auto& mc : mesh_cases())
     for (const auto& axes : axis_lists(mc))
-      for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kMean})
+      for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin})
         for (int64_t n : {0, 1, 37, 5000})
           for (Out mode : {Out::kPrivate, Out::kInPlace, Out::kSharedPerGroup}) check_all_reduce(mc, axes, op, n, mode);
 }
@@ -140,7 +139,7 @@ TEST(Collectives, AllReduceLarge) {
   check_all_reduce({{8}, {"data"}}, {"data"}, ReduceOp::kMax, 1 << 20, Out::kPrivate);
   check_all_reduce({{2, 4}, {"data", "model"}}, {"model"}, ReduceOp::kSum, 1 << 20, Out::kPrivate);
   check_all_reduce({{2, 4}, {"data", "model"}}, {"model"}, ReduceOp::kSum, (1 << 20) + 5, Out::kSharedPerGroup);
-  check_all_reduce({{2, 4}, {"data", "model"}}, {"model", "data"}, ReduceOp::kMean, (1 << 20) + 3, Out::kInPlace);
+  check_all_reduce({{2, 4}, {"data", "model"}}, {"model", "data"}, ReduceOp::kSum, (1 << 20) + 3, Out::kInPlace);
   check_all_reduce({{4}, {"x"}}, {"x"}, ReduceOp::kMin, (1 << 18) + 1, Out::kPrivate);
 }
 
@@ -406,17 +405,17 @@ TEST(Collectives, DeterministicOverRepeats) {
   }
 }
 
-// The shard_map-style job over sharded arrays: x split over data, psum over
-// data gives the replicated sum of the blocks; all_gather gives back x.
-TEST(CollectiveJob, ShardedArraysInAndOut) {
+// A single collective as the device runtime runs it (a one-collective
+// shard_map program) over sharded arrays: x split over data, psum over data
+// gives the replicated sum of the blocks; all_gather gives back x.
+TEST(CollectiveProgram, ShardedArraysInAndOut) {
   auto mesh = make_mesh({2, 4}, {"data", "model"});
   Communicator comm(mesh);
   std::vector<float> host(8 * 3);
   for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i);
   auto x = ShardedArray::put(mesh, DType::kFloat32, {8, 3}, PartitionSpec{{{"data", "model"}}}, host.data());
-  CollectiveSpec psum;
-  psum.axis_name = {"data", "model"};
-  auto s = run_collective(pool(), comm, x, psum, PartitionSpec{});
+  using Names = std::vector<std::string>;
+  auto s = run_collective(comm, x, "psum", {{"axis_name", Names{"data", "model"}}}, PartitionSpec{});
   EXPECT_EQ(s.shape(), (Shape{1, 3}));
   std::vector<float> sum(3);
   s.get(sum.data(), true);
@@ -425,18 +424,16 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
     for (int r = 0; r < 8; ++r) want += host[r * 3 + c];
     EXPECT_EQ(sum[c], want);
   }
-  CollectiveSpec gather;
-  gather.kind = CollectiveKind::kAllGather;
-  gather.axis_name = {"model"};
-  gather.tiled = true;
-  auto y = run_collective(pool(), comm, x, gather, PartitionSpec{{{"data"}}});  // blocks of 4 rows per data index
+  // all_gather's result is typed varying along its axes, as in JAX (whose
+  // check_vma would refuse P('data') here): each device keeps its copy, and
+  // get() checks that the copies agree.
+  auto y = run_collective(comm, x, "all_gather", {{"axis_name", Names{"model"}}, {"tiled", true}},
+                          PartitionSpec{{{"data"}}}, /*check_vma=*/false);  // blocks of 4 rows per data index
   std::vector<float> back(host.size());
   y.get(back.data(), true);
   EXPECT_EQ(back, host);
-  CollectiveSpec index;
-  index.kind = CollectiveKind::kAxisIndex;
-  index.axis_name = {"model", "data"};
-  auto i = run_collective(pool(), comm, x, index, PartitionSpec{{{"model", "data"}}});
+  const ir::Params index{{"axis_name", Names{"model", "data"}}};
+  auto i = run_collective(comm, x, "axis_index", index, PartitionSpec{{{"model", "data"}}});
   std::vector<int32_t> idx(8);
   i.get(idx.data(), true);
   for (int p = 0; p < 8; ++p) EXPECT_EQ(idx[p], p);
@@ -444,7 +441,7 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
   // with jax.shard_map's check_vma; without the check, get() finds the
   // replicas disagree.
   try {
-    run_collective(pool(), comm, x, index, PartitionSpec{});
+    run_collective(comm, x, "axis_index", index, PartitionSpec{});
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(
@@ -452,26 +449,23 @@ TEST(CollectiveJob, ShardedArraysInAndOut) {
         std::string::npos)
         << e.what();
   }
-  auto bad = run_collective(pool(), comm, x, index, PartitionSpec{}, 1, /*check_vma=*/false);
+  auto bad = run_collective(comm, x, "axis_index", index, PartitionSpec{}, /*check_vma=*/false);
   int32_t one = 0;
   EXPECT_THROW(bad.get(&one, true), Error);
   // psum over 'model' of x split over both axes still varies along 'data'.
-  CollectiveSpec psum_model;
-  psum_model.axis_name = {"model"};
-  EXPECT_THROW(run_collective(pool(), comm, x, psum_model, PartitionSpec{}), Error);
+  EXPECT_THROW(run_collective(comm, x, "psum", {{"axis_name", Names{"model"}}}, PartitionSpec{}), Error);
 }
 
 // Large replicated results are stored once per group; small ones per device.
-TEST(CollectiveJob, ReplicatedResultsShareStorageWithinTheirGroup) {
+TEST(CollectiveProgram, ReplicatedResultsShareStorageWithinTheirGroup) {
   auto mesh = make_mesh({2, 4}, {"data", "model"});
   Communicator comm(mesh);
   const int64_t n = 1 << 14;  // floats per device block: 64 KiB, above the staging size
   std::vector<float> host(8 * n);
   for (size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i % 1000) * 0.5f;
   auto x = ShardedArray::put(mesh, DType::kFloat32, {2, 4 * n}, PartitionSpec{{{"data"}, {"model"}}}, host.data());
-  CollectiveSpec psum;
-  psum.axis_name = {"model"};
-  auto y = run_collective(pool(), comm, x, psum, PartitionSpec{{{"data"}}});
+  using Names = std::vector<std::string>;
+  auto y = run_collective(comm, x, "psum", {{"axis_name", Names{"model"}}}, PartitionSpec{{{"data"}}});
   EXPECT_TRUE(y.shares_block(0, 3));
   EXPECT_TRUE(y.shares_block(4, 7));
   EXPECT_FALSE(y.shares_block(0, 4));
@@ -484,8 +478,7 @@ TEST(CollectiveJob, ReplicatedResultsShareStorageWithinTheirGroup) {
       ASSERT_EQ(got[r * n + i], want) << r << " " << i;
     }
   auto small = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"data", "model"}}}, host.data());
-  psum.axis_name = {"data", "model"};
-  auto s = run_collective(pool(), comm, small, psum, PartitionSpec{});
+  auto s = run_collective(comm, small, "psum", {{"axis_name", Names{"data", "model"}}}, PartitionSpec{});
   EXPECT_FALSE(s.shares_block(0, 1));
 }
 

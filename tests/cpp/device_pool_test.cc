@@ -7,8 +7,7 @@
 #include <atomic>
 #include <stdexcept>
 
-#include "runtime/collective_job.h"
-#include "runtime/communicator.h"
+#include "runtime/collectives/communicator.h"
 #include "test_util.h"
 
 namespace shardlab {
@@ -132,24 +131,22 @@ TEST(DevicePool, BadArgumentsFromRunCollective) {
   Communicator comm(mesh);
   std::vector<float> host(8, 1.0f);
   auto x = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"data"}}}, host.data());
-  CollectiveSpec spec;
-  spec.kind = CollectiveKind::kPpermute;
-  spec.axis_name = {"data"};
-  auto run_perm = [&](Permutation perm) {
-    spec.perm = std::move(perm);
-    return testing::error_message([&] { run_collective(pool(), comm, x, spec, PartitionSpec{{{"data"}}}); });
+  auto run_perm = [&](ir::IntLists perm) {
+    return testing::error_message([&] {
+      testing::run_collective(comm, x, "ppermute", {{"axis_name", std::vector<std::string>{"data"}}, {"perm", perm}},
+                              PartitionSpec{{{"data"}}});
+    });
   };
   EXPECT_NE(run_perm({{0, 1}, {0, 2}}).find("source 0 appears twice"), std::string::npos);
   EXPECT_NE(run_perm({{0, 8}}).find("indices must be in 0..7"), std::string::npos);
   EXPECT_NE(run_perm({{0, 1}, {2, 1}}).find("destination 1 appears twice"), std::string::npos);
-  spec = CollectiveSpec{};
-  spec.axis_name = {"data", "data"};
-  EXPECT_THROW(run_collective(pool(), comm, x, spec, PartitionSpec{}), Error);
-  spec.axis_name = {"model"};
-  EXPECT_THROW(run_collective(pool(), comm, x, spec, PartitionSpec{}), Error);
+  const auto psum = [&](std::vector<std::string> axes) {
+    return testing::run_collective(comm, x, "psum", {{"axis_name", axes}}, PartitionSpec{});
+  };
+  EXPECT_THROW(psum({"data", "data"}), Error);
+  EXPECT_THROW(psum({"model"}), Error);
   // The pool still works.
-  spec.axis_name = {"data"};
-  auto y = run_collective(pool(), comm, x, spec, PartitionSpec{});
+  auto y = psum({"data"});
   float out = 0;
   y.get(&out, true);
   EXPECT_EQ(out, 8.0f);

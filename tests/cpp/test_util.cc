@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "exec/threaded.h"
+#include "ir/parallel_ops.h"
 #include "runtime/errors.h"
 
 namespace shardlab::testing {
@@ -21,6 +23,13 @@ std::vector<float> random_floats(size_t n, uint32_t seed) {
   std::vector<float> v(n);
   for (auto& x : v) x = dist(gen);
   return v;
+}
+
+ShardedArray run_collective(Communicator& comm, const ShardedArray& in, const std::string& name, const ir::Params& args,
+                            const PartitionSpec& out_spec, bool check_vma) {
+  auto program = std::make_shared<const ir::Program>(ir::collective_program(
+      comm.mesh_ptr(), ir::Aval{in.dtype(), in.shape(), {}}, in.spec(), name, args, out_spec, check_vma));
+  return exec::run_program(pool(), comm, std::make_shared<exec::Executable>(program), {in}).at(0);
 }
 
 std::string error_message(const std::function<void()>& f) {

@@ -24,6 +24,8 @@ export interface InitOptions {
   inThread?: boolean;
   /** The module without threads, already fetched (moduleSources()): nothing is fetched, for a worker allowed no connections. */
   sources?: ModuleSources;
+  /** The test build of the module (Node, with threads): the same plus fault injection, for tests of failing devices. */
+  testHooks?: boolean;
 }
 /** The module without threads: its script's text and its compiled wasm (both can be posted to a worker). */
 export interface ModuleSources {
@@ -307,7 +309,7 @@ export const lax: {
 };
 
 /** The device runtime underneath. */
-export function loadDevices(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean }): Promise<DeviceRuntime>;
+export function loadDevices(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean; testHooks?: boolean }): Promise<DeviceRuntime>;
 export class DeviceRuntime {
   readonly devices: number;
   readonly executor: 'threaded' | 'lockstep';

@@ -1,8 +1,10 @@
 #include "ir/primitives/parallel.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
+#include "ir/builder.h"
 #include "ir/ops.h"
 #include "runtime/errors.h"
 
@@ -40,6 +42,40 @@ Permutation permutation_of(const Params& p) {
   for (const auto& pair : param<IntLists>(p, "perm", "ppermute"))
     perm.emplace_back(static_cast<int>(pair.at(0)), static_cast<int>(pair.at(1)));
   return perm;
+}
+
+// The axes resolved in b's shard_map mesh; errors name `fn`.
+AxisGroup bound(Builder& b, const Names& axes, const char* fn) {
+  if (!b.scope().mesh) {
+    std::string label;
+    for (const auto& a : axes) label += (label.empty() ? "'" : ", '") + a + "'";
+    fail(ErrorKind::kValue, fn, ": axis name ", label,
+         " is unbound; collectives run inside a shard_map body, whose mesh names the axes");
+  }
+  return b.scope().mesh->axis_group(axes, fn);
+}
+
+// A jax.lax function's axis_name argument.
+const Names& axis_name_arg(const Params& args, const char* fn) { return param<Names>(args, "axis_name", fn); }
+
+// psum / pmax / pmin of a tree: one equation for all its leaves (one
+// rendezvous of the devices), as JAX binds them.
+std::vector<Atom> bind_reduction(Builder& b, Prim prim, const Params& args, const std::vector<Atom>& xs,
+                                 const char* fn) {
+  const Names& axes = axis_name_arg(args, fn);
+  bound(b, axes, fn);
+  if (xs.empty()) return {};  // psum of an empty tree, as in JAX
+  std::vector<Atom> operands;
+  for (const Atom& x : xs) operands.push_back(vary_along(b, x, axes));
+  return b.emit(prim, {{"axes", axes}}, operands);
+}
+
+// One equation per operand, as jax.lax maps these functions over a tree's leaves.
+template <class One>
+std::vector<Atom> each(const std::vector<Atom>& xs, One one) {
+  std::vector<Atom> out;
+  for (const Atom& x : xs) out.push_back(one(x));
+  return out;
 }
 
 std::vector<MaybeAtom> not_differentiable(const char* name) {
@@ -119,6 +155,23 @@ std::vector<MaybeAtom> Def<Prim::kPsum>::transpose(Builder& b, const Params& p, 
   return out;
 }
 
+std::vector<Atom> Def<Prim::kPsum>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  return bind_reduction(b, Prim::kPsum, args, xs, kLaxName);
+}
+const Names& Def<Prim::kPsum>::group_axes(const Params& p) { return axes_of(p, kName); }
+
+// pmean
+
+std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  const AxisGroup g = bound(b, axis_name_arg(args, "pmean"), "pmean");
+  for (const Atom& x : xs)
+    if (x.aval.dtype != DType::kFloat32)
+      fail(ErrorKind::kShape, "pmean: needs float32 operands, got ", x.aval.str(), "; use psum for integers");
+  std::vector<Atom> out;
+  for (const Atom& s : Def<Prim::kPsum>::bind(b, args, xs)) out.push_back(div(b, s, f32_scalar(g.size)));
+  return out;
+}
+
 // pmax, pmin
 
 std::vector<Aval> Def<Prim::kPmax>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -137,6 +190,11 @@ std::vector<MaybeAtom> Def<Prim::kPmax>::transpose(Builder&, const Params&, cons
   return not_differentiable(kName);
 }
 
+std::vector<Atom> Def<Prim::kPmax>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  return bind_reduction(b, Prim::kPmax, args, xs, kLaxName);
+}
+const Names& Def<Prim::kPmax>::group_axes(const Params& p) { return axes_of(p, kName); }
+
 std::vector<Aval> Def<Prim::kPmin>::shape(const Params& p, const std::vector<Aval>& in) {
   return reduced_shape(p, in, kName);
 }
@@ -153,7 +211,33 @@ std::vector<MaybeAtom> Def<Prim::kPmin>::transpose(Builder&, const Params&, cons
   return not_differentiable(kName);
 }
 
+std::vector<Atom> Def<Prim::kPmin>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  return bind_reduction(b, Prim::kPmin, args, xs, kLaxName);
+}
+const Names& Def<Prim::kPmin>::group_axes(const Params& p) { return axes_of(p, kName); }
+
 // pvary
+
+Atom vary_along(Builder& b, const Atom& x, const Names& axes) {
+  const Atom v = b.local(x);
+  if (!b.scope().tracks_vma()) return v;
+  Names missing;
+  for (const std::string& a : axes)
+    if (!std::binary_search(v.aval.vma.begin(), v.aval.vma.end(), a)) missing.push_back(a);
+  if (missing.empty()) return v;
+  return b.emit1(Prim::kPvary, {{"axes", missing}}, {v});
+}
+
+// jax.lax.pcast(x, axis_name, to='varying'): pvary along the axes x does not vary along yet.
+std::vector<Atom> Def<Prim::kPvary>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  const std::string& to = param<std::string>(args, "to", kLaxName);
+  if (to != "varying")
+    fail(ErrorKind::kValue, "pcast: to='", to,
+         "' is not supported; ShardLab supports to='varying' (JAX also has 'reduced' and 'unreduced')");
+  const Names& axes = axis_name_arg(args, kLaxName);
+  bound(b, axes, kLaxName);
+  return each(xs, [&](const Atom& x) { return vary_along(b, x, axes); });
+}
 
 std::vector<Aval> Def<Prim::kPvary>::shape(const Params& p, const std::vector<Aval>& in) {
   one_operand(kName, in);
@@ -205,6 +289,17 @@ std::vector<MaybeAtom> Def<Prim::kAllGather>::transpose(Builder& b, const Params
                   {*cts[0]})};
 }
 
+std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  const Names& axes = axis_name_arg(args, kLaxName);
+  const AxisGroup g = bound(b, axes, kLaxName);
+  const Params params{{"all_gather_dimension", param_or<int64_t>(args, "axis", 0, kLaxName)},
+                      {"axis_name", axes},
+                      {"axis_size", int64_t{g.size}},
+                      {"tiled", param_or<bool>(args, "tiled", false, kLaxName)}};
+  return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllGather, params, {vary_along(b, x, axes)}); });
+}
+const Names& Def<Prim::kAllGather>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+
 // reduce_scatter
 
 std::vector<Aval> Def<Prim::kReduceScatter>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -236,6 +331,17 @@ std::vector<MaybeAtom> Def<Prim::kReduceScatter>::transpose(Builder& b, const Pa
                   {*cts[0]})};
 }
 
+std::vector<Atom> Def<Prim::kReduceScatter>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  const Names& axes = axis_name_arg(args, kLaxName);
+  const AxisGroup g = bound(b, axes, kLaxName);
+  const Params params{{"axis_name", axes},
+                      {"axis_size", int64_t{g.size}},
+                      {"scatter_dimension", param_or<int64_t>(args, "scatter_dimension", 0, kLaxName)},
+                      {"tiled", param_or<bool>(args, "tiled", false, kLaxName)}};
+  return each(xs, [&](const Atom& x) { return b.emit1(Prim::kReduceScatter, params, {vary_along(b, x, axes)}); });
+}
+const Names& Def<Prim::kReduceScatter>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+
 // ppermute
 
 std::vector<Aval> Def<Prim::kPpermute>::shape(const Params&, const std::vector<Aval>& in) {
@@ -257,6 +363,25 @@ std::vector<MaybeAtom> Def<Prim::kPpermute>::transpose(Builder& b, const Params&
   for (const auto& pair : param<IntLists>(p, "perm", kName)) inverse.push_back({pair.at(1), pair.at(0)});
   return {b.emit1(Prim::kPpermute, {{"axis_name", axis_name_of(p, kName)}, {"perm", inverse}}, {*cts[0]})};
 }
+
+std::vector<Atom> Def<Prim::kPpermute>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  const Names& axes = axis_name_arg(args, kLaxName);
+  const AxisGroup g = bound(b, axes, kLaxName);
+  const IntLists& pairs = param<IntLists>(args, "perm", kLaxName);
+  Permutation perm;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (pairs[i].size() != 2)
+      fail(ErrorKind::kValue, "ppermute: perm[", i, "] has ", pairs[i].size(),
+           " entries; each entry is a (source, destination) pair");
+    // Positions past int's range stay out of range as ints, for check_permutation to name.
+    const auto position = [](int64_t v) { return static_cast<int>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)); };
+    perm.emplace_back(position(pairs[i][0]), position(pairs[i][1]));
+  }
+  check_permutation(perm, g.size, g.label());
+  const Params params{{"axis_name", axes}, {"perm", pairs}};
+  return each(xs, [&](const Atom& x) { return b.emit1(Prim::kPpermute, params, {vary_along(b, x, axes)}); });
+}
+const Names& Def<Prim::kPpermute>::group_axes(const Params& p) { return axis_name_of(p, kName); }
 
 // all_to_all
 
@@ -289,6 +414,18 @@ std::vector<MaybeAtom> Def<Prim::kAllToAll>::transpose(Builder& b, const Params&
                   {*cts[0]})};
 }
 
+std::vector<Atom> Def<Prim::kAllToAll>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  const Names& axes = axis_name_arg(args, kLaxName);
+  const AxisGroup g = bound(b, axes, kLaxName);
+  const Params params{{"axis_name", axes},
+                      {"axis_size", int64_t{g.size}},
+                      {"concat_axis", param<int64_t>(args, "concat_axis", kLaxName)},
+                      {"split_axis", param<int64_t>(args, "split_axis", kLaxName)},
+                      {"tiled", param_or<bool>(args, "tiled", false, kLaxName)}};
+  return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllToAll, params, {vary_along(b, x, axes)}); });
+}
+const Names& Def<Prim::kAllToAll>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+
 // axis_index
 
 std::vector<Aval> Def<Prim::kAxisIndex>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -309,6 +446,13 @@ std::vector<MaybeAtom> Def<Prim::kAxisIndex>::jvp(Builder&, const Params&, const
 std::vector<MaybeAtom> Def<Prim::kAxisIndex>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
                                                         const std::vector<Atom>&, const std::vector<bool>&) {
   return {};
+}
+
+std::vector<Atom> Def<Prim::kAxisIndex>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
+  if (!xs.empty()) fail(ErrorKind::kValue, kLaxName, ": takes no operands, got ", xs.size());
+  const Names& axes = axis_name_arg(args, kLaxName);
+  bound(b, axes, kLaxName);
+  return {b.emit1(Prim::kAxisIndex, {{"axis_name", axes}}, {})};
 }
 
 }  // namespace shardlab::ir

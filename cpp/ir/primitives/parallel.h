@@ -5,8 +5,9 @@
 // varies along; psum-like results are invariant along the reduced axes,
 // all_gather and reduce_scatter keep their operand's axes, ppermute and
 // all_to_all vary along theirs, axis_index varies along its axes. Operands
-// must already vary along the collective's axes (parallel_ops.h inserts the
-// pvary, which is how psum of an invariant x gives n * x, as in JAX).
+// must already vary along the collective's axes: each primitive's bind rule
+// (its jax.lax function, found by name through the registry) inserts the
+// pvary, which is how psum of an invariant x gives n * x, as in JAX.
 // Transposes as in JAX: psum <-> pvary, all_gather <-> reduce_scatter,
 // ppermute <-> the inverse ppermute, all_to_all <-> all_to_all.
 #pragma once
@@ -23,6 +24,8 @@ template <>
 struct Def<Prim::kPsum> {
   static constexpr const char* kName = "psum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
+  static constexpr const char* kLaxName = "psum";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -31,6 +34,8 @@ template <>
 struct Def<Prim::kPmax> {
   static constexpr const char* kName = "pmax";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
+  static constexpr const char* kLaxName = "pmax";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -39,17 +44,23 @@ template <>
 struct Def<Prim::kPmin> {
   static constexpr const char* kName = "pmin";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
+  static constexpr const char* kLaxName = "pmin";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
 /// pvary[axes]: the identity on values; the result's type varies along
 /// `axes` too. Transpose: psum over `axes` (a per-device cotangent of an
-/// invariant value is the sum of the devices' contributions).
+/// invariant value is the sum of the devices' contributions). Bound by
+/// jax.lax.pcast(x, axis_name, to='varying'), one equation per operand.
 template <>
 struct Def<Prim::kPvary> {
   static constexpr const char* kName = "pvary";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
+  static constexpr const char* kLaxName = "pcast";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"to", ParamType::kString}};
   SHARDLAB_DEVICE_RULES
+  SHARDLAB_BIND_RULE
 };
 
 /// all_gather[all_gather_dimension, axis_name, axis_size, tiled]: every
@@ -60,6 +71,8 @@ template <>
 struct Def<Prim::kAllGather> {
   static constexpr const char* kName = "all_gather";
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
+  static constexpr const char* kLaxName = "all_gather";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"axis", ParamType::kInt, true}, {"tiled", ParamType::kBool, true}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -70,6 +83,8 @@ template <>
 struct Def<Prim::kReduceScatter> {
   static constexpr const char* kName = "reduce_scatter";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"scatter_dimension", ParamType::kInt}, {"tiled", ParamType::kBool}};
+  static constexpr const char* kLaxName = "psum_scatter";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"scatter_dimension", ParamType::kInt, true}, {"tiled", ParamType::kBool, true}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -80,6 +95,8 @@ template <>
 struct Def<Prim::kPpermute> {
   static constexpr const char* kName = "ppermute";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
+  static constexpr const char* kLaxName = "ppermute";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -90,6 +107,8 @@ template <>
 struct Def<Prim::kAllToAll> {
   static constexpr const char* kName = "all_to_all";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"split_axis", ParamType::kInt}, {"tiled", ParamType::kBool}};
+  static constexpr const char* kLaxName = "all_to_all";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"split_axis", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"tiled", ParamType::kBool, true}};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -99,7 +118,25 @@ template <>
 struct Def<Prim::kAxisIndex> {
   static constexpr const char* kName = "axis_index";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}};
+  static constexpr const char* kLaxName = "axis_index";
+  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
+  static constexpr bool kNullary = true;
   SHARDLAB_DEVICE_RULES
+  SHARDLAB_BIND_RULE
+};
+
+/// `x` pvary'd along the axes of `axes` it does not vary along yet (only
+/// where VMA is tracked): what every collective's bind does to its operands,
+/// and shard_map to a body output tiled along mesh axes.
+Atom vary_along(Builder& b, const Atom& x, const std::vector<std::string>& axes);
+
+/// jax.lax.pmean(x, axis_name): not a primitive (as in JAX) but psum, then a
+/// division of each result by the group's size.
+std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<Atom>& operands);
+
+/// The jax.lax functions of this family that are compositions of primitives.
+inline constexpr LaxFunction kParallelComposites[] = {
+    {"pmean", ParamSchema{{"axis_name", ParamType::kNames}}, &bind_pmean, true},
 };
 
 }  // namespace shardlab::ir

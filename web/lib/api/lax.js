@@ -18,72 +18,43 @@ const axesOf = (axisName, fn) => {
   return axes;
 };
 
-// A collective applied to every leaf of a tree.
-function collective(fn, op, opts = () => ({})) {
-  return (tree, axisName, ...rest) => {
-    const t = traceFor(fn);
-    const axes = axesOf(axisName, `lax.${fn}`);
-    const { leaves, def } = flatten(tree, isLeafValue);
-    const outs = leaves.map((x) => {
-      const v = traced(t, x, `lax.${fn}`);
-      return t.wrap([callCore(() => t.core.collective(op, v.atomIn(t), axes, opts(...rest)))])[0];
-    });
-    return unflatten(def, outs);
-  };
-}
-
-const requireTraceOp = (fn, f) => (...args) => {
-  traceFor(`lax.${fn}`);
-  return f(...args);
-};
-
-// A reduction over a whole tree: one equation for all its leaves, as JAX
-// binds psum once per call, so the devices meet once.
-function reduction(fn, op) {
-  return (tree, axisName) => {
-    const t = traceFor(`lax.${fn}`);
-    const axes = axesOf(axisName, `lax.${fn}`);
-    const { leaves, def } = flatten(tree, isLeafValue);
-    const atoms = leaves.map((x) => traced(t, x, `lax.${fn}`).atomIn(t));
-    return unflatten(def, t.wrap(callCore(() => t.core.allReduce(op, atoms, axes))));
-  };
+// jax.lax function `name` bound on the leaves of `tree` over `axisName`, with
+// its keyword arguments `args` under jax.lax's names: one call into the core,
+// where the function's bind rule lives (reductions bind one equation for all
+// the leaves, so the devices meet once, as JAX binds psum; the others one per leaf).
+function bindLax(fn, name, tree, axisName, args = {}) {
+  const t = traceFor(`lax.${fn}`);
+  const axes = axesOf(axisName, `lax.${fn}`);
+  const { leaves, def } = flatten(tree, isLeafValue);
+  const atoms = leaves.map((x) => traced(t, x, `lax.${fn}`).atomIn(t));
+  return unflatten(def, t.wrap(callCore(() => t.core.bind(name, { axis_name: axes, ...args }, atoms))));
 }
 
 /** jax.lax.psum(x, axisName): the sum over the devices along the axes (x may be a tree; one psum for all its leaves). */
-export const psum = requireTraceOp('psum', reduction('psum', 'psum'));
+export const psum = (tree, axisName) => bindLax('psum', 'psum', tree, axisName);
 /** jax.lax.pmean: psum divided by the number of devices along the axes. */
-export const pmean = requireTraceOp('pmean', reduction('pmean', 'pmean'));
+export const pmean = (tree, axisName) => bindLax('pmean', 'pmean', tree, axisName);
 /** jax.lax.pmax. */
-export const pmax = requireTraceOp('pmax', reduction('pmax', 'pmax'));
+export const pmax = (tree, axisName) => bindLax('pmax', 'pmax', tree, axisName);
 /** jax.lax.pmin. */
-export const pmin = requireTraceOp('pmin', reduction('pmin', 'pmin'));
+export const pmin = (tree, axisName) => bindLax('pmin', 'pmin', tree, axisName);
 /** jax.lax.all_gather(x, axisName, {axis, tiled}). */
-export const allGather = requireTraceOp('allGather', collective('allGather', 'all_gather', ({ axis = 0, tiled = false } = {}) => ({ axis, tiled })));
+export const allGather = (tree, axisName, { axis, tiled } = {}) => bindLax('allGather', 'all_gather', tree, axisName, { axis, tiled });
 /** jax.lax.psum_scatter(x, axisName, {scatterDimension, tiled}). */
-export const psumScatter = requireTraceOp(
-  'psumScatter',
-  collective('psumScatter', 'psum_scatter', ({ scatterDimension = 0, tiled = false } = {}) => ({ scatterDimension, tiled })),
-);
+export const psumScatter = (tree, axisName, { scatterDimension, tiled } = {}) =>
+  bindLax('psumScatter', 'psum_scatter', tree, axisName, { scatter_dimension: scatterDimension, tiled });
 /** jax.lax.ppermute(x, axisName, perm): perm lists [source, destination] positions. */
-export const ppermute = requireTraceOp('ppermute', collective('ppermute', 'ppermute', (perm) => ({ perm })));
+export const ppermute = (tree, axisName, perm) => bindLax('ppermute', 'ppermute', tree, axisName, { perm });
 /** jax.lax.all_to_all(x, axisName, splitAxis, concatAxis, {tiled}). */
-export const allToAll = requireTraceOp(
-  'allToAll',
-  collective('allToAll', 'all_to_all', (splitAxis, concatAxis, { tiled = false } = {}) => ({ splitAxis, concatAxis, tiled })),
-);
-
+export const allToAll = (tree, axisName, splitAxis, concatAxis, { tiled } = {}) =>
+  bindLax('allToAll', 'all_to_all', tree, axisName, { split_axis: splitAxis, concat_axis: concatAxis, tiled });
 /** jax.lax.axis_index(axisName): this device's position along the axes (int32, varying). */
 export function axisIndex(axisName) {
   const t = traceFor('lax.axisIndex');
-  return t.wrap([callCore(() => t.core.axisIndex(axesOf(axisName, 'lax.axisIndex')))])[0];
+  return t.wrap(callCore(() => t.core.bind('axis_index', { axis_name: axesOf(axisName, 'lax.axisIndex') }, [])))[0];
 }
-
 /** jax.lax.pcast(tree, axisName, {to: 'varying'}): marks values as varying along the axes (pvary). */
-export function pcast(tree, axisName, { to } = {}) {
-  if (to !== 'varying') throw new ValueError(`lax.pcast: only {to: 'varying'} is supported, got ${JSON.stringify(to)}`);
-  return collective('pcast', 'pcast')(tree, axisName);
-}
-
+export const pcast = (tree, axisName, { to } = {}) => bindLax('pcast', 'pcast', tree, axisName, { to });
 /** jax.lax.pvary(tree, axisName): pcast to varying. */
 export const pvary = (tree, axisName) => pcast(tree, axisName, { to: 'varying' });
 

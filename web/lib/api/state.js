@@ -33,10 +33,11 @@ export function canUseThreads() {
  * with `inThread: true` its devices are stepped on the calling thread (for
  * code already in a worker, never a page's main thread), and `sources`
  * (moduleSources(), posted to the worker) is the module handed over, so the
- * worker needs no connection to load it.
+ * worker needs no connection to load it. `testHooks` loads the test build
+ * of the module (Node): the same plus fault injection (runtime.fault).
  * Idempotent: later calls with the same options return the engine's description.
  */
-export async function init({ devices = 8, memoryMB, threads, inThread = false, sources } = {}) {
+export async function init({ devices = 8, memoryMB, threads, inThread = false, sources, testHooks = false } = {}) {
   if (state.runtime && !state.runtime.deadReason) {
     if (devices !== state.runtime.devices) {
       throw new ValueError(
@@ -50,7 +51,7 @@ export async function init({ devices = 8, memoryMB, threads, inThread = false, s
     if (!useThreads && threads === undefined) {
       console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on one worker with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
     }
-    state.starting = loadDevices({ devices, memoryMB, threads: useThreads, inThread, sources })
+    state.starting = loadDevices({ devices, memoryMB, threads: useThreads, inThread, sources, testHooks })
       .then((rt) => {
         state.runtime = rt;
         state.Module = rt.Module;

@@ -24,13 +24,14 @@ const MAX_IN_FLIGHT = 48;
  * heap size (default: the size the module was built with). With
  * `threads: false` (where SharedArrayBuffer is missing) it loads the module
  * without threads instead, and programs run on one worker with the lockstep
- * executor (bitwise the same results); single collectives need threads.
+ * executor (bitwise the same results).
  * `inThread: true` (with threads: false) steps the devices on this thread
  * instead of a worker of its own: for code already in a worker, since each
  * run blocks its thread. `sources` (load_module.js moduleSources) is the
- * module handed over, for a worker that may not fetch it.
+ * module handed over, for a worker that may not fetch it. `testHooks` loads
+ * the test build of the module (Node only), whose jobs can fail on purpose (fault).
  */
-export async function loadDevices({ devices = 8, memoryMB, threads = true, inThread = false, sources } = {}) {
+export async function loadDevices({ devices = 8, memoryMB, threads = true, inThread = false, sources, testHooks = false } = {}) {
   if (![1, 2, 4, 8].includes(devices)) {
     throw errorOf('ValueError', `loadDevices: devices=${devices} is not supported; use 1, 2, 4 or 8`);
   }
@@ -45,7 +46,7 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true, inThr
   };
   if (memoryMB !== undefined) overrides.INITIAL_MEMORY = memoryMB * 1024 * 1024;
   const [Module, worker] = await Promise.all([
-    instantiateModule(overrides, { threads, sources }),
+    instantiateModule(overrides, { threads, sources, testHooks }),
     threads ? null : inThread ? IN_THREAD : startLockstepWorker({ memoryMB }),
   ]);
   runtime = new DeviceRuntime(Module, devices, worker);
@@ -100,15 +101,24 @@ export class DeviceRuntime {
    * resolves to its output arrays. Threaded: one job on the device threads.
    * Lockstep on a worker: the worker steps every device through the program
    * and keeps its outputs (ResidentArrays, laid out here when read: see
-   * ready); in-thread: the same here, outputs laid out at once.
+   * ready); in-thread: the same here, outputs laid out at once. `reps` runs
+   * it that many times (benchmarks time many collectives in one job); the
+   * outputs are the last run's.
    */
-  async runProgram(mesh, program, inputs) {
+  async runProgram(mesh, program, inputs, { reps = 1 } = {}) {
+    if (!Number.isSafeInteger(reps) || reps < 1) {
+      throw errorOf('ValueError', `runProgram: reps=${reps} must be an integer >= 1`);
+    }
     if (this._worker) {
       const specs = program.outSpecs();
       const ins = inputs.map((h) =>
         h instanceof ResidentArray ? h : { dtype: h.dtype(), shape: h.shape(), data: this.get(h, { checkReplicas: false }) },
       );
-      const outs = await this._worker.run(program, ins);
+      let outs = await this._worker.run(program, ins);
+      for (let r = 1; r < reps; r++) {
+        for (const o of outs) o.delete?.();
+        outs = await this._worker.run(program, ins);
+      }
       return outs.map((o, i) => {
         if (o instanceof ResidentArray) {
           o.layout = { mesh, spec: specs[i] ?? [] };
@@ -117,7 +127,7 @@ export class DeviceRuntime {
         return this.put(mesh, hostView(o.dtype, o.data), o.shape, specs[i] ?? [], o.dtype);
       });
     }
-    const run = await this._job((id, ins) => this.Module.submitProgram(this._core, id, mesh, program, ins), inputs);
+    const run = await this._job((id, ins) => this.Module.submitProgram(this._core, id, mesh, program, ins, reps), inputs);
     const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
     run.delete();
     return outs;
@@ -195,22 +205,39 @@ export class DeviceRuntime {
   }
 
   /**
-   * Runs one collective on every device's block of `array`, `reps` times, as
-   * the body of a shard_map would; resolves to a ShardedArray laid out by
-   * `outSpec`. `desc` is {op, axisName, axis, scatterDimension, tiled, perm, splitAxis, concatAxis}
-   * with jax.lax's meanings (op: psum, pmean, pmax, pmin, all_gather,
-   * psum_scatter, ppermute, all_to_all, axis_index).
+   * Runs one jax.lax function on every device's block of `array`, `reps`
+   * times, as the body of a shard_map would; resolves to an array laid out
+   * by `outSpec`. `desc` is {op, axisName, checkVma, ...} with op one of
+   * jax.lax's names (psum, pmean, pmax, pmin, all_gather, psum_scatter,
+   * ppermute, all_to_all, axis_index, pcast) and its other keys jax.lax's
+   * keyword arguments in camelCase (axis, scatterDimension, tiled, perm,
+   * splitAxis, concatAxis, to). It is a program like any other: a shard_map
+   * whose body is that one function, run on the program path.
    */
-  collective(mesh, array, desc, outSpec, { reps = 1 } = {}) {
-    if (!this._core) return Promise.reject(errorOf('ValueError', 'collective: single collectives need the threaded runtime'));
-    return this._job((id, [a]) => this._core.submitCollective(id, mesh, a, desc, outSpec, reps), [array]);
+  async collective(mesh, array, desc, outSpec, { reps = 1 } = {}) {
+    const { op, checkVma = true, ...options } = desc;
+    const args = Object.fromEntries(Object.entries(options).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+    const { dtype, shape, spec } = this._describe(array);
+    const program = this._call(() => this.Module.collectiveProgram(mesh, dtype, shape, spec, op, args, outSpec, checkVma));
+    try {
+      const [out] = await this.runProgram(mesh, program, [array], { reps });
+      return out;
+    } finally {
+      program.delete();
+    }
   }
 
-  /** Test aid: a job in which device `device` fails between two psums; mode 'throw' (an error), 'trap' or 'abort' (both kill its worker). */
+  /**
+   * Test aid (the test build only: loadDevices({testHooks: true})): a job in
+   * which device `device` fails between two psums; mode 'throw' (an error),
+   * 'trap' or 'abort' (both kill its worker).
+   */
   fault(mesh, device, { mode = 'throw' } = {}) {
-    if (!this._core) return Promise.reject(errorOf('ValueError', 'fault: needs the threaded runtime'));
+    if (!this.Module.submitFault) {
+      return Promise.reject(errorOf('ValueError', 'fault: needs the test build of the module (loadDevices({ testHooks: true }))'));
+    }
     return this._job((id) => {
-      this._core.submitFault(id, mesh, device, mode);
+      this.Module.submitFault(this._core, id, mesh, device, mode);
       return undefined;
     });
   }
@@ -314,6 +341,12 @@ export class DeviceRuntime {
       }
       throw e;
     }
+  }
+
+  // The dtype, shape and spec of a core array or a ResidentArray.
+  _describe(array) {
+    if (array instanceof ResidentArray) return { dtype: array.dtype(), shape: array.shape(), spec: array.layout?.spec ?? [] };
+    return this._call(() => ({ dtype: array.dtype(), shape: array.shape(), spec: array.specEntries() }));
   }
 
   // The core array of `array` on this thread (a ResidentArray's local copy).

@@ -13,9 +13,12 @@ export const isNode = typeof process === 'object' && !!process.versions?.node &&
  * workers are told where the script lives (mainScriptUrlOrBlob). `sources`
  * (from moduleSources, browsers only) is the module already fetched: then
  * nothing is fetched here, for a worker whose policy allows no connections.
+ * `testHooks` (Node, with threads) loads the test build, which adds fault
+ * injection (submitFault) to the same module.
  */
-export async function instantiateModule(overrides, { threads = true, sources } = {}) {
-  const name = threads ? 'shardlab_wasm' : 'shardlab_wasm_st';
+export async function instantiateModule(overrides, { threads = true, sources, testHooks = false } = {}) {
+  if (testHooks && (!threads || !isNode)) throw new Error('shardlab: the test build of the module is for Node, with threads');
+  const name = testHooks ? 'shardlab_wasm_test' : threads ? 'shardlab_wasm' : 'shardlab_wasm_st';
   if (isNode) {
     const { createRequire } = await import('node:module');
     const { readFileSync } = await import('node:fs');

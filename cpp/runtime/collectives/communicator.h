@@ -14,26 +14,21 @@
 //    every peer's output, so each device touches 1/n of the data per peer.
 // Reductions always combine peers in ascending device order, so results are
 // bitwise those of a serial float32 loop in that order, whatever the timing.
+// The exchange itself is in exchange.h; each collective's use of it is in its
+// family's file.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "runtime/barrier.h"
 #include "runtime/buffer.h"
-#include "runtime/collective_shapes.h"
-#include "runtime/collectives.h"
+#include "runtime/collectives/collectives.h"
 #include "runtime/device_pool.h"
 #include "runtime/mesh.h"
-#include "kernels/reduce_kernels.h"
-#include "runtime/shape.h"
 
 namespace shardlab {
-
-/// Name of the jax.lax function a ReduceOp stands for ("psum", ...).
-const char* reduce_op_name(ReduceOp op);
 
 /// The collectives of one mesh; also the JobSync of the jobs that use them.
 class Communicator final : public JobSync, public Collectives {
@@ -50,18 +45,8 @@ class Communicator final : public JobSync, public Collectives {
   /// The mesh, shared.
   const std::shared_ptr<const Mesh>& mesh_ptr() const { return mesh_; }
 
-  // Collectives. Only all_reduce may have out == in.
-  void all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
-                  int64_t count) override;
-  void all_reduce_many(int device, const AxisGroup& g, ReduceOp op, const std::vector<ReduceBuffer>& bufs) override;
-  void all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int axis,
-                  bool tiled) override;
-  void reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out, const Shape& in_shape,
-                      int dim, bool tiled) override;
-  void ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count,
-                const Permutation& perm) override;
-  void all_to_all(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape, int split_axis,
-                  int concat_axis, bool tiled) override;
+  // Only all_reduce may have out == in.
+  SHARDLAB_COLLECTIVE_METHODS(, override)
   void sync(int device) override;
 
   // JobSync
@@ -76,8 +61,8 @@ class Communicator final : public JobSync, public Collectives {
   struct DeviceState;
 
   template <class Body>
-  void exchange(int device, const AxisGroup& g, const char* what, uint32_t op, uint64_t tag, int64_t bytes,
-                const void* in, void* out, int64_t out_bytes, Body&& body);
+  void exchange(int device, const AxisGroup& g, const char* what, uint64_t tag, int64_t bytes, const void* in,
+                void* out, int64_t out_bytes, bool may_share_out, Body&& body);
   Barrier& barrier(uint32_t mask, int device);
 
   std::shared_ptr<const Mesh> mesh_;

@@ -1,0 +1,128 @@
+// psum, pmax and pmin (jax.lax's all-reductions): the threaded algorithm and
+// its serial counterpart. pmean is psum followed by a division (in the
+// program, as jax.lax.pmean), so it needs no algorithm of its own.
+#include "runtime/collectives/exchange.h"
+#include "runtime/collectives/lockstep_collectives.h"
+
+namespace shardlab {
+
+using collectives_detail::reduce_peers;
+using collectives_detail::Tag;
+
+const char* reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kMax:
+      return "pmax";
+    case ReduceOp::kMin:
+      return "pmin";
+    default:
+      return "psum";
+  }
+}
+
+int64_t pack_inputs(const std::vector<ReduceBuffer>& bufs, DType dtype, std::vector<uint32_t>& dst) {
+  int64_t total = 0;
+  for (const ReduceBuffer& b : bufs)
+    if (b.dtype == dtype) total += b.count;
+  dst.resize(static_cast<size_t>(total));
+  int64_t at = 0;
+  for (const ReduceBuffer& b : bufs)
+    if (b.dtype == dtype && b.count > 0) {
+      std::memcpy(dst.data() + at, b.in, static_cast<size_t>(b.count) * kElemBytes);
+      at += b.count;
+    }
+  return total;
+}
+
+void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, DType dtype) {
+  for (const ReduceBuffer& b : bufs)
+    if (b.dtype == dtype && b.count > 0) {
+      std::memcpy(b.out, src, static_cast<size_t>(b.count) * kElemBytes);
+      src += b.count;
+    }
+}
+
+// Threaded: small payloads are reduced whole by every device from the staged
+// inputs; large ones slice-parallel, each device reducing its slice over all
+// peers and writing it to every output (or once, into a shared output).
+void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
+                              int64_t count) {
+  const uint64_t tag = Tag{}.add(static_cast<int64_t>(dtype)).add_all(g.axes).h;
+  const int64_t bytes = count * static_cast<int64_t>(kElemBytes);
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    exchange(device, g, reduce_op_name(op), tag, bytes, in, out, bytes, true, [&](const Peers& p, bool small) {
+      auto input = [&](int i) { return static_cast<const T*>(p.desc[p.by_device[i]]->in); };
+      if (small && !p.shared_out) {
+        reduce_peers<T>(op, static_cast<T*>(out), count, p.n, input);
+        return;
+      }
+      // Slice-parallel: this device reduces its slice (64-byte aligned) in
+      // L1-sized chunks, into the shared output or into every peer's output.
+      constexpr int64_t kChunk = 2048;
+      const int64_t per = ((count + p.n - 1) / p.n + 15) / 16 * 16;
+      const int64_t lo = std::min(count, p.me * per), hi = std::min(count, lo + per);
+      alignas(64) T acc[kChunk];
+      for (int64_t c0 = lo; c0 < hi; c0 += kChunk) {
+        const int64_t len = std::min(kChunk, hi - c0);
+        auto chunk = [&](int i) { return input(i) + c0; };
+        if (p.shared_out) {
+          reduce_peers<T>(op, static_cast<T*>(out) + c0, len, p.n, chunk);
+          continue;
+        }
+        reduce_peers<T>(op, acc, len, p.n, chunk);
+        for (int q = 0; q < p.n; ++q)
+          std::memcpy(static_cast<T*>(p.desc[q]->out) + c0, acc, static_cast<size_t>(len) * sizeof(T));
+      }
+    });
+  };
+  if (dtype == DType::kFloat32) {
+    run(0.0f);
+  } else {
+    run(int32_t{0});
+  }
+}
+
+void Communicator::all_reduce_many(int device, const AxisGroup& g, ReduceOp op, const std::vector<ReduceBuffer>& bufs) {
+  if (bufs.size() == 1) {
+    all_reduce(device, g, op, bufs[0].dtype, bufs[0].in, bufs[0].out, bufs[0].count);
+    return;
+  }
+  std::vector<uint32_t>& packed = devices_[device]->packed;
+  for (DType dtype : {DType::kFloat32, DType::kInt32}) {
+    const int64_t n = pack_inputs(bufs, dtype, packed);
+    if (n == 0) continue;
+    all_reduce(device, g, op, dtype, packed.data(), packed.data(), n);
+    unpack_outputs(packed.data(), bufs, dtype);
+  }
+}
+
+// Serial: once the last device has called, every device's output is its
+// group's inputs folded in ascending device order.
+void LockstepCollectives::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in,
+                                     void* out, int64_t count) {
+  if (record(device, in, out)) reduce_all(g, op, dtype, count);
+}
+
+void LockstepCollectives::all_reduce_many(int device, const AxisGroup& g, ReduceOp op,
+                                          const std::vector<ReduceBuffer>& bufs) {
+  bufs_[device] = bufs;
+  if (++calls_ < mesh_->size()) return;
+  calls_ = 0;
+  // As the Communicator does: per dtype, every device's operands packed end
+  // to end and reduced as one array, then unpacked into each device's outputs.
+  for (DType dtype : {DType::kFloat32, DType::kInt32}) {
+    int64_t n = 0;
+    for (int d = 0; d < mesh_->size(); ++d) {
+      n = pack_inputs(bufs_[d], dtype, packed_in_[d]);
+      packed_out_[d].resize(static_cast<size_t>(n));
+      in_[d] = packed_in_[d].data();
+      out_[d] = packed_out_[d].data();
+    }
+    if (n == 0) continue;
+    reduce_all(g, op, dtype, n);
+    for (int d = 0; d < mesh_->size(); ++d) unpack_outputs(packed_out_[d].data(), bufs_[d], dtype);
+  }
+}
+
+}  // namespace shardlab
