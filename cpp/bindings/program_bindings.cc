@@ -42,7 +42,12 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("vjp", &JsFunction::vjp)
       .function("jvp", &JsFunction::jvp)
       .function("grad", &JsFunction::grad);
-  class_<ProgramRun>("ProgramRun").function("size", &ProgramRun::size).function("output", &ProgramRun::output);
+  class_<ProgramRun>("ProgramRun")
+      .function("size", &ProgramRun::size)
+      .function("output", &ProgramRun::output)
+      .function("statePtr", &ProgramRun::state_ptr)
+      .function("errorKind", &ProgramRun::error_kind)
+      .function("errorMessage", &ProgramRun::error_message);
   function("interpretProgram", &shardlab::js::interpret_js);
   function("programFromJson", &shardlab::js::program_from_json_js);
   function("collectivePrimitives", &shardlab::js::collective_primitives_js);

@@ -24,11 +24,14 @@ OutputPlan plan_output(const ir::Eqn& e, size_t j, const Layout& layout) {
     if (!def.collective || std::find(q.outputs.begin(), q.outputs.end(), a.var) == q.outputs.end()) continue;
     const AxisGroup g = mesh.axis_group(def.group_axes(q.params), def.name);
     const int64_t bytes = num_elements(layout.block) * static_cast<int64_t>(kElemBytes);
-    // One shared buffer per group only for a single result (a batched psum
-    // unpacks each device's copy of every result itself).
-    const bool shared = q.outputs.size() == 1 && (layout.split_mask & g.mask) == 0 &&
-                        bytes > static_cast<int64_t>(Communicator::kStagingBytes);
-    return OutputPlan{shared ? g.mask : 0, true};
+    // Large: one buffer per group that every member writes its share of
+    // (only for a single result: a batched psum unpacks each device's copy
+    // of every result itself). Small: as any output, one buffer the first
+    // holder writes (the others compute theirs in their frames anyway).
+    if (q.outputs.size() == 1 && (layout.split_mask & g.mask) == 0 &&
+        bytes > static_cast<int64_t>(Communicator::kStagingBytes))
+      return OutputPlan{g.mask, true};
+    break;
   }
   return {};
 }

@@ -15,12 +15,11 @@ namespace shardlab::exec {
 
 /// How a shard_map output is stored and who writes it. By default replicas
 /// share one buffer (ShardedArray::kShareAll) that the first device holding
-/// it writes. A body output a collective makes is computed by every device
-/// anyway, so each device writes its copy: a large one replicated over the
-/// collective's group is one buffer per group, each device writing its
-/// share (the Communicator's shared output); otherwise one copy per device,
-/// so the collective keeps its one-barrier path. Without check_vma nothing
-/// proves replicas agree: each device keeps and writes its own.
+/// it writes. A large body output a collective makes, replicated over the
+/// collective's group, is one buffer per group that each member writes its
+/// share of (the Communicator's shared output: no device copies it whole).
+/// Without check_vma nothing proves replicas agree: each device keeps and
+/// writes its own, as in JAX.
 struct OutputPlan {
   uint32_t share_mask = ~0u;         ///< ShardedArray's share mask for the output
   bool every_device_writes = false;  ///< else only Layout::owner's device writes

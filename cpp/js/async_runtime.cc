@@ -12,6 +12,7 @@
 
 #include "js_errors.h"
 #include "runtime/errors.h"
+#include "runtime/platform.h"
 #include "runtime/large_blocks.h"
 #include "runtime/sizes.h"
 #include "platform/thread_cache_alloc.h"
@@ -153,9 +154,20 @@ void post_result(int id, const JobResult& r) {
 
 }  // namespace
 
-void AsyncRuntime::submit(int id, int devices, std::function<void(int)> fn, JobSync* sync) {
-  pool_.submit(Job{devices, std::move(fn), sync, [id](JobResult r) { post_result(id, r); }});
+void AsyncRuntime::submit(int id, int devices, std::function<void(int)> fn, JobSync* sync,
+                          std::shared_ptr<JobStatus> status) {
+  pool_.submit(Job{devices, std::move(fn), sync, [id, status](JobResult r) {
+                     if (status) {
+                       status->kind = r.kind;
+                       status->message = r.message;
+                       status->state.store(r.ok ? 1 : 2, std::memory_order_release);
+                       platform::futex_wake_all(&status->state);
+                     }
+                     post_result(id, r);
+                   }});
 }
+
+std::string ProgramRun::error_kind() const { return error_kind_name(status->kind); }
 
 ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
                                         const val& inputs, int reps) {
@@ -168,8 +180,9 @@ ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::sha
     for (int i = 0; i < n; ++i) args.push_back(inputs[i].as<ShardedArray>());
     exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(exe), args, reps);
     auto comm = mesh.comm;
-    submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get());
-    return ProgramRun{job.outputs};
+    auto status = std::make_shared<JobStatus>();
+    submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get(), status);
+    return ProgramRun{job.outputs, status};
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include <emscripten/val.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -55,9 +56,24 @@ double heap_bytes_in_use();
 /// The wasm heap's current size in bytes (it grows; it never shrinks).
 double heap_bytes();
 
+/// How a job ended, where a thread that may block can wait for it: `state`
+/// is 0 while it runs, then 1 (ok) or 2 (failed, with `kind` and `message`).
+struct JobStatus {
+  std::atomic<uint32_t> state{0};
+  ErrorKind kind = ErrorKind::kDevice;
+  std::string message;
+};
+
 /// The outputs of a submitted program; valid once its job has ended.
 struct ProgramRun {
   std::shared_ptr<std::vector<ShardedArray>> outputs;
+  std::shared_ptr<JobStatus> status;
+  /// The address of status->state, for JS's Atomics.wait (Node, or a worker).
+  uintptr_t state_ptr() const { return reinterpret_cast<uintptr_t>(&status->state); }
+  /// The failed job's error category ("ValueError", ...).
+  std::string error_kind() const;
+  /// The failed job's message.
+  std::string error_message() const { return status->message; }
   /// Number of outputs (once the job has ended).
   int size() const { return static_cast<int>(outputs->size()); }
   /// Output i (a new handle sharing its blocks).
@@ -79,8 +95,9 @@ class AsyncRuntime {
                             const emscripten::val& inputs, int reps);
   /// Submits `fn` as a job on the first `devices` device threads with
   /// `sync` (which must outlive the job); completion is reported as for
-  /// submit_program. Every job goes through here.
-  void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync);
+  /// submit_program, and in `status` if given. Every job goes through here.
+  void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync,
+              std::shared_ptr<JobStatus> status = nullptr);
 
  private:
   DevicePool pool_;

@@ -456,7 +456,7 @@ TEST(CollectiveProgram, ShardedArraysInAndOut) {
   EXPECT_THROW(run_collective(comm, x, "psum", {{"axis_name", Names{"model"}}}, PartitionSpec{}), Error);
 }
 
-// Large replicated results are stored once per group; small ones per device.
+// Large replicated results are stored once per group, each member writing its share.
 TEST(CollectiveProgram, ReplicatedResultsShareStorageWithinTheirGroup) {
   auto mesh = make_mesh({2, 4}, {"data", "model"});
   Communicator comm(mesh);
@@ -478,8 +478,13 @@ TEST(CollectiveProgram, ReplicatedResultsShareStorageWithinTheirGroup) {
       ASSERT_EQ(got[r * n + i], want) << r << " " << i;
     }
   auto small = ShardedArray::put(mesh, DType::kFloat32, {8}, PartitionSpec{{{"data", "model"}}}, host.data());
+  // Small ones are one buffer, written by the first device holding it (the
+  // others compute theirs in their frames, in the collective's one round).
   auto s = run_collective(comm, small, "psum", {{"axis_name", Names{"data", "model"}}}, PartitionSpec{});
-  EXPECT_FALSE(s.shares_block(0, 1));
+  EXPECT_TRUE(s.shares_block(0, 1));
+  float sum = 0;
+  s.get(&sum, true);
+  EXPECT_EQ(sum, 0.0f + 0.5f + 1.0f + 1.5f + 2.0f + 2.5f + 3.0f + 3.5f);
 }
 
 }  // namespace

@@ -26,6 +26,8 @@ export interface InitOptions {
   sources?: ModuleSources;
   /** The test build of the module (Node, with threads): the same plus fault injection, for tests of failing devices. */
   testHooks?: boolean;
+  /** Every operation and jit call completes before it returns (Node or a worker; never a page's main thread): arrays can be read with dataSync. */
+  blocking?: boolean;
 }
 /** The module without threads: its script's text and its compiled wasm (both can be posted to a worker). */
 export interface ModuleSources {
@@ -133,6 +135,8 @@ export interface ShardArray extends ArrayMethods<ShardArray> {
   /** Resolves once computed (jax's block_until_ready); on the lockstep fallback it also brings the array from its worker. */
   blockUntilReady(): Promise<ShardArray>;
   data(): Promise<Float32Array | Int32Array>;
+  /** The elements now, for an array already computed on this thread (always, in a blocking engine: init({blocking: true})). */
+  dataSync(): Float32Array | Int32Array;
   tolist(): Promise<any>;
   item(): Promise<number>;
   dispose(): void;
@@ -218,7 +222,13 @@ declare const exportNs: {
 };
 export { exportNs as export };
 /** jax.jit: returns an async function (inlined inside other traces). */
-export function jit<F extends AnyFn>(f: F, options?: { staticArgnums?: number | number[] }): (...args: Parameters<F>) => Promise<any>;
+export function jit<F extends AnyFn>(
+  f: F,
+  options?: { staticArgnums?: number | number[] },
+): ((...args: Parameters<F>) => Promise<any>) & {
+  /** jax.jit's call: the output tree at once, its arrays futures (computed in a blocking engine). */
+  dispatch(...args: Parameters<F>): any;
+};
 /** jax.make_jaxpr. */
 export function makeJaxpr(f: AnyFn): (...args: any[]) => Jaxpr;
 /** jax.grad. */
@@ -232,7 +242,7 @@ export function jvp(f: AnyFn, primals: any[], tangents: any[]): [any, any];
 /** jax.shard_map. */
 export function shardMap<F extends AnyFn>(
   f: F,
-  options: { mesh: Mesh; inSpecs: Tree<PartitionSpec>; outSpecs: Tree<PartitionSpec>; checkVma?: boolean },
+  options: { mesh: Mesh; inSpecs: Tree<PartitionSpec>; outSpecs: Tree<PartitionSpec> | ((out: any) => Tree<PartitionSpec>); checkVma?: boolean },
 ): (...args: any[]) => any;
 
 /** Base of every ShardLab error. */

@@ -74,6 +74,18 @@ export class DArray extends ArrayBase {
     return engine().runtime.get(h, { checkReplicas: false });
   }
 
+  /**
+   * The elements now, for an array already computed and on this thread
+   * (every array of a blocking engine, init({blocking: true}), as a
+   * synchronous front end needs); otherwise a ValueError says to await data().
+   */
+  dataSync() {
+    const h = this._handle('dataSync');
+    const { runtime } = engine();
+    if (!runtime.readable(h)) throw new ValueError('dataSync: the array is still in the lockstep worker that computed it; use await arr.data()');
+    return runtime.get(h, { checkReplicas: false });
+  }
+
   // The core array once computed and readable on this thread.
   async _readable(fn) {
     const h = await this._coreArray(fn);
@@ -243,17 +255,18 @@ export function toSharding(s, fn) {
   throw new ValueError(`${fn}: expected a NamedSharding (or a PartitionSpec for the default mesh), got ${String(s)}`);
 }
 
-/** Re-lays-out a concrete array with `sharding` (through the host; a future). */
+/** Re-lays-out a concrete array with `sharding` (through the host; a future, computed at once in a blocking engine). */
 export function reshard(x, sharding) {
-  const { runtime } = engine();
-  const handle = x._readable('devicePut').then((h) => {
+  const { runtime, blocking } = engine();
+  const move = (h) => {
     const data = runtime.get(h, { checkReplicas: false });
     try {
       return runtime.put(sharding.mesh._handle, data, x.shape, sharding.spec.toCore(), x.dtype);
     } catch (e) {
       throw fromCore(e);
     }
-  });
+  };
+  const handle = blocking ? move(x._handle('devicePut')) : x._readable('devicePut').then(move);
   return new DArray({ dtype: x.dtype, shape: x.shape }, sharding, handle);
 }
 

@@ -135,39 +135,53 @@ function scalarArray(runtime, mesh, x) {
   return core;
 }
 
-/** Runs a traced program on argument leaves; returns its outputs (leaves) as future arrays. */
+/**
+ * Runs a traced program on argument leaves; returns its outputs (leaves) as
+ * future arrays, or computed ones in a blocking engine (init({blocking})).
+ */
 export function execute(tracedProgram, leaves, fn) {
-  const { runtime } = engine();
+  const { runtime, blocking } = engine();
   const mesh = execMesh(tracedProgram, leaves);
+  const shardings = outShardings(tracedProgram, mesh);
+  if (blocking) {
+    const temps = [];
+    try {
+      const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => x._handle(fn), temps);
+      const hs = runtime.runProgramSync(mesh._handle, tracedProgram.program, inputs);
+      return tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i]));
+    } finally {
+      for (const h of temps) h.delete();
+    }
+  }
   const done = (async () => {
     const temps = [];
     try {
-      const args = [...leaves, ...tracedProgram.consts];
-      const inputs = [];
-      for (const x of args) {
-        if (x instanceof ShapeDtypeStruct) {
-          throw new ValueError(`${fn}: a ShapeDtypeStruct has no values; pass arrays to run the function`);
-        }
-        inputs.push(isArray(x) ? await x._coreArray(fn) : null);
-      }
+      const handles = new Map();
+      for (const x of [...leaves, ...tracedProgram.consts]) if (isArray(x)) handles.set(x, await x._coreArray(fn));
       // No await from here to the submission, so no other call can evict a cached scalar in between.
-      args.forEach((x, i) => {
-        if (inputs[i]) return;
-        if (typeof x === 'number') {
-          inputs[i] = scalarArray(runtime, mesh, x);
-          return;
-        }
-        const h = hostData(x, {}, fn);
-        inputs[i] = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
-        temps.push(inputs[i]);
-      });
+      const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => handles.get(x), temps);
       return await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
     } finally {
       for (const h of temps) h.delete();
     }
   })();
-  const shardings = outShardings(tracedProgram, mesh);
   return tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i])));
+}
+
+// The core arrays a run of `tracedProgram` takes: each argument leaf and
+// captured constant (arrays by `handleOf`, numbers from the scalar cache,
+// host data put now and listed in `temps` for the caller to delete).
+function programInputs(tracedProgram, leaves, mesh, fn, handleOf, temps) {
+  const { runtime } = engine();
+  return [...leaves, ...tracedProgram.consts].map((x) => {
+    if (x instanceof ShapeDtypeStruct) throw new ValueError(`${fn}: a ShapeDtypeStruct has no values; pass arrays to run the function`);
+    if (isArray(x)) return handleOf(x);
+    if (typeof x === 'number') return scalarArray(runtime, mesh, x);
+    const h = hostData(x, {}, fn);
+    const core = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
+    temps.push(core);
+    return core;
+  });
 }
 
 // The shardings of a traced program's outputs on `mesh`, made once per

@@ -12,6 +12,7 @@ export const state = {
   starting: null, // the pending init, if any
   traces: [], // the traces being built, innermost last
   defaultMesh: null,
+  blocking: false, // operations return computed arrays (init({blocking}))
 };
 
 const HEADERS_HINT =
@@ -35,9 +36,19 @@ export function canUseThreads() {
  * (moduleSources(), posted to the worker) is the module handed over, so the
  * worker needs no connection to load it. `testHooks` loads the test build
  * of the module (Node): the same plus fault injection (runtime.fault).
+ * `blocking: true` (Node, or a worker) makes every operation and jit call
+ * complete before it returns, so arrays can be read at once (dataSync), as
+ * a synchronous front end needs (the Python `jax` package); the page's main
+ * thread never blocks.
  * Idempotent: later calls with the same options return the engine's description.
  */
-export async function init({ devices = 8, memoryMB, threads, inThread = false, sources, testHooks = false } = {}) {
+export async function init({ devices = 8, memoryMB, threads, inThread = false, sources, testHooks = false, blocking = false } = {}) {
+  if (blocking && typeof window !== 'undefined') {
+    throw new ValueError("init: blocking: true waits on this thread, which a page's main thread may not do; use it in a worker or Node");
+  }
+  if (blocking && threads === false && !inThread) {
+    throw new ValueError('init: blocking: true cannot wait for the lockstep worker; with threads: false, pass inThread: true');
+  }
   if (state.runtime && !state.runtime.deadReason) {
     if (devices !== state.runtime.devices) {
       throw new ValueError(
@@ -56,6 +67,7 @@ export async function init({ devices = 8, memoryMB, threads, inThread = false, s
         state.runtime = rt;
         state.Module = rt.Module;
         state.defaultMesh = null;
+        state.blocking = blocking;
       })
       .finally(() => {
         state.starting = null;

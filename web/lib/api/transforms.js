@@ -19,8 +19,8 @@ import { broadcastPrefix, flatten, flattenArgs, unflatten } from './tree.js';
 export function jit(fn, { staticArgnums = [] } = {}) {
   const statics = Array.isArray(staticArgnums) ? staticArgnums : [staticArgnums];
   const caches = new Map();
-  const jitted = function (...args) {
-    if (currentTrace()) return fn(...args);
+  // Traces (once per signature) and submits a call: {outs: future arrays, def}.
+  const dispatch = (...args) => {
     const key = JSON.stringify(statics.map((i) => args[i]));
     let cache = caches.get(key);
     if (!cache) {
@@ -32,16 +32,27 @@ export function jit(fn, { staticArgnums = [] } = {}) {
       let k = 0;
       return fn(...args.map((a, i) => (statics.includes(i) ? a : dyn[k++])));
     };
-    let outs;
-    let def;
+    const { tracedProgram, leaves } = compiled(cache, call, dynamic, 'jit');
+    return { outs: execute(tracedProgram, leaves, 'jit'), def: tracedProgram.outDef };
+  };
+  const jitted = function (...args) {
+    if (currentTrace()) return fn(...args);
+    let run;
     try {
-      const { tracedProgram, leaves } = compiled(cache, call, dynamic, 'jit');
-      outs = execute(tracedProgram, leaves, 'jit');
-      def = tracedProgram.outDef;
+      run = dispatch(...args);
     } catch (e) {
       return Promise.reject(e);
     }
-    return Promise.all(outs.map((o) => o._ready)).then(() => unflatten(def, outs));
+    return Promise.all(run.outs.map((o) => o._ready)).then(() => unflatten(run.def, run.outs));
+  };
+  /**
+   * jax.jit's call as JAX makes it: returns the output tree at once, its
+   * arrays futures (computed already in a blocking engine); errors throw.
+   */
+  jitted.dispatch = (...args) => {
+    if (currentTrace()) return fn(...args);
+    const run = dispatch(...args);
+    return unflatten(run.def, run.outs);
   };
   Object.defineProperty(jitted, 'name', { value: `jit(${fn.name || 'fn'})` });
   return jitted;
@@ -224,7 +235,9 @@ export function jvp(f, primals, tangents) {
  * jax.shard_map(f, {mesh, inSpecs, outSpecs, checkVma}): f runs on every
  * device of `mesh` with its blocks of the arguments (split by inSpecs, a
  * tree prefix of the arguments); its per-device results are joined by
- * outSpecs. Values f closes over become replicated inputs of the body.
+ * outSpecs (a tree prefix of the results, or a function of the results
+ * returning one, for a front end that knows the specs only then). Values f
+ * closes over become replicated inputs of the body.
  */
 export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
   if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
@@ -244,7 +257,8 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
       const out = withTrace(body, () => f(...unflatten(def, blocks)));
       const outTree = flatten(out, isLeafValue);
       const outAtoms = outTree.leaves.map((x) => traced(body, x, 'shardMap').atomIn(body));
-      const ospecs = broadcastPrefix(outSpecs, outTree.def, isSpec, 'shardMap outSpecs');
+      const prefix = typeof outSpecs === 'function' ? outSpecs(out) : outSpecs;
+      const ospecs = broadcastPrefix(prefix, outTree.def, isSpec, 'shardMap outSpecs');
       const res = callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms));
       return unflatten(outTree.def, t.wrap(res));
     } finally {

@@ -56,6 +56,7 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true, inThr
 // The lockstep executor on the calling thread, in the runtime's own module.
 const IN_THREAD = 'in-thread';
 
+
 /** A running device runtime (one wasm module instance and its device threads). */
 export class DeviceRuntime {
   /** `lockstepWorker`: null (threaded), a LockstepClient, or IN_THREAD. */
@@ -70,9 +71,8 @@ export class DeviceRuntime {
     /** Whether the devices are threads ('threaded') or stepped by one worker ('lockstep'). */
     this.executor = lockstepWorker ? 'lockstep' : 'threaded';
     this._worker = lockstepWorker;
-    if (lockstepWorker === IN_THREAD) {
-      this._worker = { run: async (program, inputs) => this._call(() => Module.interpretProgram(program, inputs)), terminate() {} };
-    }
+    this._inThread = lockstepWorker === IN_THREAD;
+    if (this._inThread) this._worker = { run: async (program, inputs) => this._interpret(program, inputs), terminate() {} };
     if (lockstepWorker) {
       this._worker.onDeath = (why) => this._die(why);
       this._core = null;
@@ -131,6 +131,36 @@ export class DeviceRuntime {
     const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
     run.delete();
     return outs;
+  }
+
+  /**
+   * runProgram for a caller that may block (Node, or a worker; never a
+   * page's main thread): runs the program and returns its output arrays
+   * once computed. Threaded, this thread waits for the job (Atomics.wait);
+   * in-thread lockstep, it computes them itself. The lockstep worker cannot
+   * be waited for.
+   */
+  runProgramSync(mesh, program, inputs) {
+    if (this._inThread) {
+      const ins = inputs.map((h) => ({ dtype: h.dtype(), shape: h.shape(), data: this.get(h, { checkReplicas: false }) }));
+      const specs = program.outSpecs();
+      return this._interpret(program, ins).map((o, i) =>
+        this.put(mesh, hostView(o.dtype, o.data), o.shape, specs[i] ?? [], o.dtype),
+      );
+    }
+    if (this._worker) throw errorOf('ValueError', 'runProgramSync: the lockstep worker cannot be waited for; load the devices with inThread: true');
+    if (this._dead) throw errorOf('DeviceError', `the device runtime is gone: ${this._dead}`);
+    const run = this._call(() => this.Module.submitProgram(this._core, this._nextId++, mesh, program, inputs, 1));
+    try {
+      const heap = new Int32Array(this.Module.HEAPU8.buffer);
+      const at = run.statePtr() >> 2;
+      // The job's completion message also reaches this thread later; an id nobody waits for is ignored there.
+      while (Atomics.load(heap, at) === 0) Atomics.wait(heap, at, 0, 1000);
+      if (Atomics.load(heap, at) !== 1) throw errorOf(run.errorKind(), run.errorMessage());
+      return Array.from({ length: run.size() }, (_, i) => run.output(i));
+    } finally {
+      run.delete();
+    }
   }
 
   /** Whether `array`'s data can be read on this thread now (see ready). */
@@ -341,6 +371,11 @@ export class DeviceRuntime {
       }
       throw e;
     }
+  }
+
+  // Runs `program` with the lockstep executor on this thread (host arrays in and out).
+  _interpret(program, inputs) {
+    return this._call(() => this.Module.interpretProgram(program, inputs));
   }
 
   // The dtype, shape and spec of a core array or a ResidentArray.
