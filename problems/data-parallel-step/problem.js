@@ -150,6 +150,8 @@ export default {
   title: 'Data-Parallel Step with psum',
   difficulty: 'Medium',
   args: Object.keys(inputs),
+  /** The Python solution's function (or the file's one public function). */
+  functionName: 'step',
   inputs,
   dims,
   outputs: {

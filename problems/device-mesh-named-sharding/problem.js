@@ -46,6 +46,8 @@ export default {
   title: 'Device Mesh and Named Sharding',
   difficulty: 'Easy',
   args: Object.keys(inputs),
+  /** The Python solution's function (or the file's one public function). */
+  functionName: 'place',
   inputs,
   dims,
   // Every device's block is checked through addressableShards.

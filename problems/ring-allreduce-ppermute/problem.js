@@ -57,6 +57,8 @@ export default {
   title: 'Ring All-Reduce with ppermute',
   difficulty: 'Hard',
   args: Object.keys(inputs),
+  /** The Python solution's function (or the file's one public function). */
+  functionName: 'ring_all_reduce',
   inputs,
   dims,
   outputs: { out: { dtype: 'float32', shape: [8, 'N'], sharding: ['data'], what: "out split over data (row d on device d)" } },

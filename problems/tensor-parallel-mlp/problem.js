@@ -132,6 +132,8 @@ export default {
   title: 'Tensor-Parallel MLP',
   difficulty: 'Medium',
   args: Object.keys(inputs),
+  /** The Python solution's function (or the file's one public function). */
+  functionName: 'mlp',
   inputs,
   dims,
   outputs: {

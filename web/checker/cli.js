@@ -1,21 +1,30 @@
 #!/usr/bin/env node
-// shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]
+// shardlab check <problem-id> [solution.py | solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]
+// shardlab run script.py
 // shardlab list
-// The solution runs only in a sandboxed child process that traces it; this
-// process runs the programs it sends back and judges them. stdout carries only
-// the report; the solution's output goes to stderr.
-// Exit status: 0 all passed; 1 the solution ran and something failed;
-// 2 a usage error (message on stderr, no JSON).
+// check: the solution (JAX in Python, or ShardLab's JS API) runs only in a
+// sandboxed child process that traces it; this process runs the programs it
+// sends back and judges them. stdout carries only the report; the
+// solution's output goes to stderr. Exit status: 0 all passed; 1 the
+// solution ran and something failed; 2 a usage error (message on stderr, no JSON).
+// run: runs a JAX Python script on the 8 devices and prints what it prints;
+// exit status 1 after an uncaught exception (its traceback on stderr).
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkSolution } from './engine.js';
+import { LANGUAGES } from './names.js';
 import { loadProblem, PROBLEM_IDS } from './problems.js';
 import { startNodeSandbox } from './sandbox_process.js';
 import { validateCases } from './validate_cases.js';
 
-const USAGE = 'usage: shardlab check <problem-id> [solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]\n       shardlab list';
+const USAGE = [
+  'usage: shardlab check <problem-id> [solution.py | solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]',
+  '       shardlab run script.py     (a JAX Python script on the 8 devices)',
+  '       shardlab list',
+  'Solutions are JAX in Python (.py: the function the problem names) or ShardLab\'s JS API (.mjs: the default export).',
+].join('\n');
 
 class UsageError extends Error {}
 
@@ -72,15 +81,24 @@ async function main() {
     }
     return 0;
   }
+  if (opts.command === 'run') {
+    if (opts.positional.length !== 1 || extname(opts.positional[0]) !== '.py') throw new UsageError(USAGE);
+    if (!existsSync(opts.positional[0])) throw new UsageError(`cannot read ${opts.positional[0]}: no such file`);
+    const { runPythonScript } = await import('../python/run.js');
+    return runPythonScript(resolve(opts.positional[0]));
+  }
   if (opts.command !== 'check' || opts.positional.length < 1 || opts.positional.length > 2) throw new UsageError(USAGE);
   const [id, file] = opts.positional;
   const problem = await loadProblem(id);
   if (!problem) throw new UsageError(`unknown problem '${id}'; the problems are ${PROBLEM_IDS.join(', ')}`);
+  const lang = file ? LANGUAGES[extname(file)] : 'javascript';
+  if (!lang) throw new UsageError(`${file}: a solution is a Python file (.py) or a JS module (.mjs, .js)`);
+  if (file && !existsSync(file)) throw new UsageError(`cannot read the solution ${file}: no such file`);
   const cases = opts.cases ? readCases(opts.cases, problem) : undefined;
-  const sandbox = startNodeSandbox(file ? pathToFileURL(resolve(file)).href : problem.solutionUrl.href);
+  const sandbox = startNodeSandbox(file ? pathToFileURL(resolve(file)).href : problem.solutionUrl.href, { functionName: problem.functionName });
   let report;
   try {
-    report = await checkSolution(problem, null, { cases, sandbox, seed: opts.seed, timeLimitMs: opts.timeLimitMs });
+    report = await checkSolution(problem, null, { cases, sandbox, seed: opts.seed, timeLimitMs: opts.timeLimitMs, lang });
   } catch (e) {
     if (e.name === 'LoadError') throw new UsageError(e.message);
     throw e;

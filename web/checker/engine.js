@@ -7,6 +7,7 @@
 import * as sl from '../lib/index.js';
 import { nestFlat } from '../lib/api/tree.js';
 import * as query from './jaxpr_query.js';
+import { apiName } from './names.js';
 import { makeRng } from './rng.js';
 import { rawOutputs } from './outputs.js';
 import { Deadline } from './sandbox.js';
@@ -154,13 +155,30 @@ export function freshSeed() {
  * `seed` (fresh by default, reported). `timeLimitMs` bounds the whole check.
  * Returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text)
  * and program (JSON), both null when nothing could be traced}; rejects with
- * a LoadError when the solution cannot be loaded.
+ * a LoadError when the solution cannot be loaded. The time limit starts once
+ * the sandbox's runtime is up (Python's start is not the solution's time;
+ * `startupLimitMs` bounds it). `lang` ('javascript' or 'python') is the
+ * solution's language: requirement messages name its API.
  */
-export async function checkSolution(problem, solution, { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000 } = {}) {
+export async function checkSolution(
+  problem,
+  solution,
+  { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000, startupLimitMs = 120000, lang = 'javascript' } = {},
+) {
   const t0 = performance.now();
   await sl.init();
-  const deadline = new Deadline(timeLimitMs);
   const box = sandbox ?? inProcessSandbox(solution);
+  let startError = null;
+  try {
+    await box.started(new Deadline(startupLimitMs));
+  } catch (e) {
+    if (e.name === 'LoadError') {
+      box.kill();
+      throw e;
+    }
+    startError = e;
+  }
+  const deadline = new Deadline(timeLimitMs);
   const cases = casesOf(problem, { seed, custom });
   // The requirements read the program traced for a generated case (or the first one).
   const traced = cases.find((c) => c.name.startsWith('generated')) ?? cases[0];
@@ -176,6 +194,7 @@ export async function checkSolution(problem, solution, { seed = freshSeed(), cas
   try {
     let traces = [];
     try {
+      if (startError) throw startError;
       traces = await box.trace(entries.map((e) => e.sig), deadline);
     } catch (e) {
       if (e.name === 'LoadError') throw e;
@@ -202,11 +221,17 @@ export async function checkSolution(problem, solution, { seed = freshSeed(), cas
     const jaxpr = main.program ? main.program.jaxpr() : null;
     const program = jaxpr ? jaxpr.toJSON() : null;
     const vars = program ? Object.fromEntries(problem.args.map((a, i) => [a, program.invars[i]?.name])) : {};
+    const api = (name) => apiName(name, lang);
     const requirements = problem.requirements.map((r) => {
-      if (!program) return { id: r.id, passed: false, message: `the solution could not be traced: ${main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error}` };
+      if (!program) {
+        // A requirement may say what a failed trace means in its terms (e.g. a branch on a traced value).
+        const own = main.traceError && r.traceError?.(main.traceError, { lang, api });
+        const why = main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error;
+        return { id: r.id, passed: false, message: own || `the solution could not be traced: ${why}` };
+      }
       let verdict;
       try {
-        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, query });
+        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, query, lang, api });
       } catch (e) {
         verdict = `the requirement could not be evaluated (${e.message})`;
       }

@@ -9,6 +9,8 @@
 //       trace the solution once per signature (one entry per argument)
 // sandbox -> judge
 //   {v, type: 'progress', stage, fraction?}   loading (Python's start); ignored
+//   {v, type: 'started'}                      the runtime is up (Python included); the
+//                                             solution's own time starts here
 //   {v, type: 'ready'}                        the solution is loaded
 //   {v, type: 'loadError', message}           it cannot be loaded
 //   {v, type: 'traced', id, results: [{exported} | {error: {name, message}}, ...]}
@@ -44,8 +46,8 @@ const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x)
 const isText = (s, max) => typeof s === 'string' && s.length <= max;
 
 /**
- * Reads message `m` from a sandbox in state `s` ({ready: bool, pending: the
- * outstanding request {id, count} or null}): returns {type, ...fields},
+ * Reads message `m` from a sandbox in state `s` ({started: bool, ready: bool,
+ * pending: the outstanding request {id, count} or null}): returns {type, ...fields},
  * copied out of `m`, or throws a ProtocolError.
  */
 export function readSandboxMessage(m, s) {
@@ -63,9 +65,14 @@ export function readSandboxMessage(m, s) {
         throw new ProtocolError("a bad 'progress'");
       }
       return { type: 'progress', stage: m.stage, fraction: m.fraction };
+    case 'started':
+      only();
+      if (s.started) throw new ProtocolError("a second 'started'");
+      return { type: 'started' };
     case 'ready':
       only();
       if (s.ready) throw new ProtocolError("a second 'ready'");
+      if (!s.started) throw new ProtocolError("'ready' before 'started'");
       return { type: 'ready' };
     case 'loadError':
       only('message');

@@ -64,7 +64,7 @@ export class Deadline {
 export class Sandbox {
   constructor(port) {
     this._port = port;
-    this._state = { ready: false, pending: null };
+    this._state = { started: false, ready: false, pending: null };
     this._broken = null;
     this._waiting = null; // {resolve, reject} of the one outstanding request (loading counts as one)
     this._nextId = 1;
@@ -72,6 +72,10 @@ export class Sandbox {
       this._waiting = { resolve, reject };
     });
     this._loaded.catch(() => {});
+    this._started = new Promise((resolve, reject) => {
+      this._startWaiting = { resolve, reject };
+    });
+    this._started.catch(() => {});
   }
 
   /** A message from the sandbox. */
@@ -85,6 +89,11 @@ export class Sandbox {
       return;
     }
     if (msg.type === 'progress') return;
+    if (msg.type === 'started') {
+      this._state.started = true;
+      this._startWaiting.resolve();
+      return;
+    }
     if (msg.type === 'loadError') {
       this._fail(new SandboxError('LoadError', msg.message));
       return;
@@ -103,6 +112,15 @@ export class Sandbox {
   /** The sandbox has gone (`how`: 'code 0', 'signal SIGKILL', 'a crash: ...'). */
   exited(how) {
     this._fail(new SandboxError('ExitError', `the solution exited (${how})`));
+  }
+
+  /**
+   * Resolves once the sandbox's runtime is up (Python's start, which the
+   * solution's time limit does not count); rejects when it breaks first or
+   * `deadline` (the limit for starting) passes.
+   */
+  started(deadline) {
+    return deadline.race(this._started, () => this._fail(deadline.error()));
   }
 
   /** Resolves once the solution is loaded; rejects with why it cannot be. */
@@ -136,5 +154,6 @@ export class Sandbox {
     const w = this._waiting;
     this._waiting = null;
     w?.reject(error);
+    this._startWaiting.reject(error);
   }
 }

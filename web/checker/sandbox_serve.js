@@ -31,17 +31,21 @@ export async function traceAt(solution, signature) {
 
 /**
  * Serves the judge over `post` (sends one message) and `onMessage` (registers
- * the receiver): loads the solution with `load()` (resolving to the function,
- * or rejecting with why it cannot), says ready or loadError, then answers
- * trace requests one at a time. Eager operations of the solution (on
- * constants) run on the lockstep executor in this same thread; `sources`
- * is the module handed over where the sandbox may not fetch it (the page).
+ * the receiver): starts the runtime (and `prepare()`, e.g. Python's, if
+ * given), says started, loads the solution with `load()` (resolving to the
+ * function, or rejecting with why it cannot), says ready or loadError, then
+ * answers trace requests one at a time. Eager operations of the solution (on
+ * constants) run on the lockstep executor in this same thread, blocking, as
+ * a synchronous front end (Python) needs; `sources` is the module handed
+ * over where the sandbox may not fetch it (the page).
  */
-export async function serveSandbox({ post, onMessage, load, sources }) {
+export async function serveSandbox({ post, onMessage, load, prepare, sources }) {
   const send = (m) => post({ v: PROTOCOL_VERSION, ...m });
   let solution;
   try {
-    await sl.init({ threads: false, inThread: true, sources });
+    await sl.init({ threads: false, inThread: true, sources, blocking: true });
+    await prepare?.();
+    send({ type: 'started' });
     solution = await load();
   } catch (e) {
     send({ type: 'loadError', message: String(e?.message ?? e).slice(0, MAX_ERROR_CHARS) });

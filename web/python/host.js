@@ -1,0 +1,38 @@
+// Python on ShardLab: starts Pyodide, installs the `jax` package of
+// web/python/jax (pure Python, a binding over the JS API), and gives the
+// JS module `_shardlab` it imports: the JS API (`sl`) and the few checks a
+// binding cannot make from Python. Used by the checker's sandbox (to trace a
+// learner's function) and by `shardlab run` (to run a script).
+
+import * as sl from '../lib/index.js';
+
+/** Where the package goes in Pyodide's file system (put on sys.path). */
+const PACKAGE_ROOT = '/lib/shardlab';
+
+/** What Python's binding reads from JS besides the API: which values are arrays. */
+const BRIDGE = {
+  sl,
+  isTracer: (x) => x instanceof sl.Tracer,
+  isArray: (x) => x instanceof sl.Tracer || x instanceof sl.Array,
+  isJsArray: (x) => Array.isArray(x),
+  /** A JS Error with `name` and `message` (how a Python exception leaves a traced function). */
+  error: (name, message) => Object.assign(new Error(message), { name }),
+};
+
+/**
+ * Starts Python: `loadPyodide` is pyodide's loader, `options` its options
+ * (indexURL, stdout, stderr, ...), `files` the package as {relative path:
+ * text} (python_files_node.js reads them from disk). Resolves to the
+ * Pyodide API with the package importable (`import jax`).
+ */
+export async function startPython(loadPyodide, files, options = {}) {
+  const pyodide = await loadPyodide(options);
+  for (const [path, text] of Object.entries(files)) {
+    const full = `${PACKAGE_ROOT}/${path}`;
+    pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf('/')));
+    pyodide.FS.writeFile(full, text);
+  }
+  pyodide.registerJsModule('_shardlab', BRIDGE);
+  pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(PACKAGE_ROOT)})`);
+  return pyodide;
+}

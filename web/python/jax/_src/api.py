@@ -1,0 +1,343 @@
+"""JAX's transformations and array constructors over the JS API. Python owns
+the pytrees: every argument and result is flattened here, so the JS side
+only ever sees flat lists of leaves, and Python's structures (tuples, lists,
+dicts, None) come back as they went in."""
+
+import functools
+import numbers
+import weakref
+
+from . import dtypes, pytree
+from .array import Array
+from .js import UNDEFINED, call, callback, from_js, js_list, sl, to_js_value
+
+
+def _as_leaf(x):
+    """A leaf as the JS API takes it: arrays, Python scalars (weakly typed f32[] / bool[])."""
+    if isinstance(x, (Array, bool, int, float)) or hasattr(x, "__js__"):
+        return x
+    raise TypeError(
+        f"{type(x).__name__} is not a valid JAX type: arguments must be jax Arrays, Python scalars, "
+        "or pytrees (tuples, lists, dicts) of them"
+    )
+
+
+def _leaf_key(x):
+    if isinstance(x, Array):
+        return (x.shape, x.dtype.name)
+    if isinstance(x, bool):
+        return ((), "bool")
+    if isinstance(x, numbers.Number):
+        return ((), "float32")
+    return (repr(x),)
+
+
+def asarray(a, dtype=None):
+    """jnp.asarray / jnp.array: an array from an array, a Python scalar or
+    nested lists; the dtype follows JAX (ints int32, floats float32, bools bool)."""
+    if isinstance(a, Array):
+        return a if dtype is None or a.dtype == dtype else a.astype(dtype)
+    if dtype is None:
+        leaves = pytree.tree_leaves(a)
+        if leaves and all(isinstance(v, bool) for v in leaves):
+            dtype = "bool"
+        elif leaves and all(isinstance(v, int) and not isinstance(v, bool) for v in leaves):
+            dtype = "int32"
+        else:
+            dtype = "float32"
+    return from_js(call(sl.array, a, {"dtype": dtypes.name(dtype)}))
+
+
+def array(object, dtype=None, copy=True):
+    """jnp.array."""
+    return asarray(object, dtype)
+
+
+# Python functions handed to JS for a transformation's lifetime.
+class _Callback:
+    def __init__(self, f):
+        self.proxy = callback(f)
+        weakref.finalize(self, self.proxy.destroy)
+
+
+def _call_flat(fun, treedef, js_leaves):
+    args, kwargs = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
+    return fun(*args, **kwargs)
+
+
+def _flat_out(out):
+    leaves, tree = pytree.tree_flatten(out)
+    return js_list([_as_leaf(x) for x in leaves]), tree
+
+
+class _Jit:
+    def __init__(self, fun, static_argnums, static_argnames):
+        self._fun = fun
+        self._static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
+        self._static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+        self._compiled = {}  # static values and in-tree -> (js jit, callback, {signature: out tree})
+        functools.update_wrapper(self, fun)
+
+    def __call__(self, *args, **kwargs):
+        n = len(args)
+        statics = tuple(sorted((i % n if n else i, args[i]) for i in self._static_argnums if -n <= i < n))
+        static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in self._static_argnames))
+        dyn_args = tuple(a for i, a in enumerate(args) if not any(i == s for s, _ in statics))
+        dyn_kw = {k: v for k, v in kwargs.items() if k not in self._static_argnames}
+        leaves, treedef = pytree.tree_flatten((dyn_args, dyn_kw))
+        leaves = [_as_leaf(x) for x in leaves]
+        key = (statics, static_kw, treedef)
+        try:
+            entry = self._compiled.get(key)
+        except TypeError:
+            raise ValueError("jax.jit: static arguments must be hashable") from None
+        if entry is None:
+            entry = self._compile(statics, dict(static_kw), treedef)
+            self._compiled[key] = entry
+        js_jit, _, out_trees = entry
+        out = list(call(js_jit.dispatch, *leaves))
+        sig = tuple(_leaf_key(x) for x in leaves)
+        return pytree.tree_unflatten(out_trees[sig], [from_js(x) for x in out])
+
+    def _compile(self, statics, static_kw, treedef):
+        out_trees = {}
+
+        def body(*js_leaves):
+            dyn_args, dyn_kw = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
+            dyn = iter(dyn_args)
+            positions = dict(statics)
+            total = len(dyn_args) + len(positions)
+            args = [positions[i] if i in positions else next(dyn) for i in range(total)]
+            out, tree = _flat_out(self._fun(*args, **dyn_kw, **static_kw))
+            out_trees[tuple(_leaf_key(from_js(x)) for x in js_leaves)] = tree
+            return out
+
+        cb = _Callback(body)
+        return sl.jit(cb.proxy), cb, out_trees
+
+    def lower(self, *args, **kwargs):
+        raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")
+
+
+def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), **unsupported):
+    """jax.jit(fun, static_argnums=..., static_argnames=...); usable as a decorator."""
+    if unsupported:
+        raise NotImplementedError(f"jax.jit: {', '.join(unsupported)} not supported by ShardLab yet")
+    if fun is None:
+        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames)
+    return _Jit(fun, static_argnums, static_argnames)
+
+
+class ClosedJaxpr:
+    """What jax.make_jaxpr returns: printed as JAX prints the program."""
+
+    def __init__(self, js_jaxpr, out_tree):
+        self._js = js_jaxpr
+        self.out_tree = out_tree
+
+    def __str__(self):
+        return str(self._js.toString())
+
+    __repr__ = __str__
+
+    def pretty_print(self, **kwargs):
+        """The printed program."""
+        return str(self)
+
+
+def make_jaxpr(fun, static_argnums=()):
+    """jax.make_jaxpr(fun)(*args): the traced program."""
+
+    @functools.wraps(fun)
+    def traced(*args, **kwargs):
+        leaves, treedef = pytree.tree_flatten((args, kwargs))
+        box = {}
+
+        def body(*js_leaves):
+            out, box["tree"] = _flat_out(_call_flat(fun, treedef, js_leaves))
+            return out
+
+        cb = _Callback(body)
+        js_jaxpr = call(sl.makeJaxpr(cb.proxy), *[_js_arg(x) for x in leaves])
+        return ClosedJaxpr(js_jaxpr, box.get("tree"))
+
+    return traced
+
+
+def _js_arg(x):
+    from .. import ShapeDtypeStruct
+
+    return x if isinstance(x, ShapeDtypeStruct) else _as_leaf(x)
+
+
+def _argnums(argnums, n, fn):
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for a in nums:
+        if not -n <= a < n:
+            raise ValueError(f"{fn}: argnums {argnums} is out of range for a function of {n} positional arguments")
+    return nums, [a % n for a in nums]
+
+
+def value_and_grad(fun, argnums=0, has_aux=False):
+    """jax.value_and_grad(fun, argnums, has_aux)."""
+
+    @functools.wraps(fun)
+    def vg(*args, **kwargs):
+        nums, idx = _argnums(argnums, len(args), "value_and_grad")
+        flat = [pytree.tree_flatten(a) for a in args]
+        starts = [sum(len(f[0]) for f in flat[:i]) for i in range(len(args))]
+        leaves = [_as_leaf(x) for f in flat for x in f[0]]
+        diff = [starts[i] + k for i in idx for k in range(len(flat[i][0]))]
+        box = {}
+
+        def body(*js_leaves):
+            it = iter([from_js(x) for x in js_leaves])
+            py_args = [pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]
+            out = fun(*py_args, **kwargs)
+            if not has_aux:
+                return _as_js_scalar_out(out)
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise TypeError("value_and_grad with has_aux=True: the function must return a pair (value, aux)")
+            aux, box["aux"] = _flat_out(out[1])
+            return js_list([_as_js_scalar_out(out[0]), aux])
+
+        cb = _Callback(body)
+        res = call(sl.valueAndGrad(cb.proxy, to_js_value({"argnums": diff, "hasAux": bool(has_aux)})), *leaves)
+        value, grads = res[0], [from_js(g) for g in res[1]]
+        if has_aux:
+            value = (from_js(value[0]), pytree.tree_unflatten(box["aux"], [from_js(x) for x in value[1]]))
+        else:
+            value = from_js(value)
+        it = iter(grads)
+        per_arg = [pytree.tree_unflatten(flat[i][1], [next(it) for _ in flat[i][0]]) for i in idx]
+        return value, (per_arg[0] if isinstance(argnums, int) else tuple(per_arg))
+
+    return vg
+
+
+def _as_js_scalar_out(v):
+    if not isinstance(v, (Array, float, int)):
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output was {v!r}")
+    return to_js_value(v)
+
+
+def grad(fun, argnums=0, has_aux=False):
+    """jax.grad(fun, argnums, has_aux)."""
+    vg = value_and_grad(fun, argnums, has_aux)
+
+    @functools.wraps(fun)
+    def g(*args, **kwargs):
+        value, grads = vg(*args, **kwargs)
+        return (grads, value[1]) if has_aux else grads
+
+    return g
+
+
+def vjp(fun, *primals, has_aux=False):
+    """jax.vjp(fun, *primals) -> (out, vjp_fn)."""
+    if has_aux:
+        raise NotImplementedError("jax.vjp: has_aux is not supported by ShardLab yet")
+    flat = [pytree.tree_flatten(p) for p in primals]
+    leaves = [_as_leaf(x) for f in flat for x in f[0]]
+    box = {}
+
+    def body(*js_leaves):
+        it = iter([from_js(x) for x in js_leaves])
+        out, box["tree"] = _flat_out(fun(*[pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]))
+        return out
+
+    cb = _Callback(body)
+    res = call(sl.vjp, cb.proxy, *leaves)
+    out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
+    js_vjp = res[1]
+
+    def vjp_fn(cotangents):
+        ct_leaves, ct_tree = pytree.tree_flatten(cotangents)
+        if ct_tree != box["tree"]:
+            raise ValueError(f"vjp: the cotangent's structure {ct_tree} differs from the output's {box['tree']}")
+        cts = list(call(js_vjp, [_as_leaf(x) for x in ct_leaves]))
+        it = iter([from_js(x) for x in cts])
+        _ = cb  # keep the traced function alive while vjp_fn is
+        return tuple(pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat)
+
+    return out, vjp_fn
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    """jax.jvp(fun, primals, tangents) -> (out, tangent_out)."""
+    if has_aux:
+        raise NotImplementedError("jax.jvp: has_aux is not supported by ShardLab yet")
+    flat = [pytree.tree_flatten(p) for p in primals]
+    tan_leaves = []
+    for (ls, t), tan in zip(flat, tangents):
+        tl, tt = pytree.tree_flatten(tan)
+        if tt != t:
+            raise ValueError(f"jvp: a tangent's structure {tt} differs from its primal's {t}")
+        tan_leaves.extend(tl)
+    box = {}
+
+    def body(*js_leaves):
+        it = iter([from_js(x) for x in js_leaves])
+        out, box["tree"] = _flat_out(fun(*[pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]))
+        return out
+
+    cb = _Callback(body)
+    leaves = [_as_leaf(x) for f in flat for x in f[0]]
+    res = call(sl.jvp, cb.proxy, leaves, [_as_leaf(x) for x in tan_leaves])
+    out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
+    tan = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[1]])
+    return out, tan
+
+
+def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset(), check_vma=True):
+    """jax.shard_map(f, mesh=..., in_specs=..., out_specs=..., check_vma=...);
+    usable as a decorator, with functools.partial or with f left out."""
+    from ..sharding import Mesh, PartitionSpec
+
+    if f is None:
+        return lambda g: shard_map(
+            g, out_specs=out_specs, in_specs=in_specs, mesh=mesh, axis_names=axis_names, check_vma=check_vma
+        )
+    if mesh is None:
+        raise ValueError("shard_map: pass mesh=... (ShardLab has no context mesh yet: jax.set_mesh is not supported)")
+    if not isinstance(mesh, Mesh):
+        raise TypeError(f"shard_map: mesh must be a jax.sharding.Mesh, got {type(mesh).__name__}")
+    if axis_names and set(axis_names) != set(mesh.axis_names):
+        raise NotImplementedError("shard_map: axis_names naming only some mesh axes is not supported by ShardLab yet")
+    is_spec = lambda s: isinstance(s, PartitionSpec)  # noqa: E731
+
+    @functools.wraps(f)
+    def wrapped(*args):
+        leaves, treedef = pytree.tree_flatten(args)
+        specs = pytree.broadcast_prefix(in_specs, args, is_spec, "shard_map in_specs")
+        box = {}
+
+        def body(*js_blocks):
+            out = pytree.tree_unflatten(treedef, [from_js(x) for x in js_blocks])
+            result, box["tree"] = _flat_out(f(*out))
+            box["specs"] = pytree.broadcast_prefix(out_specs, pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves),
+                                                   is_spec, "shard_map out_specs")
+            return result
+
+        cb = _Callback(body)
+        specs_cb = _Callback(lambda _out: js_list(box["specs"]))
+        options = {"mesh": mesh, "inSpecs": list(specs), "outSpecs": specs_cb.proxy, "checkVma": bool(check_vma)}
+        res = call(sl.shardMap(cb.proxy, to_js_value(options)), *[_as_leaf(x) for x in leaves])
+        return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
+
+    return wrapped
+
+
+def device_put(x, device=None):
+    """jax.device_put(x, sharding): the arrays of pytree x placed as `sharding` says."""
+    from ..sharding import NamedSharding
+
+    leaves, tree = pytree.tree_flatten(x)
+    if device is not None and not isinstance(device, NamedSharding):
+        if hasattr(device, "id"):  # a Device: every array is on every device already
+            device = None
+        else:
+            raise TypeError(f"device_put: expected a NamedSharding or a Device, got {type(device).__name__}")
+    out = [from_js(call(sl.devicePut, asarray(v) if not isinstance(v, Array) else v,
+                        device if device is not None else UNDEFINED)) for v in leaves]
+    return pytree.tree_unflatten(tree, out)

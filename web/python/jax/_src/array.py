@@ -1,0 +1,306 @@
+"""jax.Array: a JS array or tracer seen from Python. Operators and methods
+are jax.numpy's functions (the table); converting a traced value to a
+Python bool, number or index raises JAX's errors, as JAX does."""
+
+from . import dtypes, format
+from .js import bridge
+
+
+def _np():
+    from .. import numpy
+
+    return numpy
+
+
+class Array:
+    """A jax Array: concrete (on the devices) or traced (inside jit, grad, shard_map)."""
+
+    __slots__ = ("_js", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, js_value):
+        self._js = js_value
+
+    # The type.
+
+    @property
+    def shape(self):
+        """The shape, a tuple."""
+        return tuple(int(d) for d in self._js.shape)
+
+    @property
+    def ndim(self):
+        """The number of dimensions."""
+        return int(self._js.ndim)
+
+    @property
+    def size(self):
+        """The number of elements."""
+        return int(self._js.size)
+
+    @property
+    def dtype(self):
+        """The dtype (jnp.float32, jnp.int32 or jnp.bool_ compare equal to it)."""
+        return dtypes.dtype(self._js.dtype)
+
+    @property
+    def T(self):
+        """The transpose."""
+        return _np().transpose(self)
+
+    @property
+    def sharding(self):
+        """The NamedSharding of a concrete array."""
+        from ..sharding import NamedSharding
+
+        self._concrete("sharding")
+        return NamedSharding._wrap(self._js.sharding)
+
+    def _is_tracer(self):
+        return bool(bridge.isTracer(self._js))
+
+    # Conversions: JAX's errors on traced values.
+
+    def _concrete(self, what):
+        from .. import errors
+
+        if self._is_tracer():
+            if what == "bool":
+                raise errors.TracerBoolConversionError(self)
+            if what == "index":
+                raise errors.TracerIntegerConversionError(self)
+            if what in ("float", "int", "complex"):
+                raise errors.ConcretizationTypeError(
+                    self,
+                    f"The problem arose with the `{what}` function. If trying to convert the data type of a value, "
+                    f"try using `x.astype({what})` or `jnp.array(x, {what})` instead.",
+                )
+            raise errors.ConcretizationTypeError(self, f"This occurred in the {what} of jax.Array")
+        return self
+
+    def _values(self):
+        return self._concrete("data")._js.dataSync().to_py().tolist()
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
+            )
+        self._concrete("bool")
+        return bool(self._values()[0])
+
+    def __float__(self):
+        self._scalar("float")
+        return float(self._values()[0])
+
+    def __int__(self):
+        self._scalar("int")
+        return int(self._values()[0])
+
+    def __index__(self):
+        self._concrete("index")
+        if self.ndim != 0 or self.dtype.name != "int32":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self._values()[0])
+
+    def _scalar(self, what):
+        if self.size != 1:
+            raise TypeError(f"Only scalar arrays can be converted to Python scalars; got arr.ndim={self.ndim}")
+        self._concrete(what)
+
+    def item(self):
+        """The single element as a Python scalar."""
+        self._concrete("item() method")
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        v = self._values()[0]
+        return bool(v) if self.dtype.name == "bool" else v
+
+    def tolist(self):
+        """The elements as nested Python lists."""
+        values = self._values()
+        if self.dtype.name == "bool":
+            values = [bool(v) for v in values]
+
+        def nest(dim, offset, stride):
+            if dim == self.ndim:
+                return values[offset]
+            inner = stride // self.shape[dim] if self.shape[dim] else 0
+            return [nest(dim + 1, offset + i * inner, inner) for i in range(self.shape[dim])]
+
+        return nest(0, 0, self.size)
+
+    def block_until_ready(self):
+        """Returns the array (a blocking engine computes arrays before returning them)."""
+        return self
+
+    def __array__(self, *a, **k):
+        from .. import errors
+
+        if self._is_tracer():
+            raise errors.TracerArrayConversionError(self)
+        raise TypeError("numpy is not available in ShardLab's Python; use x.tolist()")
+
+    def __repr__(self):
+        if self._is_tracer():
+            return f"Traced<{self.dtype}[{','.join(map(str, self.shape))}]>with<DynamicJaxprTrace>"
+        return format.array_repr(self._values(), self.shape, self.dtype.name)
+
+    def __str__(self):
+        if self._is_tracer():
+            return repr(self)
+        return format.array_str(self._values(), self.shape, self.dtype.name)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        raise NotImplementedError(_NO_INDEXING)
+
+    def __getitem__(self, index):
+        raise NotImplementedError(_NO_INDEXING)
+
+    def __setitem__(self, index, value):
+        raise TypeError(
+            "JAX arrays are immutable and do not support in-place item assignment; "
+            "use x.at[idx].set(y) (not supported by ShardLab yet)"
+        )
+
+    __hash__ = None
+
+    # Methods (jax.numpy functions).
+
+    def astype(self, dtype):
+        """jnp.astype(self, dtype)."""
+        return _np().astype(self, dtype)
+
+    def reshape(self, *shape):
+        """self reshaped: x.reshape(2, 3) or x.reshape((2, 3))."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return _np().reshape(self, shape)
+
+    def transpose(self, *axes):
+        """self with its axes permuted (reversed by default)."""
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = axes[0]
+        return _np().transpose(self, axes or None)
+
+    def sum(self, axis=None, keepdims=False):
+        """jnp.sum(self, axis, keepdims=keepdims)."""
+        return _np().sum(self, axis=axis, keepdims=keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        """jnp.mean(self, axis, keepdims=keepdims)."""
+        return _np().mean(self, axis=axis, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        """jnp.max(self, axis, keepdims=keepdims)."""
+        return _np().max(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        """jnp.min(self, axis, keepdims=keepdims)."""
+        return _np().min(self, axis=axis, keepdims=keepdims)
+
+    def var(self, axis=None, keepdims=False):
+        """jnp.var(self, axis, keepdims=keepdims)."""
+        return _np().var(self, axis=axis, keepdims=keepdims)
+
+    def squeeze(self, axis=None):
+        """jnp.squeeze(self, axis)."""
+        return _np().squeeze(self, axis)
+
+    def dot(self, other):
+        """jnp.dot(self, other)."""
+        return _np().dot(self, other)
+
+    def clip(self, min=None, max=None):
+        """jnp.clip(self, min, max)."""
+        return _np().clip(self, min, max)
+
+    # Operators.
+
+    def __add__(self, o):
+        return _np().add(self, o)
+
+    def __radd__(self, o):
+        return _np().add(o, self)
+
+    def __sub__(self, o):
+        return _np().subtract(self, o)
+
+    def __rsub__(self, o):
+        return _np().subtract(o, self)
+
+    def __mul__(self, o):
+        return _np().multiply(self, o)
+
+    def __rmul__(self, o):
+        return _np().multiply(o, self)
+
+    def __truediv__(self, o):
+        return _np().divide(self, o)
+
+    def __rtruediv__(self, o):
+        return _np().divide(o, self)
+
+    def __floordiv__(self, o):
+        return _np().floor_divide(self, o)
+
+    def __rfloordiv__(self, o):
+        return _np().floor_divide(o, self)
+
+    def __mod__(self, o):
+        return _np().remainder(self, o)
+
+    def __rmod__(self, o):
+        return _np().remainder(o, self)
+
+    def __pow__(self, o):
+        return _np().power(self, o)
+
+    def __rpow__(self, o):
+        return _np().power(o, self)
+
+    def __matmul__(self, o):
+        return _np().matmul(self, o)
+
+    def __rmatmul__(self, o):
+        return _np().matmul(o, self)
+
+    def __neg__(self):
+        return _np().negative(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _np().abs(self)
+
+    def __eq__(self, o):
+        return _np().equal(self, o)
+
+    def __ne__(self, o):
+        return _np().not_equal(self, o)
+
+    def __lt__(self, o):
+        return _np().less(self, o)
+
+    def __le__(self, o):
+        return _np().less_equal(self, o)
+
+    def __gt__(self, o):
+        return _np().greater(self, o)
+
+    def __ge__(self, o):
+        return _np().greater_equal(self, o)
+
+
+_NO_INDEXING = (
+    "indexing a jax Array (x[i], x[a:b], x[..., None]) is not supported by ShardLab yet; "
+    "use jax.lax.slice, jax.lax.dynamic_slice, jnp.reshape or jnp.squeeze"
+)

@@ -1,0 +1,88 @@
+"""The dtypes ShardLab has, as jax.numpy names them (jnp.float32, jnp.int32,
+jnp.bool_): each is a scalar type usable wherever a dtype is, and calling
+one makes an array of it, as in JAX."""
+
+
+class _ScalarMeta(type):
+    def __repr__(cls):
+        return f"<class 'jax.numpy.{cls.__name__}'>"
+
+    def __eq__(cls, other):
+        return isinstance(other, (_ScalarMeta, DType, str, type)) and name(other) == cls.dtype.name
+
+    def __hash__(cls):
+        return hash(cls.dtype.name)
+
+    def __call__(cls, x):
+        from . import api
+
+        return api.asarray(x, dtype=cls)
+
+
+class DType:
+    """A dtype object (x.dtype): compares equal to its scalar type and its name."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, n):
+        self.name = n
+
+    def __eq__(self, other):
+        try:
+            return name(other) == self.name
+        except TypeError:
+            return False
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f"dtype('{self.name}')"
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def itemsize(self):
+        return 1 if self.name == "bool" else 4
+
+    @property
+    def kind(self):
+        return {"float32": "f", "int32": "i", "bool": "b"}[self.name]
+
+
+float32 = _ScalarMeta("float32", (), {"dtype": DType("float32")})
+int32 = _ScalarMeta("int32", (), {"dtype": DType("int32")})
+bool_ = _ScalarMeta("bool_", (), {"dtype": DType("bool")})
+
+_BY_NAME = {"float32": float32.dtype, "int32": int32.dtype, "bool": bool_.dtype}
+_PYTHON = {float: "float32", int: "int32", bool: "bool"}
+_UNSUPPORTED = ("float64", "float16", "bfloat16", "int64", "int8", "int16", "uint8", "uint32", "complex64")
+
+
+def name(d):
+    """The dtype name ('float32', 'int32', 'bool') of a dtype-like: a scalar
+    type, a dtype object, a name, or Python's float, int and bool."""
+    if isinstance(d, DType):
+        return d.name
+    if isinstance(d, _ScalarMeta):
+        return d.dtype.name
+    if isinstance(d, type) and d in _PYTHON:
+        return _PYTHON[d]
+    if isinstance(d, str):
+        n = {"bool_": "bool", "f32": "float32", "i32": "int32"}.get(d, d)
+        if n in _BY_NAME:
+            return n
+        if n in _UNSUPPORTED:
+            raise TypeError(f"dtype {n} is not supported by ShardLab; the dtypes are float32, int32 and bool")
+    raise TypeError(f"{d!r} is not a dtype; use jnp.float32, jnp.int32 or jnp.bool_")
+
+
+def is_dtype_like(d):
+    """Whether `d` names a dtype (not a value)."""
+    return isinstance(d, (DType, _ScalarMeta)) or (isinstance(d, type) and d in _PYTHON)
+
+
+def dtype(d):
+    """jnp.dtype(d): the dtype object."""
+    return _BY_NAME[name(d)]

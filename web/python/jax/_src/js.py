@@ -1,0 +1,95 @@
+"""The JavaScript side: ShardLab's JS API (`sl`, from the `_shardlab` module
+the host registers) and the conversions between Python and JS values. The
+binding holds no math: every array operation is a call into `sl`."""
+
+import js
+from pyodide.ffi import JsException, JsNull, JsProxy, create_proxy, jsnull, to_js
+
+import _shardlab
+
+from . import dtypes
+
+sl = _shardlab.sl
+bridge = _shardlab
+
+UNDEFINED = object()
+"""Passed for a JS parameter left out (JS's undefined: the function's default)."""
+
+
+def to_js_value(v):
+    """A Python value as the JS API takes it: arrays as themselves, None as
+    null, tuples and lists as JS arrays, dicts as objects, dtypes by name."""
+    from .array import Array
+
+    if isinstance(v, Array):
+        return v._js
+    if v is UNDEFINED:
+        return None  # pyodide passes None as undefined
+    if v is None:
+        return jsnull
+    if isinstance(v, (bool, int, float, str, JsProxy)):
+        return v
+    if dtypes.is_dtype_like(v):
+        return dtypes.name(v)
+    if hasattr(v, "__js__"):
+        return v.__js__()
+    if isinstance(v, (tuple, list)):
+        return to_js([to_js_value(x) for x in v])
+    if isinstance(v, dict):
+        return js.Object.fromEntries(to_js([[str(k), to_js_value(x)] for k, x in v.items()]))
+    raise TypeError(f"{type(v).__name__} values are not supported by ShardLab's jax (got {v!r})")
+
+
+def from_js(v):
+    """A JS value as Python sees it: arrays and tracers wrapped as jax Arrays,
+    JS arrays as lists, null as None."""
+    from .array import Array
+
+    if isinstance(v, JsNull):
+        return None
+    if isinstance(v, JsProxy):
+        if bridge.isArray(v):
+            return Array(v)
+        if bridge.isJsArray(v):
+            return [from_js(x) for x in v]
+    return v
+
+
+# JS error names (ShardLab's categories) -> the Python exception JAX raises for them.
+def _python_error(name, message):
+    from .. import errors
+
+    cls = {
+        "ValueError": ValueError,
+        "ShapeError": TypeError,
+        "ShardingError": ValueError,
+        "VmaError": ValueError,
+        "ConcretizationError": errors.ConcretizationTypeError,
+        "DeviceError": errors.JaxRuntimeError,
+        "ResourceError": errors.JaxRuntimeError,
+        "TypeError": TypeError,
+        "RangeError": ValueError,
+    }.get(name, RuntimeError)
+    if cls is errors.ConcretizationTypeError:
+        err = cls.__new__(cls)
+        Exception.__init__(err, message)
+        return err
+    return cls(message)
+
+
+def call(f, *args):
+    """Calls JS function `f` with Python arguments; a JS error becomes the Python exception JAX raises."""
+    try:
+        return f(*[to_js_value(a) for a in args])
+    except JsException as e:
+        raise _python_error(getattr(e, "name", "Error"), getattr(e, "message", str(e))) from None
+
+
+def callback(f):
+    """A JS-callable proxy of Python function `f` (the caller destroys it when done)."""
+    return create_proxy(f)
+
+
+def js_list(values):
+    """A JS array of Python values converted with to_js_value."""
+    return to_js([to_js_value(v) for v in values])

@@ -1,0 +1,209 @@
+"""The one table from JAX's names to ShardLab's JS API.
+
+Each line: the jax module, the JAX name, the JS function it calls, and JAX's
+parameters in JAX's order. Parameters are passed positionally, in that
+order, except those in {braces}, which go in the JS function's options
+object under their camelCase names. `x:tree` is a pytree (the function maps
+over its leaves and returns the same structure); `*cases` takes the rest of
+the positional arguments; `=...` marks a parameter the caller may leave out
+(the JS function has JAX's default). A JS function added to the API is one
+line here."""
+
+import re
+
+from . import pytree
+from .js import UNDEFINED, call, from_js, sl
+
+TABLE = r"""
+numpy  add              np.add               x1, x2
+numpy  subtract         np.subtract          x1, x2
+numpy  multiply         np.multiply          x1, x2
+numpy  divide           np.divide            x1, x2
+numpy  true_divide      np.divide            x1, x2
+numpy  power            np.power             x1, x2
+numpy  pow              np.power             x1, x2
+numpy  maximum          np.maximum           x1, x2
+numpy  minimum          np.minimum           x1, x2
+numpy  equal            np.equal             x1, x2
+numpy  not_equal        np.notEqual          x1, x2
+numpy  less             np.less              x1, x2
+numpy  less_equal       np.lessEqual         x1, x2
+numpy  greater          np.greater           x1, x2
+numpy  greater_equal    np.greaterEqual      x1, x2
+numpy  negative         np.negative          x
+numpy  exp              np.exp               x
+numpy  log              np.log               x
+numpy  tanh             np.tanh              x
+numpy  sqrt             np.sqrt              x
+numpy  square           np.square            x
+numpy  abs              np.abs               x
+numpy  absolute         np.abs               x
+numpy  sign             np.sign              x
+numpy  where            np.where             condition, x, y
+numpy  matmul           np.matmul            a, b
+numpy  dot              np.dot               a, b
+numpy  sum              np.sum               a, {axis=None, keepdims=False}
+numpy  mean             np.mean              a, {axis=None, keepdims=False}
+numpy  max              np.max               a, {axis=None, keepdims=False}
+numpy  min              np.min               a, {axis=None, keepdims=False}
+numpy  amax             np.max               a, {axis=None, keepdims=False}
+numpy  amin             np.min               a, {axis=None, keepdims=False}
+numpy  var              np.var               a, {axis=None, keepdims=False}
+numpy  reshape          np.reshape           a, shape
+numpy  transpose        np.transpose         a, axes=None
+numpy  expand_dims      np.expandDims        a, axis
+numpy  squeeze          np.squeeze           a, axis=None
+numpy  concatenate      np.concatenate       arrays, axis=0
+numpy  stack            np.stack             arrays, axis=0
+numpy  astype           np.astype            x, dtype
+numpy  full             np.full              shape, fill_value, dtype=None
+numpy  zeros            np.zeros             shape, dtype=None
+numpy  ones             np.ones              shape, dtype=None
+numpy  zeros_like       np.zerosLike         a
+numpy  ones_like        np.onesLike          a
+numpy  arange           np.arange            start, stop=None, step=None
+numpy  broadcast_to     np.broadcastTo       array, shape
+numpy  pad              np.pad               array, pad_width, {constant_values=0}
+numpy  clip             np.clip              arr, min=None, max=None
+nn     relu             nn.relu              x
+nn     sigmoid          nn.sigmoid           x
+nn     gelu             nn.gelu              x
+nn     softmax          nn.softmax           x, {axis=-1}
+nn     log_softmax      nn.logSoftmax        x, {axis=-1}
+lax    psum             lax.psum             x:tree, axis_name
+lax    pmean            lax.pmean            x:tree, axis_name
+lax    pmax             lax.pmax             x:tree, axis_name
+lax    pmin             lax.pmin             x:tree, axis_name
+lax    all_gather       lax.allGather        x:tree, axis_name, {axis=0, tiled=False}
+lax    psum_scatter     lax.psumScatter      x:tree, axis_name, {scatter_dimension=0, tiled=False}
+lax    ppermute         lax.ppermute         x:tree, axis_name, perm
+lax    all_to_all       lax.allToAll         x:tree, axis_name, split_axis, concat_axis, {tiled=False}
+lax    axis_index       lax.axisIndex        axis_name
+lax    pcast            lax.pcast            x:tree, axis_name, {to}
+lax    pvary            lax.pvary            x:tree, axis_name
+lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers
+lax    slice            lax.slice            operand, start_indices, limit_indices, strides=None
+lax    dynamic_slice    lax.dynamicSlice     operand, start_indices, slice_sizes
+lax    dynamic_update_slice lax.dynamicUpdateSlice operand, update, start_indices
+lax    pad              lax.pad              operand, padding_value, padding_config
+lax    select_n         lax.selectN          which, *cases
+lax    broadcast_in_dim lax.broadcastInDim   operand, shape, broadcast_dimensions
+lax    convert_element_type lax.convertElementType operand, new_dtype
+lax    iota             lax.iota             dtype, size
+lax    rsqrt            lax.rsqrt            x
+lax    logistic         lax.logistic         x
+lax    reduce_sum       lax.reduceSum        operand, axes
+lax    reduce_max       lax.reduceMax        operand, axes
+lax    reduce_min       lax.reduceMin        operand, axes
+lax    exp              np.exp               x
+lax    log              np.log               x
+lax    tanh             np.tanh              x
+lax    sqrt             np.sqrt              x
+lax    abs              np.abs               x
+lax    sign             np.sign              x
+lax    neg              np.negative          x
+lax    max              np.maximum           x, y
+lax    min              np.minimum           x, y
+"""
+
+_MISSING = object()
+
+
+class _Param:
+    __slots__ = ("name", "optional", "option", "tree", "variadic")
+
+    def __init__(self, text, option):
+        self.option = option
+        self.variadic = text.startswith("*")
+        text = text.lstrip("*")
+        self.optional = "=" in text or option
+        name = text.split("=")[0]
+        self.tree = name.endswith(":tree")
+        self.name = name.removesuffix(":tree")
+
+
+def _parse(params):
+    out = []
+    for group, option in re.findall(r"\{([^}]*)\}|([^{},]+)", params):
+        for p in (group or option).split(","):
+            if p.strip():
+                out.append(_Param(p.strip(), option=bool(group)))
+    return out
+
+
+def _camel(name):
+    head, *rest = name.split("_")
+    return head + "".join(w.title() for w in rest)
+
+
+def _js_function(path):
+    obj = sl
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _make(module, name, path, params_text):
+    params = _parse(params_text)
+    qualname = f"jax.{module}.{name}"
+
+    def fn(*args, **kwargs):
+        bound = {}
+        i = 0
+        for p in params:
+            if p.variadic:
+                bound[p.name] = list(args[i:])
+                i = len(args)
+            elif i < len(args) and not p.option:
+                bound[p.name] = args[i]
+                i += 1
+        if i < len(args):
+            raise TypeError(f"{qualname}() takes {i} positional arguments but {len(args)} were given")
+        for k, v in kwargs.items():
+            p = next((p for p in params if p.name == k), None)
+            if p is None:
+                names = ", ".join(p.name for p in params)
+                raise TypeError(f"{qualname}() got an unexpected keyword argument '{k}' (its arguments here: {names})")
+            if k in bound:
+                raise TypeError(f"{qualname}() got multiple values for argument '{k}'")
+            bound[k] = v
+        for p in params:
+            if p.name not in bound and not p.optional:
+                raise TypeError(f"{qualname}() missing required argument '{p.name}'")
+        tree = None
+        positional, options = [], {}
+        for p in params:
+            v = bound.get(p.name, _MISSING)
+            if p.tree and v is not _MISSING:
+                leaves, tree = pytree.tree_flatten(v)
+                v = leaves
+            if p.option:
+                if v is not _MISSING:
+                    options[_camel(p.name)] = v
+            elif p.variadic:
+                positional.extend(v)
+            else:
+                positional.append(v)
+        while positional and positional[-1] is _MISSING:
+            positional.pop()
+        # A parameter left out before a given one is JS's undefined (its default).
+        positional = [UNDEFINED if v is _MISSING else v for v in positional]
+        if options:
+            positional.append(options)
+        out = from_js(call(_js_function(path), *positional))
+        return pytree.tree_unflatten(tree, out) if tree is not None else out
+
+    fn.__name__ = name
+    fn.__qualname__ = name
+    fn.__doc__ = f"{qualname}({params_text.strip()}): ShardLab's {path}."
+    return fn
+
+
+def functions(module):
+    """The functions of jax.`module` ('numpy', 'lax', 'nn') built from the table, by name."""
+    out = {}
+    for line in TABLE.strip().splitlines():
+        mod, name, path, params = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s*(.*)", line).groups()
+        if mod == module:
+            out[name] = _make(mod, name, path, params)
+    return out

@@ -1,0 +1,5 @@
+"""jax.nn: ShardLab's JS `nn` under JAX's names (the table in jax/_src/table.py)."""
+
+from ._src import table as _table
+
+globals().update(_table.functions("nn"))
