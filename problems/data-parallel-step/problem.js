@@ -84,11 +84,11 @@ const requirements = [
   {
     id: 'shard-map-splits-x',
     text: 'The program has a shard_map whose body receives x in blocks of shape (N/8, D).',
-    check({ jaxpr, vars, input, query: { bodyInputsFrom, shardMaps } }) {
+    check({ jaxpr, vars, input, api, query: { bodyInputsFrom, shardMaps } }) {
       const n = input.x.length;
       const d = input.x[0].length;
       const maps = shardMaps(jaxpr);
-      if (!maps.length) return 'the traced program has no shard_map: use sl.shardMap so each device works on its own part of the batch';
+      if (!maps.length) return `the traced program has no shard_map: use ${api('sl.shardMap')} so each device works on its own part of the batch`;
       const blocks = maps.flatMap((sm) => bodyInputsFrom(sm, vars.x));
       if (!blocks.length) return 'x never reaches a shard_map body: pass x to the shard_map';
       const want = `f32[${n / 8},${d}]`;
@@ -113,15 +113,15 @@ const requirements = [
   {
     id: 'reduces-over-data',
     text: 'The body reduces across devices with pmean or psum over data.',
-    check({ jaxpr, query: { hasPrimitive, shardMaps } }) {
+    check({ jaxpr, api, query: { hasPrimitive, shardMaps } }) {
       const found = shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum', (e) => e.params.axes.includes('data')));
-      return found || 'the shard_map body has no psum or pmean over data: average the per-device losses and gradients with lax.pmean';
+      return found || `the shard_map body has no psum or pmean over data: average the per-device losses and gradients with ${api('lax.pmean')}`;
     },
   },
   {
     id: 'mean-gradient',
     text: 'The update uses the mean gradient over the batch, never 8 times it.',
-    check({ caseResults }) {
+    check({ caseResults, api }) {
       for (const c of caseResults) {
         if (!c.outputs?.w) continue;
         const w0 = c.input.w.flat();
@@ -129,7 +129,7 @@ const requirements = [
         const want = c.expected.w.flat();
         const ratios = w0.map((v, i) => (Math.abs(v - want[i]) > 1e-3 ? (v - got[i]) / (v - want[i]) : null)).filter((r) => r !== null);
         if (ratios.length && ratios.every((r) => Math.abs(r - 8) < 0.05)) {
-          return 'the update uses 8 times the mean gradient: inside the body the gradient of an invariant parameter is already summed over the devices; pcast w and b to varying before taking the gradient, then pmean';
+          return `the update uses 8 times the mean gradient: inside the body the gradient of an invariant parameter is already summed over the devices; ${api('lax.pcast')} w and b to varying before taking the gradient, then ${api('lax.pmean')}`;
         }
       }
       return true;
@@ -137,10 +137,27 @@ const requirements = [
   },
   {
     id: 'lr-traced',
-    text: 'lr stays a traced float32 scalar (never converted to a JS number).',
+    text: 'lr stays a traced float32 scalar (never converted to a number).',
     check({ jaxpr, vars, query: { allEquations } }) {
       const used = allEquations(jaxpr).some((e) => e.inputs.some((a) => a.name === vars.lr));
       return used || 'lr is not used by the program: the update must multiply the gradient by the traced lr';
+    },
+    traceError(error, { lang }) {
+      if (!/^Concretization/.test(error.name)) return null;
+      const how = lang === 'python' ? 'float(lr), int(lr) or lr.item()' : 'Number(lr), +lr or a comparison';
+      return `the solution turns a traced value into a number (${how}): under jit every argument, lr included, is abstract; keep it an array (${error.name})`;
+    },
+  },
+  {
+    id: 'no-branch-on-traced',
+    text: 'The function does not branch on traced values.',
+    check() {
+      // A traced branch stops the trace (in Python; JavaScript cannot intercept `if (t)`), so a traced program has none.
+      return true;
+    },
+    traceError(error, { api }) {
+      if (error.name !== 'TracerBoolConversionError') return null;
+      return `the function branches on a traced value (an if or while on an array): under jit the arguments are abstract, so Python cannot decide the branch; compute both sides and choose with ${api('np.where')}, or decide from shapes, which are static (${error.name})`;
     },
   },
 ];

@@ -32,11 +32,13 @@ const requirements = [
   {
     id: 'mesh-2x4',
     text: 'Values are placed on a 2x4 mesh with axes data and model.',
-    check({ jaxpr, query: { shardMaps } }) {
+    check({ jaxpr, lang, api, query: { shardMaps } }) {
       const meshes = shardMaps(jaxpr).map((sm) => sm.params.mesh);
-      if (!meshes.length) return 'the program places nothing on a mesh: use sl.devicePut(x, new sl.NamedSharding(mesh, spec))';
+      const put = lang === 'python' ? 'jax.device_put(x, NamedSharding(mesh, spec))' : 'sl.devicePut(x, new sl.NamedSharding(mesh, spec))';
+      if (!meshes.length) return `the program places nothing on a mesh: use ${put}`;
       const bad = meshes.find((m) => JSON.stringify(m.axis_names) !== '["data","model"]' || JSON.stringify(m.shape) !== '[2,4]');
-      return bad ? `the mesh has axes ${JSON.stringify(bad.axis_names)} of sizes ${JSON.stringify(bad.shape)}; make it with sl.makeMesh([2, 4], ['data', 'model'])` : true;
+      const make = lang === 'python' ? `${api('sl.makeMesh')}((2, 4), ('data', 'model'))` : "sl.makeMesh([2, 4], ['data', 'model'])";
+      return bad ? `the mesh has axes ${JSON.stringify(bad.axis_names)} of sizes ${JSON.stringify(bad.shape)}; make it with ${make}` : true;
     },
   },
 ];

@@ -31,9 +31,9 @@ const requirements = [
   {
     id: 'seven-ring-steps',
     text: 'The shard_map body has 7 ppermute steps, each a full cyclic shift along data.',
-    check({ jaxpr, query: { allEquations, shardMaps } }) {
+    check({ jaxpr, api, query: { allEquations, shardMaps } }) {
       const maps = shardMaps(jaxpr);
-      if (!maps.length) return 'the traced program has no shard_map: the ring runs inside sl.shardMap';
+      if (!maps.length) return `the traced program has no shard_map: the ring runs inside ${api('sl.shardMap')}`;
       const steps = maps.flatMap((sm) => allEquations(sm.params.jaxpr)).filter((e) => e.primitive === 'ppermute');
       if (steps.length !== 7) return `the body has ${steps.length} ppermute steps; a ring of 8 devices needs 7 to bring every row to every device`;
       const bad = steps.find((e) => !e.params.axis_name.includes('data') || !isRingShift(e.params.perm));

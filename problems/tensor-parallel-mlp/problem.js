@@ -78,9 +78,9 @@ const requirements = [
   {
     id: 'weight-blocks',
     text: 'The shard_map body receives weight blocks of shape (D, H/8) and (H/8, O) through its in_specs.',
-    check({ jaxpr, vars, input, query: { bodyInputsFrom, shardMaps } }) {
+    check({ jaxpr, vars, input, api, query: { bodyInputsFrom, shardMaps } }) {
       const maps = shardMaps(jaxpr);
-      if (!maps.length) return 'the traced program has no shard_map: use sl.shardMap with the weights split over model';
+      if (!maps.length) return `the traced program has no shard_map: use ${api('sl.shardMap')} with the weights split over model`;
       const [d, h, o] = [input.w1.length, input.w1[0].length, input.w2[0].length];
       for (const [name, want] of [['w1', `f32[${d},${h / 8}]`], ['w2', `f32[${h / 8},${o}]`]]) {
         const got = maps.flatMap((sm) => bodyInputsFrom(sm, vars[name]));
@@ -94,19 +94,20 @@ const requirements = [
   {
     id: 'has-psum',
     text: 'The body adds the partial outputs with a psum.',
-    check({ jaxpr, query: { hasPrimitive, shardMaps } }) {
-      return shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum')) || 'the shard_map body has no psum: add the partial outputs across devices with lax.psum';
+    check({ jaxpr, api, query: { hasPrimitive, shardMaps } }) {
+      return shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum')) || `the shard_map body has no psum: add the partial outputs across devices with ${api('lax.psum')}`;
     },
   },
   {
     id: 'hidden-split',
     text: 'hidden comes straight out of the shard_map, split by columns.',
-    check({ jaxpr, query: { shardMaps } }) {
+    check({ jaxpr, lang, query: { shardMaps } }) {
       const name = jaxpr.outvars[1]?.name;
+      const cols = lang === 'python' ? "P(None, 'model')" : "P(null, 'model')";
       const sm = shardMaps(jaxpr).find((e) => e.outputs.some((v) => v.name === name));
-      if (!sm) return 'hidden does not come straight out of a shard_map: return the hidden block from the body with out_specs P(null, \'model\')';
+      if (!sm) return `hidden does not come straight out of a shard_map: return the hidden block from the body with out_specs ${cols}`;
       const spec = sm.params.out_specs[sm.outputs.findIndex((v) => v.name === name)];
-      return JSON.stringify(spec) === JSON.stringify([null, 'model']) || `hidden leaves the shard_map with out_specs ${JSON.stringify(spec)}; keep it split by columns with P(null, 'model')`;
+      return JSON.stringify(spec) === JSON.stringify([null, 'model']) || `hidden leaves the shard_map with out_specs ${JSON.stringify(spec)}; keep it split by columns with ${cols}`;
     },
   },
   {

@@ -8,10 +8,12 @@ import { MALFORMED, PROTOCOL_VERSION, readSandboxMessage } from '../../web/check
 import { Deadline, Sandbox } from '../../web/checker/sandbox.js';
 
 const v = PROTOCOL_VERSION;
-const loading = { ready: false, pending: null };
-const waiting = { ready: true, pending: { id: 3, count: 2 } };
+const starting = { started: false, ready: false, pending: null };
+const loading = { started: true, ready: false, pending: null };
+const waiting = { started: true, ready: true, pending: { id: 3, count: 2 } };
 
 test('well-formed messages are read into copies of their fields', () => {
+  expect(readSandboxMessage({ v, type: 'started' }, starting)).toEqual({ type: 'started' });
   expect(readSandboxMessage({ v, type: 'ready' }, loading)).toEqual({ type: 'ready' });
   expect(readSandboxMessage({ v, type: 'progress', stage: 'loading Python', fraction: 0.5 }, loading)).toEqual({ type: 'progress', stage: 'loading Python', fraction: 0.5 });
   expect(readSandboxMessage({ v, type: 'loadError', message: 'no default export' }, loading)).toEqual({ type: 'loadError', message: 'no default export' });
@@ -28,6 +30,9 @@ test('anything else is a ProtocolError carrying the malformed-message text', () 
     [{ v: 2, type: 'ready' }, loading],
     [{ v, type: 'ready', extra: 1 }, loading],
     [{ v, type: 'ready' }, waiting], // a second ready
+    [{ v, type: 'ready' }, starting], // ready before started
+    [{ v, type: 'started' }, loading], // a second started
+    [{ v, type: 'started', extra: 1 }, starting],
     [{ v, type: 'loadError', message: 'late' }, waiting],
     [{ v, type: 'loadError', message: 7 }, loading],
     [{ v, type: 'progress', stage: 'x', fraction: 2 }, loading],
@@ -57,6 +62,8 @@ function fake() {
 test('a Sandbox answers a trace with its results, and fails for good at the first malformed message', async () => {
   const { box, sent, killed } = fake();
   box.receive({ v, type: 'progress', stage: 'starting' });
+  box.receive({ v, type: 'started' });
+  await box.started(new Deadline(5000));
   box.receive({ v, type: 'ready' });
   const traced = box.trace([[{ name: 'x', dtype: 'float32', shape: [8] }]], new Deadline(5000));
   await new Promise((r) => setTimeout(r));
@@ -80,9 +87,14 @@ test("a Sandbox's exit, load error and time limit end it with their reasons", as
   load.box.receive({ v, type: 'loadError', message: 'cannot load the solution' });
   await expect(load.box.ready(new Deadline(5000))).rejects.toMatchObject({ name: 'LoadError', message: 'cannot load the solution' });
   const slow = fake();
+  slow.box.receive({ v, type: 'started' });
   slow.box.receive({ v, type: 'ready' });
   const t0 = performance.now();
   await expect(slow.box.trace([[]], new Deadline(200))).rejects.toMatchObject({ name: 'TimeoutError', message: 'the check ran longer than 0.2 s (the time limit) and was stopped' });
   expect(performance.now() - t0).toBeLessThan(2000);
   expect(slow.killed()).toBe(1);
+  // A runtime that never starts fails the startup limit, which the solution's time does not include.
+  const stuck = fake();
+  await expect(stuck.box.started(new Deadline(200))).rejects.toMatchObject({ name: 'TimeoutError' });
+  expect(stuck.killed()).toBe(1);
 });

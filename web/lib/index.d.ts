@@ -278,7 +278,7 @@ export const np: {
   full: (shape: number[], value: number, dtype?: DType) => V;
   zeros: (shape: number[], dtype?: DType) => V;
   ones: (shape: number[], dtype?: DType) => V;
-  arange: (start: number, stop?: number, step?: number) => V;
+  arange: (start: number, stop?: number | null, step?: number | null, dtype?: DType) => V;
   broadcastTo: (x: V, shape: number[]) => V;
   pad: (x: V, padWidth: number | [number, number] | [number, number][], options?: { constantValues?: number }) => V;
   clip: (x: V, lo?: number | null, hi?: number | null) => V;

@@ -309,11 +309,12 @@ export const onesLike = defop('onesLike', 1, (x) => {
   return full(a.shape, 1, a.dtype);
 });
 
-/** np.arange(stop) or np.arange(start, stop, step): int32 for integer arguments, else float32. */
-export const arange = defop('arange', 0, (a, b, step = 1) => {
-  const [start, stop] = b === undefined ? [0, a] : [a, b];
+/** np.arange(stop) or np.arange(start, stop, step, dtype): int32 for integer arguments, else float32 (or `dtype`). */
+export const arange = defop('arange', 0, (a, b, step = 1, dtype = undefined) => {
+  const [start, stop] = b === undefined || b === null ? [0, a] : [a, b];
+  step ??= 1;
   const n = Math.max(0, Math.ceil((stop - start) / step));
-  const dtype = [start, stop, step].every(Number.isInteger) ? 'int32' : 'float32';
+  dtype ??= [start, stop, step].every(Number.isInteger) ? 'int32' : 'float32';
   if (!isDimension(n)) {
     throw new ValueError(`np.arange: start=${quote(start)}, stop=${quote(stop)}, step=${quote(step)} give ${n} elements; give finite numbers and a non-zero step`);
   }

@@ -4,7 +4,8 @@ Each line: the jax module, the JAX name, the JS function it calls, and JAX's
 parameters in JAX's order. Parameters are passed positionally, in that
 order, except those in {braces}, which go in the JS function's options
 object under their camelCase names. `x:tree` is a pytree (the function maps
-over its leaves and returns the same structure); `*cases` takes the rest of
+over its leaves and returns the same structure); `s:shape` is a shape (an int
+is a 1-d shape, as in numpy); `*cases` takes the rest of
 the positional arguments; `=...` marks a parameter the caller may leave out
 (the JS function has JAX's default). A JS function added to the API is one
 line here."""
@@ -49,20 +50,20 @@ numpy  min              np.min               a, {axis=None, keepdims=False}
 numpy  amax             np.max               a, {axis=None, keepdims=False}
 numpy  amin             np.min               a, {axis=None, keepdims=False}
 numpy  var              np.var               a, {axis=None, keepdims=False}
-numpy  reshape          np.reshape           a, shape
+numpy  reshape          np.reshape           a, shape:shape
 numpy  transpose        np.transpose         a, axes=None
 numpy  expand_dims      np.expandDims        a, axis
 numpy  squeeze          np.squeeze           a, axis=None
 numpy  concatenate      np.concatenate       arrays, axis=0
 numpy  stack            np.stack             arrays, axis=0
 numpy  astype           np.astype            x, dtype
-numpy  full             np.full              shape, fill_value, dtype=None
-numpy  zeros            np.zeros             shape, dtype=None
-numpy  ones             np.ones              shape, dtype=None
+numpy  full             np.full              shape:shape, fill_value, dtype=None
+numpy  zeros            np.zeros             shape:shape, dtype=None
+numpy  ones             np.ones              shape:shape, dtype=None
 numpy  zeros_like       np.zerosLike         a
 numpy  ones_like        np.onesLike          a
-numpy  arange           np.arange            start, stop=None, step=None
-numpy  broadcast_to     np.broadcastTo       array, shape
+numpy  arange           np.arange            start, stop=None, step=None, dtype=None
+numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None
 nn     relu             nn.relu              x
@@ -110,16 +111,14 @@ _MISSING = object()
 
 
 class _Param:
-    __slots__ = ("name", "optional", "option", "tree", "variadic")
+    __slots__ = ("name", "optional", "option", "kind", "variadic")
 
     def __init__(self, text, option):
         self.option = option
         self.variadic = text.startswith("*")
         text = text.lstrip("*")
         self.optional = "=" in text or option
-        name = text.split("=")[0]
-        self.tree = name.endswith(":tree")
-        self.name = name.removesuffix(":tree")
+        self.name, _, self.kind = text.split("=")[0].partition(":")
 
 
 def _parse(params):
@@ -174,9 +173,11 @@ def _make(module, name, path, params_text):
         positional, options = [], {}
         for p in params:
             v = bound.get(p.name, _MISSING)
-            if p.tree and v is not _MISSING:
+            if p.kind == "tree" and v is not _MISSING:
                 leaves, tree = pytree.tree_flatten(v)
                 v = leaves
+            elif p.kind == "shape" and isinstance(v, int):
+                v = (v,)
             if p.option:
                 if v is not _MISSING:
                     options[_camel(p.name)] = v

@@ -9,6 +9,27 @@ from .._src.array import Array as ndarray
 from .._src.dtypes import bool_, dtype, float32, int32
 
 globals().update(_table.functions("numpy"))
+_arange, _full = arange, full  # noqa: F821 (from the table)
+
+
+def _python_dtype(*values):
+    # JAX types Python scalars: a float makes float32, ints int32 (JS numbers cannot tell 4.0 from 4).
+    vs = [v for v in values if v is not None]
+    if any(isinstance(v, float) for v in vs):
+        return float32
+    if vs and all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
+        return int32
+    return None
+
+
+def arange(start, stop=None, step=None, dtype=None):
+    """jnp.arange: int32 for Python ints, float32 for floats (or `dtype`)."""
+    return _arange(start, stop, step, dtype if dtype is not None else _python_dtype(start, stop, step))
+
+
+def full(shape, fill_value, dtype=None):
+    """jnp.full: the dtype of fill_value (a Python int makes int32), or `dtype`."""
+    return _full(shape, fill_value, dtype if dtype is not None else _python_dtype(fill_value))
 
 pi = _math.pi
 e = _math.e

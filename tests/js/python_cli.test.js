@@ -1,0 +1,77 @@
+// The CLI with Python: `shardlab check <id> solution.py` (the same report,
+// --json and exit codes as for JavaScript), every problem's Python reference
+// through it, and `shardlab run script.py` (prints what the script prints;
+// exit 1 with Python's traceback on stderr after an uncaught exception).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { PROBLEM_IDS } from '../../web/checker/problems.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+// The CLI as a child process; the processes of one test run concurrently.
+const cli = (...args) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, ['web/checker/cli.js', ...args], { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+const dir = mkdtempSync(join(tmpdir(), 'shardlab-py-cli-'));
+const file = (name, text) => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
+
+test('every problem\'s Python reference passes through the CLI (--json: the same report as JavaScript)', async () => {
+  const results = await Promise.all(PROBLEM_IDS.map((id) => cli('check', id, `problems/${id}/solution.py`, '--json')));
+  for (const [i, r] of results.entries()) {
+    expect(r.status, `${PROBLEM_IDS[i]}: ${r.stderr}`).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(Object.keys(report).sort()).toEqual(['cases', 'passed', 'problem', 'requirements', 'seed', 'timeMs']);
+    expect(report.passed).toBe(true);
+  }
+}, 180000);
+
+test('a wrong Python solution fails with exit 1 and a Python-language message; a syntax error is exit 2 with its line', async () => {
+  const [wrong, broken] = await Promise.all([
+    cli('check', 'data-parallel-step', file('mine.py', 'import jax\n\ndef step(w, b, x, y, lr):\n    print("tracing", w.shape)\n    return {"w": w, "b": b, "loss": (x * 0).sum()}\n')),
+    cli('check', 'data-parallel-step', file('broken.py', 'def step(w, b, x, y, lr):\n    return {"w": w +}\n')),
+  ]);
+  expect(wrong.status).toBe(1);
+  expect(wrong.stdout).toMatch(/FAIL shard-map-splits-x: the traced program has no shard_map: use jax\.shard_map so/);
+  expect(wrong.stderr).toMatch(/tracing \(/); // the solution's prints go to stderr
+  expect(broken.status).toBe(2);
+  expect(broken.stderr).toMatch(/File "broken\.py", line 2\n.*SyntaxError: invalid syntax/s);
+}, 120000);
+
+test('shardlab run prints what the script prints; an uncaught exception exits 1 with the script\'s traceback', async () => {
+  const ok = file(
+    'ok.py',
+    `import jax
+import jax.numpy as jnp
+x = jnp.arange(4.0)
+print(x * 2)
+print(repr(jnp.sum(x)), jnp.ones((2, 2)).dtype)
+print(jax.jit(lambda a: {"m": a @ a.T})(jnp.ones((2, 3))))
+print(jax.device_count(), jax.devices()[7])
+`,
+  );
+  const bad = file('bad.py', 'import jax.numpy as jnp\n\ndef f(v):\n    return float(v)\n\nprint("before")\nf(jnp.ones(3))\n');
+  const [r, e, missing] = await Promise.all([cli('run', ok), cli('run', bad), cli('run', join(dir, 'none.py'))]);
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toBe("[0. 2. 4. 6.]\nArray(6., dtype=float32) float32\n{'m': Array([[3., 3.],\n       [3., 3.]], dtype=float32)}\n8 CpuDevice(id=7)\n");
+  expect(e.status).toBe(1);
+  expect(e.stdout).toBe('before\n');
+  // Only the script's frames, as Python prints them (the binding's own frames are left out).
+  expect(e.stderr).toMatch(/^Traceback \(most recent call last\):\n {2}File "bad\.py", line 7, in <module>\n {4}f\(jnp\.ones\(3\)\)\n/);
+  expect(e.stderr).toMatch(/\n {2}File "bad\.py", line 4, in f\n {4}return float\(v\)\n/);
+  expect(e.stderr).toMatch(/\nTypeError: Only scalar arrays can be converted to Python scalars; got arr\.ndim=1\n$/);
+  expect(e.stderr).not.toMatch(/jax\/_src|pyodide/);
+  expect(missing.status).toBe(2);
+  expect(missing.stderr).toMatch(/cannot read .*none\.py: no such file/);
+}, 120000);
