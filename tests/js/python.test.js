@@ -269,6 +269,28 @@ str(jax.make_jaxpr(step)(jnp.ones((3, 2)), jnp.ones((16, 3))))`);
     expect(text).toMatch(/shard_map\[/);
   });
 
+  test('axis types as in JAX 0.11: make_mesh is Explicit, where shard_map does not reshard plain inputs (and says how)', async () => {
+    const out = await py(`
+mesh = jax.make_mesh((8,), ("data",))
+f = jax.shard_map(lambda x: jax.lax.psum(x, "data"), mesh=mesh, in_specs=P("data"), out_specs=P())
+try:
+    jax.make_jaxpr(f)(jnp.ones(8))
+    err = "no error"
+except ValueError as e:
+    err = str(e)
+auto = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
+g = jax.shard_map(lambda x: jax.lax.psum(x, "data"), mesh=auto, in_specs=P("data"), out_specs=P())
+placed = jax.make_jaxpr(lambda x: f(jax.device_put(x, jax.sharding.NamedSharding(mesh, P("data")))))(jnp.ones(8))
+(repr(mesh), err, str(jax.make_jaxpr(g)(jnp.ones(8))).count("psum"), str(placed).count("shard_map"))`);
+    expect(out).toMatch(/^\("Mesh\('data': 8, axis_types=\(Explicit,\)\)", "in_specs passed to shard_map: P\('data'\) does not match the specs of the input: P\(None\) for arg: float32\[8\]\. `in_specs` is an optional argument.*axis_types=\(AxisType\.Auto,\)\), lets it\.\)", 1, 2\)$/);
+    // The same rule in JS: the mesh's axisTypes, a jit argument's sharding.
+    const mesh = sl.makeMesh([8], ['data'], { axisTypes: ['Explicit'] });
+    const f = (x) => sl.shardMap((b) => sl.lax.psum(b, 'data'), { mesh, inSpecs: sl.P('data'), outSpecs: sl.P() })(x);
+    expect(() => sl.makeJaxpr(f)(sl.np.ones([8]))).toThrow(/does not match the specs of the input: P\(None\)/);
+    const split = sl.devicePut(sl.np.ones([8]), new sl.NamedSharding(mesh, sl.P('data')));
+    expect(await (await sl.jit(f)(split)).tolist()).toEqual([8]);
+  });
+
   test('a syntax error and an exception at import report the learner\'s line', async () => {
     await expect(pythonFunction('def step(x):\n    return x +\n', 'step', 'mine.py')).rejects.toThrow(/File "mine\.py", line 2\n.*SyntaxError/s);
     await expect(pythonFunction('import jax\n\nx = 1 / 0\ndef step(x): return x\n', 'step', 'mine.py')).rejects.toThrow(/File "mine\.py", line 3, in <module>.*ZeroDivisionError: division by zero/s);

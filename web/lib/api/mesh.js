@@ -28,6 +28,16 @@ export class PartitionSpec {
     return this.entries.flatMap(entryAxes);
   }
 
+  /**
+   * The spec for a value of rank `rank` as JAX compares specs: padded with
+   * None to the rank, a one-name list the same as the name.
+   */
+  normalized(rank) {
+    const e = this.entries.map((x) => (Array.isArray(x) && x.length === 1 ? x[0] : x));
+    while (e.length < rank) e.push(null);
+    return P(...e);
+  }
+
   /** The spec as the core takes it: per dimension null, a name or a list. */
   toCore() {
     return this.entries.map((e) => (Array.isArray(e) ? [...e] : e));
@@ -91,8 +101,10 @@ export class Mesh {
 
 /**
  * jax.make_mesh(shape, names, axis_types=...): a mesh over the first
- * prod(shape) devices, laid out row-major. `axisTypes` (JAX's Auto, Explicit,
- * Manual) are recorded; every mesh accepts plain inputs in shardMap.
+ * prod(shape) devices, laid out row-major. `axisTypes` are JAX's: 'Auto'
+ * (the default here: shardMap splits plain inputs itself) or 'Explicit'
+ * (shardMap checks that its inputs are already sharded as its inSpecs say,
+ * as JAX 0.11's does).
  */
 export function makeMesh(shape, axisNames, { axisTypes } = {}) {
   const { runtime } = engine();

@@ -60,7 +60,10 @@ export function traceProgram(fn, args, kind) {
   try {
     const inputs = leaves.map((x) => {
       const a = inputAval(x, kind);
-      return t.wrap([callCore(() => core.input(a.dtype, a.shape))])[0];
+      const v = t.wrap([callCore(() => core.input(a.dtype, a.shape))])[0];
+      // Its sharding, as shard_map over Explicit axes checks it: an array's, else unsharded (P()).
+      v.spec = isArray(x) ? x.sharding.spec : P();
+      return v;
     });
     const out = withTrace(t, () => fn(...unflatten(def, inputs)));
     const { leaves: outLeaves, def: outDef } = flatten(out, isLeafValue);

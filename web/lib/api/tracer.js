@@ -88,6 +88,8 @@ export class Tracer extends ArrayBase {
     super();
     this._trace = trace;
     this._atom = atom;
+    /** Its sharding's PartitionSpec where the trace knows it (a jit argument, a shard_map result), else null. */
+    this.spec = null;
   }
 
   get _type() {

@@ -239,7 +239,7 @@ export function jvp(f, primals, tangents) {
  * returning one, for a front end that knows the specs only then). Values f
  * closes over become replicated inputs of the body.
  */
-export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
+export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false } = {}) {
   if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
   if (inSpecs === undefined || outSpecs === undefined) throw new ValueError('shardMap: give both inSpecs and outSpecs');
   const g = transformed('shardMap', (...args) => {
@@ -249,7 +249,9 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
     t.root.meshes.add(mesh);
     const { leaves, def } = flattenArgs(args, isLeafValue);
     const specs = broadcastPrefix(inSpecs, def, isSpec, 'shardMap inSpecs');
-    const atoms = leaves.map((x) => traced(t, x, 'shardMap').atomIn(t));
+    const values = leaves.map((x) => traced(t, x, 'shardMap'));
+    if (!reshards && mesh.axisTypes.every((a) => a === 'Explicit')) values.forEach((v, i) => checkInputSpec(v, specs[i]));
+    const atoms = values.map((v) => v.atomIn(t));
     const sm = callCore(() => new Module.ShardMapTrace(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
     const body = new Trace(sm.body(), t, 'shard_map');
     try {
@@ -259,14 +261,33 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true } = {}) {
       const outAtoms = outTree.leaves.map((x) => traced(body, x, 'shardMap').atomIn(body));
       const prefix = typeof outSpecs === 'function' ? outSpecs(out) : outSpecs;
       const ospecs = broadcastPrefix(prefix, outTree.def, isSpec, 'shardMap outSpecs');
-      const res = callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms));
-      return unflatten(outTree.def, t.wrap(res));
+      const res = t.wrap(callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms)));
+      res.forEach((v, i) => (v.spec = ospecs[i]));
+      return unflatten(outTree.def, res);
     } finally {
       body.live = false;
       sm.delete();
     }
   });
   return g;
+}
+
+// Over Explicit mesh axes shardMap does not reshard, as in JAX 0.11: an input
+// whose sharding is known (a jit argument, a shard_map or devicePut result)
+// must already be split as its in_spec says; a value computed by other
+// operations has no known sharding here and is not checked.
+function checkInputSpec(v, spec) {
+  if (!v.spec) return;
+  const want = spec.normalized(v.ndim);
+  const have = v.spec.normalized(v.ndim);
+  if (String(want) === String(have)) return;
+  throw new ValueError(
+    `in_specs passed to shard_map: ${want} does not match the specs of the input: ${have} for arg: ${v.dtype}[${v.shape}]. ` +
+      '`in_specs` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. ' +
+      'If you want to reshard your inputs, you can use `jax.reshard` on the arguments and then pass those args to shard_map. ' +
+      "(The mesh's axes are Explicit, so shard_map does not split plain inputs; a mesh made with axis types Auto, " +
+      "e.g. jax.make_mesh(shape, names, axis_types=(AxisType.Auto,)), lets it.)",
+  );
 }
 
 /**
@@ -282,7 +303,7 @@ export function devicePut(x, sharding) {
     const s = shardings[i] === null ? null : toSharding(shardings[i], 'devicePut');
     if (t) {
       if (!s) return traced(t, leaf, 'devicePut');
-      return shardMap((v) => v, { mesh: s.mesh, inSpecs: [s.spec], outSpecs: s.spec })(leaf);
+      return shardMap((v) => v, { mesh: s.mesh, inSpecs: [s.spec], outSpecs: s.spec, reshards: true })(leaf);
     }
     if (isArray(leaf)) return s ? reshard(leaf, s) : leaf;
     return putHost(hostData(leaf, {}, 'devicePut'), s ?? undefined);
