@@ -30,6 +30,7 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.md': 'text/markdown; charset=utf-8',
+  '.zip': 'application/zip',
 };
 
 // Sent with every response, errors included: a worker script gets its own

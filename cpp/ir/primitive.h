@@ -31,6 +31,7 @@ enum class Prim : uint16_t {
   kMax,
   kMin,
   kPow,
+  kRem,
   // unary_math.h
   kExp,
   kLog,
@@ -41,6 +42,8 @@ enum class Prim : uint16_t {
   kSquare,
   kAbs,
   kSign,
+  kFloor,
+  kRound,
   // comparisons.h
   kEq,
   kNe,

@@ -178,11 +178,18 @@ export default {
   },
   tolerance: { atol: 1e-4, rtol: 1e-4 },
   examples,
-  hints: [
-    "sl.makeMesh([8], ['data']) makes the mesh; shardMap accepts plain replicated inputs.",
-    "sl.shardMap(f, {mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P()}).",
-    "lax.pcast([w, b], 'data', {to: 'varying'}) makes the parameters per-device; lax.pmean averages across devices.",
-  ],
+  hints: {
+    python: [
+      "jax.make_mesh((8,), ('data',), axis_types=(AxisType.Auto,)) makes the mesh; with Auto axes shard_map splits plain inputs itself.",
+      "jax.shard_map(f, mesh=mesh, in_specs=(P(), P(), P('data'), P('data')), out_specs=P())",
+      "jax.lax.pcast((w, b), 'data', to='varying') makes the parameters per-device; jax.lax.pmean averages across devices.",
+    ],
+    javascript: [
+      "sl.makeMesh([8], ['data']) makes the mesh; shardMap accepts plain replicated inputs.",
+      "sl.shardMap(f, {mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P()}).",
+      "lax.pcast([w, b], 'data', {to: 'varying'}) makes the parameters per-device; lax.pmean averages across devices.",
+    ],
+  },
   generate,
   reference,
   requirements,

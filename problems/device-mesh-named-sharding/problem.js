@@ -61,10 +61,16 @@ export default {
       expected: reference({ x: Array.from({ length: 8 }, (_, r) => [0, 1, 2, 3].map((c) => 4 * r + c)) }),
     },
   ],
-  hints: [
-    "sl.makeMesh([2, 4], ['data', 'model']) and new sl.NamedSharding(mesh, P('data')).",
-    'A list of axes in one entry splits that dimension over both: P([\'data\', \'model\']).',
-  ],
+  hints: {
+    python: [
+      "jax.make_mesh((2, 4), ('data', 'model'), axis_types=(AxisType.Auto, AxisType.Auto)) and jax.device_put(x, NamedSharding(mesh, P('data'))).",
+      "A tuple of axes in one entry splits that dimension over both: P(('data', 'model')).",
+    ],
+    javascript: [
+      "sl.makeMesh([2, 4], ['data', 'model']) and new sl.NamedSharding(mesh, P('data')).",
+      'A list of axes in one entry splits that dimension over both: P([\'data\', \'model\']).',
+    ],
+  },
   generate,
   reference,
   requirements,

@@ -70,11 +70,18 @@ export default {
       expected: { out: Array.from({ length: 8 }, () => [0.375, 2.5]) },
     },
   ],
-  hints: [
-    'Ring perm: Array.from({length: 8}, (_, d) => [d, (d + 1) % 8]).',
-    'Keep a running sum and a message; each step ppermutes the message and adds it to the sum.',
-    "outSpecs P('data') stacks the 8 per-device results into an (8, N) array.",
-  ],
+  hints: {
+    python: [
+      "Ring perm: [(d, (d + 1) % 8) for d in range(8)], passed to jax.lax.ppermute(message, 'data', perm).",
+      'Keep a running sum and a message; each step ppermutes the message and adds it to the sum.',
+      "out_specs=P('data') stacks the 8 per-device results into an (8, N) array.",
+    ],
+    javascript: [
+      'Ring perm: Array.from({length: 8}, (_, d) => [d, (d + 1) % 8]).',
+      'Keep a running sum and a message; each step ppermutes the message and adds it to the sum.',
+      "outSpecs P('data') stacks the 8 per-device results into an (8, N) array.",
+    ],
+  },
   generate,
   reference,
   requirements,

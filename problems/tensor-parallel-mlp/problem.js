@@ -143,11 +143,18 @@ export default {
   },
   tolerance: { atol: 1e-4, rtol: 1e-4 },
   examples,
-  hints: [
-    "P(null, 'model') splits columns and P('model', null) splits rows.",
-    "lax.psum(partial, 'model') adds the partial outputs across devices.",
-    'Add b2 outside the shard_map, once.',
-  ],
+  hints: {
+    python: [
+      "P(None, 'model') splits columns and P('model', None) splits rows.",
+      "jax.lax.psum(partial, 'model') adds the partial outputs across devices.",
+      'Add b2 outside the shard_map, once.',
+    ],
+    javascript: [
+      "P(null, 'model') splits columns and P('model', null) splits rows.",
+      "lax.psum(partial, 'model') adds the partial outputs across devices.",
+      'Add b2 outside the shard_map, once.',
+    ],
+  },
   generate,
   reference,
   requirements,

@@ -18,7 +18,7 @@ test('the list shows the four problems', async ({ page }) => {
 
 for (const id of ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute']) {
   test(`${id}: the reference solution typed into the editor passes Submit`, async ({ page }) => {
-    await page.goto(`/build/app/index.html#/problem/${id}`);
+    await page.goto(`/build/app/index.html#/problem/${id}?lang=javascript`);
     await expect(page.locator('.statement h1')).toBeVisible();
     await expect(page.locator('.katex').first()).toBeVisible();
     await typeCode(page, solution(id));
@@ -32,7 +32,7 @@ for (const id of ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-pa
 }
 
 test('a known-wrong solution shows the failing requirement', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/data-parallel-step');
+  await page.goto('/build/app/index.html#/problem/data-parallel-step?lang=javascript');
   await typeCode(page, solution('data-parallel-step').replace("lax.pcast([w, b], 'data', { to: 'varying' })", '[w, b]'));
   await page.click('#submit');
   await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
@@ -41,7 +41,7 @@ test('a known-wrong solution shows the failing requirement', async ({ page }) =>
 
 test('an endless loop is stopped after the time limit and the next run works', async ({ page }) => {
   test.setTimeout(90000);
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   await typeCode(page, 'export default function solve(x) {\n  for (;;) {}\n}\n');
   await page.click('#run');
   await expect(page.locator('.case.fail').first()).toContainText('ran longer than 10 s', { timeout: 40000 });
@@ -51,7 +51,7 @@ test('an endless loop is stopped after the time limit and the next run works', a
 });
 
 test('the sharding picture shows 8 blocks for an array split over 8 devices', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/tensor-parallel-mlp');
+  await page.goto('/build/app/index.html#/problem/tensor-parallel-mlp?lang=javascript');
   await typeCode(page, solution('tensor-parallel-mlp'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
@@ -60,7 +60,7 @@ test('the sharding picture shows 8 blocks for an array split over 8 devices', as
 });
 
 test('the traced program folds the shard_map body', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   await typeCode(page, solution('ring-allreduce-ppermute'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
@@ -71,7 +71,7 @@ test('the traced program folds the shard_map body', async ({ page }) => {
 
 test('without the two headers the page says so and still checks through the fallback', async ({ page, baseURL }) => {
   const port = Number(new URL(baseURL).port) + 1;
-  await page.goto(`http://127.0.0.1:${port}/build/app/index.html#/problem/ring-allreduce-ppermute`);
+  await page.goto(`http://127.0.0.1:${port}/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript`);
   await expect(page.locator('#notice')).toContainText('Cross-Origin-Embedder-Policy: require-corp');
   await typeCode(page, solution('ring-allreduce-ppermute'));
   await page.click('#run');

@@ -49,7 +49,7 @@ async function typeCode(page, code) {
 // and expects it to pass with no violation reported, the sandbox worker's
 // script having come with `workerPolicy`.
 async function expectWorksUnderPolicy(page, url, { isolated = true, workerPolicy = SANDBOX_WORKER_POLICY, workerPath = builtWorker() } = {}) {
-  const response = await page.goto(`${url}#/problem/ring-allreduce-ppermute`);
+  const response = await page.goto(`${url}#/problem/ring-allreduce-ppermute?lang=javascript`);
   const headers = response.headers();
   expect(headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
   for (const name of ['Cross-Origin-Opener-Policy', 'Cross-Origin-Embedder-Policy']) {

@@ -33,7 +33,7 @@ const ariaLabels = (page) => page.locator('#results svg').evaluateAll((svgs) => 
 
 for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=window.__pwned=1 x="', IMG]) {
   test(`the mesh axis name ${axis} is shown as text in the pictures, the program and the mesh line`, async ({ page }) => {
-    await page.goto('/build/app/index.html#/problem/data-parallel-step');
+    await page.goto('/build/app/index.html#/problem/data-parallel-step?lang=javascript');
     await typeCode(page, solution('data-parallel-step').replaceAll("'data'", JSON.stringify(axis)));
     await page.click('#run');
     await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
@@ -48,7 +48,7 @@ for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=windo
 }
 
 test("an error message thrown by the learner's code is shown as text", async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   await typeCode(page, `export default function solve(x) {\n  throw new Error(${JSON.stringify(IMG)});\n}\n`);
   await page.click('#run');
   await expect(page.locator('.case.fail').first()).toContainText(`the solution failed: Error: ${IMG}`, { timeout: 60000 });
@@ -56,7 +56,7 @@ test("an error message thrown by the learner's code is shown as text", async ({ 
 });
 
 test('an error thrown while loading the code is shown as text', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   await typeCode(page, `throw new Error(${JSON.stringify(IMG)});\nexport default function solve(x) {}\n`);
   await page.click('#run');
   await expect(page.locator('#results')).toContainText(`your code does not load: Error: ${IMG}`, { timeout: 60000 });
@@ -83,7 +83,7 @@ test('every string of a report is rendered as text (report.js on a hostile repor
 
 test('the built (minified) page names the API errors by their classes', async ({ page }) => {
   test.setTimeout(120000);
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   const cases = {
     ValueError: "sl.makeMesh([8], ['data', 'model'])",
     ShapeError: 'x.matmul(sl.array([[1], [2], [3]]))',

@@ -14,7 +14,7 @@ const GARBAGE = 'export default function solve(x) {\n  return { out: x };\n}\n';
 test.beforeAll(buildApp);
 
 async function submit(page, code) {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   await page.evaluate(() => localStorage.clear());
   await typeCode(page, code);
   const t0 = Date.now();
@@ -124,7 +124,7 @@ export default function solve(x) {
   throw new Error('PROBE' + report + 'PROBE');
 }
 `;
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute');
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   expect(await page.evaluate((url) => fetch(url).then((r) => r.status), target)).toBe(200); // the page itself may
   await typeCode(page, probe);
   await page.click('#run');

@@ -332,3 +332,56 @@ TEST(MaxMinPow, NotLinearAndPowNeedsFloat32) {
 
 }  // namespace
 }  // namespace shardlab::ir
+
+namespace shardlab::ir {
+namespace {
+
+// rem, int32 div, floor and round: values against std:: references (float64
+// for the floats), XLA's results for division by zero, JVPs against finite
+// differences away from the kinks, and zero tangents where piecewise constant.
+TEST(RemDivFloorRound, ValuesAsXlaAndStd) {
+  const std::vector<float> x = {7.5f, -7.5f, 7.5f, -7.5f, 0.0f, 5.0f}, y = {2.0f, 2.0f, -2.0f, -2.0f, 3.0f, 0.5f};
+  const auto r = as_floats(evaluate([](Builder& b, auto in) { return b.emit1(Prim::kRem, {}, {in[0], in[1]}); },
+                                    {host_f32({6}, x), host_f32({6}, y)}));
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(r[i], static_cast<float>(std::fmod(double{x[i]}, double{y[i]}))) << i;
+  const std::vector<int32_t> a = {7, -7, 7, -7, 5, -2147483647 - 1, 9}, c = {2, 2, -2, -2, 0, -1, 3};
+  const auto ri = exec::as_ints(evaluate([](Builder& b, auto in) { return b.emit1(Prim::kRem, {}, {in[0], in[1]}); },
+                                         {exec::host_i32({7}, a), exec::host_i32({7}, c)}));
+  const auto qi = exec::as_ints(evaluate([](Builder& b, auto in) { return b.emit1(Prim::kDiv, {}, {in[0], in[1]}); },
+                                         {exec::host_i32({7}, a), exec::host_i32({7}, c)}));
+  EXPECT_EQ(ri, (std::vector<int32_t>{1, -1, 1, -1, 5, 0, 0}));                   // x % 0 is x, as XLA
+  EXPECT_EQ(qi, (std::vector<int32_t>{3, -3, -3, 3, -1, -2147483647 - 1, 3}));  // x / 0 is -1, as XLA
+  const std::vector<float> v = {-2.5f, -1.5f, -0.5f, 0.5f, 1.5f, 2.5f, 2.7f, -2.2f};
+  const auto fl = as_floats(evaluate([](Builder& b, auto in) { return unary(b, Prim::kFloor, in[0]); }, {host_f32({8}, v)}));
+  const auto away = as_floats(evaluate([](Builder& b, auto in) { return b.emit1(Prim::kRound, {{"rounding_method", int64_t{0}}}, {in[0]}); },
+                                       {host_f32({8}, v)}));
+  const auto even = as_floats(evaluate([](Builder& b, auto in) { return b.emit1(Prim::kRound, {{"rounding_method", int64_t{1}}}, {in[0]}); },
+                                       {host_f32({8}, v)}));
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(fl[i], static_cast<float>(std::floor(double{v[i]}))) << i;
+    EXPECT_EQ(away[i], static_cast<float>(std::round(double{v[i]}))) << i;
+    EXPECT_EQ(even[i], static_cast<float>(std::nearbyint(double{v[i]}))) << i;  // the default mode: halves to even
+  }
+  EXPECT_EQ(even, (std::vector<float>{-2, -2, -0.0f, 0, 2, 2, 3, -2}));
+}
+
+TEST(RemDivFloorRound, JvpsAndErrors) {
+  // rem: dz = dx - dy * trunc(x / y); x in [-1, 1) against y in [2.5, 3.5): trunc(x / y) = 0 there, so
+  // shift x far enough that the quotient is 1 or -1 without crossing an integer.
+  check_jvp([](Builder& b, auto in) {
+    const Atom x = add(b, mul(b, in[0], f32_scalar(0.3)), f32_scalar(4.0));
+    const Atom y = add(b, mul(b, in[1], f32_scalar(0.3)), f32_scalar(3.0));
+    return b.emit1(Prim::kRem, {}, {x, y});
+  }, {f32({2, 3}), f32({2, 3})});
+  Builder b;
+  const Atom x = b.input(kF32x4);
+  EXPECT_FALSE(primitive(Prim::kFloor).jvp(b, {}, {x}, {unary(b, Prim::kFloor, x)}, {x})[0].has_value());
+  EXPECT_EQ(testing::error_message([&] { b.emit1(Prim::kRound, {{"rounding_method", int64_t{2}}}, {x}); }),
+            "round: rounding_method is 2; it is 0 (halves away from zero) or 1 (halves to even)");
+  const Atom i = b.input(Aval{DType::kInt32, {4}, {}});
+  EXPECT_EQ(testing::error_message([&] { unary(b, Prim::kFloor, i); }),
+            "floor: needs a float32 operand, got i32[4]; convert it with convert_element_type");
+}
+
+}  // namespace
+}  // namespace shardlab::ir

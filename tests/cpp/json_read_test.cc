@@ -34,8 +34,9 @@ Program every_primitive() {
   Atom t = add(b, sub(b, mul(b, x, s), div(b, x, f32_scalar(2))), neg(b, x));
   t = pow(b, max(b, min(b, t, f32_scalar(3)), f32_scalar(-3)), f32_scalar(2));
   for (Prim p : {Prim::kExp, Prim::kLog, Prim::kTanh, Prim::kLogistic, Prim::kSqrt, Prim::kRsqrt, Prim::kSquare,
-                 Prim::kAbs, Prim::kSign})
+                 Prim::kAbs, Prim::kSign, Prim::kFloor})
     t = add(b, t, unary(b, p, unary(b, Prim::kAbs, x)));
+  t = add(b, b.emit1(Prim::kRem, {}, {t, f32_scalar(3)}), b.emit1(Prim::kRound, {{"rounding_method", int64_t{1}}}, {t}));
   const Atom c = compare(b, Prim::kLt, t, x);
   for (Prim p : {Prim::kEq, Prim::kNe, Prim::kLe, Prim::kGt, Prim::kGe}) compare(b, p, t, x);
   t = select_n(b, c, {t, x});

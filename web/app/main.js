@@ -12,10 +12,11 @@ import { marked } from 'marked';
 import { EditorView, basicSetup } from 'codemirror';
 import { keymap } from '@codemirror/view';
 import { javascript } from '@codemirror/lang-javascript';
+import { python } from '@codemirror/lang-python';
 import { checkSolution } from '../checker/engine.js';
-import { startPageSandbox } from './page_sandbox.js';
+import { PythonSandboxes, startPageSandbox } from './page_sandbox.js';
 import { h } from './dom.js';
-import { PROBLEMS, problemById } from './problems.js';
+import { LANGUAGES, PROBLEMS, problemById } from './problems.js';
 import { renderReport } from './report.js';
 
 const TIME_LIMIT_MS = 10000;
@@ -43,9 +44,23 @@ function renderMarkdown(md) {
 }
 
 const solvedKey = (id) => `shardlab.solved.${id}`;
-const codeKey = (id) => `shardlab.code.${id}`;
+const codeKey = (id, lang) => `shardlab.code.${id}.${lang}`;
+const LANGUAGE_NAMES = { python: 'Python (JAX)', javascript: 'JavaScript' };
 
-function template(p) {
+// Python's sandbox starts Pyodide as soon as a problem opens in Python; its state shows beside the buttons.
+let pythonStatus = { stage: '' };
+const pythons = new PythonSandboxes((status) => {
+  pythonStatus = status;
+  const el = document.getElementById('python-status');
+  if (el) el.textContent = describeStatus(status);
+});
+const describeStatus = ({ stage, fraction }) => (fraction === undefined ? stage : `${stage} ${Math.round(fraction * 100)}%`);
+
+function template(p, lang) {
+  if (lang === 'python') {
+    const keys = Object.keys(p.outputs).map((k) => `"${k}": ...`).join(', ');
+    return `import jax\nimport jax.numpy as jnp\nfrom jax.sharding import AxisType, NamedSharding, PartitionSpec as P\n\n\ndef ${p.functionName}(${p.args.join(', ')}):\n    # return {${keys}}\n    ...\n`;
+  }
   return `import * as sl from 'shardlab';\nconst { P, lax, np, nn } = sl;\n\nexport default function solve(${p.args.join(', ')}) {\n  // return { ${Object.keys(p.outputs).join(', ')} };\n}\n`;
 }
 
@@ -63,50 +78,66 @@ function showList() {
   main.replaceChildren(h('h1', {}, 'Problems'), h('table', { class: 'list' }, head, h('tbody', {}, rows)));
 }
 
-function showProblem(p) {
+function showProblem(p, lang) {
+  if (lang === 'python') pythons.warm();
   const examples = p.examples.map((e, i) =>
     h('details', {}, h('summary', {}, `Example ${i + 1}`), h('pre', {}, `input: ${JSON.stringify(e.input)}\nexpected: ${JSON.stringify(e.expected)}`)),
   );
-  const hints = p.hints.map((hint, i) => h('details', { class: 'hint' }, h('summary', {}, `Hint ${i + 1}`), h('p', {}, hint)));
+  const hints = p.hints[lang].map((hint, i) => h('details', { class: 'hint' }, h('summary', {}, `Hint ${i + 1}`), h('p', {}, hint)));
   const reqs = p.requirements.map((r) => h('li', {}, r.text));
   const statement = h('section', { class: 'statement' });
   // The one HTML string of the page: the statement is the project's own markdown, not the learner's.
-  statement.innerHTML = renderMarkdown(p.statement);
+  statement.innerHTML = renderMarkdown(p.statements[lang]);
   statement.append(h('h2', {}, 'Examples'), ...examples, h('h2', {}, 'Hints'), ...hints, h('h2', {}, 'Checked requirements'), h('ul', {}, reqs));
+  const select = h(
+    'select',
+    { id: 'language', 'aria-label': 'Language' },
+    LANGUAGES.map((l) => h('option', { value: l, ...(l === lang ? { selected: '' } : {}) }, LANGUAGE_NAMES[l])),
+  );
+  select.onchange = () => {
+    location.hash = `#/problem/${p.id}?lang=${select.value}`;
+  };
   const buttons = h(
     'div',
     { class: 'buttons' },
     h('button', { id: 'run' }, 'Run (examples)'),
     h('button', { id: 'submit' }, 'Submit'),
     h('button', { id: 'reset' }, 'Reset to template'),
+    h('span', { id: 'python-status', class: 'status', role: 'status' }, lang === 'python' ? describeStatus(pythonStatus) : ''),
   );
   main.replaceChildren(
-    h('div', { class: 'problem' }, statement, h('section', {}, h('div', { class: 'editor', id: 'editor' }), buttons, h('div', { id: 'results', class: 'results' }))),
+    h(
+      'div',
+      { class: 'problem' },
+      statement,
+      h('section', {}, h('div', { class: 'toolbar' }, select), h('div', { class: 'editor', id: 'editor' }), buttons, h('div', { id: 'results', class: 'results' })),
+    ),
   );
-  const run = (full) => runChecks(p, editor.state.doc.toString(), full);
+  const run = (full) => runChecks(p, lang, editor.state.doc.toString(), full);
   const editor = new EditorView({
-    doc: localStorage.getItem(codeKey(p.id)) ?? template(p),
+    doc: localStorage.getItem(codeKey(p.id, lang)) ?? template(p, lang),
     parent: document.getElementById('editor'),
     extensions: [
       keymap.of([{ key: 'Ctrl-Enter', run: () => (run(false), true) }]),
       basicSetup,
-      javascript(),
-      EditorView.updateListener.of((u) => u.docChanged && localStorage.setItem(codeKey(p.id), u.state.doc.toString())),
+      lang === 'python' ? python() : javascript(),
+      EditorView.updateListener.of((u) => u.docChanged && localStorage.setItem(codeKey(p.id, lang), u.state.doc.toString())),
     ],
   });
   window.__shardlabEditor = editor;
   document.getElementById('run').onclick = () => run(false);
   document.getElementById('submit').onclick = () => run(true);
-  document.getElementById('reset').onclick = () => editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: template(p) } });
+  document.getElementById('reset').onclick = () => editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: template(p, lang) } });
 }
 
-async function runChecks(p, code, full) {
+async function runChecks(p, lang, code, full) {
   const out = document.getElementById('results');
   out.replaceChildren(h('p', {}, `${full ? 'Submitting' : 'Running the examples'}…`));
   for (const b of document.querySelectorAll('.buttons button')) b.disabled = true;
   let report;
   try {
-    report = await checkSolution(p, null, { sandbox: startPageSandbox(code), cases: full ? undefined : p.examples, timeLimitMs: TIME_LIMIT_MS });
+    const sandbox = lang === 'python' ? pythons.sandbox(code, p.functionName) : startPageSandbox(code);
+    report = await checkSolution(p, null, { sandbox, cases: full ? undefined : p.examples, timeLimitMs: TIME_LIMIT_MS, lang });
   } catch (e) {
     out.replaceChildren(h('p', { class: 'fail verdict' }, e.message));
     return;
@@ -117,10 +148,12 @@ async function runChecks(p, code, full) {
   out.replaceChildren(renderReport(p, report, full));
 }
 
+// #/problem/<id>?lang=python|javascript (Python when not given).
 function route() {
-  const m = location.hash.match(/^#\/problem\/([\w-]+)/);
+  const m = location.hash.match(/^#\/problem\/([\w-]+)(?:\?(.*))?$/);
   const p = m && problemById(m[1]);
-  if (p) showProblem(p);
+  const lang = new URLSearchParams(m?.[2] ?? '').get('lang');
+  if (p) showProblem(p, LANGUAGES.includes(lang) ? lang : LANGUAGES[0]);
   else showList();
 }
 window.addEventListener('hashchange', route);

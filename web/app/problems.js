@@ -1,15 +1,28 @@
 // The problems, bundled into the page: the checker's list (web/checker/problems.js)
-// with each one's statement and the source of its reference solution.
+// with each one's statements and the sources of its reference solutions, in
+// both languages (Python first: statement.md and solution.py; JavaScript:
+// statement.js.md and solution.mjs).
 import { PROBLEMS as CHECKER_PROBLEMS } from '../checker/problems.js';
 
-const statements = import.meta.glob('../../problems/*/statement.md', { eager: true, query: '?raw', import: 'default' });
-const solutions = import.meta.glob('../../problems/*/solution.mjs', { eager: true, query: '?raw', import: 'default' });
+const files = import.meta.glob(['../../problems/*/statement.md', '../../problems/*/statement.js.md', '../../problems/*/solution.py', '../../problems/*/solution.mjs'], {
+  eager: true,
+  query: '?raw',
+  import: 'default',
+});
+const file = (id, name) => files[`../../problems/${id}/${name}`];
 
-/** Every problem: its data with `statement` (markdown) and `solutionCode` (the reference's source). */
+/** The page's languages, the first the default. */
+export const LANGUAGES = ['python', 'javascript'];
+
+/**
+ * Every problem: its data with `statements` and `solutionCode` (the
+ * references' sources), each {python, javascript}; `hints` per language too.
+ */
 export const PROBLEMS = CHECKER_PROBLEMS.map((p) => ({
   ...p,
-  statement: statements[`../../problems/${p.id}/statement.md`],
-  solutionCode: solutions[`../../problems/${p.id}/solution.mjs`],
+  hints: Array.isArray(p.hints) ? { python: p.hints, javascript: p.hints } : p.hints,
+  statements: { python: file(p.id, 'statement.md'), javascript: file(p.id, 'statement.js.md') ?? file(p.id, 'statement.md') },
+  solutionCode: { python: file(p.id, 'solution.py'), javascript: file(p.id, 'solution.mjs') },
 }));
 
 /** The problem `id`. */

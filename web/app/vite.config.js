@@ -44,6 +44,8 @@ export default defineConfig({
   resolve: { alias: { shardlab: `${root}web/lib/index.js` } },
   server: { headers: PAGE_HEADERS, fs: { allow: [root] } },
   preview: { headers: PAGE_HEADERS },
+  // Pyodide is loaded as its files, handed to the sandbox worker (pyodide_sources.js), not pre-bundled.
+  optimizeDeps: { exclude: ['pyodide'] },
   worker: { format: 'es' },
   build: { outDir: `${root}build/app`, emptyOutDir: true, target: 'es2022' },
 });

@@ -173,7 +173,7 @@ export async function checkSolution(
     await box.started(new Deadline(startupLimitMs));
   } catch (e) {
     if (e.name === 'LoadError') {
-      box.kill();
+      box.close();
       throw e;
     }
     startError = e;
@@ -249,7 +249,7 @@ export async function checkSolution(
       program,
     };
   } finally {
-    box.kill();
+    box.close();
     for (const e of entries) e.program?.dispose();
   }
 }

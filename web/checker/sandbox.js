@@ -57,7 +57,7 @@ export class Deadline {
 }
 
 /**
- * A sandbox over `port` = {post(message), kill()}; the host hands it what
+ * A sandbox over `port` = {post(message), kill(), close() optional}; the host hands it what
  * the sandbox sends (receive) and tells it when the sandbox has gone
  * (exited, with a description such as 'code 1').
  */
@@ -145,6 +145,16 @@ export class Sandbox {
   kill() {
     if (!this._broken) this._broken = new SandboxError('ExitError', 'the sandbox was closed');
     this._port.kill();
+  }
+
+  /**
+   * Ends the check normally: a port that serves more than one check (a warm
+   * Python worker) is only closed (`port.close`); any other is killed.
+   */
+  close() {
+    if (!this._broken) this._broken = new SandboxError('ExitError', 'the sandbox was closed');
+    if (this._port.close) this._port.close();
+    else this._port.kill();
   }
 
   _fail(error) {

@@ -264,7 +264,9 @@ export const np: {
   add: Binary; subtract: Binary; multiply: Binary; divide: Binary; power: Binary; maximum: Binary; minimum: Binary;
   equal: Binary; notEqual: Binary; less: Binary; lessEqual: Binary; greater: Binary; greaterEqual: Binary;
   matmul: Binary; dot: Binary;
-  negative: Unary; exp: Unary; log: Unary; tanh: Unary; sqrt: Unary; square: Unary; abs: Unary; sign: Unary;
+  negative: Unary; exp: Unary; log: Unary; tanh: Unary; sqrt: Unary; square: Unary; abs: Unary; sign: Unary; floor: Unary; round: Unary;
+  /** fmod (the sign of x), remainder (Python's %, the sign of y) and floorDivide (Python's //), as jnp's. */
+  fmod: Binary; remainder: Binary; floorDivide: Binary;
   zerosLike: Unary; onesLike: Unary;
   where: (cond: V, x: V, y: V) => V;
   sum: Reduce; mean: Reduce; max: Reduce; min: Reduce; var: Reduce;
@@ -312,7 +314,9 @@ export const lax: {
   broadcastInDim: (x: V, shape: number[], dims: number[]) => V;
   convertElementType: (x: V, dtype: DType) => V;
   iota: (dtype: DType, size: number) => V;
-  rsqrt: Unary; logistic: Unary;
+  rsqrt: Unary; logistic: Unary; floor: Unary;
+  rem: (x: V, y: V) => V;
+  round: (x: V, roundingMethod?: 0 | 1) => V;
   reduceSum: (x: V, axes: number[]) => V;
   reduceMax: (x: V, axes: number[]) => V;
   reduceMin: (x: V, axes: number[]) => V;

@@ -1,5 +1,8 @@
 #include "ir/primitives/elementwise.h"
 
+#include <climits>
+#include <cmath>
+
 #include "ir/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "runtime/errors.h"
@@ -144,16 +147,22 @@ std::vector<MaybeAtom> Def<Prim::kMul>::transpose(Builder& b, const Params&, con
 
 std::vector<Aval> Def<Prim::kDiv>::shape(const Params&, const std::vector<Aval>& in) {
   auto out = binary_shape(kName, in);
-  if (out[0].dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str(),
-         " (integer division is not supported)");
+  if (out[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", in[0].str());
   return out;
 }
 void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
+  if (out[0]->aval.dtype == DType::kFloat32) {
+    eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
+    return;
+  }
+  // int32 division truncates, as XLA's: x / 0 is -1, and INT_MIN / -1 (which overflows in C++) is INT_MIN.
+  eval_binary_as<int32_t>(in, out[0], [](auto z, auto x, auto y) {
+    z = x.binaryExpr(y, [](int32_t a, int32_t c) { return c == 0 ? -1 : (c == -1 ? static_cast<int32_t>(0u - static_cast<uint32_t>(a)) : a / c); });
+  });
 }
 std::vector<MaybeAtom> Def<Prim::kDiv>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  if (z[0].aval.dtype != DType::kFloat32) return {std::nullopt};  // integer results have no tangent
   MaybeAtom lhs = t[0] ? MaybeAtom(fit(b, div(b, *t[0], x[1]), z[0].aval)) : std::nullopt;
   MaybeAtom rhs = t[1] ? MaybeAtom(div(b, mul(b, z[0], *t[1]), x[1])) : std::nullopt;
   if (lhs && rhs) return {sub(b, *lhs, *rhs)};
@@ -234,6 +243,40 @@ std::vector<MaybeAtom> Def<Prim::kPow>::jvp(Builder& b, const Params&, const std
   }
   if (dx && dy) return {add(b, *dx, *dy)};
   return {dx ? dx : dy};
+}
+
+// rem
+
+std::vector<Aval> Def<Prim::kRem>::shape(const Params&, const std::vector<Aval>& in) {
+  auto out = binary_shape(kName, in);
+  if (out[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", in[0].str());
+  return out;
+}
+void Def<Prim::kRem>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  if (out[0]->aval.dtype == DType::kFloat32) {
+    eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) {
+      z = x.binaryExpr(y, [](float a, float c) { return std::fmod(a, c); });
+    });
+    return;
+  }
+  // As XLA: x % 0 is x, and INT_MIN % -1 (which overflows in C++) is 0.
+  eval_binary_as<int32_t>(in, out[0], [](auto z, auto x, auto y) {
+    z = x.binaryExpr(y, [](int32_t a, int32_t c) { return c == 0 ? a : (c == -1 ? 0 : a % c); });
+  });
+}
+std::vector<MaybeAtom> Def<Prim::kRem>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  if (z[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  MaybeAtom lhs = t[0] ? MaybeAtom(fit(b, *t[0], z[0].aval)) : std::nullopt;
+  MaybeAtom rhs;
+  if (t[1]) {
+    // trunc(x / y) = sign(q) * floor(|q|)
+    const Atom q = div(b, x[0], x[1]);
+    rhs = mul(b, *t[1], mul(b, unary(b, Prim::kSign, q), unary(b, Prim::kFloor, unary(b, Prim::kAbs, q))));
+  }
+  if (lhs && rhs) return {sub(b, *lhs, *rhs)};
+  if (rhs) return {neg(b, *rhs)};
+  return {lhs};
 }
 
 }  // namespace shardlab::ir

@@ -41,7 +41,7 @@ struct Def<Prim::kMul> {
   SHARDLAB_RULES
 };
 
-/// div: z = x / y (float32 only); d(x / y) = dx / y - z * dy / y; linear in
+/// div: z = x / y (int32 division truncates, as lax.div); d(x / y) = dx / y - z * dy / y; linear in
 /// x only: ct -> ct / y.
 template <>
 struct Def<Prim::kDiv> {
@@ -81,6 +81,16 @@ struct Def<Prim::kMin> : NotLinear<Def<Prim::kMin>> {
 template <>
 struct Def<Prim::kPow> : NotLinear<Def<Prim::kPow>> {
   static constexpr const char* kName = "pow";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+
+/// rem: z = x - y * trunc(x / y), the remainder of truncating division (C's
+/// fmod and %; the sign of x), as XLA's rem: an int32 x % 0 is x. dz = dx -
+/// dy * trunc(x / y); not linear.
+template <>
+struct Def<Prim::kRem> : NotLinear<Def<Prim::kRem>> {
+  static constexpr const char* kName = "rem";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };

@@ -49,8 +49,25 @@ SHARDLAB_UNARY(Prim::kRsqrt, float_unary_shape, eval_unary_as<float>, x.rsqrt())
 SHARDLAB_UNARY(Prim::kSquare, any_unary_shape, eval_any, x.square())
 SHARDLAB_UNARY(Prim::kAbs, any_unary_shape, eval_any, x.abs())
 SHARDLAB_UNARY(Prim::kSign, any_unary_shape, eval_any, x.sign())
+SHARDLAB_UNARY(Prim::kFloor, float_unary_shape, eval_unary_as<float>, x.floor())
 
 #undef SHARDLAB_UNARY
+
+std::vector<Aval> Def<Prim::kRound>::shape(const Params& p, const std::vector<Aval>& in) {
+  const int64_t method = param<int64_t>(p, "rounding_method", kName);
+  if (method != 0 && method != 1)
+    fail(ErrorKind::kValue, kName, ": rounding_method is ", method,
+         "; it is 0 (halves away from zero) or 1 (halves to even)");
+  return float_unary_shape(kName, in);
+}
+void Def<Prim::kRound>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  // round() is std::round (halves away from zero); rint() rounds halves to even in the default rounding mode.
+  if (param<int64_t>(p, "rounding_method", kName) == 0) {
+    eval_unary_as<float>(in[0], out[0], [](auto y, auto x) { y = x.round(); });
+  } else {
+    eval_unary_as<float>(in[0], out[0], [](auto y, auto x) { y = x.rint(); });
+  }
+}
 
 // The JVPs, each d(f(x)) = t * f'(x), written with the output y where that is cheaper.
 

@@ -1,4 +1,4 @@
-// Unary math: exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign.
+// Unary math: exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign, floor, round.
 // None is linear, so their transpose rules only reject being asked; their
 // JVPs reuse the primal output where the derivative is cheapest from it.
 #pragma once
@@ -71,6 +71,21 @@ struct Def<Prim::kSign> : NotLinear<Def<Prim::kSign>> {
   static constexpr const char* kName = "sign";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
+};
+/// floor: the largest integer <= x (float32); piecewise constant: dy = 0.
+template <>
+struct Def<Prim::kFloor> : NonDifferentiable<Def<Prim::kFloor>> {
+  static constexpr const char* kName = "floor";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+};
+/// round[rounding_method]: x to an integer, halves away from zero (method 0,
+/// lax.round's default) or to the even neighbour (1, jnp.round's); dy = 0.
+template <>
+struct Def<Prim::kRound> : NonDifferentiable<Def<Prim::kRound>> {
+  static constexpr const char* kName = "round";
+  static constexpr ParamSchema kParams{{"rounding_method", ParamType::kInt}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 }  // namespace shardlab::ir

@@ -89,6 +89,12 @@ export const iota = prim('iota', 'iota', 0, (dtype, size) => {
   if (!isDimension(size)) throw new ValueError(`lax.iota: size is ${quote(size)}; it must be an integer in 0..${MAX_DIMENSION}`);
   return { dtype, shape: checkShape([size], 'lax.iota', dtype), dimension: 0 };
 });
+/** jax.lax.rem(x, y): the remainder of truncating division (the sign of x); operands of one shape and dtype. */
+export const rem = prim('rem', 'rem', 2, () => ({}));
+/** jax.lax.floor(x). */
+export const floor = prim('floor', 'floor', 1, () => ({}));
+/** jax.lax.round(x, roundingMethod): 0 rounds halves away from zero (the default), 1 to even. */
+export const round = prim('round', 'round', 1, (x, roundingMethod = 0) => ({ rounding_method: roundingMethod }));
 /** jax.lax.rsqrt(x). */
 export const rsqrt = prim('rsqrt', 'rsqrt', 1, () => ({}));
 /** jax.lax.logistic(x) = 1 / (1 + e^-x). */

@@ -100,6 +100,36 @@ export const greater = compare('greater', 'gt');
 /** x >= y (bool). */
 export const greaterEqual = compare('greaterEqual', 'ge');
 
+// Where both bool arrays are true (lax's `and`, written as a select).
+const both = (p, q) => where(p, q, zerosLike(q));
+
+// x rem y on operands made elementwise: the remainder of truncating division (the sign of x).
+const rem = (fn, a, b) => emitHere(fn, 'rem', {}, [a, b]);
+
+/** np.fmod: the remainder of truncating division, with the sign of x (lax.rem). */
+export const fmod = defop('fmod', 2, (x, y) => rem('fmod', ...elementwise('fmod', [x, y])));
+
+/** np.remainder (Python's x % y): the remainder of floored division, with the sign of y, as jnp.remainder. */
+export const remainder = defop('remainder', 2, (x, y) => {
+  const [a, b] = elementwise('remainder', [x, y]);
+  const m = rem('remainder', a, b);
+  return where(both(notEqual(less(m, 0), less(b, 0)), notEqual(m, 0)), add(m, b), m);
+});
+
+/** np.floorDivide (Python's x // y): floor(x / y), consistent with remainder, as jnp.floor_divide. */
+export const floorDivide = defop('floorDivide', 2, (x, y) => {
+  const [a, b] = elementwise('floorDivide', [x, y]);
+  const m = rem('floorDivide', a, b);
+  if (a.dtype !== 'float32') {
+    const q = emitHere('floorDivide', 'div', {}, [a, b]);
+    return where(both(notEqual(sign(a), sign(b)), notEqual(m, 0)), subtract(q, 1), q);
+  }
+  // JAX's float divmod: (a - m) / b, one less where m's sign differs from b's, rounded to the integer.
+  const d = divide(subtract(a, m), b);
+  const fixed = where(both(notEqual(m, 0), notEqual(sign(b), sign(m))), subtract(d, 1), d);
+  return emitHere('floorDivide', 'round', { rounding_method: 0 }, [fixed]);
+});
+
 /** -x. */
 export const negative = defop('negative', 1, (x) => emitHere('negative', 'neg', {}, [traced(traceFor('negative'), x, 'negative')]));
 /** e^x. */
@@ -116,6 +146,13 @@ export const square = unary('square', 'square', { float: false });
 export const abs = unary('abs', 'abs', { float: false });
 /** The sign of x (-1, 0, 1). */
 export const sign = unary('sign', 'sign', { float: false });
+/** The largest integer <= x (float32). */
+export const floor = unary('floor', 'floor');
+/** x rounded to an integer, halves to even (jnp.round). */
+export const round = defop('round', 1, (x) => {
+  const v = asDtype(traced(traceFor('round'), x, 'round'), 'float32');
+  return emitHere('round', 'round', { rounding_method: 1 }, [v]);
+});
 
 /** np.where(cond, x, y): x where cond is true, else y (select_n, broadcast). */
 export const where = defop('where', 3, (c, x, y) => {

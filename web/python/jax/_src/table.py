@@ -40,6 +40,12 @@ numpy  square           np.square            x
 numpy  abs              np.abs               x
 numpy  absolute         np.abs               x
 numpy  sign             np.sign              x
+numpy  floor            np.floor             x
+numpy  round            np.round             a
+numpy  fmod             np.fmod              x1, x2
+numpy  remainder        np.remainder         x1, x2
+numpy  mod              np.remainder         x1, x2
+numpy  floor_divide     np.floorDivide       x1, x2
 numpy  where            np.where             condition, x, y
 numpy  matmul           np.matmul            a, b
 numpy  dot              np.dot               a, b
@@ -102,6 +108,9 @@ lax    tanh             np.tanh              x
 lax    sqrt             np.sqrt              x
 lax    abs              np.abs               x
 lax    sign             np.sign              x
+lax    rem              lax.rem              x, y
+lax    floor            lax.floor            x
+lax    round            lax.round            x, rounding_method=0
 lax    neg              np.negative          x
 lax    max              np.maximum           x, y
 lax    min              np.minimum           x, y

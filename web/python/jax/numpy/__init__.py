@@ -31,21 +31,9 @@ def full(shape, fill_value, dtype=None):
     """jnp.full: the dtype of fill_value (a Python int makes int32), or `dtype`."""
     return _full(shape, fill_value, dtype if dtype is not None else _python_dtype(fill_value))
 
+
 pi = _math.pi
 e = _math.e
 inf = float("inf")
 nan = float("nan")
 newaxis = None
-
-
-def floor_divide(x1, x2):
-    """jnp.floor_divide (x // y): not in ShardLab's API yet."""
-    raise NotImplementedError("jnp.floor_divide (//) is not supported by ShardLab yet")
-
-
-def remainder(x1, x2):
-    """jnp.remainder (x % y): not in ShardLab's API yet."""
-    raise NotImplementedError("jnp.remainder (%) is not supported by ShardLab yet")
-
-
-mod = remainder
