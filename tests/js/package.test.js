@@ -42,4 +42,8 @@ process.exit(0);
   writeFileSync(join(app, 'ring.mjs'), readFileSync(join(root, 'problems/ring-allreduce-ppermute/solution.mjs'), 'utf8'));
   const report = JSON.parse(execFileSync('npx', ['--no-install', 'shardlab', 'check', 'ring-allreduce-ppermute', 'ring.mjs', '--json'], { cwd: app, encoding: 'utf8', timeout: 60000 }));
   expect(report.passed).toBe(true);
-}, 120000);
+  // Python from the installed package: its jax package and Pyodide (a dependency) come along.
+  writeFileSync(join(app, 'ring.py'), readFileSync(join(root, 'problems/ring-allreduce-ppermute/solution.py'), 'utf8'));
+  const py = JSON.parse(execFileSync('npx', ['--no-install', 'shardlab', 'check', 'ring-allreduce-ppermute', 'ring.py', '--json'], { cwd: app, encoding: 'utf8', timeout: 90000 }));
+  expect(py.passed).toBe(true);
+}, 240000);

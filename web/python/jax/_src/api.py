@@ -13,8 +13,12 @@ from .js import UNDEFINED, call, callback, from_js, js_list, sl, to_js_value
 
 
 def _as_leaf(x):
-    """A leaf as the JS API takes it: arrays, Python scalars (weakly typed f32[] / bool[])."""
-    if isinstance(x, (Array, bool, int, float)) or hasattr(x, "__js__"):
+    """A leaf as the JS API takes it: arrays, Python floats (weakly typed
+    f32[]) and bools (bool[]); a Python int becomes an int32 array, as JAX
+    types it (a JS number would be float32)."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return asarray(x)
+    if isinstance(x, (Array, bool, float)) or hasattr(x, "__js__"):
         return x
     raise TypeError(
         f"{type(x).__name__} is not a valid JAX type: arguments must be jax Arrays, Python scalars, "
@@ -27,6 +31,8 @@ def _leaf_key(x):
         return (x.shape, x.dtype.name)
     if isinstance(x, bool):
         return ((), "bool")
+    if isinstance(x, int):
+        return ((), "int32")
     if isinstance(x, numbers.Number):
         return ((), "float32")
     return (repr(x),)

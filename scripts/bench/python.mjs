@@ -1,0 +1,131 @@
+// Python rows of `npm run bench` (group 'python'): Pyodide's start with the
+// jax package in Node (a fresh process each time) and in the page; a Python
+// check of each problem against the JS check of the same problem, both with
+// their runtime already up (Node, in-process sandboxes, interleaved); and in
+// the checker page (build/app in headless Chromium) the time from opening a
+// problem in Python to its first result, Pyodide's start included, and the
+// later Runs. Returns rows {group, impl, case, size, unit, min, median}.
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { stats } from './stats.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const PORT = Number(process.env.SHARDLAB_BENCH_PY_PORT ?? 8398);
+const PROBLEM_IDS = ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute'];
+
+// The milliseconds a fresh Node process takes to start Python with the package.
+function nodeStartMs() {
+  const dir = mkdtempSync(join(tmpdir(), 'shardlab-py-start-'));
+  const script = join(dir, 'start.mjs');
+  writeFileSync(
+    script,
+    `import { loadPyodide } from '${root}node_modules/pyodide/pyodide.mjs';
+import { pythonFiles } from '${root}web/python/files_node.js';
+import { startPython } from '${root}web/python/host.js';
+const t0 = performance.now();
+const py = await startPython(loadPyodide, pythonFiles());
+py.runPython('import jax');
+console.log(performance.now() - t0);
+process.exit(0);
+`,
+  );
+  return Number(execFileSync(process.execPath, [script], { encoding: 'utf8' }).trim());
+}
+
+// Per problem, JS and Python check times (ms) with both runtimes up, interleaved.
+async function nodeCheckRows(rounds) {
+  const sl = await import('../../web/lib/index.js');
+  const { checkSolution } = await import('../../web/checker/engine.js');
+  const { loadProblem } = await import('../../web/checker/problems.js');
+  const { loadPyodide } = await import('pyodide');
+  const { pythonFiles } = await import('../../web/python/files_node.js');
+  const { startPython } = await import('../../web/python/host.js');
+  const { pythonSolution } = await import('../../web/python/solution.js');
+  await sl.init();
+  const py = await startPython(loadPyodide, pythonFiles());
+  const rows = [];
+  for (const id of PROBLEM_IDS) {
+    const problem = await loadProblem(id);
+    const source = readFileSync(`${root}problems/${id}/solution.py`, 'utf8');
+    const js = [];
+    const python = [];
+    for (let r = 0; r < rounds + 1; r++) {
+      const t0 = performance.now();
+      await checkSolution(problem, problem.solution, { seed: r });
+      const t1 = performance.now();
+      const fn = pythonSolution(py, source, 'solution.py', problem.functionName);
+      await checkSolution(problem, fn, { seed: r, lang: 'python' });
+      const t2 = performance.now();
+      fn.dispose();
+      if (r === 0) continue; // the first round warms both up
+      js.push(t1 - t0);
+      python.push(t2 - t1);
+    }
+    rows.push({ group: 'python', impl: 'node-js-check', case: id, size: '23 cases', unit: 'ms/check', ...stats(js) });
+    rows.push({ group: 'python', impl: 'node-python-check', case: id, size: '23 cases', unit: 'ms/check', ...stats(python) });
+  }
+  return rows;
+}
+
+// In the built page: Pyodide's start, the first Python result after opening a problem, and later Runs.
+async function pageRows(rounds) {
+  execFileSync('npx', ['vite', 'build', '--config', 'web/app/vite.config.js', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const server = spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  await once(server.stdout, 'data');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const code = readFileSync(`${root}problems/data-parallel-step/solution.py`, 'utf8');
+  const start = [];
+  const first = [];
+  const later = [];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const page = await browser.newPage();
+      // The learner's code is in the editor already (as localStorage keeps it), so opening the problem is all it takes.
+      await page.goto(`http://127.0.0.1:${PORT}/build/app/index.html`);
+      await page.evaluate((c) => localStorage.setItem('shardlab.code.data-parallel-step.python', c), code);
+      const t0 = Date.now();
+      await page.goto(`http://127.0.0.1:${PORT}/build/app/index.html#/problem/data-parallel-step?lang=python`);
+      await page.click('#run');
+      const ready = page.locator('#python-status').filter({ hasText: 'Python ready' }).waitFor({ timeout: 120000 }).then(() => Date.now() - t0);
+      await page.locator('#verdict').waitFor({ timeout: 120000 });
+      first.push(Date.now() - t0);
+      start.push(await ready);
+      for (let k = 0; k < 3; k++) {
+        const t1 = Date.now();
+        await page.click('#run');
+        await page.locator('#verdict').waitFor({ state: 'detached' });
+        await page.locator('#verdict').waitFor({ timeout: 60000 });
+        later.push(Date.now() - t1);
+      }
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+  const row = (c, xs) => ({ group: 'python', impl: 'page', case: c, size: 'data-parallel-step', unit: 'ms', ...stats(xs) });
+  return [row('pyodide-start', start), row('first-python-result', first), row('later-python-run', later)];
+}
+
+/** The Python rows. */
+export async function pythonRows({ quick = false } = {}) {
+  const starts = Array.from({ length: quick ? 2 : 4 }, nodeStartMs);
+  return [
+    { group: 'python', impl: 'node', case: 'pyodide-start', size: 'jax package', unit: 'ms', ...stats(starts) },
+    ...(await nodeCheckRows(quick ? 2 : 4)),
+    ...(await pageRows(quick ? 1 : 3)),
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const r of await pythonRows({ quick: process.argv.includes('--quick') })) console.log(JSON.stringify(r));
+  process.exit(0);
+}
