@@ -1,4 +1,6 @@
 // npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite:
+// Python (Pyodide's start, Python checks against JS checks, the page's first
+// Python result; scripts/bench/python.mjs);
 // psum latency and throughput (native, wasm, postMessage, plain-JS Atomics;
 // from scripts/bench/collectives.mjs), dispatch per jit call against its two
 // references and the checker's time per problem (in Node and, through
@@ -16,6 +18,7 @@ import { kernelRows } from './kernels.mjs';
 import { scaleRows } from './scale.mjs';
 import { chartSvg } from './chart.mjs';
 import { chromiumRows } from './chromium.mjs';
+import { pythonRows } from './python.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
@@ -40,6 +43,7 @@ const rows = [
   ...(await chromiumRows({ quick })),
   ...(await scaleRows({ quick })),
   ...kernelRows({ quick }),
+  ...(await pythonRows({ quick })),
 ];
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
@@ -58,6 +62,13 @@ const ratio = (r) => {
     return r.impl === 'wasm-1-device'
       ? `8 devices are ${(r.median / eight.median).toFixed(2)}x faster`
       : `8 wasm devices take ${(eight.median / r.median).toFixed(2)}x its time`;
+  }
+  if (r.group === 'python') {
+    // A Python check against the JS check of the same problem; the page's first result against the 8 s target.
+    if (r.impl === 'node-python-check') return `${(r.median / find('python', 'node-js-check', r.case).median).toFixed(2)}x the JS check`;
+    if (r.case === 'first-python-result') return `${((r.median / 8000) * 100).toFixed(0)}% of the 8 s target`;
+    if (r.case === 'later-python-run') return `${((r.median / 1000) * 100).toFixed(0)}% of the 1 s target`;
+    return '';
   }
   if (r.group === 'kernels') {
     // Against native Eigen, and against the ceiling of the arithmetic each one

@@ -37,8 +37,8 @@ process.exit(0);
   return Number(execFileSync(process.execPath, [script], { encoding: 'utf8' }).trim());
 }
 
-// Per problem, JS and Python check times (ms) with both runtimes up, interleaved.
-async function nodeCheckRows(rounds) {
+/** Per problem, JS and Python check times (ms) with both runtimes up, interleaved. */
+export async function nodeCheckRows(rounds) {
   const sl = await import('../../web/lib/index.js');
   const { checkSolution } = await import('../../web/checker/engine.js');
   const { loadProblem } = await import('../../web/checker/problems.js');

@@ -79,7 +79,7 @@ class ShapeDtypeStruct:
         self.sharding = sharding
 
     def __js__(self):
-        return _sl.ShapeDtypeStruct.new(list(self.shape), self.dtype.name)
+        return _call(_sl.ShapeDtypeStruct.new, self.shape, self.dtype.name)
 
     def __repr__(self):
         return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"

@@ -16,25 +16,31 @@ UNDEFINED = object()
 """Passed for a JS parameter left out (JS's undefined: the function's default)."""
 
 
+_PLAIN = (bool, int, float, str)
+
+
 def to_js_value(v):
     """A Python value as the JS API takes it: arrays as themselves, None as
     null, tuples and lists as JS arrays, dicts as objects, dtypes by name."""
-    from .array import Array
-
-    if isinstance(v, Array):
+    t = type(v)
+    if t is _array.Array:
         return v._js
+    if t in _PLAIN:
+        return v
     if v is UNDEFINED:
         return None  # pyodide passes None as undefined
     if v is None:
         return jsnull
-    if isinstance(v, (bool, int, float, str, JsProxy)):
+    if hasattr(v, "__js__"):  # PartitionSpec (a tuple), Mesh, NamedSharding, ShapeDtypeStruct
+        return v.__js__()
+    if isinstance(v, (tuple, list)):
+        if all(type(x) in _PLAIN for x in v):
+            return to_js(list(v))  # numbers and names: one conversion
+        return to_js([to_js_value(x) for x in v])
+    if isinstance(v, JsProxy):
         return v
     if dtypes.is_dtype_like(v):
         return dtypes.name(v)
-    if hasattr(v, "__js__"):
-        return v.__js__()
-    if isinstance(v, (tuple, list)):
-        return to_js([to_js_value(x) for x in v])
     if isinstance(v, dict):
         return js.Object.fromEntries(to_js([[str(k), to_js_value(x)] for k, x in v.items()]))
     raise TypeError(f"{type(v).__name__} values are not supported by ShardLab's jax (got {v!r})")
@@ -43,13 +49,13 @@ def to_js_value(v):
 def from_js(v):
     """A JS value as Python sees it: arrays and tracers wrapped as jax Arrays,
     JS arrays as lists, null as None."""
-    from .array import Array
-
+    if type(v) in _PLAIN or v is None:
+        return v
     if isinstance(v, JsNull):
         return None
     if isinstance(v, JsProxy):
         if bridge.isArray(v):
-            return Array(v)
+            return _array.Array(v)
         if bridge.isJsArray(v):
             return [from_js(x) for x in v]
     return v
@@ -93,3 +99,8 @@ def callback(f):
 def js_list(values):
     """A JS array of Python values converted with to_js_value."""
     return to_js([to_js_value(v) for v in values])
+
+
+# Last: array.py imports this module (a cycle Python resolves as long as
+# Array is read at call time, never at import).
+from . import array as _array  # noqa: E402

@@ -154,6 +154,7 @@ def _js_function(path):
 def _make(module, name, path, params_text):
     params = _parse(params_text)
     qualname = f"jax.{module}.{name}"
+    target = []  # the JS function, resolved on first call
 
     def fn(*args, **kwargs):
         bound = {}
@@ -200,7 +201,9 @@ def _make(module, name, path, params_text):
         positional = [UNDEFINED if v is _MISSING else v for v in positional]
         if options:
             positional.append(options)
-        out = from_js(call(_js_function(path), *positional))
+        if not target:
+            target.append(_js_function(path))
+        out = from_js(call(target[0], *positional))
         return pytree.tree_unflatten(tree, out) if tree is not None else out
 
     fn.__name__ = name
