@@ -38,6 +38,18 @@ test('every problem solved in Python with one warm Python; a wrong solution show
   await expect(page.locator('.case.fail').first()).toContainText('line 4, in step');
 });
 
+test('an endless Python loop is stopped by the time limit; the warm worker is replaced and the next run works', async ({ page }) => {
+  test.setTimeout(180000);
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=python');
+  await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
+  await typeCode(page, 'def ring_all_reduce(x):\n    while True:\n        pass\n');
+  await page.click('#run');
+  await expect(page.locator('.case.fail').first()).toContainText('ran longer than 10 s', { timeout: 40000 });
+  await typeCode(page, pythonSolution('ring-allreduce-ppermute'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 90000 });
+});
+
 test('the language selector and ?lang= choose the language; code is kept per language', async ({ page }) => {
   await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
   await expect(page.locator('#language')).toHaveValue('javascript');

@@ -20,7 +20,8 @@ import { pyodideSources } from './pyodide_sources.js';
 let sources = null;
 const shardlabSources = () => (sources ??= moduleSources().catch((e) => ((sources = null), Promise.reject(e))));
 
-// A sandbox worker: posts {init} once the module (and `extra`) arrive; `onEnd(how)` when it goes.
+// A sandbox worker: posts {init} once the module and `init` arrive (`posted` resolves then:
+// anything posted before would reach it first); `onEnd(how)` when it goes.
 function startWorker(init, onEnd) {
   const worker = new Worker(new URL('./sandbox_worker.js', import.meta.url), { type: 'module' });
   const lock = `shardlab-sandbox-${crypto.randomUUID()}`;
@@ -35,11 +36,11 @@ function startWorker(init, onEnd) {
     e.preventDefault();
     onEnd(`it crashed: ${e.message}`);
   };
-  Promise.all([shardlabSources(), init]).then(
+  const posted = Promise.all([shardlabSources(), init]).then(
     ([module, rest]) => worker.postMessage({ init: { lock, sources: module, ...rest } }),
     (e) => onEnd(`it could not be given what it runs: ${e.message}`),
   );
-  return { worker, watch };
+  return { worker, watch, posted };
 }
 
 /** A Sandbox running `code` (a JS module whose default export is the solution) in a fresh worker. */
@@ -93,7 +94,7 @@ export class PythonSandboxes {
       this._onStatus({ stage: 'Starting Python…' });
       return { lang: 'python', pyodide };
     });
-    const { worker, watch } = startWorker(init, end);
+    const { worker, watch, posted } = startWorker(init, end);
     worker.onmessage = (e) => {
       watch();
       if (e.data?.pythonReady) {
@@ -102,6 +103,7 @@ export class PythonSandboxes {
       }
     };
     current.worker = worker;
+    current.posted = posted;
     this._current = current;
     return current;
   }
@@ -128,7 +130,7 @@ export class PythonSandboxes {
     channel.port1.onmessage = (e) => sandbox.receive(e.data);
     channel.port1.onmessageerror = () => sandbox.receive(undefined);
     if (current.gone) sandbox.exited(current.gone);
-    else current.worker.postMessage({ run: { code, functionName, port: channel.port2 } }, [channel.port2]);
+    else current.posted.then(() => current.worker.postMessage({ run: { code, functionName, port: channel.port2 } }, [channel.port2]));
     return sandbox;
   }
 }

@@ -39,13 +39,13 @@ async function loadJs(code) {
 }
 
 // Serves Python checks: Pyodide starts now; each {run} gets a channel of its own.
-function servePython(init) {
+function servePython(init, receive) {
   const print = (s) => console.log(s);
   const python = handedPyodideOptions(init.pyodide, { stdout: print, stderr: print }).then((options) =>
     startPython(loadPyodide, pythonFiles(), options),
   );
   python.then(() => self.postMessage({ pythonReady: true }));
-  self.onmessage = ({ data }) => {
+  receive((data) => {
     const run = data?.run;
     if (!run || !(run.port instanceof MessagePort)) return;
     serveSandbox({
@@ -57,28 +57,33 @@ function servePython(init) {
       prepare: () => python,
       load: async () => pythonSolution(await python, String(run.code), 'solution.py', String(run.functionName)),
     });
-  };
+  });
 }
 
+// Messages after {init} wait here until the worker's server takes them (it
+// starts once this worker holds its lock; the page may post meanwhile).
+const waiting = [];
+let take = (m) => waiting.push(m);
+const receive = (f) => {
+  take = f;
+  for (const m of waiting.splice(0)) f(m);
+};
 let started = false;
 
 self.onmessage = async ({ data }) => {
   if (!data?.init || started) return;
   started = true;
-  let receive = null;
-  self.onmessage = ({ data: m }) => receive?.(m);
+  self.onmessage = ({ data: m }) => take(m);
   // Held until this worker goes (even by self.close()): how the page knows it has.
   await new Promise((held) => navigator.locks.request(data.init.lock, () => (held(), new Promise(() => {}))));
   if (data.init.lang === 'python') {
-    servePython(data.init);
+    servePython(data.init, receive);
     return;
   }
   serveSandbox({
     sources: data.init.sources,
     post: (m) => self.postMessage(m),
-    onMessage: (f) => {
-      receive = f;
-    },
+    onMessage: receive,
     load: () => loadJs(data.init.code),
   });
 };
