@@ -244,6 +244,21 @@ sm = jax.make_jaxpr(body)({"a": jnp.ones(8), "b": jnp.ones(())})
     expect(out).toBe("(['pair', 'sum'], 'tuple', None, (2,), ['b', 'w'], 'tuple', (2,), PyTreeDef({'pair': (*, None), 'sum': *}), 1, 1)");
   });
 
+  test("jax.numpy's signatures: axis by position or name, dtype=, int shapes, Python ints int32 and floats float32", async () => {
+    const out = await py(`
+y = jnp.ones((2, 3))
+f = jax.jit(lambda a: (jnp.sum(a, 0), jnp.sum(a, 1, jnp.int32), jnp.max(a, 0, True), jnp.mean(a, axis=1, keepdims=True), jnp.zeros(4)))
+s0, s1, m, mean, z = f(y)
+try:
+    jnp.pad(y, 1, "constant")
+    pad = "no error"
+except TypeError as e:
+    pad = str(e)
+(s0.shape, s1.dtype.name, m.shape, mean.shape, z.shape, jnp.array([1, 2]).dtype.name, jnp.arange(4.0).dtype.name,
+ jax.jit(lambda i: i * 2)(3).dtype.name, pad)`);
+    expect(out).toBe("((3,), 'int32', (1, 3), (2, 1), (4,), 'int32', 'float32', 'int32', 'jax.numpy.pad() takes 2 positional arguments but 3 were given')");
+  });
+
   test('jax.make_jaxpr from Python prints what sl.makeJaxpr prints for the same program', async () => {
     const text = await py(`
 mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))

@@ -1,12 +1,14 @@
 """The one table from JAX's names to ShardLab's JS API.
 
 Each line: the jax module, the JAX name, the JS function it calls, and JAX's
-parameters in JAX's order. Parameters are passed positionally, in that
-order, except those in {braces}, which go in the JS function's options
-object under their camelCase names. `x:tree` is a pytree (the function maps
+parameters in JAX's order (a caller may give any of them by position, in
+that order, or by name). They are passed to JS positionally, in that order,
+except those in {braces}, which go in the JS function's options object
+under their camelCase names. `x:tree` is a pytree (the function maps
 over its leaves and returns the same structure); `s:shape` is a shape (an int
-is a 1-d shape, as in numpy); `*cases` takes the rest of
-the positional arguments; `=...` marks a parameter the caller may leave out
+is a 1-d shape, as in numpy); `dtype:cast` converts the first argument to
+that dtype before the call (a reduction's dtype=); `*cases` takes the rest of
+the positional arguments; those after `*` are keyword-only; `=...` marks a parameter the caller may leave out
 (the JS function has JAX's default). A JS function added to the API is one
 line here."""
 
@@ -49,8 +51,8 @@ numpy  floor_divide     np.floorDivide       x1, x2
 numpy  where            np.where             condition, x, y
 numpy  matmul           np.matmul            a, b
 numpy  dot              np.dot               a, b
-numpy  sum              np.sum               a, {axis=None, keepdims=False}
-numpy  mean             np.mean              a, {axis=None, keepdims=False}
+numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}
+numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {keepdims=False}
 numpy  max              np.max               a, {axis=None, keepdims=False}
 numpy  min              np.min               a, {axis=None, keepdims=False}
 numpy  amax             np.max               a, {axis=None, keepdims=False}
@@ -70,7 +72,7 @@ numpy  zeros_like       np.zerosLike         a
 numpy  ones_like        np.onesLike          a
 numpy  arange           np.arange            start, stop=None, step=None, dtype=None
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
-numpy  pad              np.pad               array, pad_width, {constant_values=0}
+numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None
 nn     relu             nn.relu              x
 nn     sigmoid          nn.sigmoid           x
@@ -81,12 +83,12 @@ lax    psum             lax.psum             x:tree, axis_name
 lax    pmean            lax.pmean            x:tree, axis_name
 lax    pmax             lax.pmax             x:tree, axis_name
 lax    pmin             lax.pmin             x:tree, axis_name
-lax    all_gather       lax.allGather        x:tree, axis_name, {axis=0, tiled=False}
-lax    psum_scatter     lax.psumScatter      x:tree, axis_name, {scatter_dimension=0, tiled=False}
+lax    all_gather       lax.allGather        x:tree, axis_name, *, {axis=0, tiled=False}
+lax    psum_scatter     lax.psumScatter      x:tree, axis_name, *, {scatter_dimension=0, tiled=False}
 lax    ppermute         lax.ppermute         x:tree, axis_name, perm
-lax    all_to_all       lax.allToAll         x:tree, axis_name, split_axis, concat_axis, {tiled=False}
+lax    all_to_all       lax.allToAll         x:tree, axis_name, split_axis, concat_axis, *, {tiled=False}
 lax    axis_index       lax.axisIndex        axis_name
-lax    pcast            lax.pcast            x:tree, axis_name, {to}
+lax    pcast            lax.pcast            x:tree, axis_name, *, {to}
 lax    pvary            lax.pvary            x:tree, axis_name
 lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers
 lax    slice            lax.slice            operand, start_indices, limit_indices, strides=None
@@ -120,10 +122,11 @@ _MISSING = object()
 
 
 class _Param:
-    __slots__ = ("name", "optional", "option", "kind", "variadic")
+    __slots__ = ("name", "optional", "option", "kind", "variadic", "keyword_only")
 
-    def __init__(self, text, option):
+    def __init__(self, text, option, keyword_only):
         self.option = option
+        self.keyword_only = keyword_only
         self.variadic = text.startswith("*")
         text = text.lstrip("*")
         self.optional = "=" in text or option
@@ -132,10 +135,13 @@ class _Param:
 
 def _parse(params):
     out = []
+    keyword_only = False
     for group, option in re.findall(r"\{([^}]*)\}|([^{},]+)", params):
         for p in (group or option).split(","):
-            if p.strip():
-                out.append(_Param(p.strip(), option=bool(group)))
+            if p.strip() == "*":
+                keyword_only = True
+            elif p.strip():
+                out.append(_Param(p.strip(), option=bool(group), keyword_only=keyword_only))
     return out
 
 
@@ -163,7 +169,7 @@ def _make(module, name, path, params_text):
             if p.variadic:
                 bound[p.name] = list(args[i:])
                 i = len(args)
-            elif i < len(args) and not p.option:
+            elif i < len(args) and not p.keyword_only:
                 bound[p.name] = args[i]
                 i += 1
         if i < len(args):
@@ -188,6 +194,10 @@ def _make(module, name, path, params_text):
                 v = leaves
             elif p.kind == "shape" and isinstance(v, int):
                 v = (v,)
+            if p.kind == "cast":
+                if v is not _MISSING and v is not None:
+                    positional[0] = from_js(call(sl.np.astype, positional[0], v))
+                continue
             if p.option:
                 if v is not _MISSING:
                     options[_camel(p.name)] = v
