@@ -259,6 +259,29 @@ except TypeError as e:
     expect(out).toBe("((3,), 'int32', (1, 3), (2, 1), (4,), 'int32', 'float32', 'int32', 'jax.numpy.pad() takes 2 positional arguments but 3 were given')");
   });
 
+  test('vjp and jvp with pytrees, under jit: the derivatives of tanh(a * b) and a * a', async () => {
+    const fn = await pythonFunction(`
+import jax
+import jax.numpy as jnp
+
+def derivs(w, x):
+    out, vjp_fn = jax.vjp(lambda a, b: {"y": jnp.tanh(a * b)}, w, x)
+    dw, dx = vjp_fn({"y": jnp.ones(3)})
+    _, t = jax.jvp(lambda a: (a * a, None), (w,), (jnp.ones(3),))
+    return {"y": out["y"], "dw": dw, "dx": dx, "t": t[0]}
+`, 'derivs');
+    const w = [1, 2, 3];
+    const x = [0.5, -0.5, 0.25];
+    const out = await sl.jit(fn)(sl.array(w), sl.array(x));
+    fn.dispose();
+    const sech2 = (v) => 1 - Math.tanh(v) ** 2;
+    const close = async (a, want) => (await a.tolist()).forEach((v, i) => expect(v).toBeCloseTo(want[i], 5));
+    await close(out.y, w.map((a, i) => Math.tanh(a * x[i])));
+    await close(out.dw, w.map((a, i) => x[i] * sech2(a * x[i])));
+    await close(out.dx, w.map((a, i) => a * sech2(a * x[i])));
+    await close(out.t, w.map((a) => 2 * a));
+  });
+
   test('jax.make_jaxpr from Python prints what sl.makeJaxpr prints for the same program', async () => {
     const text = await py(`
 mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))

@@ -76,6 +76,24 @@ def _flat_out(out):
     return js_list([_as_leaf(x) for x in leaves]), tree
 
 
+def _unflatten_args(flat, values):
+    """Each positional argument's pytree, rebuilt from the flat `values`
+    (`flat`: (leaves, treedef) per argument, as tree_flatten gave them)."""
+    it = iter(values)
+    return [pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]
+
+
+def _args_body(fun, flat, box):
+    """A body for JS: fun on the arguments rebuilt from the JS leaves, its
+    output flattened (the output's treedef goes in box["tree"])."""
+
+    def body(*js_leaves):
+        out, box["tree"] = _flat_out(fun(*_unflatten_args(flat, [from_js(x) for x in js_leaves])))
+        return out
+
+    return body
+
+
 class _Jit:
     def __init__(self, fun, static_argnums, static_argnames):
         self._fun = fun
@@ -197,9 +215,7 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         box = {}
 
         def body(*js_leaves):
-            it = iter([from_js(x) for x in js_leaves])
-            py_args = [pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]
-            out = fun(*py_args, **kwargs)
+            out = fun(*_unflatten_args(flat, [from_js(x) for x in js_leaves]), **kwargs)
             if not has_aux:
                 return _as_js_scalar_out(out)
             if not (isinstance(out, tuple) and len(out) == 2):
@@ -246,13 +262,7 @@ def vjp(fun, *primals, has_aux=False):
     flat = [pytree.tree_flatten(p) for p in primals]
     leaves = [_as_leaf(x) for f in flat for x in f[0]]
     box = {}
-
-    def body(*js_leaves):
-        it = iter([from_js(x) for x in js_leaves])
-        out, box["tree"] = _flat_out(fun(*[pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]))
-        return out
-
-    cb = _Callback(body)
+    cb = _Callback(_args_body(fun, flat, box))
     res = call(sl.vjp, cb.proxy, *leaves)
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     js_vjp = res[1]
@@ -262,9 +272,8 @@ def vjp(fun, *primals, has_aux=False):
         if ct_tree != box["tree"]:
             raise ValueError(f"vjp: the cotangent's structure {ct_tree} differs from the output's {box['tree']}")
         cts = list(call(js_vjp, [_as_leaf(x) for x in ct_leaves]))
-        it = iter([from_js(x) for x in cts])
         _ = cb  # keep the traced function alive while vjp_fn is
-        return tuple(pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat)
+        return tuple(_unflatten_args(flat, [from_js(x) for x in cts]))
 
     return out, vjp_fn
 
@@ -281,13 +290,7 @@ def jvp(fun, primals, tangents, has_aux=False):
             raise ValueError(f"jvp: a tangent's structure {tt} differs from its primal's {t}")
         tan_leaves.extend(tl)
     box = {}
-
-    def body(*js_leaves):
-        it = iter([from_js(x) for x in js_leaves])
-        out, box["tree"] = _flat_out(fun(*[pytree.tree_unflatten(t, [next(it) for _ in ls]) for ls, t in flat]))
-        return out
-
-    cb = _Callback(body)
+    cb = _Callback(_args_body(fun, flat, box))
     leaves = [_as_leaf(x) for f in flat for x in f[0]]
     res = call(sl.jvp, cb.proxy, leaves, [_as_leaf(x) for x in tan_leaves])
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
