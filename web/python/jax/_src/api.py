@@ -3,6 +3,7 @@ the pytrees: every argument and result is flattened here, so the JS side
 only ever sees flat lists of leaves, and Python's structures (tuples, lists,
 dicts, None) come back as they went in."""
 
+import contextlib
 import functools
 import numbers
 import weakref
@@ -59,11 +60,21 @@ def array(object, dtype=None, copy=True):
     return asarray(object, dtype)
 
 
-# Python functions handed to JS for a transformation's lifetime.
+# A Python function handed to JS for a jitted function's lifetime.
 class _Callback:
     def __init__(self, f):
         self.proxy = callback(f)
         weakref.finalize(self, self.proxy.destroy)
+
+
+@contextlib.contextmanager
+def _for_call(f):
+    """A JS-callable proxy of f for the duration of one JS call (a transformation traces f there)."""
+    proxy = callback(f)
+    try:
+        yield proxy
+    finally:
+        proxy.destroy()
 
 
 def _call_flat(fun, treedef, js_leaves):
@@ -181,8 +192,8 @@ def make_jaxpr(fun, static_argnums=()):
             out, box["tree"] = _flat_out(_call_flat(fun, treedef, js_leaves))
             return out
 
-        cb = _Callback(body)
-        js_jaxpr = call(sl.makeJaxpr(cb.proxy), *[_js_arg(x) for x in leaves])
+        with _for_call(body) as fn:
+            js_jaxpr = call(sl.makeJaxpr(fn), *[_js_arg(x) for x in leaves])
         return ClosedJaxpr(js_jaxpr, box.get("tree"))
 
     return traced
@@ -223,8 +234,8 @@ def value_and_grad(fun, argnums=0, has_aux=False):
             aux, box["aux"] = _flat_out(out[1])
             return js_list([_as_js_scalar_out(out[0]), aux])
 
-        cb = _Callback(body)
-        res = call(sl.valueAndGrad(cb.proxy, to_js_value({"argnums": diff, "hasAux": bool(has_aux)})), *leaves)
+        with _for_call(body) as fn:
+            res = call(sl.valueAndGrad(fn, to_js_value({"argnums": diff, "hasAux": bool(has_aux)})), *leaves)
         value, grads = res[0], [from_js(g) for g in res[1]]
         if has_aux:
             value = (from_js(value[0]), pytree.tree_unflatten(box["aux"], [from_js(x) for x in value[1]]))
@@ -262,8 +273,8 @@ def vjp(fun, *primals, has_aux=False):
     flat = [pytree.tree_flatten(p) for p in primals]
     leaves = [_as_leaf(x) for f in flat for x in f[0]]
     box = {}
-    cb = _Callback(_args_body(fun, flat, box))
-    res = call(sl.vjp, cb.proxy, *leaves)
+    with _for_call(_args_body(fun, flat, box)) as fn:
+        res = call(sl.vjp, fn, *leaves)
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     js_vjp = res[1]
 
@@ -272,7 +283,6 @@ def vjp(fun, *primals, has_aux=False):
         if ct_tree != box["tree"]:
             raise ValueError(f"vjp: the cotangent's structure {ct_tree} differs from the output's {box['tree']}")
         cts = list(call(js_vjp, [_as_leaf(x) for x in ct_leaves]))
-        _ = cb  # keep the traced function alive while vjp_fn is
         return tuple(_unflatten_args(flat, [from_js(x) for x in cts]))
 
     return out, vjp_fn
@@ -290,9 +300,9 @@ def jvp(fun, primals, tangents, has_aux=False):
             raise ValueError(f"jvp: a tangent's structure {tt} differs from its primal's {t}")
         tan_leaves.extend(tl)
     box = {}
-    cb = _Callback(_args_body(fun, flat, box))
     leaves = [_as_leaf(x) for f in flat for x in f[0]]
-    res = call(sl.jvp, cb.proxy, leaves, [_as_leaf(x) for x in tan_leaves])
+    with _for_call(_args_body(fun, flat, box)) as fn:
+        res = call(sl.jvp, fn, leaves, [_as_leaf(x) for x in tan_leaves])
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     tan = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[1]])
     return out, tan
@@ -328,10 +338,9 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
                                                    is_spec, "shard_map out_specs")
             return result
 
-        cb = _Callback(body)
-        specs_cb = _Callback(lambda _out: js_list(box["specs"]))
-        options = {"mesh": mesh, "inSpecs": list(specs), "outSpecs": specs_cb.proxy, "checkVma": bool(check_vma)}
-        res = call(sl.shardMap(cb.proxy, to_js_value(options)), *[_as_leaf(x) for x in leaves])
+        with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:
+            options = {"mesh": mesh, "inSpecs": list(specs), "outSpecs": out_specs_of, "checkVma": bool(check_vma)}
+            res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(x) for x in leaves])
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
 
     return wrapped
