@@ -19,6 +19,7 @@ using shardlab::js::ProgramRun;
 EMSCRIPTEN_BINDINGS(shardlab_program) {
   class_<JsProgram>("Program")
       .function("toString", &JsProgram::text)
+      .function("printedBodies", &JsProgram::printed_bodies)
       .function("toJSON", &JsProgram::json)
       .function("inAvals", &JsProgram::in_avals)
       .function("outAvals", &JsProgram::out_avals)

@@ -19,10 +19,16 @@ std::string var_name(VarId v) {
 
 namespace {
 
+int lines_in(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
 // Names variables in order of appearance, as JAX's printer does, with one
-// counter shared by a program and the programs nested in it.
+// counter shared by a program and the programs nested in it. Records where
+// each nested program printed on several lines has its equations, in lines
+// from the start of the text being built (shifted as texts are joined).
 class Printer {
  public:
+  std::vector<PrintedBody> bodies;
+
   // The text of p, whose equations go at column indent + 4.
   std::string program(const Program& p, int indent) {
     Names names;
@@ -33,7 +39,13 @@ class Printer {
       head << (i ? " " : "") << name(p.invars[i]) << ":" << p.avals[p.invars[i]].str();
     head << ". let";
     std::vector<std::string> eqns;
-    for (const Eqn& e : p.eqns) eqns.push_back(eqn(p, e, names, indent + 4));
+    std::vector<std::vector<PrintedBody>> inner;  // the bodies inside each equation, lines from its start
+    for (const Eqn& e : p.eqns) {
+      const size_t before = bodies.size();
+      eqns.push_back(eqn(p, e, names, indent + 4));
+      inner.emplace_back(bodies.begin() + static_cast<std::ptrdiff_t>(before), bodies.end());
+      bodies.resize(before);
+    }
     std::ostringstream tail;
     tail << "in (";
     for (size_t i = 0; i < p.outvars.size(); ++i) tail << (i ? ", " : "") << atom(p.outvars[i], names);
@@ -44,7 +56,15 @@ class Printer {
     one_line += " " + tail.str();
     if (p.eqns.size() <= 1 && one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
     std::string text = head.str() + "\n";
-    for (const std::string& e : eqns) text += std::string(indent + 4, ' ') + e + "\n";
+    // A nested program's own equations come before the bodies nested in them.
+    const size_t own = bodies.size();
+    if (indent > 0) bodies.push_back(PrintedBody{});
+    for (size_t i = 0; i < eqns.size(); ++i) {
+      const int at = lines_in(text);
+      for (PrintedBody b : inner[i]) bodies.push_back(PrintedBody{b.first + at, b.last + at, b.equations});
+      text += std::string(indent + 4, ' ') + eqns[i] + "\n";
+    }
+    if (indent > 0) bodies[own] = PrintedBody{1, lines_in(text), static_cast<int>(p.eqns.size())};
     return text + std::string(indent + 2, ' ') + tail.str();
   }
 
@@ -91,7 +111,14 @@ class Printer {
         }
         out << sorted[i]->name << "=";
         if (const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value)) {
+          // The nested program's bodies, from its first line, become this equation's.
+          const int at = lines_in(out.str());
+          const size_t before = bodies.size();
           out << program(**sub, indent + 2);
+          for (size_t k = before; k < bodies.size(); ++k) {
+            bodies[k].first += at;
+            bodies[k].last += at;
+          }
         } else {
           out << param_str(sorted[i]->value);
         }
@@ -108,5 +135,12 @@ class Printer {
 }  // namespace
 
 std::string to_text(const Program& p) { return Printer().program(p, 0); }
+
+std::string to_text(const Program& p, std::vector<PrintedBody>& bodies) {
+  Printer printer;
+  std::string text = printer.program(p, 0);
+  bodies = std::move(printer.bodies);
+  return text;
+}
 
 }  // namespace shardlab::ir

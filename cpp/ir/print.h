@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/program.h"
 
@@ -13,5 +14,16 @@ std::string var_name(VarId v);
 
 /// The program as jaxpr text; one line when it is short, else one equation per line.
 std::string to_text(const Program& program);
+
+/// Where a nested program (a shard_map body) printed on several lines has
+/// its equations: lines [first, last) of the text (0-based), `equations` of them.
+struct PrintedBody {
+  int first = 0;
+  int last = 0;
+  int equations = 0;
+};
+
+/// The text of to_text and, in order, every nested program printed on several lines.
+std::string to_text(const Program& program, std::vector<PrintedBody>& bodies);
 
 }  // namespace shardlab::ir

@@ -155,6 +155,20 @@ val atoms_to_js(const std::vector<ir::Atom>& atoms) {
 }
 
 std::string JsProgram::text() const { return ir::to_text(program()); }
+
+val JsProgram::printed_bodies() const {
+  std::vector<ir::PrintedBody> bodies;
+  ir::to_text(program(), bodies);
+  val out = val::array();
+  for (const ir::PrintedBody& b : bodies) {
+    val o = val::object();
+    o.set("first", b.first);
+    o.set("last", b.last);
+    o.set("equations", b.equations);
+    out.call<void>("push", o);
+  }
+  return out;
+}
 std::string JsProgram::json() const { return ir::to_json(program()); }
 
 val JsProgram::in_avals() const {

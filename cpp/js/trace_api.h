@@ -25,6 +25,9 @@ struct JsProgram {
   const ir::Program& program() const { return executable->program(); }
   /// jax.make_jaxpr's text.
   std::string text() const;
+  /// Where the text's nested programs (shard_map bodies) printed on several
+  /// lines have their equations: [{first, last, equations}], lines [first, last).
+  emscripten::val printed_bodies() const;
   /// The JSON form (ir/json.h).
   std::string json() const;
   /// The input avals as JS atoms without trace ids.

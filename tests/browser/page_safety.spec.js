@@ -73,6 +73,7 @@ test('every string of a report is rendered as text (report.js on a hostile repor
   await expect(page.locator('.req.fail')).toHaveText(`✗ ${x}`);
   await expect(page.locator('#results > p').nth(1)).toHaveText(`2 cases in ${x} ms (seed ${x})`);
   await expect(page.locator('details.body')).toContainText(`psum[axes=(${x},)]`);
+  await expect(page.locator('details.body summary')).toHaveText(`shard_map body (${x} equations)`);
   expect(await page.locator('pre.jaxpr').textContent()).toContain(`in (b,) }\n${x}`);
   await expect(page.locator('#results')).toContainText(`Mesh: ${x} = 8 (8 devices)`);
   await expect(page.locator('figcaption').first()).toHaveText(`in ${x}: f32[8,4]${x} ${JSON.stringify([x, null])}`);

@@ -255,6 +255,13 @@ TEST(Vma, BodyInputsVaryAlongTheirSpecsAxesAndMixedOperandsArePvaryd) {
             "      out_specs=(P('data'),)\n"
             "    ] a b\n"
             "  in (c,) }");
+  // The printer says where the body's three equations went (lines 5..7), for folding.
+  std::vector<PrintedBody> bodies;
+  to_text(b.build(out), bodies);
+  ASSERT_EQ(bodies.size(), 1u);
+  EXPECT_EQ(bodies[0].first, 5);
+  EXPECT_EQ(bodies[0].last, 8);
+  EXPECT_EQ(bodies[0].equations, 3);
 }
 
 TEST(Vma, PsumOfAnInvariantValueMultipliesByTheAxisSize) {

@@ -30,23 +30,27 @@ export function renderReport(p, r, full) {
     h('h3', {}, 'Cases'),
     cases,
     full && [h('h3', {}, 'Requirements'), reqs],
-    r.jaxpr && h('details', {}, h('summary', {}, 'Traced program'), h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr))),
+    r.jaxpr && h('details', {}, h('summary', {}, 'Traced program'), h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies))),
     r.program && h('details', { open: '' }, h('summary', {}, 'Sharding'), programPictures(r.program, p.args)),
   );
 }
 
-/** The jaxpr text as a fragment, with every shard_map body in its own foldable block. */
-export function foldBodies(text) {
+/**
+ * The jaxpr text as a fragment, every nested program's equations in a
+ * foldable block: `bodies` are where the printer put them (Jaxpr.printedBodies),
+ * outermost first; bodies inside a folded one stay in its text.
+ */
+export function foldBodies(text, bodies = []) {
   const lines = text.split('\n');
   const out = [];
-  for (let i = 0; i < lines.length; i++) {
-    out.push(`${lines[i]}\n`);
-    if (!lines[i].includes('jaxpr={ lambda') || lines[i].trimEnd().endsWith('}')) continue;
-    const indent = lines[i].search(/\S/) + 2;
-    const end = lines.findIndex((l, j) => j > i && l.search(/\S/) === indent && l.trimStart().startsWith('in ('));
-    if (end < 0) continue;
-    out.push(h('details', { open: '', class: 'body' }, h('summary', {}, `shard_map body (${end - i - 1} equations)`), `${lines.slice(i + 1, end).join('\n')}\n`));
-    i = end - 1;
+  let at = 0;
+  for (const b of Array.isArray(bodies) ? bodies : []) {
+    // Skipped: a body inside one folded already, or one that is not a line range of the text.
+    if (!Number.isInteger(b?.first) || !Number.isInteger(b?.last) || b.first < at || b.last <= b.first || b.last > lines.length) continue;
+    out.push(`${lines.slice(at, b.first).join('\n')}\n`);
+    out.push(h('details', { open: '', class: 'body' }, h('summary', {}, `shard_map body (${b.equations} equations)`), `${lines.slice(b.first, b.last).join('\n')}\n`));
+    at = b.last;
   }
+  out.push(lines.slice(at).join('\n'));
   return frag(out);
 }

@@ -153,8 +153,9 @@ export function freshSeed() {
  * with the cases' inputs, and the requirements are evaluated on exactly
  * those programs. The examples are fixed; the generated cases come from
  * `seed` (fresh by default, reported). `timeLimitMs` bounds the whole check.
- * Returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text)
- * and program (JSON), both null when nothing could be traced}; rejects with
+ * Returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text),
+ * jaxprBodies (its folds: Jaxpr.printedBodies) and program (JSON), null when
+ * nothing could be traced}; rejects with
  * a LoadError when the solution cannot be loaded. The time limit starts once
  * the sandbox's runtime is up (Python's start is not the solution's time;
  * `startupLimitMs` bounds it). `lang` ('javascript' or 'python') is the
@@ -246,6 +247,7 @@ export async function checkSolution(
       cases: publicCases,
       requirements,
       jaxpr: jaxpr ? jaxpr.toString() : null,
+      jaxprBodies: jaxpr ? jaxpr.printedBodies() : null,
       program,
     };
   } finally {

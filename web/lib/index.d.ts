@@ -170,6 +170,8 @@ export class ShapeDtypeStruct {
 export class Jaxpr {
   toString(): string;
   toJSON(): JaxprJSON;
+  /** Where the nested programs printed on several lines have their equations: lines [first, last) of toString(). */
+  printedBodies(): { first: number; last: number; equations: number }[];
 }
 /** The JSON form of a program. */
 export interface JaxprJSON {

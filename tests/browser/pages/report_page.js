@@ -39,6 +39,8 @@ const report = {
     { id: 'b', passed: true, message: X },
   ],
   jaxpr: `{ lambda ; a:f32[8,4]. let\n    b:f32[8,4] = shard_map[\n      jaxpr={ lambda ; c:f32[1,4]. let\n          d:f32[1,4] = psum[axes=(${X},)] c\n        in (d,) }\n    ] a\n  in (b,) }\n${X}`,
+  // Where the body's one equation is (line 3), and entries no printer gives, to be ignored.
+  jaxprBodies: [{ first: 3, last: 4, equations: X }, { first: X, last: 9, equations: 1 }, { first: 5, last: 99, equations: 1 }],
   program,
 };
 

@@ -60,14 +60,25 @@ export function jit(fn, { staticArgnums = [] } = {}) {
 
 /** A traced program: toString() gives jax.make_jaxpr's text, toJSON() its structured form. */
 export class Jaxpr {
-  constructor(text, json) {
-    this._text = text;
-    this._json = json;
+  /** Internal: from a core program (its text, JSON and printed bodies are read now). */
+  constructor(program) {
+    this._text = program.toString();
+    this._json = program.toJSON();
+    this._bodies = program.printedBodies();
   }
 
   /** The program as jaxpr text. */
   toString() {
     return this._text;
+  }
+
+  /**
+   * Where the text's nested programs (shard_map bodies) printed on several
+   * lines have their equations: [{first, last, equations}], lines
+   * [first, last) of toString(), in the order they appear.
+   */
+  printedBodies() {
+    return this._bodies.map((b) => ({ ...b }));
   }
 
   /** The program as a plain object (invars, eqns with primitive, params, inputs and outputs; outvars). */
@@ -82,7 +93,7 @@ export function makeJaxpr(fn) {
     if (currentTrace()) throw new ValueError('makeJaxpr: call it outside traced functions');
     const tracedProgram = traceProgram(fn, args, 'make_jaxpr');
     try {
-      return new Jaxpr(tracedProgram.program.toString(), tracedProgram.program.toJSON());
+      return new Jaxpr(tracedProgram.program);
     } finally {
       tracedProgram.program.delete();
     }
