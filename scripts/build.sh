@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything without testing: the native core, tests and benchmarks
 # (build/native) and the wasm module plus the wasm test binaries (build/wasm;
-# the module is copied to web/lib/wasm/). Incremental after the first run.
+# the module is copied to web/lib/wasm/), and Python's standard library as
+# bytecode for Pyodide (web/python/stdlib_bytecode.zip). Incremental after
+# the first run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -28,4 +30,7 @@ fi
 echo "build: wasm without threads (build/wasm-st -> web/lib/wasm)"
 cmake --build build/wasm-st -j "$JOBS" --target shardlab_wasm -- --no-print-directory | grep -vE '^\[ *[0-9]+%\] (Building|Linking)|^Scanning|^Consolidate' || true
 test -f web/lib/wasm/shardlab_wasm_st.wasm
+
+# Python's standard library as bytecode, for Pyodide (its package ships source).
+node scripts/compile_python_stdlib.mjs
 

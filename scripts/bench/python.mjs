@@ -24,11 +24,9 @@ function nodeStartMs() {
   const script = join(dir, 'start.mjs');
   writeFileSync(
     script,
-    `import { loadPyodide } from '${root}node_modules/pyodide/pyodide.mjs';
-import { pythonFiles } from '${root}web/python/files_node.js';
-import { startPython } from '${root}web/python/host.js';
+    `import { startNodePython } from '${root}web/python/node_python.js';
 const t0 = performance.now();
-const py = await startPython(loadPyodide, pythonFiles());
+const py = await startNodePython();
 py.runPython('import jax');
 console.log(performance.now() - t0);
 process.exit(0);
@@ -42,12 +40,10 @@ export async function nodeCheckRows(rounds) {
   const sl = await import('../../web/lib/index.js');
   const { checkSolution } = await import('../../web/checker/engine.js');
   const { loadProblem } = await import('../../web/checker/problems.js');
-  const { loadPyodide } = await import('pyodide');
-  const { pythonFiles } = await import('../../web/python/files_node.js');
-  const { startPython } = await import('../../web/python/host.js');
+  const { startNodePython } = await import('../../web/python/node_python.js');
   const { pythonSolution } = await import('../../web/python/solution.js');
   await sl.init();
-  const py = await startPython(loadPyodide, pythonFiles());
+  const py = await startNodePython();
   const rows = [];
   for (const id of PROBLEM_IDS) {
     const problem = await loadProblem(id);

@@ -19,6 +19,7 @@ test('npm pack, install into an empty project, run a jit step from node_modules'
   for (const f of ['index.js', 'index.d.ts', 'wasm/shardlab_wasm.js', 'wasm/shardlab_wasm.wasm', 'wasm/shardlab_wasm.worker.js']) {
     expect(listing).toContain(`package/web/lib/${f}`);
   }
+  expect(listing).toContain('package/web/python/stdlib_bytecode.zip'); // Python's standard library, compiled at build
   expect(listing).not.toContain('shardlab_wasm_test'); // the test build (fault injection) is not shipped
   const app = join(dir, 'app');
   execFileSync('mkdir', ['-p', app]);

@@ -1,8 +1,6 @@
 // One warm Python (Pyodide with the jax package) per test file, as the
 // checker's sandbox starts it, and the helpers the Python tests share.
-import { loadPyodide } from 'pyodide';
-import { pythonFiles } from '../../web/python/files_node.js';
-import { startPython } from '../../web/python/host.js';
+import { startNodePython } from '../../web/python/node_python.js';
 import { pythonSolution } from '../../web/python/solution.js';
 
 let python = null;
@@ -10,7 +8,7 @@ const output = [];
 
 /** The warm Python of this test file (started on first use); its prints are collected in `printed()`. */
 export function warmPython() {
-  python ??= startPython(loadPyodide, pythonFiles(), { stdout: (s) => output.push(s), stderr: (s) => output.push(s) });
+  python ??= startNodePython({ stdout: (s) => output.push(s), stderr: (s) => output.push(s) });
   return python;
 }
 

@@ -1,10 +1,11 @@
 // Pyodide's core files, from this site (Vite copies them from the pyodide
 // npm package next to the bundle: nothing comes from a CDN), fetched once by
-// the page and handed to the Python sandbox worker, which may not fetch.
+// the page and handed to the Python sandbox worker, which may not fetch. The
+// standard library is the build's bytecode one (scripts/compile_python_stdlib.mjs).
 
 import asmUrl from 'pyodide/pyodide.asm.mjs?url';
 import wasmUrl from 'pyodide/pyodide.asm.wasm?url';
-import stdlibUrl from 'pyodide/python_stdlib.zip?url';
+import stdlibUrl from '../python/stdlib_bytecode.zip?url';
 import lock from 'pyodide/pyodide-lock.json';
 
 let fetched = null;
@@ -33,11 +34,11 @@ async function fetchBytes(url, onBytes) {
 /**
  * The sources handedPyodideOptions takes ({asm, wasm, stdlib, lock}),
  * fetched once per page; `onProgress(fraction)` follows the download
- * (about 13 MB: the wasm and the standard library).
+ * (about 14 MB: the wasm and the standard library).
  */
 export function pyodideSources(onProgress = () => {}) {
   if (!fetched) {
-    const TOTAL = 12.6e6; // bytes of the wasm and the stdlib, for the progress only
+    const TOTAL = 14.1e6; // bytes of the wasm and the stdlib, for the progress only
     let received = 0;
     const onBytes = (n) => onProgress(Math.min(1, (received += n) / TOTAL));
     fetched = Promise.all([fetch(asmUrl).then((r) => r.text()), fetchBytes(wasmUrl, onBytes), fetchBytes(stdlibUrl, onBytes)]).then(

@@ -27,13 +27,9 @@ serveSandbox({
       if (name === 'constants') return { fs: constants };
       throw new Error(`process.binding('${name}') is not available in the sandbox`);
     };
-    const [{ loadPyodide }, { startPython }, { pythonFiles }] = await Promise.all([
-      import('pyodide'),
-      import('../python/host.js'),
-      import('../python/files_node.js'),
-    ]);
+    const { startNodePython } = await import('../python/node_python.js');
     // The learner's output goes to this process's stderr (the CLI's stderr), as a JS solution's does.
-    python = await startPython(loadPyodide, pythonFiles(), { stdout: (s) => console.error(s), stderr: (s) => console.error(s) });
+    python = await startNodePython({ stdout: (s) => console.error(s), stderr: (s) => console.error(s) });
   },
   async load() {
     if (python) {

@@ -10,7 +10,7 @@ const INDEX_URL = 'https://pyodide.invalid/';
 /**
  * loadPyodide's options for handed-over `sources` ({asm: the text of
  * pyodide.asm.mjs, wasm and stdlib: ArrayBuffers of pyodide.asm.wasm and
- * python_stdlib.zip, lock: pyodide-lock.json's object}), merged into `options`.
+ * the standard library's zip, lock: pyodide-lock.json's object}), merged into `options`.
  */
 export async function handedPyodideOptions(sources, options = {}) {
   const files = {

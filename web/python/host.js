@@ -22,7 +22,7 @@ const BRIDGE = {
 /**
  * Starts Python: `loadPyodide` is pyodide's loader, `options` its options
  * (indexURL, stdout, stderr, ...), `files` the package as {relative path:
- * text} (python_files_node.js reads them from disk). Resolves to the
+ * text} (node_python.js reads them from disk; files_vite.js bundles them). Resolves to the
  * Pyodide API with the package importable (`import jax`).
  */
 export async function startPython(loadPyodide, files, options = {}) {

@@ -4,17 +4,15 @@
 
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { loadPyodide } from 'pyodide';
 import * as sl from '../lib/index.js';
-import { pythonFiles } from './files_node.js';
-import { startPython } from './host.js';
+import { startNodePython } from './node_python.js';
 
 /** Runs the script at `path`; resolves to its exit code (0, or 1 after an uncaught exception). */
 export async function runPythonScript(path, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const source = readFileSync(path, 'utf8');
   // A blocking engine: Python reads arrays synchronously (print(x)).
   await sl.init({ blocking: true });
-  const py = await startPython(loadPyodide, pythonFiles(), {
+  const py = await startNodePython({
     stdout: () => {},
     stderr: () => {},
   });
