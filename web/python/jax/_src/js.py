@@ -3,7 +3,7 @@ the host registers) and the conversions between Python and JS values. The
 binding holds no math: every array operation is a call into `sl`."""
 
 import js
-from pyodide.ffi import JsException, JsNull, JsProxy, create_proxy, jsnull, to_js
+from pyodide.ffi import JsException, JsProxy, create_proxy, jsnull, to_js
 
 import _shardlab
 
@@ -51,13 +51,13 @@ def from_js(v):
     JS arrays as lists, null as None."""
     if type(v) in _PLAIN or v is None:
         return v
-    if isinstance(v, JsNull):
+    if v is jsnull:
         return None
-    if isinstance(v, JsProxy):
-        if bridge.isArray(v):
-            return _array.Array(v)
-        if bridge.isJsArray(v):
-            return [from_js(x) for x in v]
+    # JS answers for the rest (isinstance against Pyodide's proxy types is slow).
+    if bridge.isArray(v):
+        return _array.Array(v)
+    if bridge.isJsArray(v):
+        return [from_js(x) for x in v]
     return v
 
 
