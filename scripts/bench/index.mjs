@@ -8,7 +8,8 @@
 // tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
 // kernel (wasm vs native, and each against its CPU's arithmetic ceiling). Prints a table with the
 // ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
-// min, median}]}) and draws an SVG chart of the medians.
+// min, median}]}) and draws an SVG chart of the medians. (scripts/bench/ab.mjs
+// times two checkouts against each other, for refactors.)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
