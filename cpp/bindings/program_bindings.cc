@@ -12,6 +12,7 @@ using shardlab::js::JsFunction;
 using shardlab::js::JsProgram;
 using shardlab::js::JsShardMap;
 using shardlab::js::JsTrace;
+using shardlab::js::JsVmap;
 using shardlab::js::ProgramRun;
 
 }  // namespace
@@ -43,6 +44,11 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("vjp", &JsFunction::vjp)
       .function("jvp", &JsFunction::jvp)
       .function("grad", &JsFunction::grad);
+  class_<JsVmap>("VmapTrace")
+      .constructor<JsTrace&, const val&, const val&, const val&>()
+      .function("body", &JsVmap::body, allow_raw_pointers())
+      .function("inputs", &JsVmap::inputs)
+      .function("finish", &JsVmap::finish);
   class_<ProgramRun>("ProgramRun")
       .function("size", &ProgramRun::size)
       .function("output", &ProgramRun::output)

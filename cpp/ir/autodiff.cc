@@ -41,13 +41,13 @@ std::vector<bool> FunctionTrace::wrt() const {
   return wrt;
 }
 
-Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts) {
+Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts, Builder& into) {
   const Program p = program(outs);
   if (cts.size() != outs.size())
     fail(ErrorKind::kValue, "vjp: the function has ", outs.size(), " outputs but ", cts.size(),
          " cotangents were given");
-  // Linearize, then transpose straight into the outer trace: the forward
-  // part gives the outputs, the transposed part the cotangents.
+  // Linearize, then transpose straight into `into`: the forward part gives
+  // the outputs, the transposed part the cotangents.
   const Program lin = ir::jvp(p, wrt());
   const std::vector<Atom> values = concat(inner_.captured(), args_);
   std::vector<Atom> lin_inputs = values;
@@ -56,11 +56,11 @@ Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<MaybeAt
   for (size_t i = values.size(); i < linear.size(); ++i) linear[i] = true;
   std::vector<MaybeAtom> out_cts(outs.size());
   out_cts.insert(out_cts.end(), cts.begin(), cts.end());
-  const Transposed t = emit_transpose(outer_, lin, linear, lin_inputs, out_cts);
+  const Transposed t = emit_transpose(into, lin, linear, lin_inputs, out_cts);
   Derivatives d;
   for (size_t i = 0; i < outs.size(); ++i) d.outputs.push_back(*t.values[i]);
   for (size_t i = values.size(); i < lin.invars.size(); ++i)
-    d.derivs.push_back(t.cts[i] ? *t.cts[i] : zeros_like(outer_, lin.avals[lin.invars[i]]));
+    d.derivs.push_back(t.cts[i] ? *t.cts[i] : zeros_like(into, lin.avals[lin.invars[i]]));
   return d;
 }
 
@@ -83,12 +83,12 @@ Derivatives FunctionTrace::grad(std::vector<Atom> outs) {
   // Outputs after the first are auxiliary (has_aux): passed through, not differentiated.
   std::vector<MaybeAtom> cts(outs.size());
   cts[0] = full_like(outer_, outs[0].aval, 1.0);
-  return vjp(std::move(outs), cts);
+  return vjp(std::move(outs), cts, outer_);
 }
 
 Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts) {
   FunctionTrace t(b, args);
-  return t.vjp(f(t.builder(), t.inputs()), std::vector<MaybeAtom>(cts.begin(), cts.end()));
+  return t.vjp(f(t.builder(), t.inputs()), std::vector<MaybeAtom>(cts.begin(), cts.end()), b);
 }
 
 Derivatives jvp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& tangents) {

@@ -4,15 +4,11 @@
 // Values it captures from the enclosing trace are constants to the derivative.
 #pragma once
 
-#include <functional>
 #include <vector>
 
 #include "ir/builder.h"
 
 namespace shardlab::ir {
-
-/// A traced function of several values.
-using TracedFn = std::function<std::vector<Atom>(Builder& b, const std::vector<Atom>& args)>;
 
 /// What vjp_at and jvp_at emit: f's outputs and the derivatives.
 struct Derivatives {
@@ -33,8 +29,9 @@ class FunctionTrace {
   const std::vector<Atom>& inputs() const { return inputs_; }
   /// jax.vjp: f's outputs `outs` (values of builder()) and the cotangents of
   /// the arguments for output cotangents `cts` (nullopt: zero), emitted into
-  /// the outer builder.
-  Derivatives vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts);
+  /// `into`: the outer builder, or one nested in it (a pullback called under
+  /// vmap, as jacrev does), whose values `cts` may be.
+  Derivatives vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts, Builder& into);
   /// f's outputs `outs` in the outer trace (its equations inlined there).
   std::vector<Atom> primal(std::vector<Atom> outs);
   /// jax.jvp: the outputs and their tangents for argument tangents `tangents`.

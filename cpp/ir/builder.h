@@ -8,6 +8,7 @@
 // as JAX inserts pvary for a binary op of varying and invariant values.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "ir/program.h"
@@ -58,5 +59,8 @@ class Builder {
   std::vector<Atom> captured_outer_;  // values of parent_'s trace
   std::vector<VarId> captured_vars_;  // their inputs here
 };
+
+/// A traced function of several values (what the *_at transformations take).
+using TracedFn = std::function<std::vector<Atom>(Builder& b, const std::vector<Atom>& args)>;
 
 }  // namespace shardlab::ir

@@ -28,6 +28,15 @@ template const MeshRef& param<MeshRef>(const Params&, std::string_view, const ch
 template const Specs& param<Specs>(const Params&, std::string_view, const char*);
 template const ProgramRef& param<ProgramRef>(const Params&, std::string_view, const char*);
 
+Params with_param(Params params, std::string_view name, ParamValue value) {
+  for (Param& p : params)
+    if (p.name == name) {
+      p.value = std::move(value);
+      return params;
+    }
+  fail(ErrorKind::kValue, "with_param: no parameter '", name, "'");
+}
+
 static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kProgram) + 1,
               "one ParamType per alternative of ParamValue, in the same order");
 

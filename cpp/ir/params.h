@@ -96,6 +96,10 @@ T param_or(const Params& params, std::string_view name, T fallback, const char* 
   return fallback;
 }
 
+/// `params` with parameter `name`'s value replaced by `value` (how a rule
+/// re-emits its primitive with some parameters changed).
+Params with_param(Params params, std::string_view name, ParamValue value);
+
 /// How a parameter prints in a jaxpr: 3, True, (0, 1), 'data', ('a', 'b'),
 /// (P('data', None),), Mesh('data': 8). A nested program prints as "{...}"
 /// here; the program printer expands it.

@@ -1,6 +1,7 @@
 // The primitive registry. Every primitive is one `Def<Prim::kX>`
 // specialization in the header of its family (primitives/*.h), holding all its
-// rules side by side: name, parameter schema, shape rule, evaluation, JVP and transpose. The
+// rules side by side: name, parameter schema, shape rule, evaluation, JVP,
+// transpose, batching and a sample to try it on. The
 // table below is built from those specializations for every enumerator, so a
 // primitive without a Def, or a Def without one of the rules, does not compile.
 // Evaluation comes in three kinds: local (a function of the operands), on a
@@ -133,6 +134,32 @@ using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, con
 using TransposeRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<MaybeAtom>& cts,
                                                  const std::vector<Atom>& inputs, const std::vector<bool>& linear);
 
+struct Batched;
+/// Emits the equation on inputs of which at least one is batched (jax.vmap,
+/// ir/batching.h) for a batch of `size`; returns the outputs with their batch
+/// dimensions.
+using BatchRule = std::vector<Batched> (*)(Builder& b, const Params& params, const std::vector<Batched>& in,
+                                           int64_t size);
+
+/// Operands and parameters a primitive can be tried on: the generic tests
+/// over the registry (batching against a loop over the batch, ...) run every
+/// primitive on its sample. A collective's names the axis "i" of a mesh of
+/// 8 devices ('i': 8), inside whose shard_map body the tests run it.
+struct Sample {
+  std::vector<Aval> operands;
+  Params params;
+};
+/// A primitive's sample.
+using SampleRule = Sample (*)();
+
+/// Avals for samples (Sample): float32, int32 and bool arrays of `shape`,
+/// varying along `vma` (inside a shard_map body).
+namespace samples {
+inline Aval f32(Shape shape, std::vector<std::string> vma = {}) { return Aval{DType::kFloat32, std::move(shape), std::move(vma)}; }
+inline Aval i32(Shape shape, std::vector<std::string> vma = {}) { return Aval{DType::kInt32, std::move(shape), std::move(vma)}; }
+inline Aval boolean(Shape shape, std::vector<std::string> vma = {}) { return Aval{DType::kBool, std::move(shape), std::move(vma)}; }
+}  // namespace samples
+
 /// Binds a jax.lax function while tracing: checks its arguments (named as
 /// jax.lax's keywords: axis_name, axis, tiled, ...; optional ones take
 /// jax.lax's defaults), completes what the mesh decides (axis sizes), pvary's
@@ -161,6 +188,8 @@ struct PrimitiveDef {
   DeviceEvalRule eval_on_device;
   JvpRule jvp;
   TransposeRule transpose;
+  BatchRule batch;
+  SampleRule sample;
   /// Whether it sends data between devices (psum, all_gather, ...): the
   /// program JSON marks its equations, and the page's pictures list them.
   bool collective = false;
@@ -187,12 +216,19 @@ struct Def;
 #define SHARDLAB_TRANSPOSE_RULE                                                                               \
   static std::vector<MaybeAtom> transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts, \
                                           const std::vector<Atom>& inputs, const std::vector<bool>& linear);
+/// Declares a Def's batching rule (a Def may take it from a base instead,
+/// primitives/rule_bases.h).
+#define SHARDLAB_BATCH_RULE \
+  static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t size);
+/// Declares a Def's sample (Sample).
+#define SHARDLAB_SAMPLE static Sample sample();
 /// Declares a Def's local evaluation rule.
 #define SHARDLAB_EVAL_RULE \
   static void eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out);
 
-/// Declares the shape, JVP and transpose rules every Def<P> defines.
-#define SHARDLAB_TRACE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_JVP_RULE SHARDLAB_TRANSPOSE_RULE
+/// Declares the shape, JVP and transpose rules and the sample every Def<P>
+/// defines (its batching rule it declares itself or takes from a base).
+#define SHARDLAB_TRACE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_JVP_RULE SHARDLAB_TRANSPOSE_RULE SHARDLAB_SAMPLE
 
 /// Declares the rules of a primitive evaluated locally (see PrimitiveDef).
 #define SHARDLAB_RULES SHARDLAB_TRACE_RULES SHARDLAB_EVAL_RULE
@@ -200,12 +236,12 @@ struct Def;
 /// Declares the rules of a primitive evaluated locally and linear in none of
 /// its operands: the Def derives from NotLinear<Def> (primitives/rule_bases.h),
 /// which gives its transpose rule.
-#define SHARDLAB_NONLINEAR_RULES SHARDLAB_SHAPE_RULE SHARDLAB_JVP_RULE SHARDLAB_EVAL_RULE
+#define SHARDLAB_NONLINEAR_RULES SHARDLAB_SHAPE_RULE SHARDLAB_JVP_RULE SHARDLAB_EVAL_RULE SHARDLAB_SAMPLE
 
 /// Declares the rules of a primitive evaluated locally whose outputs are
 /// piecewise constant (comparisons): the Def derives from
 /// NonDifferentiable<Def>, which gives its zero JVP and its transpose rule.
-#define SHARDLAB_NONDIFFERENTIABLE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_EVAL_RULE
+#define SHARDLAB_NONDIFFERENTIABLE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_EVAL_RULE SHARDLAB_SAMPLE
 
 /// Declares the rules of a primitive evaluated on a device with its peers (a collective).
 #define SHARDLAB_DEVICE_RULES                                                                                 \

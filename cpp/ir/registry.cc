@@ -53,7 +53,8 @@ constexpr PrimitiveDef def_of() {
   using D = Def<P>;
   static_assert(HasEval<D>::value + HasDeviceEval<D>::value + RunByExecutor<D>::value == 1,
                 "a primitive has exactly one kind of evaluation rule");
-  PrimitiveDef def{D::kName, D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose};
+  PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose,
+                   &D::batch, &D::sample};
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
   if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
   if constexpr (IsCollective<D>::value) {

@@ -49,6 +49,25 @@ std::vector<int64_t> ints_from_js(const val& v, const std::string& prim, const s
   return out;
 }
 
+// vmap's in_axes or out_axes: per entry an integer (a dimension, negative
+// from the end) or null (not mapped).
+std::vector<ir::MapAxis> map_axes_from_js(const val& v, const char* what) {
+  std::vector<ir::MapAxis> out;
+  const int n = v["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    const val e = v[i];
+    if (e.isNull() || e.isUndefined()) {
+      out.push_back(std::nullopt);
+      continue;
+    }
+    const double x = e.isNumber() ? e.as<double>() : NAN;
+    if (!std::isfinite(x) || x != std::floor(x) || std::fabs(x) > kMaxDimension)
+      fail(ErrorKind::kValue, "vmap: ", what, " entry ", i, " is ", quote_js(e), "; expected an integer axis or null");
+    out.push_back(static_cast<int>(x));
+  }
+  return out;
+}
+
 // A parameter from its JS value, converted to the type the primitive's schema gives it.
 ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std::string& prim) {
   const bool is_array = val::global("Array").call<bool>("isArray", v);
@@ -326,10 +345,10 @@ JsFunction::JsFunction(JsTrace& outer, const val& args)
       t_(with_js_errors([&] { return std::make_unique<ir::FunctionTrace>(outer.builder(), outer.atoms(args)); })),
       body_(&t_->builder()) {}
 
-val JsFunction::vjp(const val& outs, const val& cts) {
+val JsFunction::vjp(const val& outs, const val& cts, JsTrace& here) {
   return with_js_errors([&] {
-    const auto c = outer_.atoms(cts);
-    return result(t_->vjp(body_.atoms(outs), std::vector<ir::MaybeAtom>(c.begin(), c.end())));
+    const auto c = here.atoms(cts);
+    return result(t_->vjp(body_.atoms(outs), std::vector<ir::MaybeAtom>(c.begin(), c.end()), here.builder()));
   });
 }
 
@@ -343,6 +362,20 @@ val JsFunction::jvp(const val& outs, const val& tangents) {
 
 val JsFunction::grad(const val& outs) {
   return with_js_errors([&] { return result(t_->grad(body_.atoms(outs))); });
+}
+
+JsVmap::JsVmap(JsTrace& outer, const val& args, const val& in_axes, const val& axis_size)
+    : t_(with_js_errors([&] {
+        std::optional<int64_t> size;
+        if (!axis_size.isNull() && !axis_size.isUndefined()) size = int_from_js(axis_size, "vmap", "axis_size");
+        return std::make_unique<ir::VmapTrace>(outer.builder(), outer.atoms(args),
+                                               map_axes_from_js(in_axes, "in_axes"), size);
+      })),
+      body_(&t_->builder()) {}
+
+val JsVmap::finish(const val& outs, const val& out_axes) {
+  return with_js_errors(
+      [&] { return atoms_to_js(t_->finish(body_.atoms(outs), map_axes_from_js(out_axes, "out_axes"))); });
 }
 
 }  // namespace shardlab::js

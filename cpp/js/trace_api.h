@@ -13,6 +13,7 @@
 #include "exec/executable.h"
 #include "ir/autodiff.h"
 #include "ir/parallel_ops.h"
+#include "ir/vmap.h"
 #include "js/async_runtime.h"
 
 namespace shardlab::js {
@@ -126,8 +127,9 @@ class JsFunction {
   emscripten::val inputs() const { return atoms_to_js(t_->inputs()); }
   /// The function's outputs in the outer trace (jax.vjp's first result).
   emscripten::val primal(const emscripten::val& outs);
-  /// {outputs, derivs} of jax.vjp for output cotangents `cts`.
-  emscripten::val vjp(const emscripten::val& outs, const emscripten::val& cts);
+  /// {outputs, derivs} of jax.vjp for output cotangents `cts` (atoms of
+  /// `here`, the trace the pullback is called in: the outer one or one nested in it).
+  emscripten::val vjp(const emscripten::val& outs, const emscripten::val& cts, JsTrace& here);
   /// {outputs, derivs} of jax.jvp for argument tangents `tangents`.
   emscripten::val jvp(const emscripten::val& outs, const emscripten::val& tangents);
   /// {outputs, derivs} of jax.grad (a float32 scalar first output; the rest pass through as aux).
@@ -136,6 +138,27 @@ class JsFunction {
  private:
   JsTrace& outer_;
   std::unique_ptr<ir::FunctionTrace> t_;
+  JsTrace body_;
+};
+
+/// A jax.vmap being traced from JS (ir::VmapTrace).
+class JsVmap {
+ public:
+  /// Starts tracing vmap on `args` (atoms of `outer`), mapped along
+  /// `in_axes` (one integer or null per argument), over `axis_size` (an
+  /// integer, or null to take it from the mapped arguments).
+  JsVmap(JsTrace& outer, const emscripten::val& args, const emscripten::val& in_axes,
+         const emscripten::val& axis_size);
+  /// The function's trace (a view; valid while this object lives).
+  JsTrace* body() { return &body_; }
+  /// One example of each argument.
+  emscripten::val inputs() const { return atoms_to_js(t_->inputs()); }
+  /// The outputs for the whole batch in the outer trace, output j batched
+  /// along out_axes[j] (an integer, or null: the same for every example).
+  emscripten::val finish(const emscripten::val& outs, const emscripten::val& out_axes);
+
+ private:
+  std::unique_ptr<ir::VmapTrace> t_;
   JsTrace body_;
 };
 

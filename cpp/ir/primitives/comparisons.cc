@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "ir/primitives/elementwise.h"
@@ -31,13 +32,15 @@ void eval_comparison(const std::vector<const Tensor*>& in, Tensor* out, F f) {
 
 }  // namespace
 
-// The shape and evaluation of a comparison (its JVP and transpose come from
-// NonDifferentiable): `OP` compares two Eigen arrays elementwise.
+// The shape, evaluation and sample of a comparison (its JVP and transpose come
+// from NonDifferentiable, its batching from BatchElementwise): `OP` compares
+// two Eigen arrays elementwise.
 #define SHARDLAB_COMPARISON(P, OP)                                                                                    \
   std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return comparison_shape(kName, in); } \
   void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {           \
     eval_comparison(in, out[0], [](auto z, auto x, auto y) { z = (x OP y).template cast<int32_t>(); });               \
-  }
+  }                                                                                                                   \
+  Sample Def<P>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 SHARDLAB_COMPARISON(Prim::kEq, ==)
 SHARDLAB_COMPARISON(Prim::kNe, !=)
@@ -101,6 +104,15 @@ std::vector<MaybeAtom> Def<Prim::kSelectN>::transpose(Builder& b, const Params&,
     out[i] = select_n(b, x[0], cases);
   }
   return out;
+}
+
+// Elementwise; the predicate alone may stay a scalar (the cases must match each other).
+std::vector<Batched> Def<Prim::kSelectN>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                               int64_t size) {
+  return batch_elementwise(b, Prim::kSelectN, p, in, size, 1);
+}
+Sample Def<Prim::kSelectN>::sample() {
+  return {{samples::boolean({2, 3}), samples::f32({2, 3}), samples::f32({2, 3})}, {}};
 }
 
 }  // namespace shardlab::ir

@@ -13,7 +13,7 @@ namespace shardlab::ir {
 
 /// eq: z = (x == y) as bool; dz = 0.
 template <>
-struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>> {
+struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>>, BatchElementwise<Prim::kEq> {
   static constexpr const char* kName = "eq";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -21,7 +21,7 @@ struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>> {
 
 /// ne: z = (x != y) as bool; dz = 0.
 template <>
-struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>> {
+struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>>, BatchElementwise<Prim::kNe> {
   static constexpr const char* kName = "ne";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -29,7 +29,7 @@ struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>> {
 
 /// lt: z = (x < y) as bool; dz = 0.
 template <>
-struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>> {
+struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>>, BatchElementwise<Prim::kLt> {
   static constexpr const char* kName = "lt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -37,7 +37,7 @@ struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>> {
 
 /// le: z = (x <= y) as bool; dz = 0.
 template <>
-struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>> {
+struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>>, BatchElementwise<Prim::kLe> {
   static constexpr const char* kName = "le";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -45,7 +45,7 @@ struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>> {
 
 /// gt: z = (x > y) as bool; dz = 0.
 template <>
-struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>> {
+struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>>, BatchElementwise<Prim::kGt> {
   static constexpr const char* kName = "gt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -53,7 +53,7 @@ struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>> {
 
 /// ge: z = (x >= y) as bool; dz = 0.
 template <>
-struct Def<Prim::kGe> : NonDifferentiable<Def<Prim::kGe>> {
+struct Def<Prim::kGe> : NonDifferentiable<Def<Prim::kGe>>, BatchElementwise<Prim::kGe> {
   static constexpr const char* kName = "ge";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -68,6 +68,7 @@ struct Def<Prim::kSelectN> {
   static constexpr const char* kName = "select_n";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 }  // namespace shardlab::ir

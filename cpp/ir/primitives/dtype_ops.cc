@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "runtime/errors.h"
 
@@ -72,6 +73,10 @@ std::vector<MaybeAtom> Def<Prim::kConvertElementType>::transpose(Builder& b, con
   return {convert_element_type(b, *cts[0], x[0].aval.dtype)};
 }
 
+Sample Def<Prim::kConvertElementType>::sample() {
+  return {{samples::f32({2, 3})}, {{"new_dtype", DType::kInt32}, {"weak_type", false}}};
+}
+
 // iota
 
 std::vector<Aval> Def<Prim::kIota>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -112,6 +117,10 @@ std::vector<MaybeAtom> Def<Prim::kIota>::jvp(Builder&, const Params&, const std:
 std::vector<MaybeAtom> Def<Prim::kIota>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
                                                    const std::vector<Atom>&, const std::vector<bool>&) {
   return {};
+}
+
+Sample Def<Prim::kIota>::sample() {
+  return {{}, {{"dtype", DType::kFloat32}, {"shape", std::vector<int64_t>{3, 4}}, {"dimension", int64_t{1}}}};
 }
 
 }  // namespace shardlab::ir

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/primitive.h"
+#include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
 
 namespace shardlab::ir {
@@ -13,7 +14,7 @@ namespace shardlab::ir {
 /// and ct -> convert(ct) back; conversions to or from int32 and bool have a
 /// zero tangent and no transpose.
 template <>
-struct Def<Prim::kConvertElementType> {
+struct Def<Prim::kConvertElementType> : BatchPerOperand<Prim::kConvertElementType> {
   static constexpr const char* kName = "convert_element_type";
   static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}, {"weak_type", ParamType::kBool}};
   SHARDLAB_RULES
@@ -22,7 +23,7 @@ struct Def<Prim::kConvertElementType> {
 /// iota[dtype, shape, dimension]: z[i_0, ..., i_n] = i_dimension, an array of
 /// float32 or int32 indices; no operands, so no tangent and no transpose.
 template <>
-struct Def<Prim::kIota> {
+struct Def<Prim::kIota> : NoOperands<Def<Prim::kIota>> {
   static constexpr const char* kName = "iota";
   static constexpr ParamSchema kParams{{"dtype", ParamType::kDType}, {"shape", ParamType::kInts}, {"dimension", ParamType::kInt}};
   SHARDLAB_RULES

@@ -3,6 +3,7 @@
 #include <climits>
 #include <cmath>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "runtime/errors.h"
@@ -99,6 +100,8 @@ std::vector<MaybeAtom> Def<Prim::kAdd>::transpose(Builder& b, const Params&, con
           linear[1] ? MaybeAtom(unbroadcast(b, *cts[0], x[1].aval)) : std::nullopt};
 }
 
+Sample Def<Prim::kAdd>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
+
 // sub
 
 std::vector<Aval> Def<Prim::kSub>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
@@ -118,6 +121,8 @@ std::vector<MaybeAtom> Def<Prim::kSub>::transpose(Builder& b, const Params&, con
   return {linear[0] ? MaybeAtom(unbroadcast(b, *cts[0], x[0].aval)) : std::nullopt,
           linear[1] ? MaybeAtom(unbroadcast(b, neg(b, *cts[0]), x[1].aval)) : std::nullopt};
 }
+
+Sample Def<Prim::kSub>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 // mul
 
@@ -142,6 +147,8 @@ std::vector<MaybeAtom> Def<Prim::kMul>::transpose(Builder& b, const Params&, con
   if (linear[1]) return {std::nullopt, unbroadcast(b, mul(b, x[0], *cts[0]), x[1].aval)};
   return {std::nullopt, std::nullopt};
 }
+
+Sample Def<Prim::kMul>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 // div
 
@@ -177,6 +184,8 @@ std::vector<MaybeAtom> Def<Prim::kDiv>::transpose(Builder& b, const Params&, con
   return {unbroadcast(b, div(b, *cts[0], x[1]), x[0].aval), std::nullopt};
 }
 
+Sample Def<Prim::kDiv>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
+
 // neg
 
 std::vector<Aval> Def<Prim::kNeg>::shape(const Params&, const std::vector<Aval>& in) { return unary_shape(kName, in); }
@@ -192,6 +201,8 @@ std::vector<MaybeAtom> Def<Prim::kNeg>::transpose(Builder& b, const Params&, con
   return {linear[0] && cts[0] ? MaybeAtom(neg(b, *cts[0])) : std::nullopt};
 }
 
+Sample Def<Prim::kNeg>::sample() { return {{samples::f32({2, 3})}, {}}; }
+
 // max
 
 std::vector<Aval> Def<Prim::kMax>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
@@ -203,6 +214,8 @@ std::vector<MaybeAtom> Def<Prim::kMax>::jvp(Builder& b, const Params&, const std
   return chooser_jvp(b, x, z[0], t);
 }
 
+Sample Def<Prim::kMax>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
+
 // min
 
 std::vector<Aval> Def<Prim::kMin>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
@@ -213,6 +226,8 @@ std::vector<MaybeAtom> Def<Prim::kMin>::jvp(Builder& b, const Params&, const std
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return chooser_jvp(b, x, z[0], t);
 }
+
+Sample Def<Prim::kMin>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 // pow
 
@@ -244,6 +259,8 @@ std::vector<MaybeAtom> Def<Prim::kPow>::jvp(Builder& b, const Params&, const std
   if (dx && dy) return {add(b, *dx, *dy)};
   return {dx ? dx : dy};
 }
+
+Sample Def<Prim::kPow>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 // rem
 
@@ -278,5 +295,7 @@ std::vector<MaybeAtom> Def<Prim::kRem>::jvp(Builder& b, const Params&, const std
   if (rhs) return {neg(b, *rhs)};
   return {lhs};
 }
+
+Sample Def<Prim::kRem>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 }  // namespace shardlab::ir

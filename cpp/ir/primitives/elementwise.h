@@ -18,7 +18,7 @@ std::vector<Aval> unary_shape(const char* name, const std::vector<Aval>& in);
 
 /// add: z = x + y; d(x + y) = dx + dy; transpose: ct -> (ct, ct).
 template <>
-struct Def<Prim::kAdd> {
+struct Def<Prim::kAdd> : BatchElementwise<Prim::kAdd> {
   static constexpr const char* kName = "add";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
@@ -26,7 +26,7 @@ struct Def<Prim::kAdd> {
 
 /// sub: z = x - y; d(x - y) = dx - dy; transpose: ct -> (ct, -ct).
 template <>
-struct Def<Prim::kSub> {
+struct Def<Prim::kSub> : BatchElementwise<Prim::kSub> {
   static constexpr const char* kName = "sub";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
@@ -35,7 +35,7 @@ struct Def<Prim::kSub> {
 /// mul: z = x * y; d(x * y) = dx * y + x * dy; linear in one operand at a
 /// time: ct -> ct * y (for x) or x * ct (for y).
 template <>
-struct Def<Prim::kMul> {
+struct Def<Prim::kMul> : BatchElementwise<Prim::kMul> {
   static constexpr const char* kName = "mul";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
@@ -44,7 +44,7 @@ struct Def<Prim::kMul> {
 /// div: z = x / y (int32 division truncates, as lax.div); d(x / y) = dx / y - z * dy / y; linear in
 /// x only: ct -> ct / y.
 template <>
-struct Def<Prim::kDiv> {
+struct Def<Prim::kDiv> : BatchElementwise<Prim::kDiv> {
   static constexpr const char* kName = "div";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
@@ -52,7 +52,7 @@ struct Def<Prim::kDiv> {
 
 /// neg: z = -x; d(-x) = -dx; transpose: ct -> -ct.
 template <>
-struct Def<Prim::kNeg> {
+struct Def<Prim::kNeg> : BatchPerOperand<Prim::kNeg> {
   static constexpr const char* kName = "neg";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
@@ -61,7 +61,7 @@ struct Def<Prim::kNeg> {
 /// max: z = max(x, y) (NaN if either is); dz = dx * [x > y] + dy * [x < y] +
 /// (dx + dy) / 2 * [x == y], JAX's tie split; not linear.
 template <>
-struct Def<Prim::kMax> : NotLinear<Def<Prim::kMax>> {
+struct Def<Prim::kMax> : NotLinear<Def<Prim::kMax>>, BatchElementwise<Prim::kMax> {
   static constexpr const char* kName = "max";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
@@ -70,7 +70,7 @@ struct Def<Prim::kMax> : NotLinear<Def<Prim::kMax>> {
 /// min: z = min(x, y) (NaN if either is); dz = dx * [x < y] + dy * [x > y] +
 /// (dx + dy) / 2 * [x == y]; not linear.
 template <>
-struct Def<Prim::kMin> : NotLinear<Def<Prim::kMin>> {
+struct Def<Prim::kMin> : NotLinear<Def<Prim::kMin>>, BatchElementwise<Prim::kMin> {
   static constexpr const char* kName = "min";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
@@ -79,7 +79,7 @@ struct Def<Prim::kMin> : NotLinear<Def<Prim::kMin>> {
 /// pow: z = x^y (float32 only); d(x^y) = y * x^(y-1) * dx + log(x) * x^y * dy,
 /// the dx term 0 where y == 0 and the dy term 0 where x == 0, as JAX; not linear.
 template <>
-struct Def<Prim::kPow> : NotLinear<Def<Prim::kPow>> {
+struct Def<Prim::kPow> : NotLinear<Def<Prim::kPow>>, BatchElementwise<Prim::kPow> {
   static constexpr const char* kName = "pow";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
@@ -89,7 +89,7 @@ struct Def<Prim::kPow> : NotLinear<Def<Prim::kPow>> {
 /// fmod and %; the sign of x), as XLA's rem: an int32 x % 0 is x. dz = dx -
 /// dy * trunc(x / y); not linear.
 template <>
-struct Def<Prim::kRem> : NotLinear<Def<Prim::kRem>> {
+struct Def<Prim::kRem> : NotLinear<Def<Prim::kRem>>, BatchElementwise<Prim::kRem> {
   static constexpr const char* kName = "rem";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES

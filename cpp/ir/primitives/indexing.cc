@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "runtime/errors.h"
 #include "runtime/strided_copy.h"
@@ -107,6 +108,15 @@ std::vector<MaybeAtom> Def<Prim::kConcatenate>::transpose(Builder& b, const Para
   return out;
 }
 
+// Every operand with the batch dimension first (repeated where it has none).
+std::vector<Batched> Def<Prim::kConcatenate>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                   int64_t size) {
+  return {Batched{concatenate(b, batch_dims_first(b, in, size), param<int64_t>(p, "dimension", kName) + 1), 0}};
+}
+Sample Def<Prim::kConcatenate>::sample() {
+  return {{samples::f32({2, 3}), samples::f32({2, 2})}, {{"dimension", int64_t{1}}}};
+}
+
 // slice
 
 std::vector<Aval> Def<Prim::kSlice>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -162,6 +172,24 @@ std::vector<MaybeAtom> Def<Prim::kSlice>::transpose(Builder& b, const Params& p,
     config.push_back({start[d], x[0].aval.shape[d] - end, s - 1});
   }
   return {pad(b, *cts[0], Atom::constant(0.0, cts[0]->aval.dtype), config)};
+}
+
+// The whole batch dimension, first.
+std::vector<Batched> Def<Prim::kSlice>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                             int64_t size) {
+  std::vector<int64_t> start = param<std::vector<int64_t>>(p, "start_indices", kName);
+  std::vector<int64_t> limit = param<std::vector<int64_t>>(p, "limit_indices", kName);
+  std::vector<int64_t> strides = param<std::vector<int64_t>>(p, "strides", kName);
+  start.insert(start.begin(), 0);
+  limit.insert(limit.begin(), size);
+  if (!strides.empty()) strides.insert(strides.begin(), 1);
+  return {Batched{slice(b, move_batch_dim(b, in[0], 0, size), start, limit, strides), 0}};
+}
+Sample Def<Prim::kSlice>::sample() {
+  return {{samples::f32({4, 5})},
+          {{"start_indices", std::vector<int64_t>{1, 0}},
+           {"limit_indices", std::vector<int64_t>{3, 5}},
+           {"strides", std::vector<int64_t>{1, 2}}}};
 }
 
 // pad
@@ -249,6 +277,29 @@ std::vector<MaybeAtom> Def<Prim::kPad>::transpose(Builder& b, const Params& p, c
   return {linear[0] ? MaybeAtom(operand_ct) : std::nullopt, value_ct};
 }
 
+// A padding value the same for every example pads the batch with no padding
+// along the batch dimension (first). A per-example one, as JAX: the operand
+// padded with zeros, then each example's value where a padded mask says so.
+std::vector<Batched> Def<Prim::kPad>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                           int64_t size) {
+  const IntLists& config = param<IntLists>(p, "padding_config", kName);
+  IntLists batched = config;
+  batched.insert(batched.begin(), std::vector<int64_t>{0, 0, 0});
+  const Atom x = move_batch_dim(b, in[0], 0, size);
+  if (!in[1].batched()) return {Batched{pad(b, x, in[1].value, batched), 0}};
+  const Atom padded = pad(b, x, Atom::constant(0.0, x.aval.dtype), batched);
+  const Atom ones = broadcast_in_dim(b, f32_scalar(1.0), Shape(x.aval.shape.begin() + 1, x.aval.shape.end()), {});
+  const Atom inside = compare(b, Prim::kNe, pad(b, ones, f32_scalar(0.0), config), f32_scalar(0.0));
+  std::vector<int64_t> rest;
+  for (int64_t d = 1; d < static_cast<int64_t>(padded.aval.shape.size()); ++d) rest.push_back(d);
+  const Atom mask = broadcast_in_dim(b, inside, padded.aval.shape, rest);
+  const Atom value = broadcast_in_dim(b, move_batch_dim(b, in[1], 0, size), padded.aval.shape, {0});
+  return {Batched{select_n(b, mask, {value, padded}), 0}};
+}
+Sample Def<Prim::kPad>::sample() {
+  return {{samples::f32({2, 3}), samples::f32({})}, {{"padding_config", IntLists{{1, 0, 0}, {-1, 2, 1}}}}};
+}
+
 // dynamic_slice
 
 std::vector<Aval> Def<Prim::kDynamicSlice>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -284,6 +335,29 @@ std::vector<MaybeAtom> Def<Prim::kDynamicSlice>::transpose(Builder& b, const Par
   std::vector<MaybeAtom> out(x.size());
   if (linear[0] && cts[0]) out[0] = dynamic_update_slice(b, zeros_like(b, x[0].aval), *cts[0], indices);
   return out;
+}
+
+// Indices the same for every example: the whole batch dimension, first. Per-example
+// indices: one dynamic_slice per example (JAX emits a gather; ShardLab has none).
+std::vector<Batched> Def<Prim::kDynamicSlice>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                    int64_t size) {
+  std::vector<int64_t> sizes = param<std::vector<int64_t>>(p, "slice_sizes", kName);
+  bool per_example = false;
+  for (size_t i = 1; i < in.size(); ++i) per_example = per_example || in[i].batched();
+  if (per_example)
+    return {Batched{stack_examples(b, size, [&](int64_t k) {
+                      std::vector<Atom> idx;
+                      for (size_t i = 1; i < in.size(); ++i) idx.push_back(example(b, in[i], k));
+                      return dynamic_slice(b, example(b, in[0], k), idx, sizes);
+                    }),
+                    0}};
+  std::vector<Atom> idx{Atom::constant(0, DType::kInt32)};
+  for (size_t i = 1; i < in.size(); ++i) idx.push_back(in[i].value);
+  sizes.insert(sizes.begin(), size);
+  return {Batched{dynamic_slice(b, move_batch_dim(b, in[0], 0, size), idx, sizes), 0}};
+}
+Sample Def<Prim::kDynamicSlice>::sample() {
+  return {{samples::f32({5, 4}), samples::i32({}), samples::i32({})}, {{"slice_sizes", std::vector<int64_t>{2, 3}}}};
 }
 
 // dynamic_update_slice
@@ -325,6 +399,27 @@ std::vector<MaybeAtom> Def<Prim::kDynamicUpdateSlice>::transpose(Builder& b, con
   if (linear[0]) out[0] = dynamic_update_slice(b, *cts[0], zeros_like(b, x[1].aval), indices);
   if (linear[1]) out[1] = dynamic_slice(b, *cts[0], indices, x[1].aval.shape);
   return out;
+}
+
+// As dynamic_slice: the batch dimension first, or one update per example.
+std::vector<Batched> Def<Prim::kDynamicUpdateSlice>::batch(Builder& b, const Params&, const std::vector<Batched>& in,
+                                                          int64_t size) {
+  bool per_example = false;
+  for (size_t i = 2; i < in.size(); ++i) per_example = per_example || in[i].batched();
+  if (per_example)
+    return {Batched{stack_examples(b, size, [&](int64_t k) {
+                      std::vector<Atom> idx;
+                      for (size_t i = 2; i < in.size(); ++i) idx.push_back(example(b, in[i], k));
+                      return dynamic_update_slice(b, example(b, in[0], k), example(b, in[1], k), idx);
+                    }),
+                    0}};
+  std::vector<Atom> idx{Atom::constant(0, DType::kInt32)};
+  for (size_t i = 2; i < in.size(); ++i) idx.push_back(in[i].value);
+  return {Batched{dynamic_update_slice(b, move_batch_dim(b, in[0], 0, size), move_batch_dim(b, in[1], 0, size), idx),
+                  0}};
+}
+Sample Def<Prim::kDynamicUpdateSlice>::sample() {
+  return {{samples::f32({5, 4}), samples::f32({2, 3}), samples::i32({}), samples::i32({})}, {}};
 }
 
 }  // namespace shardlab::ir

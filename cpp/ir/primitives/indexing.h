@@ -19,6 +19,7 @@ struct Def<Prim::kConcatenate> {
   static constexpr const char* kName = "concatenate";
   static constexpr ParamSchema kParams{{"dimension", ParamType::kInt}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// slice[start_indices, limit_indices, strides]: z[i] = x[start + i * stride]
@@ -30,6 +31,7 @@ struct Def<Prim::kSlice> {
   static constexpr const char* kName = "slice";
   static constexpr ParamSchema kParams{{"start_indices", ParamType::kInts}, {"limit_indices", ParamType::kInts}, {"strides", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// pad[padding_config](x, v): x with lo elements of the scalar v before, hi
@@ -43,6 +45,7 @@ struct Def<Prim::kPad> {
   static constexpr const char* kName = "pad";
   static constexpr ParamSchema kParams{{"padding_config", ParamType::kIntLists}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// dynamic_slice[slice_sizes](x, *indices): the slice_sizes window of x at the
@@ -54,6 +57,7 @@ struct Def<Prim::kDynamicSlice> {
   static constexpr const char* kName = "dynamic_slice";
   static constexpr ParamSchema kParams{{"slice_sizes", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// dynamic_update_slice(x, u, *indices): x with the window at the indices
@@ -65,6 +69,7 @@ struct Def<Prim::kDynamicUpdateSlice> {
   static constexpr const char* kName = "dynamic_update_slice";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 }  // namespace shardlab::ir

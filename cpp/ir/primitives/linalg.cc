@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "kernels/gemm.h"
 #include "runtime/errors.h"
@@ -225,6 +226,34 @@ std::vector<MaybeAtom> Def<Prim::kDotGeneral>::transpose(Builder& b, const Param
     return {std::nullopt, transpose_operand(b, *cts[0], x[1].aval, x[0], swapped, true)};
   }
   return {std::nullopt, std::nullopt};
+}
+
+// The batch dimension of each batched operand first. Both batched: one more
+// batch dimension of the product, leading its output. One batched: a free
+// dimension of that operand, its first, so the output has it after the batch
+// dimensions (lhs) or after lhs's free ones too (rhs).
+std::vector<Batched> Def<Prim::kDotGeneral>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                  int64_t) {
+  const DotDims d = dot_dims(p);
+  const bool lhs = in[0].batched();
+  const bool rhs = in[1].batched();
+  IntLists dims{lhs ? skip_batch_dim(d.lhs_contract) : d.lhs_contract,
+                rhs ? skip_batch_dim(d.rhs_contract) : d.rhs_contract,
+                lhs ? skip_batch_dim(d.lhs_batch) : d.lhs_batch, rhs ? skip_batch_dim(d.rhs_batch) : d.rhs_batch};
+  if (lhs && rhs) {
+    dims[2].insert(dims[2].begin(), 0);
+    dims[3].insert(dims[3].begin(), 0);
+  }
+  const Atom x = lhs ? move_batch_dim(b, in[0], 0, 0) : in[0].value;
+  const Atom y = rhs ? move_batch_dim(b, in[1], 0, 0) : in[1].value;
+  const int n_batch = static_cast<int>(d.lhs_batch.size());
+  const int lhs_free = static_cast<int>(x.aval.shape.size() - dims[0].size() - dims[2].size());
+  const int out = lhs && rhs ? 0 : lhs ? n_batch : n_batch + lhs_free;
+  return {Batched{b.emit1(Prim::kDotGeneral, with_param(p, "dimension_numbers", dims), {x, y}), out}};
+}
+Sample Def<Prim::kDotGeneral>::sample() {
+  return {{samples::f32({2, 3}), samples::f32({3, 4})},
+          {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}}};
 }
 
 }  // namespace shardlab::ir

@@ -22,6 +22,7 @@ struct Def<Prim::kDotGeneral> {
   static constexpr const char* kName = "dot_general";
   static constexpr ParamSchema kParams{{"dimension_numbers", ParamType::kIntLists}, {"preferred_element_type", ParamType::kDType}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 }  // namespace shardlab::ir

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ir/builder.h"
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "runtime/errors.h"
 
@@ -172,6 +173,8 @@ std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<A
   return out;
 }
 
+Sample Def<Prim::kPsum>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }
+
 // pmax, pmin
 
 std::vector<Aval> Def<Prim::kPmax>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -195,6 +198,8 @@ std::vector<Atom> Def<Prim::kPmax>::bind(Builder& b, const Params& args, const s
 }
 const Names& Def<Prim::kPmax>::group_axes(const Params& p) { return axes_of(p, kName); }
 
+Sample Def<Prim::kPmax>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }
+
 std::vector<Aval> Def<Prim::kPmin>::shape(const Params& p, const std::vector<Aval>& in) {
   return reduced_shape(p, in, kName);
 }
@@ -215,6 +220,8 @@ std::vector<Atom> Def<Prim::kPmin>::bind(Builder& b, const Params& args, const s
   return bind_reduction(b, Prim::kPmin, args, xs, kLaxName);
 }
 const Names& Def<Prim::kPmin>::group_axes(const Params& p) { return axes_of(p, kName); }
+
+Sample Def<Prim::kPmin>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }
 
 // pvary
 
@@ -259,6 +266,8 @@ std::vector<MaybeAtom> Def<Prim::kPvary>::transpose(Builder& b, const Params& p,
   return {b.emit1(Prim::kPsum, {{"axes", axes_of(p, kName)}}, {*cts[0]})};
 }
 
+Sample Def<Prim::kPvary>::sample() { return {{samples::f32({2, 3})}, {{"axes", Names{"i"}}}}; }
+
 // all_gather
 
 std::vector<Aval> Def<Prim::kAllGather>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -299,6 +308,17 @@ std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, co
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllGather, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kAllGather>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+
+// The batch dimension first; the gathered dimension one further.
+std::vector<Batched> Def<Prim::kAllGather>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                 int64_t size) {
+  const int64_t dim = param<int64_t>(p, "all_gather_dimension", kName) + 1;
+  return {Batched{b.emit1(Prim::kAllGather, with_param(p, "all_gather_dimension", dim), {move_batch_dim(b, in[0], 0, size)}), 0}};
+}
+Sample Def<Prim::kAllGather>::sample() {
+  return {{samples::f32({2, 3}, {"i"})},
+          {{"all_gather_dimension", int64_t{1}}, {"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"tiled", true}}};
+}
 
 // reduce_scatter
 
@@ -342,6 +362,17 @@ std::vector<Atom> Def<Prim::kReduceScatter>::bind(Builder& b, const Params& args
 }
 const Names& Def<Prim::kReduceScatter>::group_axes(const Params& p) { return axis_name_of(p, kName); }
 
+// The batch dimension first; the scattered dimension one further.
+std::vector<Batched> Def<Prim::kReduceScatter>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                     int64_t size) {
+  const int64_t dim = param<int64_t>(p, "scatter_dimension", kName) + 1;
+  return {Batched{b.emit1(Prim::kReduceScatter, with_param(p, "scatter_dimension", dim), {move_batch_dim(b, in[0], 0, size)}), 0}};
+}
+Sample Def<Prim::kReduceScatter>::sample() {
+  return {{samples::f32({8, 3}, {"i"})},
+          {{"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"scatter_dimension", int64_t{0}}, {"tiled", false}}};
+}
+
 // ppermute
 
 std::vector<Aval> Def<Prim::kPpermute>::shape(const Params&, const std::vector<Aval>& in) {
@@ -382,6 +413,12 @@ std::vector<Atom> Def<Prim::kPpermute>::bind(Builder& b, const Params& args, con
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kPpermute, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kPpermute>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+
+Sample Def<Prim::kPpermute>::sample() {
+  IntLists ring;
+  for (int64_t k = 0; k < 8; ++k) ring.push_back({k, (k + 1) % 8});
+  return {{samples::f32({2, 3}, {"i"})}, {{"axis_name", Names{"i"}}, {"perm", ring}}};
+}
 
 // all_to_all
 
@@ -426,6 +463,18 @@ std::vector<Atom> Def<Prim::kAllToAll>::bind(Builder& b, const Params& args, con
 }
 const Names& Def<Prim::kAllToAll>::group_axes(const Params& p) { return axis_name_of(p, kName); }
 
+// The batch dimension first; the split and concatenated dimensions one further.
+std::vector<Batched> Def<Prim::kAllToAll>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                int64_t size) {
+  Params moved = with_param(p, "split_axis", param<int64_t>(p, "split_axis", kName) + 1);
+  moved = with_param(moved, "concat_axis", param<int64_t>(p, "concat_axis", kName) + 1);
+  return {Batched{b.emit1(Prim::kAllToAll, moved, {move_batch_dim(b, in[0], 0, size)}), 0}};
+}
+Sample Def<Prim::kAllToAll>::sample() {
+  return {{samples::f32({8, 3}, {"i"})},
+          {{"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"concat_axis", int64_t{1}}, {"split_axis", int64_t{0}}, {"tiled", true}}};
+}
+
 // axis_index
 
 std::vector<Aval> Def<Prim::kAxisIndex>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -454,5 +503,7 @@ std::vector<Atom> Def<Prim::kAxisIndex>::bind(Builder& b, const Params& args, co
   bound(b, axes, kLaxName);
   return {b.emit1(Prim::kAxisIndex, {{"axis_name", axes}}, {})};
 }
+
+Sample Def<Prim::kAxisIndex>::sample() { return {{}, {{"axis_name", Names{"i"}}}}; }
 
 }  // namespace shardlab::ir

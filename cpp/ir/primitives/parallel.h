@@ -13,6 +13,7 @@
 #pragma once
 
 #include "ir/primitive.h"
+#include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
 
 namespace shardlab::ir {
@@ -21,7 +22,7 @@ namespace shardlab::ir {
 /// Linear: d(psum x) = psum dx; transpose: ct -> pvary(ct) (psum of a
 /// per-device cotangent when VMA is not tracked, JAX's check_vma=False rule).
 template <>
-struct Def<Prim::kPsum> {
+struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum> {
   static constexpr const char* kName = "psum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "psum";
@@ -31,7 +32,7 @@ struct Def<Prim::kPsum> {
 
 /// pmax[axes]: the elementwise maximum over the devices; no JVP, as in JAX.
 template <>
-struct Def<Prim::kPmax> {
+struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax> {
   static constexpr const char* kName = "pmax";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pmax";
@@ -41,7 +42,7 @@ struct Def<Prim::kPmax> {
 
 /// pmin[axes]: the elementwise minimum over the devices; no JVP, as in JAX.
 template <>
-struct Def<Prim::kPmin> {
+struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin> {
   static constexpr const char* kName = "pmin";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pmin";
@@ -54,7 +55,7 @@ struct Def<Prim::kPmin> {
 /// invariant value is the sum of the devices' contributions). Bound by
 /// jax.lax.pcast(x, axis_name, to='varying'), one equation per operand.
 template <>
-struct Def<Prim::kPvary> {
+struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary> {
   static constexpr const char* kName = "pvary";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pcast";
@@ -74,6 +75,7 @@ struct Def<Prim::kAllGather> {
   static constexpr const char* kLaxName = "all_gather";
   static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"axis", ParamType::kInt, true}, {"tiled", ParamType::kBool, true}};
   SHARDLAB_COLLECTIVE_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// reduce_scatter[axis_name, axis_size, scatter_dimension, tiled] (jax.lax.
@@ -86,13 +88,14 @@ struct Def<Prim::kReduceScatter> {
   static constexpr const char* kLaxName = "psum_scatter";
   static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"scatter_dimension", ParamType::kInt, true}, {"tiled", ParamType::kBool, true}};
   SHARDLAB_COLLECTIVE_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// ppermute[axis_name, perm]: device at position dst receives the block of
 /// the device at src for each (src, dst) pair; others receive zeros.
 /// Transpose: ppermute by the inverted pairs.
 template <>
-struct Def<Prim::kPpermute> {
+struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute> {
   static constexpr const char* kName = "ppermute";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
   static constexpr const char* kLaxName = "ppermute";
@@ -110,12 +113,13 @@ struct Def<Prim::kAllToAll> {
   static constexpr const char* kLaxName = "all_to_all";
   static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"split_axis", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"tiled", ParamType::kBool, true}};
   SHARDLAB_COLLECTIVE_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// axis_index[axis_name]: the device's position along the axes (major
 /// first), an int32 scalar varying along them; no operands, no tangent.
 template <>
-struct Def<Prim::kAxisIndex> {
+struct Def<Prim::kAxisIndex> : NoOperands<Def<Prim::kAxisIndex>> {
   static constexpr const char* kName = "axis_index";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}};
   static constexpr const char* kLaxName = "axis_index";

@@ -5,6 +5,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "runtime/errors.h"
 
@@ -113,6 +114,14 @@ std::vector<MaybeAtom> extremum_jvp(Builder& b, const char* name, const Params& 
 
 }  // namespace
 
+std::vector<Batched> batch_reduction(Builder& b, Prim prim, const Params& p, const Batched& x) {
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", primitive(prim).name);
+  int out = x.dim;  // the batch dimension, less the reduced dimensions before it
+  for (int64_t a : axes)
+    if (a < x.dim) --out;
+  return {Batched{b.emit1(prim, {{"axes", skip_batch_dim(axes, x.dim)}}, {x.value}), out}};
+}
+
 // reduce_sum
 
 std::vector<Aval> Def<Prim::kReduceSum>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -148,6 +157,8 @@ std::vector<MaybeAtom> Def<Prim::kReduceSum>::transpose(Builder& b, const Params
   return {broadcast_in_dim(b, *cts[0], x[0].aval.shape, kept_dims(axes, x[0].aval.shape.size()))};
 }
 
+Sample Def<Prim::kReduceSum>::sample() { return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{0, 2}}}}; }
+
 // reduce_max
 
 std::vector<Aval> Def<Prim::kReduceMax>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -162,6 +173,8 @@ std::vector<MaybeAtom> Def<Prim::kReduceMax>::jvp(Builder& b, const Params& p, c
   return extremum_jvp(b, kName, p, x[0], z[0], t[0]);
 }
 
+Sample Def<Prim::kReduceMax>::sample() { return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{0, 2}}}}; }
+
 // reduce_min
 
 std::vector<Aval> Def<Prim::kReduceMin>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -175,5 +188,7 @@ std::vector<MaybeAtom> Def<Prim::kReduceMin>::jvp(Builder& b, const Params& p, c
                                                   const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return extremum_jvp(b, kName, p, x[0], z[0], t[0]);
 }
+
+Sample Def<Prim::kReduceMin>::sample() { return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{0, 2}}}}; }
 
 }  // namespace shardlab::ir

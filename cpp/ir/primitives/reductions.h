@@ -9,11 +9,23 @@
 
 namespace shardlab::ir {
 
+/// The batching rule of a reduction over `axes`: the batch dimension stays
+/// where it is and is not reduced, the axes moving around it.
+std::vector<Batched> batch_reduction(Builder& b, Prim prim, const Params& p, const Batched& x);
+
+/// The reductions' batching rule (batch_reduction).
+template <Prim P>
+struct BatchReduction {
+  static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t) {
+    return batch_reduction(b, P, p, in[0]);
+  }
+};
+
 /// reduce_sum[axes]: sums over `axes` (sorted, distinct), which disappear from
 /// the shape. d(sum x) = sum dx; transpose: broadcast_in_dim of the cotangent
 /// back over the summed axes.
 template <>
-struct Def<Prim::kReduceSum> {
+struct Def<Prim::kReduceSum> : BatchReduction<Prim::kReduceSum> {
   static constexpr const char* kName = "reduce_sum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_RULES
@@ -23,7 +35,7 @@ struct Def<Prim::kReduceSum> {
 /// smallest int32 or false when empty). JVP as JAX: the mean tangent of the
 /// elements equal to the maximum, sum(dx * [x == z]) / sum([x == z]); not linear.
 template <>
-struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>> {
+struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>>, BatchReduction<Prim::kReduceMax> {
   static constexpr const char* kName = "reduce_max";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONLINEAR_RULES
@@ -33,7 +45,7 @@ struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>> {
 /// largest int32 or true when empty). JVP: sum(dx * [x == z]) / sum([x == z]);
 /// not linear.
 template <>
-struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>> {
+struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>>, BatchReduction<Prim::kReduceMin> {
   static constexpr const char* kName = "reduce_min";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONLINEAR_RULES

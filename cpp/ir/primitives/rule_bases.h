@@ -6,8 +6,10 @@
 
 #include <vector>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "ir/primitive.h"
+#include "runtime/errors.h"
 
 namespace shardlab::ir {
 
@@ -28,6 +30,41 @@ struct NonDifferentiable : NotLinear<D> {
   static std::vector<MaybeAtom> jvp(Builder&, const Params&, const std::vector<Atom>&, const std::vector<Atom>& outputs,
                                     const std::vector<MaybeAtom>&) {
     return std::vector<MaybeAtom>(outputs.size());
+  }
+};
+
+/// The batching rule of a primitive whose i-th output is f of its i-th
+/// operand alone, elementwise (unary math, convert_element_type, and psum,
+/// ppermute and the other collectives that keep shapes): the batch dimension
+/// passes through, f(x)[.., k, ..] = f(x[.., k, ..]).
+template <Prim P>
+struct BatchPerOperand {
+  static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t) {
+    std::vector<Atom> values;
+    for (const Batched& x : in) values.push_back(x.value);
+    const std::vector<Atom> outs = b.emit(P, p, values);
+    std::vector<Batched> r;
+    for (size_t i = 0; i < outs.size(); ++i) r.push_back(Batched{outs[i], in[i].dim});
+    return r;
+  }
+};
+
+/// The batching rule of an elementwise primitive of several operands (add,
+/// the comparisons, ...): batch_elementwise, a scalar operand the same for
+/// every example staying a scalar (the primitive repeats it).
+template <Prim P>
+struct BatchElementwise {
+  static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t size) {
+    return batch_elementwise(b, P, p, in, size, in.size());
+  }
+};
+
+/// The batching rule of a primitive with no operands (iota, axis_index): its
+/// equations are never batched, since batching starts from an operand.
+template <class D>
+struct NoOperands {
+  static std::vector<Batched> batch(Builder&, const Params&, const std::vector<Batched>&, int64_t) {
+    fail(ErrorKind::kValue, "vmap: ", D::kName, " takes no operands, so none of them can be batched");
   }
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
@@ -90,6 +91,19 @@ std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::transpose(Builder& b, const P
   return {r};
 }
 
+// The batch dimension first, becoming a new leading output dimension.
+std::vector<Batched> Def<Prim::kBroadcastInDim>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                      int64_t size) {
+  Shape shape = param<std::vector<int64_t>>(p, "shape", kName);
+  shape.insert(shape.begin(), size);
+  std::vector<int64_t> dims = skip_batch_dim(param<std::vector<int64_t>>(p, "broadcast_dimensions", kName));
+  dims.insert(dims.begin(), 0);
+  return {Batched{broadcast_in_dim(b, move_batch_dim(b, in[0], 0, size), shape, dims), 0}};
+}
+Sample Def<Prim::kBroadcastInDim>::sample() {
+  return {{samples::f32({3})}, {{"shape", std::vector<int64_t>{2, 3}}, {"broadcast_dimensions", std::vector<int64_t>{1}}}};
+}
+
 // reshape
 
 std::vector<Aval> Def<Prim::kReshape>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -116,6 +130,15 @@ std::vector<MaybeAtom> Def<Prim::kReshape>::transpose(Builder& b, const Params&,
   if (!linear[0] || !cts[0]) return {std::nullopt};
   return {reshape(b, *cts[0], x[0].aval.shape)};
 }
+
+// Row-major order keeps each example's elements together once the batch dimension is first.
+std::vector<Batched> Def<Prim::kReshape>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                               int64_t size) {
+  Shape shape = param<std::vector<int64_t>>(p, "new_sizes", kName);
+  shape.insert(shape.begin(), size);
+  return {Batched{reshape(b, move_batch_dim(b, in[0], 0, size), shape), 0}};
+}
+Sample Def<Prim::kReshape>::sample() { return {{samples::f32({2, 3})}, {{"new_sizes", std::vector<int64_t>{3, 2}}}}; }
 
 // transpose
 
@@ -157,6 +180,15 @@ std::vector<MaybeAtom> Def<Prim::kTranspose>::transpose(Builder& b, const Params
   return {ir::transpose(b, *cts[0], inverse)};
 }
 
+// The batch dimension first and kept there: permutation (0, p + 1).
+std::vector<Batched> Def<Prim::kTranspose>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                 int64_t size) {
+  std::vector<int64_t> perm = skip_batch_dim(param<std::vector<int64_t>>(p, "permutation", kName));
+  perm.insert(perm.begin(), 0);
+  return {Batched{ir::transpose(b, move_batch_dim(b, in[0], 0, size), perm), 0}};
+}
+Sample Def<Prim::kTranspose>::sample() { return {{samples::f32({2, 3})}, {{"permutation", std::vector<int64_t>{1, 0}}}}; }
+
 // squeeze
 
 std::vector<Aval> Def<Prim::kSqueeze>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -190,6 +222,13 @@ std::vector<MaybeAtom> Def<Prim::kSqueeze>::transpose(Builder& b, const Params& 
   return {expand_dims(b, *cts[0], dims)};
 }
 
+std::vector<Batched> Def<Prim::kSqueeze>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                               int64_t size) {
+  const auto dims = skip_batch_dim(param<std::vector<int64_t>>(p, "dimensions", kName));
+  return {Batched{squeeze(b, move_batch_dim(b, in[0], 0, size), dims), 0}};
+}
+Sample Def<Prim::kSqueeze>::sample() { return {{samples::f32({2, 1, 3})}, {{"dimensions", std::vector<int64_t>{1}}}}; }
+
 // expand_dims
 
 std::vector<Aval> Def<Prim::kExpandDims>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -221,5 +260,12 @@ std::vector<MaybeAtom> Def<Prim::kExpandDims>::transpose(Builder& b, const Param
   if (!linear[0] || !cts[0]) return {std::nullopt};
   return {squeeze(b, *cts[0], param<std::vector<int64_t>>(p, "dimensions", kName))};
 }
+
+std::vector<Batched> Def<Prim::kExpandDims>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                  int64_t size) {
+  const auto dims = skip_batch_dim(param<std::vector<int64_t>>(p, "dimensions", kName));
+  return {Batched{expand_dims(b, move_batch_dim(b, in[0], 0, size), dims), 0}};
+}
+Sample Def<Prim::kExpandDims>::sample() { return {{samples::f32({2, 3})}, {{"dimensions", std::vector<int64_t>{1}}}}; }
 
 }  // namespace shardlab::ir

@@ -17,6 +17,7 @@ struct Def<Prim::kBroadcastInDim> {
   static constexpr const char* kName = "broadcast_in_dim";
   static constexpr ParamSchema kParams{{"shape", ParamType::kInts}, {"broadcast_dimensions", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// reshape[new_sizes]: the same elements in row-major order, another shape.
@@ -26,6 +27,7 @@ struct Def<Prim::kReshape> {
   static constexpr const char* kName = "reshape";
   static constexpr ParamSchema kParams{{"new_sizes", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// transpose[permutation]: output dimension i is operand dimension
@@ -35,6 +37,7 @@ struct Def<Prim::kTranspose> {
   static constexpr const char* kName = "transpose";
   static constexpr ParamSchema kParams{{"permutation", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// squeeze[dimensions]: removes the listed dimensions, each of size 1.
@@ -44,6 +47,7 @@ struct Def<Prim::kSqueeze> {
   static constexpr const char* kName = "squeeze";
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// expand_dims[dimensions]: inserts dimensions of size 1 at the listed output
@@ -53,6 +57,7 @@ struct Def<Prim::kExpandDims> {
   static constexpr const char* kName = "expand_dims";
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 }  // namespace shardlab::ir

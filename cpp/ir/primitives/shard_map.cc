@@ -4,6 +4,7 @@
 
 #include "ir/dce.h"
 #include "ir/jvp.h"
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "ir/vjp.h"
 #include "runtime/errors.h"
@@ -156,6 +157,53 @@ std::vector<MaybeAtom> Def<Prim::kShardMap>::transpose(Builder& b, const Params&
   std::vector<MaybeAtom> input_cts(inputs.size());
   for (size_t k = 0; k < which.size(); ++k) input_cts[which[k]] = outs[k];
   return input_cts;
+}
+
+// A batched operand has its batch dimension first and not split (a leading
+// None in its in_spec), so every block holds the whole batch; the body is
+// batched with the batch dimension first in those blocks, and its batched
+// outputs keep it first (a leading None in their out_specs).
+std::vector<Batched> Def<Prim::kShardMap>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                int64_t size) {
+  const ShardMapParams s = params_of(p);
+  const Program& body = *s.body;
+  Builder inner(body.scope, nullptr);
+  std::vector<Atom> operands;
+  std::vector<Batched> blocks;
+  Specs in_specs = s.in_specs, out_specs = s.out_specs;
+  for (size_t i = 0; i < in.size(); ++i) {
+    Aval block = body.avals[body.invars[i]];
+    if (in[i].batched()) {
+      in_specs[i].entries.insert(in_specs[i].entries.begin(), std::vector<std::string>{});
+      block.shape.insert(block.shape.begin(), size);
+    }
+    operands.push_back(in[i].batched() ? move_batch_dim(b, in[i], 0, size) : in[i].value);
+    blocks.push_back(Batched{inner.input(block), in[i].batched() ? 0 : kNotBatched});
+  }
+  std::vector<Atom> outs;
+  std::vector<int> dims;
+  const std::vector<Batched> batched = batch_program(inner, body, blocks, size);
+  for (size_t j = 0; j < batched.size(); ++j) {
+    outs.push_back(batched[j].batched() ? move_batch_dim(inner, batched[j], 0, size) : batched[j].value);
+    dims.push_back(batched[j].batched() ? 0 : kNotBatched);
+    if (batched[j].batched()) out_specs[j].entries.insert(out_specs[j].entries.begin(), std::vector<std::string>{});
+  }
+  auto batched_body = std::make_shared<const Program>(inner.build(outs));
+  const auto results = b.emit(Prim::kShardMap, make_params(s, batched_body, in_specs, out_specs), operands);
+  std::vector<Batched> r;
+  for (size_t j = 0; j < results.size(); ++j) r.push_back(Batched{results[j], dims[j]});
+  return r;
+}
+
+// x * 2 on blocks of f32[8, 3] split along 'i'.
+Sample Def<Prim::kShardMap>::sample() {
+  auto mesh = std::make_shared<const Mesh>(std::vector<int>{8}, std::vector<std::string>{"i"});
+  const Specs specs{PartitionSpec{{{"i"}}}};
+  Builder body(Scope{mesh, true}, nullptr);
+  const Atom x = body.input(samples::f32({1, 3}, {"i"}));
+  const ProgramRef program = std::make_shared<const Program>(body.build({mul(body, x, f32_scalar(2.0))}));
+  return {{samples::f32({8, 3})},
+          {{"jaxpr", program}, {"mesh", MeshRef(mesh)}, {"in_specs", specs}, {"out_specs", specs}, {"check_vma", true}}};
 }
 
 }  // namespace shardlab::ir

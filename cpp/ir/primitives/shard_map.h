@@ -22,6 +22,7 @@ struct Def<Prim::kShardMap> {
   static constexpr const char* kName = "shard_map";
   static constexpr ParamSchema kParams{{"jaxpr", ParamType::kProgram}, {"mesh", ParamType::kMesh}, {"in_specs", ParamType::kSpecs}, {"out_specs", ParamType::kSpecs}, {"check_vma", ParamType::kBool}};
   SHARDLAB_EXECUTOR_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 /// The axes a block split by `spec` varies along (sorted names).

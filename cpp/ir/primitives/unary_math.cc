@@ -1,5 +1,6 @@
 #include "ir/primitives/unary_math.h"
 
+#include "ir/batching.h"
 #include "ir/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "runtime/errors.h"
@@ -32,13 +33,15 @@ void eval_any(const Tensor* in, Tensor* out, F f) {
 
 }  // namespace
 
-// Shape and evaluation of a unary primitive (its transpose comes from NotLinear): `SHAPE` is
-// float_unary_shape or any_unary_shape, `EVAL` evaluates y from x (Eigen arrays).
+// Shape, evaluation and sample of a unary primitive (its transpose comes from NotLinear,
+// its batching from BatchPerOperand): `SHAPE` is float_unary_shape or any_unary_shape,
+// `EVAL` evaluates y from x (Eigen arrays).
 #define SHARDLAB_UNARY(P, SHAPE, EVAL_AS, EXPR)                                                             \
   std::vector<Aval> Def<P>::shape(const Params&, const std::vector<Aval>& in) { return SHAPE(kName, in); }  \
   void Def<P>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) { \
     EVAL_AS(in[0], out[0], [](auto y, auto x) { y = (EXPR); });                                             \
-  }
+  }                                                                                                         \
+  Sample Def<P>::sample() { return {{samples::f32({2, 3})}, {}}; }
 
 SHARDLAB_UNARY(Prim::kExp, float_unary_shape, eval_unary_as<float>, x.exp())
 SHARDLAB_UNARY(Prim::kLog, float_unary_shape, eval_unary_as<float>, x.log())
@@ -68,6 +71,7 @@ void Def<Prim::kRound>::eval(const Params& p, const std::vector<const Tensor*>& 
     eval_unary_as<float>(in[0], out[0], [](auto y, auto x) { y = x.rint(); });
   }
 }
+Sample Def<Prim::kRound>::sample() { return {{samples::f32({2, 3})}, {{"rounding_method", int64_t{1}}}}; }
 
 // The JVPs, each d(f(x)) = t * f'(x), written with the output y where that is cheaper.
 

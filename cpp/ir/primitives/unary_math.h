@@ -11,70 +11,70 @@ namespace shardlab::ir {
 
 /// exp: y = e^x; dy = t * y.
 template <>
-struct Def<Prim::kExp> : NotLinear<Def<Prim::kExp>> {
+struct Def<Prim::kExp> : NotLinear<Def<Prim::kExp>>, BatchPerOperand<Prim::kExp> {
   static constexpr const char* kName = "exp";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// log: y = ln x; dy = t / x.
 template <>
-struct Def<Prim::kLog> : NotLinear<Def<Prim::kLog>> {
+struct Def<Prim::kLog> : NotLinear<Def<Prim::kLog>>, BatchPerOperand<Prim::kLog> {
   static constexpr const char* kName = "log";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// tanh: dy = t * (1 - y^2).
 template <>
-struct Def<Prim::kTanh> : NotLinear<Def<Prim::kTanh>> {
+struct Def<Prim::kTanh> : NotLinear<Def<Prim::kTanh>>, BatchPerOperand<Prim::kTanh> {
   static constexpr const char* kName = "tanh";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// logistic: y = 1 / (1 + e^-x); dy = t * y * (1 - y).
 template <>
-struct Def<Prim::kLogistic> : NotLinear<Def<Prim::kLogistic>> {
+struct Def<Prim::kLogistic> : NotLinear<Def<Prim::kLogistic>>, BatchPerOperand<Prim::kLogistic> {
   static constexpr const char* kName = "logistic";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// sqrt: dy = t / (2 y).
 template <>
-struct Def<Prim::kSqrt> : NotLinear<Def<Prim::kSqrt>> {
+struct Def<Prim::kSqrt> : NotLinear<Def<Prim::kSqrt>>, BatchPerOperand<Prim::kSqrt> {
   static constexpr const char* kName = "sqrt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// rsqrt: y = x^-1/2; dy = t * (-0.5) * y / x.
 template <>
-struct Def<Prim::kRsqrt> : NotLinear<Def<Prim::kRsqrt>> {
+struct Def<Prim::kRsqrt> : NotLinear<Def<Prim::kRsqrt>>, BatchPerOperand<Prim::kRsqrt> {
   static constexpr const char* kName = "rsqrt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// square: y = x^2; dy = t * 2x.
 template <>
-struct Def<Prim::kSquare> : NotLinear<Def<Prim::kSquare>> {
+struct Def<Prim::kSquare> : NotLinear<Def<Prim::kSquare>>, BatchPerOperand<Prim::kSquare> {
   static constexpr const char* kName = "square";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// abs: dy = t * sign(x).
 template <>
-struct Def<Prim::kAbs> : NotLinear<Def<Prim::kAbs>> {
+struct Def<Prim::kAbs> : NotLinear<Def<Prim::kAbs>>, BatchPerOperand<Prim::kAbs> {
   static constexpr const char* kName = "abs";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// sign: -1, 0 or 1; its derivative is zero wherever it exists (as in JAX).
 template <>
-struct Def<Prim::kSign> : NotLinear<Def<Prim::kSign>> {
+struct Def<Prim::kSign> : NotLinear<Def<Prim::kSign>>, BatchPerOperand<Prim::kSign> {
   static constexpr const char* kName = "sign";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
 /// floor: the largest integer <= x (float32); piecewise constant: dy = 0.
 template <>
-struct Def<Prim::kFloor> : NonDifferentiable<Def<Prim::kFloor>> {
+struct Def<Prim::kFloor> : NonDifferentiable<Def<Prim::kFloor>>, BatchPerOperand<Prim::kFloor> {
   static constexpr const char* kName = "floor";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -82,7 +82,7 @@ struct Def<Prim::kFloor> : NonDifferentiable<Def<Prim::kFloor>> {
 /// round[rounding_method]: x to an integer, halves away from zero (method 0,
 /// lax.round's default) or to the even neighbour (1, jnp.round's); dy = 0.
 template <>
-struct Def<Prim::kRound> : NonDifferentiable<Def<Prim::kRound>> {
+struct Def<Prim::kRound> : NonDifferentiable<Def<Prim::kRound>>, BatchPerOperand<Prim::kRound> {
   static constexpr const char* kName = "round";
   static constexpr ParamSchema kParams{{"rounding_method", ParamType::kInt}};
   SHARDLAB_NONDIFFERENTIABLE_RULES
