@@ -19,6 +19,11 @@ async function main(): Promise<void> {
   const text: string = sl.makeJaxpr((a: sl.Tracer) => nn.relu(np.add(a, 1)))(x).toString();
   const json: sl.JaxprJSON = sl.makeJaxpr((a: sl.Tracer) => a)(new sl.ShapeDtypeStruct([2, 2])).toJSON();
   const [value, grads] = sl.valueAndGrad((a: sl.Tracer) => a.sum(), { argnums: [0] })(x);
+  const perExample = sl.vmap(sl.grad((a: sl.Tracer, r: sl.Tracer) => np.sum(np.multiply(a, r))), { inAxes: [null, 0] })(x, x);
+  const jac = sl.jacrev((a: sl.Tracer) => np.square(a), { argnums: 0 })(x);
+  const eye = np.eye(3, null, 1, 'int32');
+  // @ts-expect-error: in_axes are integers or null
+  sl.vmap((a: sl.Tracer) => a, { inAxes: 'rows' });
   const picture: string = sl.visualizeSharding(x);
   x.dispose();
   try {
@@ -36,6 +41,6 @@ async function main(): Promise<void> {
   // @ts-expect-error: limits are numbers
   sl.export.deserialize('{}', { limits: { maxEquations: 'many' } });
   sl.shutdown();
-  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals);
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye);
 }
 void main;

@@ -241,6 +241,19 @@ export function valueAndGrad(f: AnyFn, options?: { argnums?: number | number[]; 
 export function vjp(f: AnyFn, ...primals: any[]): [any, (cotangents: any) => any[]];
 /** jax.jvp: [out, tangentOut]. */
 export function jvp(f: AnyFn, primals: any[], tangents: any[]): [any, any];
+/** A mapped axis of jax.vmap: an axis (negative from the end), or null (not mapped). */
+type MapAxis = number | null;
+/** jax.vmap: f mapped over an axis of its arguments (inAxes: one for all, or one tree prefix per argument). */
+export function vmap(
+  f: AnyFn,
+  options?: { inAxes?: Tree<MapAxis> | Tree<MapAxis>[]; outAxes?: Tree<MapAxis> | ((out: any) => Tree<MapAxis>); axisSize?: number | null },
+): (...args: any[]) => any;
+/** jax.jacfwd: the Jacobian by forward mode (out.shape + in.shape per output leaf and argnum; [jac, aux] with hasAux). */
+export function jacfwd(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
+/** jax.jacrev: the Jacobian by reverse mode. */
+export function jacrev(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
+/** jax.hessian: jacfwd(jacrev(f)). */
+export function hessian(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
 /** jax.shard_map. */
 export function shardMap<F extends AnyFn>(
   f: F,
@@ -283,6 +296,7 @@ export const np: {
   zeros: (shape: number[], dtype?: DType) => V;
   ones: (shape: number[], dtype?: DType) => V;
   arange: (start: number, stop?: number | null, step?: number | null, dtype?: DType) => V;
+  eye: (n: number, m?: number | null, k?: number, dtype?: DType) => V;
   broadcastTo: (x: V, shape: number[]) => V;
   pad: (x: V, padWidth: number | [number, number] | [number, number][], options?: { constantValues?: number }) => V;
   clip: (x: V, lo?: number | null, hi?: number | null) => V;

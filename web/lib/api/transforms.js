@@ -1,5 +1,5 @@
 // The function transformations: jit, makeJaxpr, grad, valueAndGrad, vjp,
-// jvp and shardMap, plus devicePut. Inside a trace they emit into it (a jit
+// jvp and shardMap, plus devicePut (vmap.js and jacobians.js hold the others). Inside a trace they emit into it (a jit
 // is inlined); outside, grad & co. run at once and return future arrays.
 
 import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
@@ -100,17 +100,19 @@ export function makeJaxpr(fn) {
   };
 }
 
-// Runs a transformed function eagerly: traced as a whole, executed at once.
-function eagerly(name, g, args) {
+/** Runs a transformed function eagerly: traced as a whole, executed at once. */
+export function eagerly(name, g, args) {
   return runEager(`${name}|${g._id}`, g, args);
 }
 let nextId = 1;
-function transformed(name, g) {
+/** Marks g as the transformation `name` of a function (its eager runs are cached under an id of its own). */
+export function transformed(name, g) {
   g._id = nextId++;
   return g;
 }
 
-function argnumsOf(argnums, n, fn) {
+/** The positions `argnums` (an integer or a list; negative from the end) among n arguments; errors name `fn`. */
+export function argnumsOf(argnums, n, fn) {
   const list = Array.isArray(argnums) ? argnums : [argnums];
   for (const a of list) {
     if (!Number.isInteger(a) || a < -n || a >= n) {
@@ -214,10 +216,11 @@ export function vjp(f, ...primals) {
     inner.live = false;
   }
   const out = unflatten(outTree.def, t.wrap(callCore(() => ft.primal(outAtoms))));
+  // Called in this trace or one nested in it (vmap's, for jacrev): the cotangents are emitted there.
   const vjpFn = (cts) => {
     const here = currentTrace();
     const ctLeaves = flatten(cts, isLeafValue).leaves.map((x) => traced(here, x, 'vjp').atomIn(here));
-    const r = callCore(() => ft.vjp(outAtoms, ctLeaves));
+    const r = callCore(() => ft.vjp(outAtoms, ctLeaves, here.core));
     return split(here.wrap(r.derivs));
   };
   return [out, vjpFn];

@@ -99,7 +99,7 @@ export function broadcastPrefix(prefix, def, isPrefixLeaf, what) {
     }
     if (d.kind === 'none' && (p === null || p === undefined)) return;
     throw new ValueError(
-      `${what}${path}: does not match the structure ${describe(d)}; give one spec per leaf or one spec for a whole subtree`,
+      `${what}${path}: does not match the structure ${describe(d)}; give one entry per leaf or one for a whole subtree`,
     );
   };
   fill(prefix, def, '');

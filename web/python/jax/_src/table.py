@@ -71,6 +71,7 @@ numpy  ones             np.ones              shape:shape, dtype=None
 numpy  zeros_like       np.zerosLike         a
 numpy  ones_like        np.onesLike          a
 numpy  arange           np.arange            start, stop=None, step=None, dtype=None
+numpy  eye              np.eye               N, M=None, k=0, dtype=None
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None

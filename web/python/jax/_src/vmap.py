@@ -1,0 +1,114 @@
+"""jax.vmap, jax.jacfwd, jax.jacrev and jax.hessian: Python owns the pytrees
+(in_axes and out_axes are tree prefixes here, the Jacobians rebuilt per
+argument); the JS API maps and differentiates the flat leaves."""
+
+import functools
+
+from . import pytree
+from .api import _argnums, _as_leaf, _flat_out, _for_call, _unflatten_args
+from .js import call, from_js, js_list, sl, to_js_value
+
+
+def _is_axis(a):
+    return a is None or (isinstance(a, int) and not isinstance(a, bool))
+
+
+def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
+    """jax.vmap(fun, in_axes, out_axes, axis_size=...); keyword arguments are
+    mapped along their axis 0, as in JAX."""
+    if axis_name is not None or spmd_axis_name is not None:
+        raise NotImplementedError(
+            "vmap: axis_name and spmd_axis_name (collectives over the vmapped axis) are not supported by ShardLab yet"
+        )
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)  # as JAX: a list of per-argument axes is taken as the tuple
+
+    @functools.wraps(fun)
+    def vmapped(*args, **kwargs):
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise ValueError(
+                "vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments "
+                f"passed to the function, but got len(in_axes)={len(in_axes)}, len(args)={len(args)}"
+            )
+        leaves, treedef = pytree.tree_flatten((args, kwargs))
+        axes = pytree.broadcast_prefix((in_axes, {k: 0 for k in kwargs}), (args, kwargs), _is_axis, "vmap in_axes")
+        box = {}
+
+        def body(*js_leaves):
+            a, kw = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
+            out, box["tree"] = _flat_out(fun(*a, **kw))
+            return out
+
+        def out_axes_of(_out):
+            shape = pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves)
+            return js_list(pytree.broadcast_prefix(out_axes, shape, _is_axis, "vmap out_axes"))
+
+        with _for_call(body) as fn, _for_call(out_axes_of) as out_axes_fn:
+            options = {"inAxes": list(axes), "outAxes": out_axes_fn, "axisSize": axis_size}
+            res = call(sl.vmap(fn, to_js_value(options)), *[_as_leaf(x) for x in leaves])
+        return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
+
+    return vmapped
+
+
+def _jacobian(name, depth, fun, argnums, has_aux):
+    """jax.<name>(fun, argnums, has_aux): the JS transformation over the
+    differentiated arguments' leaves; per output leaf, `depth` nested lists
+    over those leaves (2 for hessian) become per-argument trees."""
+
+    @functools.wraps(fun)
+    def jac(*args):
+        nums, idx = _argnums(argnums, len(args), name)
+        flat = [pytree.tree_flatten(a) for a in args]
+        starts = [sum(len(f[0]) for f in flat[:i]) for i in range(len(args))]
+        diff = [starts[i] + k for i in idx for k in range(len(flat[i][0]))]
+        box = {}
+
+        def body(*js_leaves):
+            out = fun(*_unflatten_args(flat, [from_js(x) for x in js_leaves]))
+            if not has_aux:
+                result, box["tree"] = _flat_out(out)
+                return result
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise TypeError(f"{name} with has_aux=True: the function must return a pair (output, aux)")
+            result, box["tree"] = _flat_out(out[0])
+            aux, box["aux"] = _flat_out(out[1])
+            return js_list([result, aux])
+
+        def per_argument(js_list_, level):
+            """One list over the differentiated leaves (level 0: of arrays) as per-argument trees."""
+            it = iter([from_js(x) if level == 0 else per_argument(x, level - 1) for x in js_list_])
+            trees = [pytree.tree_unflatten(flat[i][1], [next(it) for _ in flat[i][0]]) for i in idx]
+            return trees[0] if isinstance(argnums, int) else tuple(trees)
+
+        leaves = [_as_leaf(x) for f in flat for x in f[0]]
+        with _for_call(body) as fn:
+            res = call(getattr(sl, name)(fn, to_js_value({"argnums": diff, "hasAux": bool(has_aux)})), *leaves)
+        jacs = res[0] if has_aux else res
+        out = pytree.tree_unflatten(box["tree"], [per_argument(v, depth - 1) for v in jacs])
+        if has_aux:
+            return out, pytree.tree_unflatten(box["aux"], [from_js(x) for x in res[1]])
+        return out
+
+    return jac
+
+
+def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
+    """jax.jacfwd(fun, argnums, has_aux)."""
+    if holomorphic:
+        raise NotImplementedError("jacfwd: holomorphic=True (complex inputs) is not supported by ShardLab")
+    return _jacobian("jacfwd", 1, fun, argnums, has_aux)
+
+
+def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
+    """jax.jacrev(fun, argnums, has_aux)."""
+    if holomorphic or allow_int:
+        raise NotImplementedError("jacrev: holomorphic and allow_int are not supported by ShardLab")
+    return _jacobian("jacrev", 1, fun, argnums, has_aux)
+
+
+def hessian(fun, argnums=0, has_aux=False, holomorphic=False):
+    """jax.hessian(fun, argnums, has_aux): jacfwd(jacrev(fun))."""
+    if holomorphic:
+        raise NotImplementedError("hessian: holomorphic=True (complex inputs) is not supported by ShardLab")
+    return _jacobian("hessian", 2, fun, argnums, has_aux)
