@@ -2,6 +2,7 @@
 
 #include "ir/jvp.h"
 #include "ir/ops.h"
+#include "ir/primitives/derivatives.h"
 #include "ir/vjp.h"
 #include "runtime/errors.h"
 
@@ -72,7 +73,9 @@ Derivatives FunctionTrace::jvp(std::vector<Atom> outs, const std::vector<Atom>& 
   const Program p = program(outs);
   if (tangents.size() != args_.size())
     fail(ErrorKind::kValue, "jvp: ", args_.size(), " primals but ", tangents.size(), " tangents");
-  const auto all = outer_.call(ir::jvp(p, wrt()), concat(concat(inner_.captured(), args_), tangents));
+  const Program jp = ir::jvp(p, wrt());
+  if (has_custom_lin(jp)) fail_jvp_of_custom_vjp();
+  const auto all = outer_.call(jp, concat(concat(inner_.captured(), args_), tangents));
   return {slice(all, 0, outs.size()), slice(all, outs.size(), all.size())};
 }
 
@@ -84,6 +87,28 @@ Derivatives FunctionTrace::grad(std::vector<Atom> outs) {
   std::vector<MaybeAtom> cts(outs.size());
   cts[0] = full_like(outer_, outs[0].aval, 1.0);
   return vjp(std::move(outs), cts, outer_);
+}
+
+std::vector<Atom> FunctionTrace::custom_jvp_call(std::vector<Atom> outs, const std::string& name, RuleRef jvp) {
+  const Program p = program(outs);
+  const Params params{{"name", name},
+                      {"call_jaxpr", std::make_shared<const Program>(p)},
+                      {"jvp", std::move(jvp)},
+                      {"num_consts", static_cast<int64_t>(inner_.captured().size())},
+                      {"symbolic_zeros", false}};
+  return outer_.emit(Prim::kCustomJvpCall, params, concat(inner_.captured(), args_));
+}
+
+std::vector<Atom> FunctionTrace::custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd,
+                                                 RuleRef bwd) {
+  const Program p = program(outs);
+  const Params params{{"name", name},
+                      {"bwd", std::move(bwd)},
+                      {"call_jaxpr", std::make_shared<const Program>(p)},
+                      {"fwd", std::move(fwd)},
+                      {"num_consts", static_cast<int64_t>(inner_.captured().size())},
+                      {"symbolic_zeros", false}};
+  return outer_.emit(Prim::kCustomVjpCall, params, concat(inner_.captured(), args_));
 }
 
 Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/builder.h"
+#include "ir/rule.h"
 
 namespace shardlab::ir {
 
@@ -40,6 +41,12 @@ class FunctionTrace {
   /// pass through undifferentiated) for a float32 scalar first output (its
   /// cotangent is 1, typed like the output).
   Derivatives grad(std::vector<Atom> outs);
+  /// jax.custom_jvp's call: f's outputs `outs` in the outer trace as one
+  /// custom_jvp_call of f's program (the values it closes over first among
+  /// its operands: num_consts), differentiated by the rule `jvp`.
+  std::vector<Atom> custom_jvp_call(std::vector<Atom> outs, const std::string& name, RuleRef jvp);
+  /// jax.custom_vjp's call: as custom_jvp_call, differentiated by `fwd` and `bwd`.
+  std::vector<Atom> custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd, RuleRef bwd);
 
  private:
   Program program(std::vector<Atom>& outs);

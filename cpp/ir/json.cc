@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "ir/print.h"
+#include "ir/rule.h"
 
 namespace shardlab::ir {
 
@@ -112,6 +113,8 @@ class JsonWriter {
             return "{\"axis_names\":" + str_list(x->axis_names()) + ",\"shape\":" + int_list(shape) + "}";
           } else if constexpr (std::is_same_v<T, Specs>) {
             return list(x, spec_json);
+          } else if constexpr (std::is_same_v<T, RuleRef>) {
+            return quoted(x->name);
           } else {
             return program(*x);
           }

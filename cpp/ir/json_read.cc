@@ -7,6 +7,7 @@
 #include "ir/builder.h"
 #include "ir/json_value.h"
 #include "ir/parallel_ops.h"
+#include "ir/rule.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
@@ -162,8 +163,11 @@ class Reader {
       }
       case ParamType::kSpecs:
         return specs(v, what);
+      case ParamType::kRule:
+        expect(v, Kind::kString, what);
+        return rule_named(v.string);
       case ParamType::kProgram:
-        break;  // read by the primitive that runs it (shard_map), in its scope
+        break;  // read by the primitive that runs it (shard_map, a custom call), in its scope
     }
     malformed(what, " cannot be read here");
   }
@@ -253,17 +257,31 @@ class Reader {
     }
     Eqn eq{prim, {}, {}, {}};
     const JsonValue* program = nullptr;
+    size_t program_at = 0;
     for (const ParamSpec& s : def.params) {
       const JsonValue* v = given.find(s.name);
       if (!v) malformed(where, " lacks the parameter '", s.name, "'");
-      if (s.type == ParamType::kProgram) program = v;
-      else eq.params.push_back(Param{s.name, param(s, *v, where + " parameter '" + s.name + "'")});
+      if (s.type == ParamType::kProgram) {
+        program = v;
+        program_at = eq.params.size();
+      } else {
+        eq.params.push_back(Param{s.name, param(s, *v, where + " parameter '" + s.name + "'")});
+      }
     }
     std::vector<Atom> inputs;
     for (const JsonValue& a : member(e, "inputs", Kind::kArray, where).items) inputs.push_back(atom(env, a, where + " operand"));
     std::vector<Atom> outs;
     if (prim == Prim::kShardMap) {
       outs = shard_map(b, eq.params, *program, inputs, copies, where);
+    } else if (prim == Prim::kCustomJvpCall || prim == Prim::kCustomVjpCall) {
+      // The called program, traced again on operands of the call's types, in its scope.
+      Builder call(b.scope(), nullptr);
+      std::vector<Atom> args;
+      for (const Atom& a : inputs) args.push_back(call.input(a.aval));
+      const std::vector<Atom> ys = body(call, *program, args, copies, where + " call_jaxpr");
+      eq.params.insert(eq.params.begin() + static_cast<long>(program_at),
+                       Param{"call_jaxpr", std::make_shared<const Program>(call.build(ys))});
+      outs = b.emit(prim, eq.params, inputs);
     } else {
       if (program) malformed(where, " has a program parameter it cannot run");
       outs = b.emit(prim, eq.params, inputs);

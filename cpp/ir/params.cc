@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "ir/rule.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
@@ -27,6 +28,7 @@ template const IntLists& param<IntLists>(const Params&, std::string_view, const 
 template const MeshRef& param<MeshRef>(const Params&, std::string_view, const char*);
 template const Specs& param<Specs>(const Params&, std::string_view, const char*);
 template const ProgramRef& param<ProgramRef>(const Params&, std::string_view, const char*);
+template const RuleRef& param<RuleRef>(const Params&, std::string_view, const char*);
 
 Params with_param(Params params, std::string_view name, ParamValue value) {
   for (Param& p : params)
@@ -37,14 +39,14 @@ Params with_param(Params params, std::string_view name, ParamValue value) {
   fail(ErrorKind::kValue, "with_param: no parameter '", name, "'");
 }
 
-static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kProgram) + 1,
+static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kRule) + 1,
               "one ParamType per alternative of ParamValue, in the same order");
 
 ParamType type_of(const ParamValue& v) { return static_cast<ParamType>(v.index()); }
 
 const char* param_type_name(ParamType t) {
   static constexpr const char* kNames[] = {"bool", "int", "float", "string", "list of ints", "list of axis names",
-                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program"};
+                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program", "rule"};
   return kNames[static_cast<size_t>(t)];
 }
 
@@ -86,6 +88,8 @@ std::string param_str(const ParamValue& v) {
           out << (x.size() == 1 ? ",)" : ")");
         } else if constexpr (std::is_same_v<T, ProgramRef>) {
           out << "{...}";
+        } else if constexpr (std::is_same_v<T, RuleRef>) {
+          out << x->name;
         } else if constexpr (std::is_same_v<T, IntLists>) {
           out << "(";
           for (size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << param_str(ParamValue(x[i]));

@@ -29,9 +29,14 @@ using MeshRef = std::shared_ptr<const Mesh>;
 /// One PartitionSpec per input or output (shard_map's in_specs and out_specs).
 using Specs = std::vector<PartitionSpec>;
 
+struct Rule;
+/// A function traced when a transformation needs it (custom_jvp's jvp rule,
+/// custom_vjp's fwd and bwd; ir/rule.h), printed by its name.
+using RuleRef = std::shared_ptr<const Rule>;
+
 /// One parameter value.
 using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>,
-                                DType, IntLists, MeshRef, Specs, ProgramRef>;
+                                DType, IntLists, MeshRef, Specs, ProgramRef, RuleRef>;
 
 /// A named parameter.
 struct Param {
@@ -46,7 +51,7 @@ using Params = std::vector<Param>;
 /// The type of a parameter, one per alternative of ParamValue: what a reader
 /// of a program's JSON form or of JS options converts a value to (JSON and JS
 /// cannot tell 2 from 2.0, or an empty list of ints from one of names).
-enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram };
+enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram, kRule };
 
 /// A parameter's name and type. An optional one (a jax.lax keyword argument
 /// with a default, in a LaxFunction's arguments) may be left out; the bind
@@ -55,6 +60,9 @@ struct ParamSpec {
   const char* name = nullptr;
   ParamType type = ParamType::kBool;
   bool optional = false;
+  /// Left out of the printed program when it is 0 (as JAX prints a custom
+  /// call's num_consts only when the function closes over values).
+  bool printed_if_nonzero = false;
 };
 
 /// The parameters a primitive takes, in printing order: every equation of it

@@ -84,6 +84,11 @@ enum class Prim : uint16_t {
   kPpermute,
   kAllToAll,
   kAxisIndex,
+  // derivatives.h
+  kStopGradient,
+  kCustomJvpCall,
+  kCustomVjpCall,
+  kCustomLin,
   // shard_map.h
   kShardMap,
   kCount

@@ -92,15 +92,23 @@ class Printer {
       out << (i ? " " : "") << names[e.outputs[i]] << ":" << p.avals[e.outputs[i]].str();
     }
     out << " = " << primitive(e.prim).name;
-    // Params sorted by name, as jax.make_jaxpr prints them; one per line
-    // when one of them is a program.
+    // Params sorted by name, as jax.make_jaxpr prints them (a custom call's
+    // `name` first, and its num_consts only when not 0, as JAX's printing
+    // rules for them do); one per line when one of them is a program.
     std::vector<const Param*> sorted;
     bool nested = false;
-    for (const Param& prm : e.params) {
+    const ParamSchema& schema = primitive(e.prim).params;
+    for (size_t i = 0; i < e.params.size(); ++i) {
+      const Param& prm = e.params[i];
+      const bool hidden = i < schema.size && schema.items[i].printed_if_nonzero &&
+                          std::get_if<int64_t>(&prm.value) && std::get<int64_t>(prm.value) == 0;
+      if (hidden) continue;
       sorted.push_back(&prm);
       nested = nested || std::holds_alternative<ProgramRef>(prm.value);
     }
-    std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) { return a->name < b->name; });
+    std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) {
+      return (a->name == "name") != (b->name == "name") ? a->name == "name" : a->name < b->name;
+    });
     if (!sorted.empty()) {
       out << "[";
       for (size_t i = 0; i < sorted.size(); ++i) {
@@ -119,6 +127,8 @@ class Printer {
             bodies[k].first += at;
             bodies[k].last += at;
           }
+        } else if (const auto* fn = std::get_if<std::string>(&sorted[i]->value); fn && sorted[i]->name == "name") {
+          out << *fn;  // a function's name, unquoted as JAX prints it
         } else {
           out << param_str(sorted[i]->value);
         }

@@ -173,11 +173,11 @@ val atoms_to_js(const std::vector<ir::Atom>& atoms) {
   return a;
 }
 
-std::string JsProgram::text() const { return ir::to_text(program()); }
+std::string JsProgram::text() const { return ir::to_text(executable->traced()); }
 
 val JsProgram::printed_bodies() const {
   std::vector<ir::PrintedBody> bodies;
-  ir::to_text(program(), bodies);
+  ir::to_text(executable->traced(), bodies);
   val out = val::array();
   for (const ir::PrintedBody& b : bodies) {
     val o = val::object();
@@ -188,7 +188,7 @@ val JsProgram::printed_bodies() const {
   }
   return out;
 }
-std::string JsProgram::json() const { return ir::to_json(program()); }
+std::string JsProgram::json() const { return ir::to_json(executable->traced()); }
 
 val JsProgram::in_avals() const {
   val a = val::array();

@@ -22,7 +22,7 @@ namespace shardlab::js {
 struct JsProgram {
   /// The program ready to run on the devices (frames reused across calls).
   std::shared_ptr<exec::Executable> executable;
-  /// The traced program (the executable holds it).
+  /// The program it runs (the executable holds it; custom calls inlined).
   const ir::Program& program() const { return executable->program(); }
   /// jax.make_jaxpr's text.
   std::string text() const;
