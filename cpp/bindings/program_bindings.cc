@@ -43,7 +43,9 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("primal", &JsFunction::primal)
       .function("vjp", &JsFunction::vjp)
       .function("jvp", &JsFunction::jvp)
-      .function("grad", &JsFunction::grad);
+      .function("grad", &JsFunction::grad)
+      .function("customJvpCall", &JsFunction::custom_jvp_call)
+      .function("customVjpCall", &JsFunction::custom_vjp_call);
   class_<JsVmap>("VmapTrace")
       .constructor<JsTrace&, const val&, const val&, const val&>()
       .function("body", &JsVmap::body, allow_raw_pointers())

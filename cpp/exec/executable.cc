@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "ir/primitives/derivatives.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/mesh.h"
@@ -40,8 +39,7 @@ OutputPlan plan_output(const ir::Eqn& e, size_t j, const Layout& layout) {
 }  // namespace
 
 Executable::Executable(std::shared_ptr<const ir::Program> program)
-    : traced_(std::move(program)),
-      program_(ir::inline_calls(traced_)),
+    : program_(std::move(program)),
       frames_(program_->eqns.size()),
       in_layouts_(program_->eqns.size()),
       out_layouts_(program_->eqns.size()),

@@ -32,10 +32,7 @@ class Executable {
   /// Wraps `program`; frames are built lazily, by the devices themselves.
   explicit Executable(std::shared_ptr<const ir::Program> program);
 
-  /// The program as traced (what make_jaxpr prints: custom calls kept).
-  const ir::Program& traced() const { return *traced_; }
-  /// The program it runs (the traced one with custom calls inlined,
-  /// ir::inline_calls; its plan is built from it once).
+  /// The program it runs (prepared: its plan is built from it once).
   const ir::Program& program() const { return *program_; }
 
   /// Device d's frame for the body of equation i (a shard_map): it runs what
@@ -51,7 +48,6 @@ class Executable {
   const std::vector<OutputPlan>& output_plans(size_t eqn) const { return output_plans_.at(eqn); }
 
  private:
-  std::shared_ptr<const ir::Program> traced_;
   std::shared_ptr<const ir::Program> program_;
   std::vector<std::vector<std::unique_ptr<Frame>>> frames_;  // [eqn][device]
   std::vector<std::vector<Layout>> in_layouts_;              // [eqn][input]

@@ -5,7 +5,9 @@
 #include "exec/interpreter.h"
 #include "ir/json.h"
 #include "ir/json_read.h"
+#include "ir/primitives/derivatives.h"
 #include "ir/print.h"
+#include "ir/rule.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
 #include "js/js_errors.h"
@@ -173,11 +175,16 @@ val atoms_to_js(const std::vector<ir::Atom>& atoms) {
   return a;
 }
 
-std::string JsProgram::text() const { return ir::to_text(executable->traced()); }
+JsProgram JsProgram::of(ir::Program p) {
+  auto traced = std::make_shared<const ir::Program>(std::move(p));
+  return JsProgram{traced, std::make_shared<exec::Executable>(ir::inline_calls(traced))};
+}
+
+std::string JsProgram::text() const { return ir::to_text(*traced); }
 
 val JsProgram::printed_bodies() const {
   std::vector<ir::PrintedBody> bodies;
-  ir::to_text(executable->traced(), bodies);
+  ir::to_text(*traced, bodies);
   val out = val::array();
   for (const ir::PrintedBody& b : bodies) {
     val o = val::object();
@@ -188,7 +195,7 @@ val JsProgram::printed_bodies() const {
   }
   return out;
 }
-std::string JsProgram::json() const { return ir::to_json(executable->traced()); }
+std::string JsProgram::json() const { return ir::to_json(*traced); }
 
 val JsProgram::in_avals() const {
   val a = val::array();
@@ -250,9 +257,8 @@ JsProgram collective_program_js(const DeviceMesh& mesh, const std::string& dtype
   return with_js_errors([&] {
     const ir::LaxFunction& f = ir::lax_function(name);
     const ir::Aval in{dtype_from_name(dtype, name.c_str()), shape_from_js(shape, name.c_str(), "shape"), {}};
-    return JsProgram{std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(
-        ir::collective_program(mesh.mesh, in, spec_from_js(in_spec), name, params_from_js(args, f.args, f.name),
-                               spec_from_js(out_spec), check_vma)))};
+    return JsProgram::of(ir::collective_program(mesh.mesh, in, spec_from_js(in_spec), name,
+                                                params_from_js(args, f.args, f.name), spec_from_js(out_spec), check_vma));
   });
 }
 
@@ -277,7 +283,7 @@ JsProgram program_from_json_js(const std::string& text, const val& limits) {
     lim.max_value_bytes = static_cast<int64_t>(number("maxValueBytes", static_cast<double>(lim.max_value_bytes)));
     lim.max_total_bytes = static_cast<int64_t>(number("maxTotalBytes", static_cast<double>(lim.max_total_bytes)));
     lim.max_work = number("maxWork", lim.max_work);
-    return JsProgram{std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(ir::program_from_json(text, lim)))};
+    return JsProgram::of(ir::program_from_json(text, lim));
   });
 }
 
@@ -325,7 +331,7 @@ JsProgram JsTrace::build(const val& outputs) {
   return with_js_errors([&] {
     std::vector<ir::Atom> outs = atoms(outputs);
     for (ir::Atom& o : outs) o = b_->local(o);
-    return JsProgram{std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(b_->build(outs)))};
+    return JsProgram::of(b_->build(outs));
   });
 }
 
@@ -362,6 +368,35 @@ val JsFunction::jvp(const val& outs, const val& tangents) {
 
 val JsFunction::grad(const val& outs) {
   return with_js_errors([&] { return result(t_->grad(body_.atoms(outs))); });
+}
+
+namespace {
+
+// A custom rule that calls the JS function `fn(trace, atoms)`, which emits
+// into `trace` (a view of the builder the transformation emits into, which
+// JS deletes when done) and returns the result atoms, or null when the
+// user's rule threw: the JS side keeps that error and rethrows it once this
+// call is back in JS, as a JS exception must not unwind through wasm frames.
+ir::RuleRef js_rule(const std::string& name, const val& fn) {
+  return std::make_shared<const ir::Rule>(ir::Rule{name, [name, fn](ir::Builder& b, const std::vector<ir::Atom>& args) {
+    const JsTrace view(&b);
+    const val out = fn(val(std::make_unique<JsTrace>(&b)), atoms_to_js(args));
+    if (out.isNull() || out.isUndefined()) fail(ErrorKind::kValue, "the custom rule ", name, " failed");
+    return view.atoms(out);
+  }});
+}
+
+}  // namespace
+
+val JsFunction::custom_jvp_call(const val& outs, const std::string& name, const std::string& jvp_name, const val& jvp) {
+  return with_js_errors([&] { return atoms_to_js(t_->custom_jvp_call(body_.atoms(outs), name, js_rule(jvp_name, jvp))); });
+}
+
+val JsFunction::custom_vjp_call(const val& outs, const std::string& name, const std::string& fwd_name, const val& fwd,
+                                const std::string& bwd_name, const val& bwd) {
+  return with_js_errors([&] {
+    return atoms_to_js(t_->custom_vjp_call(body_.atoms(outs), name, js_rule(fwd_name, fwd), js_rule(bwd_name, bwd)));
+  });
 }
 
 JsVmap::JsVmap(JsTrace& outer, const val& args, const val& in_axes, const val& axis_size)

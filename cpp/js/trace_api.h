@@ -20,10 +20,16 @@ namespace shardlab::js {
 
 /// A traced program, shared by the JS jit cache and running jobs.
 struct JsProgram {
-  /// The program ready to run on the devices (frames reused across calls).
+  /// The program as traced (what make_jaxpr prints). Its custom rules may
+  /// hold JS functions, so only the main thread holds it.
+  std::shared_ptr<const ir::Program> traced;
+  /// The program ready to run on the devices (frames reused across calls):
+  /// the traced one with custom calls inlined (ir::inline_calls).
   std::shared_ptr<exec::Executable> executable;
-  /// The program it runs (the executable holds it; custom calls inlined).
+  /// The program it runs.
   const ir::Program& program() const { return executable->program(); }
+  /// A traced program made ready to run.
+  static JsProgram of(ir::Program p);
   /// jax.make_jaxpr's text.
   std::string text() const;
   /// Where the text's nested programs (shard_map bodies) printed on several
@@ -134,6 +140,13 @@ class JsFunction {
   emscripten::val jvp(const emscripten::val& outs, const emscripten::val& tangents);
   /// {outputs, derivs} of jax.grad (a float32 scalar first output; the rest pass through as aux).
   emscripten::val grad(const emscripten::val& outs);
+  /// jax.custom_jvp's call of the function (outputs `outs`) named `name`,
+  /// differentiated by the JS rule `jvp` named `jvp_name` (js_rule).
+  emscripten::val custom_jvp_call(const emscripten::val& outs, const std::string& name, const std::string& jvp_name,
+                                  const emscripten::val& jvp);
+  /// jax.custom_vjp's call, differentiated by the JS rules `fwd` and `bwd`.
+  emscripten::val custom_vjp_call(const emscripten::val& outs, const std::string& name, const std::string& fwd_name,
+                                  const emscripten::val& fwd, const std::string& bwd_name, const emscripten::val& bwd);
 
  private:
   JsTrace& outer_;

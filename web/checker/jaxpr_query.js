@@ -2,13 +2,21 @@
 // for the problems' structural requirements: the engine hands them to each
 // requirement's check as `query`, so problems import nothing of the checker.
 
-/** Every equation of a program and of the programs nested in it (shard_map bodies). */
+// The programs nested in equation `e`: every parameter that holds a program
+// or a list of them (a shard_map's jaxpr, a custom call's call_jaxpr, a
+// cond's branches, a loop's body).
+function subPrograms(e) {
+  const isProgram = (v) => v !== null && typeof v === 'object' && Array.isArray(v.eqns);
+  return Object.values(e.params).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isProgram);
+}
+
+/** Every equation of a program and of the programs nested in it, at any depth. */
 export function allEquations(program) {
   const out = [];
   const walk = (p) => {
     for (const e of p.eqns) {
       out.push(e);
-      if (e.params.jaxpr) walk(e.params.jaxpr);
+      subPrograms(e).forEach(walk);
     }
   };
   walk(program);

@@ -254,6 +254,26 @@ export function jacfwd(f: AnyFn, options?: { argnums?: number | number[]; hasAux
 export function jacrev(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
 /** jax.hessian: jacfwd(jacrev(f)). */
 export function hessian(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
+/** A jax.custom_jvp function: call it like f; set its rule with defjvp or defjvps. */
+export interface CustomJvpFunction {
+  (...args: any[]): any;
+  /** jvp(...nondiffArgs, primals, tangents) => [primalOut, tangentOut]; returns jvp. */
+  defjvp<R extends AnyFn>(jvp: R, options?: { name?: string; symbolicZeros?: false }): R;
+  /** One rule per argument, rule(tangent, primalOut, ...primals) (null: no contribution). */
+  defjvps(...rules: (AnyFn | null)[]): AnyFn;
+  fun: AnyFn;
+}
+/** jax.custom_jvp: f with a JVP rule of one's own (name: how printed programs call it, default f.name). */
+export function customJvp(f: AnyFn, options?: { nondiffArgnums?: number | number[]; name?: string }): CustomJvpFunction;
+/** A jax.custom_vjp function: call it like f; set its rules with defvjp. */
+export interface CustomVjpFunction {
+  (...args: any[]): any;
+  /** fwd(...args) => [out, residuals]; bwd(...nondiffArgs, residuals, outCotangent) => one cotangent per other argument (null: zero). */
+  defvjp(fwd: AnyFn, bwd: AnyFn, options?: { fwdName?: string; bwdName?: string; symbolicZeros?: false }): void;
+  fun: AnyFn;
+}
+/** jax.custom_vjp: f with a VJP of one's own. */
+export function customVjp(f: AnyFn, options?: { nondiffArgnums?: number | number[]; name?: string }): CustomVjpFunction;
 /** jax.shard_map. */
 export function shardMap<F extends AnyFn>(
   f: F,
@@ -321,12 +341,16 @@ export const lax: {
   axisIndex: (axisName: Axes) => Tracer;
   pcast: <T>(x: T, axisName: Axes, options: { to: 'varying' }) => T;
   pvary: <T>(x: T, axisName: Axes) => T;
+  /** jax.lax.stop_gradient: the same values (a tree), with derivative zero. */
+  stopGradient: <T>(x: T) => T;
   dotGeneral: (x: V, y: V, dims: [[number[], number[]], [number[], number[]]]) => V;
   slice: (x: V, start: number[], limit: number[], strides?: number[]) => V;
   dynamicSlice: (x: V, starts: V[], sizes: number[]) => V;
   dynamicUpdateSlice: (x: V, update: V, starts: V[]) => V;
   pad: (x: V, value: number, config: [number, number, number][]) => V;
   selectN: (which: V, ...cases: V[]) => V;
+  /** jax.lax.select(pred, onTrue, onFalse). */
+  select: (pred: V, onTrue: V, onFalse: V) => V;
   broadcastInDim: (x: V, shape: number[], dims: number[]) => V;
   convertElementType: (x: V, dtype: DType) => V;
   iota: (dtype: DType, size: number) => V;

@@ -8,6 +8,7 @@ export { array, DArray as Array } from './api/array.js';
 export { jit, makeJaxpr, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
 export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';
+export { customJvp, customVjp } from './api/custom.js';
 export { ShapeDtypeStruct } from './api/run.js';
 export { Tracer } from './api/tracer.js';
 export { visualizeSharding } from './api/visualize.js';

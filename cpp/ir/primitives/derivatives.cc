@@ -95,8 +95,9 @@ RuleRef vmapped(const RuleRef& rule, std::vector<MapAxis> in_axes, int64_t size,
 
 }  // namespace
 
+// JAX raises a TypeError: ShapeError is ShardLab's kind for type mismatches (Python's TypeError).
 void fail_jvp_of_custom_vjp() {
-  fail(ErrorKind::kValue, "can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
+  fail(ErrorKind::kShape, "can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
 }
 
 // stop_gradient

@@ -66,6 +66,19 @@ function prim(name, primName, arrays, params) {
   });
 }
 
+const stopLeaf = prim('stopGradient', 'stop_gradient', 1, () => ({}));
+/**
+ * jax.lax.stop_gradient(tree): the same values, with derivative zero. As in
+ * JAX, only floating leaves get a stop_gradient equation; the rest pass through.
+ */
+export function stopGradient(tree) {
+  const { leaves, def } = flatten(tree, isLeafValue);
+  return unflatten(
+    def,
+    leaves.map((x) => (avalOf(x, 'lax.stopGradient').dtype === 'float32' ? stopLeaf(x) : x)),
+  );
+}
+
 /** jax.lax.dot_general(x, y, [[lhsContract, rhsContract], [lhsBatch, rhsBatch]]). */
 export const dotGeneral = prim('dotGeneral', 'dot_general', 2, (x, y, [[lc, rc], [lb, rb]]) => ({
   dimension_numbers: [lc, rc, lb, rb],
@@ -105,6 +118,8 @@ const selectCases = defop('lax.selectN', 2, (which, cases) => {
 });
 /** jax.lax.select_n(which, ...cases): cases[which] elementwise (which bool or int32). */
 export const selectN = (which, ...cases) => selectCases(which, cases);
+/** jax.lax.select(pred, onTrue, onFalse): select_n(pred, onFalse, onTrue), elementwise. */
+export const select = (pred, onTrue, onFalse) => selectCases(pred, [onFalse, onTrue]);
 /** jax.lax.reduce_sum / max / min over `axes`. */
 export const reduceSum = prim('reduceSum', 'reduce_sum', 1, (x, axes) => ({ axes }));
 /** jax.lax.reduce_max over `axes`. */

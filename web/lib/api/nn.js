@@ -1,11 +1,16 @@
 // sl.nn: the activation and normalisation functions of jax.nn.
 
+import { customJvp } from './custom.js';
 import { defop } from './op.js';
 import * as np from './np.js';
 import * as lax from './lax.js';
 
-/** max(x, 0). */
-export const relu = defop('nn.relu', 1, (x) => np.maximum(x, 0));
+/**
+ * max(x, 0), with derivative 0 at 0: a custom_jvp function as in JAX (whose
+ * own derivative of max would give 0.5 there).
+ */
+export const relu = customJvp((x) => np.maximum(x, 0), { name: 'relu' });
+relu.defjvps((g, ans, x) => lax.select(np.greater(x, 0), g, np.zerosLike(g)));
 /** 1 / (1 + e^-x). */
 export const sigmoid = defop('nn.sigmoid', 1, (x) => lax.logistic(np.astype(x, 'float32')));
 /** GELU in its tanh approximation (jax.nn.gelu with approximate=True, the default). */

@@ -46,6 +46,12 @@ export function traced(t, x, fn) {
     if (typeof x === 'number' || typeof x === 'boolean') return literalTracer(t, x, avalOf(x, fn).dtype);
     arr = array(x);
   }
+  if (!root.consts) {
+    throw new ValueError(
+      `${fn}: a custom rule (${root.kind}) cannot use a concrete array from outside it; ` +
+        'compute the array inside the rule, or pass it to the function as an argument',
+    );
+  }
   let tr = root.constTracers.get(arr);
   if (!tr) {
     tr = root.wrap([root.core.input(arr.dtype, arr.shape)])[0];

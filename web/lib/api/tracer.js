@@ -45,11 +45,25 @@ export class Trace {
   }
 }
 
+// An error a custom rule (customJvp, customVjp) threw while the core was
+// calling it: the core call fails, and callCore throws this error instead.
+let ruleError = null;
+
+/** Keeps `e`, thrown by a custom rule the core called, for callCore to rethrow. */
+export function keepRuleError(e) {
+  ruleError ??= e;
+}
+
 /** Calls into the core, turning core errors into ShardLab's error classes. */
 export function callCore(f) {
   try {
     return f();
   } catch (e) {
+    if (ruleError) {
+      const kept = ruleError;
+      ruleError = null;
+      throw kept;
+    }
     throw fromCore(e);
   }
 }

@@ -122,9 +122,12 @@ export function argnumsOf(argnums, n, fn) {
   return list.map((a) => (a < 0 ? a + n : a));
 }
 
-// Starts tracing f for differentiation with respect to args[nums]: returns
-// the inner trace, the arguments to call f with, and how to split derivatives.
-function beginDiff(t, f, args, nums, fn) {
+/**
+ * Starts tracing f for differentiation with respect to args[nums]: returns
+ * the core's FunctionTrace, the inner trace, the arguments to call f with,
+ * and how to split derivatives per argument.
+ */
+export function beginDiff(t, f, args, nums, fn) {
   const { Module } = engine();
   const parts = nums.map((i) => flatten(args[i], isLeafValue));
   const atoms = parts.flatMap((p) => p.leaves.map((x) => traced(t, x, fn).atomIn(t)));
@@ -226,10 +229,23 @@ export function vjp(f, ...primals) {
   return [out, vjpFn];
 }
 
-/** jax.jvp(f, primals, tangents): returns [out, tangentOut]. */
+// Per function, per number of primals: jvp as one transformed function of
+// primals and tangents, run eagerly (jvp called outside any trace).
+const eagerJvps = new WeakMap();
+function eagerJvp(f, n) {
+  if (!eagerJvps.has(f)) eagerJvps.set(f, new Map());
+  const byCount = eagerJvps.get(f);
+  if (!byCount.has(n)) byCount.set(n, transformed('jvp', (...xs) => jvp(f, xs.slice(0, n), xs.slice(n))));
+  return byCount.get(n);
+}
+
+/** jax.jvp(f, primals, tangents): returns [out, tangentOut] (future arrays when called outside a trace). */
 export function jvp(f, primals, tangents) {
   const t = currentTrace();
-  if (!t) throw new ValueError('jvp: call it inside a traced function (jit, makeJaxpr)');
+  if (!Array.isArray(primals) || !Array.isArray(tangents) || primals.length !== tangents.length) {
+    throw new ValueError('jvp: primals and tangents must be arrays with one entry per argument of the function');
+  }
+  if (!t) return eagerly('jvp', eagerJvp(f, primals.length), [...primals, ...tangents]);
   const nums = primals.map((_, i) => i);
   const { ft, inner, newArgs } = beginDiff(t, f, primals, nums, 'jvp');
   try {

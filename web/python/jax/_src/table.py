@@ -91,12 +91,14 @@ lax    all_to_all       lax.allToAll         x:tree, axis_name, split_axis, conc
 lax    axis_index       lax.axisIndex        axis_name
 lax    pcast            lax.pcast            x:tree, axis_name, *, {to}
 lax    pvary            lax.pvary            x:tree, axis_name
+lax    stop_gradient    lax.stopGradient     x:tree
 lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers
 lax    slice            lax.slice            operand, start_indices, limit_indices, strides=None
 lax    dynamic_slice    lax.dynamicSlice     operand, start_indices, slice_sizes
 lax    dynamic_update_slice lax.dynamicUpdateSlice operand, update, start_indices
 lax    pad              lax.pad              operand, padding_value, padding_config
 lax    select_n         lax.selectN          which, *cases
+lax    select           lax.select           pred, on_true, on_false
 lax    broadcast_in_dim lax.broadcastInDim   operand, shape, broadcast_dimensions
 lax    convert_element_type lax.convertElementType operand, new_dtype
 lax    iota             lax.iota             dtype, size

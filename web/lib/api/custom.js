@@ -1,0 +1,194 @@
+// jax.custom_jvp and jax.custom_vjp: a function whose derivatives come from
+// rules the user gives. Calling it emits one custom_jvp_call (custom_vjp_call)
+// of the function's program; the core traces the rules only when a
+// derivative needs them (cpp/ir/primitives/derivatives.h), calling back into
+// JS with a trace to emit into.
+
+import { ValueError } from '../errors.js';
+import { add, zeros, zerosLike } from './np.js';
+import { avalOf, traced } from './operands.js';
+import { isLeafValue } from './run.js';
+import { currentTrace, withTrace } from './state.js';
+import { callCore, keepRuleError, Trace } from './tracer.js';
+import { describe, flatten, numLeaves, unflatten } from './tree.js';
+import { argnumsOf, beginDiff, eagerly, transformed } from './transforms.js';
+
+// The JS function the core calls to trace a rule: `body(tracers)` gets the
+// rule's flat arguments as traced values of a trace over the core's builder
+// (a view this function deletes) and returns the flat results. A rule may not use concrete arrays from
+// outside (they would be inputs of a program that has none to spare).
+function ruleCallback(kind, body) {
+  return (coreTrace, atoms) => {
+    const t = new Trace(coreTrace, null, kind);
+    t.consts = null;
+    try {
+      const outs = withTrace(t, () => body(t.wrap(atoms)));
+      return outs.map((x) => traced(t, x, kind).atomIn(t));
+    } catch (e) {
+      keepRuleError(e);
+      return null;
+    } finally {
+      t.live = false;
+      coreTrace.delete();
+    }
+  };
+}
+
+const nameOf = (f, fallback) => (typeof f === 'function' && f.name ? f.name : fallback);
+
+// The leaves of `tree` after checking that its structure is `def`'s; errors say `what`.
+function leavesLike(tree, def, what) {
+  const { leaves, def: got } = flatten(tree, isLeafValue);
+  if (describe(got) !== describe(def)) {
+    throw new ValueError(`${what} must have the structure ${describe(def)}, got ${describe(got)}`);
+  }
+  return leaves;
+}
+
+// Traces f on args (inside a trace) as a custom call, emitted by
+// `emit(ft, outAtoms, call)`: call holds what its rules need: statics (the
+// arguments at nondiffArgnums), args(trees) (the argument list with the
+// differentiated ones replaced), split(leaves) (flat leaves as one tree per
+// differentiated argument), avals and defs (their leaves' types and their
+// structure, per argument) and outDef.
+function customCall(kind, f, nondiffArgnums, args, emit) {
+  const t = currentTrace();
+  const nondiff = argnumsOf(nondiffArgnums, args.length, kind);
+  const nums = args.map((_, i) => i).filter((i) => !nondiff.includes(i));
+  const { ft, inner, newArgs, split } = beginDiff(t, f, args, nums, kind);
+  try {
+    const out = withTrace(inner, () => f(...newArgs));
+    const { leaves, def } = flatten(out, isLeafValue);
+    const outAtoms = leaves.map((x) => traced(inner, x, kind).atomIn(inner));
+    const call = {
+      statics: nondiff.map((i) => args[i]),
+      args: (trees) => {
+        const all = [...args];
+        nums.forEach((i, j) => {
+          all[i] = trees[j];
+        });
+        return all;
+      },
+      split,
+      avals: nums.map((i) => flatten(args[i], isLeafValue).leaves.map((x) => avalOf(x, kind))),
+      defs: nums.map((i) => flatten(args[i], isLeafValue).def),
+      outDef: def,
+    };
+    return unflatten(def, t.wrap(emit(ft, outAtoms, call)));
+  } finally {
+    inner.live = false;
+    ft.delete();
+  }
+}
+
+/**
+ * jax.custom_jvp(fun, {nondiffArgnums}): fun with a JVP rule of one's own,
+ * set by `.defjvp(jvp)`: jvp(...nondiffArgs, primals, tangents) returns
+ * [primalOut, tangentOut], where primals and tangents are arrays with one
+ * entry per other argument. `.defjvps(...rules)` gives one rule per argument
+ * instead: rule(tangent, primalOut, ...primals), null for none. The printed
+ * program names the function `name` (default fun.name) and the rule by its name.
+ */
+export function customJvp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') } = {}) {
+  if (typeof fun !== 'function') throw new ValueError(`customJvp: the first argument must be a function, got ${typeof fun}`);
+  let jvp = null;
+  let jvpName = '';
+  const g = transformed('customJvp', (...args) => {
+    if (!jvp) throw new ValueError(`No JVP defined for custom_jvp function ${name} using defjvp.`);
+    if (!currentTrace()) return eagerly('customJvp', g, args);
+    return customCall('customJvp', fun, nondiffArgnums, args, (ft, outAtoms, call) => {
+      const head = `Custom JVP rule ${jvpName} for function ${name}`;
+      const rule = ruleCallback(`customJvp rule ${jvpName}`, (ins) => {
+        const half = ins.length / 2;
+        const r = jvp(...call.statics, call.split(ins.slice(0, half)), call.split(ins.slice(half)));
+        if (!Array.isArray(r) || r.length !== 2) {
+          throw new ValueError(
+            `${head} must produce a pair (list or tuple of length two) representing primal and tangent outputs, but got ${describe(flatten(r, isLeafValue).def)}.`,
+          );
+        }
+        return [...leavesLike(r[0], call.outDef, `${head}: its primal output`), ...leavesLike(r[1], call.outDef, `${head}: its tangent output`)];
+      });
+      return callCore(() => ft.customJvpCall(outAtoms, name, jvpName, rule));
+    });
+  });
+  g.fun = fun;
+  /** Sets the JVP rule and returns it (a decorator in Python); options: {name} for printing. */
+  g.defjvp = (rule, { symbolicZeros = false, name: ruleName = nameOf(rule, 'jvp') } = {}) => {
+    if (typeof rule !== 'function') throw new ValueError(`defjvp: the rule must be a function, got ${typeof rule}`);
+    if (symbolicZeros) throw new ValueError('defjvp: symbolicZeros=true is not supported by ShardLab (tangents are always arrays)');
+    jvp = rule;
+    jvpName = ruleName;
+    g.jvp = rule;
+    return rule;
+  };
+  /** The JVP as a sum of per-argument rules, rule(tangent, primalOut, ...primals) (null: no contribution). */
+  g.defjvps = (...rules) =>
+    g.defjvp(
+      (primals, tangents) => {
+        const out = g(...primals);
+        const { leaves, def } = flatten(out, isLeafValue);
+        // Per argument its rule's tangent (zeros without one), summed left to right, as JAX's defjvps.
+        const parts = rules.map((r, i) => (r ? leavesLike(r(tangents[i], out, ...primals), def, `defjvps rule ${i}`) : leaves.map((x) => zerosLike(x))));
+        return [out, unflatten(def, leaves.map((_, k) => parts.slice(1).reduce((s, p) => add(s, p[k]), parts[0][k])))];
+      },
+      { name: 'jvp' },
+    );
+  return g;
+}
+
+/**
+ * jax.custom_vjp(fun, {nondiffArgnums}): fun with a VJP of one's own, set by
+ * `.defvjp(fwd, bwd)`: fwd takes fun's arguments and returns [output,
+ * residuals]; bwd(...nondiffArgs, residuals, outputCotangent) returns an
+ * array with one cotangent per other argument (null: zero). Forward-mode
+ * derivatives of it are JAX's error.
+ */
+export function customVjp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') } = {}) {
+  if (typeof fun !== 'function') throw new ValueError(`customVjp: the first argument must be a function, got ${typeof fun}`);
+  let rules = null;
+  const g = transformed('customVjp', (...args) => {
+    if (!rules) throw new ValueError(`No VJP defined for custom_vjp function ${name} using defvjp.`);
+    if (!currentTrace()) return eagerly('customVjp', g, args);
+    const { fwd, bwd, fwdName, bwdName } = rules;
+    return customCall('customVjp', fun, nondiffArgnums, args, (ft, outAtoms, call) => {
+      const nOut = numLeaves(call.outDef);
+      const resDefs = new Map(); // the residuals' structure, by their number of leaves
+      const fwdRule = ruleCallback(`customVjp fwd ${fwdName}`, (ins) => {
+        const r = fwd(...call.args(call.split(ins)));
+        if (!Array.isArray(r) || r.length !== 2) {
+          throw new ValueError(
+            `Custom VJP fwd rule ${fwdName} for function ${name} must produce a pair (list or tuple of length two) where the first element represents the primal output (equal to the output of the custom_vjp-decorated function ${name}) and the second element represents residuals (i.e. values stored from the forward pass for use on the backward pass)`,
+          );
+        }
+        const outs = leavesLike(r[0], call.outDef, `Custom VJP fwd rule ${fwdName} for function ${name}: its primal output`);
+        const res = flatten(r[1], isLeafValue);
+        resDefs.set(res.leaves.length, res.def);
+        return [...outs, ...res.leaves];
+      });
+      const bwdRule = ruleCallback(`customVjp bwd ${bwdName}`, (ins) => {
+        const res = ins.slice(0, ins.length - nOut);
+        const cts = unflatten(call.outDef, ins.slice(ins.length - nOut));
+        const r = bwd(...call.statics, unflatten(resDefs.get(res.length), res), cts);
+        if (!Array.isArray(r) || r.length !== call.avals.length) {
+          throw new ValueError(
+            `Custom VJP bwd rule ${bwdName} must produce a tuple of length equal to the number of arguments to the primal function (${call.avals.length} differentiated), but got ${Array.isArray(r) ? `length ${r.length}` : typeof r}`,
+          );
+        }
+        return r.flatMap((ct, j) =>
+          ct === null || ct === undefined
+            ? call.avals[j].map((a) => zeros(a.shape, a.dtype))
+            : leavesLike(ct, call.defs[j], `Custom VJP bwd rule ${bwdName}: cotangent ${j}`),
+        );
+      });
+      return callCore(() => ft.customVjpCall(outAtoms, name, fwdName, fwdRule, bwdName, bwdRule));
+    });
+  });
+  g.fun = fun;
+  /** Sets fwd and bwd; options: {name} of each for printing ({fwdName, bwdName}). */
+  g.defvjp = (fwd, bwd, { symbolicZeros = false, fwdName = nameOf(fwd, 'fwd'), bwdName = nameOf(bwd, 'bwd') } = {}) => {
+    if (typeof fwd !== 'function' || typeof bwd !== 'function') throw new ValueError('defvjp: fwd and bwd must be functions');
+    if (symbolicZeros) throw new ValueError('defvjp: symbolicZeros=true is not supported by ShardLab (cotangents are always arrays)');
+    rules = { fwd, bwd, fwdName, bwdName };
+  };
+  return g;
+}
