@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/lower.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/mesh.h"
@@ -39,7 +40,7 @@ OutputPlan plan_output(const ir::Eqn& e, size_t j, const Layout& layout) {
 }  // namespace
 
 Executable::Executable(std::shared_ptr<const ir::Program> program)
-    : program_(std::move(program)),
+    : program_(ir::lower(program)),
       frames_(program_->eqns.size()),
       in_layouts_(program_->eqns.size()),
       out_layouts_(program_->eqns.size()),

@@ -29,10 +29,10 @@ struct OutputPlan {
 /// overlap; a DevicePool runs its jobs one at a time.
 class Executable {
  public:
-  /// Wraps `program`; frames are built lazily, by the devices themselves.
+  /// Wraps `program`, lowered (ir::lower); frames are built lazily, by the devices themselves.
   explicit Executable(std::shared_ptr<const ir::Program> program);
 
-  /// The program it runs (prepared: its plan is built from it once).
+  /// The program it runs (lowered and prepared: its plan is built from it once).
   const ir::Program& program() const { return *program_; }
 
   /// Device d's frame for the body of equation i (a shard_map): it runs what

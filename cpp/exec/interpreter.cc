@@ -4,14 +4,14 @@
 
 #include "exec/eval_eqn.h"
 #include "exec/lockstep.h"
-#include "ir/primitives/derivatives.h"
+#include "ir/lower.h"
 #include "runtime/errors.h"
 
 namespace shardlab::exec {
 
 std::vector<HostArray> interpret(const ir::Program& traced, const std::vector<HostArray>& inputs) {
-  // Custom calls run as their programs (a copy only when there are some).
-  const ir::ProgramRef run = ir::inline_calls(std::shared_ptr<const ir::Program>(&traced, [](const ir::Program*) {}));
+  // What runs is the lowered program (a copy only when something needs lowering).
+  const ir::ProgramRef run = ir::lower(std::shared_ptr<const ir::Program>(&traced, [](const ir::Program*) {}));
   const ir::Program& p = *run;
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "interpret: the program takes ", p.invars.size(), " inputs, got ", inputs.size());

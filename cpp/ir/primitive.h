@@ -157,6 +157,10 @@ struct Sample {
 /// A primitive's sample.
 using SampleRule = Sample (*)();
 
+/// Emits, in place of the equation, what the executors run instead (ir/lower.h):
+/// a custom call's program, a cond's branches and a select, a scan unrolled.
+using LowerRule = std::vector<Atom> (*)(Builder& b, const Params& params, const std::vector<Atom>& in);
+
 /// Avals for samples (Sample): float32, int32 and bool arrays of `shape`,
 /// varying along `vma` (inside a shard_map body).
 namespace samples {
@@ -203,6 +207,8 @@ struct PrimitiveDef {
   /// The jax.lax function that binds it at trace time (name null for the
   /// primitives the JS API emits directly).
   LaxFunction lax{};
+  /// For a primitive the executors do not run as such, what they run instead (else null).
+  LowerRule lower = nullptr;
 };
 
 /// The rules of primitive P: specialized once, in the primitive's family
@@ -270,6 +276,12 @@ struct Def;
 /// Declares the rules of a primitive the executors evaluate themselves (shard_map).
 #define SHARDLAB_EXECUTOR_RULES \
   SHARDLAB_TRACE_RULES          \
+  static constexpr bool kRunByExecutor = true;
+
+/// Declares a Def's lowering rule: the executors run what it emits instead
+/// of the primitive (ir/lower.h).
+#define SHARDLAB_LOWER_RULE                                                                            \
+  static std::vector<Atom> lower(Builder& b, const Params& p, const std::vector<Atom>& in); \
   static constexpr bool kRunByExecutor = true;
 
 /// The rules of `p`.

@@ -37,6 +37,10 @@ template <class D>
 struct RunByExecutor<D, std::void_t<decltype(D::kRunByExecutor)>> : std::true_type {};
 
 template <class D, class = void>
+struct HasLower : std::false_type {};
+template <class D>
+struct HasLower<D, std::void_t<decltype(&D::lower)>> : std::true_type {};
+template <class D, class = void>
 struct IsCollective : std::false_type {};
 template <class D>
 struct IsCollective<D, std::void_t<decltype(D::kCollective)>> : std::true_type {};
@@ -62,6 +66,7 @@ constexpr PrimitiveDef def_of() {
     def.collective = true;
     def.group_axes = &D::group_axes;
   }
+  if constexpr (HasLower<D>::value) def.lower = &D::lower;
   if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};
   return def;
 }

@@ -5,7 +5,6 @@
 #include "exec/interpreter.h"
 #include "ir/json.h"
 #include "ir/json_read.h"
-#include "ir/primitives/derivatives.h"
 #include "ir/print.h"
 #include "ir/rule.h"
 #include "runtime/errors.h"
@@ -177,7 +176,7 @@ val atoms_to_js(const std::vector<ir::Atom>& atoms) {
 
 JsProgram JsProgram::of(ir::Program p) {
   auto traced = std::make_shared<const ir::Program>(std::move(p));
-  return JsProgram{traced, std::make_shared<exec::Executable>(ir::inline_calls(traced))};
+  return JsProgram{traced, std::make_shared<exec::Executable>(traced)};
 }
 
 std::string JsProgram::text() const { return ir::to_text(*traced); }

@@ -24,7 +24,7 @@ struct JsProgram {
   /// hold JS functions, so only the main thread holds it.
   std::shared_ptr<const ir::Program> traced;
   /// The program ready to run on the devices (frames reused across calls):
-  /// the traced one with custom calls inlined (ir::inline_calls).
+  /// the traced one lowered (ir::lower), which holds no JS functions.
   std::shared_ptr<exec::Executable> executable;
   /// The program it runs.
   const ir::Program& program() const { return executable->program(); }

@@ -30,12 +30,10 @@ TEST(Registry, EveryPrimitiveHasItsRules) {
     const PrimitiveDef& d = primitive(static_cast<Prim>(i));
     EXPECT_NE(d.name, nullptr);
     EXPECT_NE(d.shape, nullptr);
-    // One kind of evaluation: local, on a device, or by the executors
-    // (shard_map; custom calls, which they inline; custom_lin, which they reject).
-    const Prim p = static_cast<Prim>(i);
-    const bool by_executor = p == Prim::kShardMap || p == Prim::kCustomJvpCall || p == Prim::kCustomVjpCall ||
-                             p == Prim::kCustomLin;
-    EXPECT_EQ((d.eval != nullptr) + (d.eval_on_device != nullptr), by_executor ? 0 : 1) << d.name;
+    // One kind of evaluation: local, on a device, lowered to others
+    // (ir/lower.h), or by the executors themselves (shard_map).
+    const bool by_executor = static_cast<Prim>(i) == Prim::kShardMap;
+    EXPECT_EQ((d.eval != nullptr) + (d.eval_on_device != nullptr) + (d.lower != nullptr), by_executor ? 0 : 1) << d.name;
     EXPECT_NE(d.jvp, nullptr);
     EXPECT_NE(d.transpose, nullptr);
   }

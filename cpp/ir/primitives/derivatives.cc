@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "ir/builder.h"
+#include "ir/lower.h"
 #include "ir/ops.h"
 #include "ir/rule.h"
 #include "ir/vmap.h"
@@ -311,44 +312,19 @@ Sample Def<Prim::kCustomLin>::sample() {
   return {{}, {{"bwd", rule_named("bwd")}, {"num_outs", int64_t{0}}, {"num_res", int64_t{0}}, {"symbolic_zeros", false}}};
 }
 
-// Inlining before execution
+// Lowering: a call runs its program; a custom_lin cannot run.
+
+std::vector<Atom> Def<Prim::kCustomJvpCall>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
+  return emit_lowered(b, *param<ProgramRef>(p, "call_jaxpr", kName), in);
+}
+std::vector<Atom> Def<Prim::kCustomVjpCall>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
+  return emit_lowered(b, *param<ProgramRef>(p, "call_jaxpr", kName), in);
+}
+std::vector<Atom> Def<Prim::kCustomLin>::lower(Builder&, const Params&, const std::vector<Atom>&) {
+  fail_jvp_of_custom_vjp();
+}
 
 namespace {
-
-bool is_call(Prim p) { return p == Prim::kCustomJvpCall || p == Prim::kCustomVjpCall; }
-
-bool needs_inlining(const Program& p) {
-  for (const Eqn& e : p.eqns) {
-    if (is_call(e.prim) || e.prim == Prim::kCustomLin) return true;
-    if (e.prim == Prim::kShardMap && needs_inlining(*param<ProgramRef>(e.params, "jaxpr", "shard_map"))) return true;
-  }
-  return false;
-}
-
-std::vector<Atom> emit_inlined(Builder& b, const Program& p, const std::vector<Atom>& args) {
-  std::vector<Atom> env(p.avals.size());
-  for (size_t i = 0; i < p.invars.size(); ++i) env[p.invars[i]] = args[i];
-  auto value = [&](const Atom& a) { return a.is_literal() ? a : env[a.var]; };
-  for (const Eqn& e : p.eqns) {
-    std::vector<Atom> xs;
-    for (const Atom& a : e.inputs) xs.push_back(value(a));
-    std::vector<Atom> ys;
-    if (is_call(e.prim)) {
-      ys = emit_inlined(b, *param<ProgramRef>(e.params, "call_jaxpr", primitive(e.prim).name), xs);
-    } else if (e.prim == Prim::kCustomLin) {
-      fail_jvp_of_custom_vjp();
-    } else if (e.prim == Prim::kShardMap) {
-      const ProgramRef& body = param<ProgramRef>(e.params, "jaxpr", "shard_map");
-      ys = b.emit(e.prim, with_param(e.params, "jaxpr", inline_calls(body)), xs);
-    } else {
-      ys = b.emit(e.prim, e.params, xs);
-    }
-    for (size_t i = 0; i < e.outputs.size(); ++i) env[e.outputs[i]] = ys[i];
-  }
-  std::vector<Atom> outs;
-  for (const Atom& a : p.outvars) outs.push_back(value(a));
-  return outs;
-}
 
 bool holds_custom_lin(const Program& p) {
   for (const Eqn& e : p.eqns) {
@@ -360,14 +336,6 @@ bool holds_custom_lin(const Program& p) {
 }
 
 }  // namespace
-
-ProgramRef inline_calls(const ProgramRef& p) {
-  if (!needs_inlining(*p)) return p;
-  Builder b(p->scope, nullptr);
-  std::vector<Atom> ins;
-  for (VarId v : p->invars) ins.push_back(b.input(p->avals[v]));
-  return std::make_shared<const Program>(b.build(emit_inlined(b, *p, ins)));
-}
 
 bool has_custom_lin(const Program& p) { return holds_custom_lin(p); }
 

@@ -38,7 +38,7 @@ struct Def<Prim::kCustomJvpCall> : NotLinear<Def<Prim::kCustomJvpCall>> {
   SHARDLAB_JVP_RULE
   SHARDLAB_BATCH_RULE
   SHARDLAB_SAMPLE
-  static constexpr bool kRunByExecutor = true;  // inlined before it runs (inline_calls)
+  SHARDLAB_LOWER_RULE  // its program, inlined
 };
 
 /// custom_vjp_call[name, bwd, call_jaxpr, fwd, num_consts, symbolic_zeros]:
@@ -59,7 +59,7 @@ struct Def<Prim::kCustomVjpCall> : NotLinear<Def<Prim::kCustomVjpCall>> {
   SHARDLAB_JVP_RULE
   SHARDLAB_BATCH_RULE
   SHARDLAB_SAMPLE
-  static constexpr bool kRunByExecutor = true;  // inlined before it runs (inline_calls)
+  SHARDLAB_LOWER_RULE  // its program, inlined
 };
 
 /// custom_lin[bwd, num_outs, num_res, symbolic_zeros](res, y, dx) = dy: the
@@ -75,17 +75,11 @@ struct Def<Prim::kCustomLin> {
                                        {"symbolic_zeros", ParamType::kBool}};
   SHARDLAB_TRACE_RULES
   SHARDLAB_BATCH_RULE
-  static constexpr bool kRunByExecutor = true;  // rejected before it runs (inline_calls)
+  SHARDLAB_LOWER_RULE  // JAX's error: it exists only to be transposed
 };
 
 /// JAX's message for forward-mode differentiation of a custom_vjp function.
 [[noreturn]] void fail_jvp_of_custom_vjp();
-
-/// `p` with every custom_jvp_call and custom_vjp_call replaced by the
-/// equations of its program (in shard_map bodies too): what the executors
-/// run (`p` itself when it has none). A custom_lin left in `p` (a jvp of a
-/// custom_vjp function) is JAX's error.
-ProgramRef inline_calls(const ProgramRef& p);
 
 /// Whether `p` (or a program nested in it) holds a custom_lin.
 bool has_custom_lin(const Program& p);
