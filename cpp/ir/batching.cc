@@ -125,4 +125,14 @@ std::vector<Batched> batch_program(Builder& b, const Program& p, const std::vect
   return out;
 }
 
+ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<Atom>& in,
+                        const std::vector<bool>& batched, int64_t size) {
+  Builder b(scope, nullptr);
+  std::vector<Batched> ins;
+  for (size_t i = 0; i < in.size(); ++i) ins.push_back(Batched{b.input(in[i].aval), batched[i] ? 0 : kNotBatched});
+  std::vector<Atom> outs;
+  for (const Batched& o : batch_program(b, p, ins, size)) outs.push_back(move_batch_dim(b, o, 0, size));
+  return std::make_shared<const Program>(b.build(outs));
+}
+
 }  // namespace shardlab::ir

@@ -60,6 +60,13 @@ Atom example(Builder& b, const Batched& x, int64_t k);
 /// indices of dynamic_slice, which JAX turns into a gather).
 Atom stack_examples(Builder& b, int64_t size, const std::function<Atom(int64_t)>& one);
 
+/// The program `p` (a body traced in `scope`: a custom call's program, a
+/// branch, a loop body) batched for operands `in`, those with `batched[i]`
+/// along dimension 0 (the others the same for every example), every output
+/// batched along 0: what a rule emits its primitive with.
+ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<Atom>& in,
+                        const std::vector<bool>& batched, int64_t size);
+
 /// Emits into `b` the program `p` (traced in b's scope) on the batched
 /// `inputs` (one per input of p) for a batch of `size`; returns p's outputs
 /// with their batch dimensions.

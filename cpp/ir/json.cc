@@ -115,6 +115,8 @@ class JsonWriter {
             return list(x, spec_json);
           } else if constexpr (std::is_same_v<T, RuleRef>) {
             return quoted(x->name);
+          } else if constexpr (std::is_same_v<T, Programs>) {
+            return list(x, [&](const ProgramRef& q) { return program(*q); });
           } else {
             return program(*x);
           }

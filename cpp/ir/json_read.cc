@@ -167,9 +167,17 @@ class Reader {
         expect(v, Kind::kString, what);
         return rule_named(v.string);
       case ParamType::kProgram:
-        break;  // read by the primitive that runs it (shard_map, a custom call), in its scope
+      case ParamType::kPrograms:
+        break;  // read by the primitive that runs it (shard_map, a custom call, cond, scan), in its scope
     }
     malformed(what, " cannot be read here");
+  }
+
+  // Counts n more equations (a scan's body counts once per step: it runs unrolled).
+  void count_equations(size_t n) {
+    equations_ += n;
+    if (equations_ > lim_.max_equations)
+      fail(ErrorKind::kResource, kWhat, ": it has more than ", lim_.max_equations, " equations");  // a scan's body counts once per step
   }
 
   void count_value(const Aval& a, int64_t copies, const std::string& where) {
@@ -244,8 +252,7 @@ class Reader {
   }
 
   void eqn(Builder& b, Env& env, const JsonValue& e, int64_t copies, std::string where) {
-    if (++equations_ > lim_.max_equations)
-      fail(ErrorKind::kResource, kWhat, ": it has more than ", lim_.max_equations, " equations");
+    count_equations(1);
     const Prim prim = primitive_named(member(e, "primitive", Kind::kString, where).string);
     const PrimitiveDef& def = primitive(prim);
     where += " (" + std::string(def.name) + ")";
@@ -261,7 +268,7 @@ class Reader {
     for (const ParamSpec& s : def.params) {
       const JsonValue* v = given.find(s.name);
       if (!v) malformed(where, " lacks the parameter '", s.name, "'");
-      if (s.type == ParamType::kProgram) {
+      if (s.type == ParamType::kProgram || s.type == ParamType::kPrograms) {
         program = v;
         program_at = eq.params.size();
       } else {
@@ -273,14 +280,31 @@ class Reader {
     std::vector<Atom> outs;
     if (prim == Prim::kShardMap) {
       outs = shard_map(b, eq.params, *program, inputs, copies, where);
-    } else if (prim == Prim::kCustomJvpCall || prim == Prim::kCustomVjpCall) {
-      // The called program, traced again on operands of the call's types, in its scope.
-      Builder call(b.scope(), nullptr);
-      std::vector<Atom> args;
-      for (const Atom& a : inputs) args.push_back(call.input(a.aval));
-      const std::vector<Atom> ys = body(call, *program, args, copies, where + " call_jaxpr");
-      eq.params.insert(eq.params.begin() + static_cast<long>(program_at),
-                       Param{"call_jaxpr", std::make_shared<const Program>(call.build(ys))});
+    } else if (program) {
+      // Programs run in this scope (a custom call's, cond's branches, scan's
+      // body), read again on inputs of their declared types; a scan's body
+      // counts `length` times.
+      const int64_t times = prim == Prim::kScan ? std::max<int64_t>(1, ir::param<int64_t>(eq.params, "length", kWhat)) : 1;
+      const auto read = [&](const JsonValue& prog, const std::string& what) {
+        Builder sub(b.scope(), nullptr);
+        std::vector<Atom> args;
+        for (const JsonValue& v : member(prog, "invars", Kind::kArray, what).items)
+          args.push_back(sub.input(aval(member(v, "aval", Kind::kObject, what), what)));
+        const size_t before = equations_;
+        const std::vector<Atom> ys = body(sub, prog, args, copies * times, what);
+        count_equations((equations_ - before) * static_cast<size_t>(times - 1));
+        return std::make_shared<const Program>(sub.build(ys));
+      };
+      ParamValue value;
+      if (program->kind == Kind::kArray) {
+        Programs list;
+        for (size_t k = 0; k < program->items.size(); ++k)
+          list.push_back(read(program->items[k], where + " branch " + std::to_string(k)));
+        value = list;
+      } else {
+        value = read(*program, where + " program");
+      }
+      eq.params.insert(eq.params.begin() + static_cast<long>(program_at), Param{def.params.items[program_at].name, value});
       outs = b.emit(prim, eq.params, inputs);
     } else {
       if (program) malformed(where, " has a program parameter it cannot run");

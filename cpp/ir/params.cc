@@ -29,6 +29,7 @@ template const MeshRef& param<MeshRef>(const Params&, std::string_view, const ch
 template const Specs& param<Specs>(const Params&, std::string_view, const char*);
 template const ProgramRef& param<ProgramRef>(const Params&, std::string_view, const char*);
 template const RuleRef& param<RuleRef>(const Params&, std::string_view, const char*);
+template const Programs& param<Programs>(const Params&, std::string_view, const char*);
 
 Params with_param(Params params, std::string_view name, ParamValue value) {
   for (Param& p : params)
@@ -39,14 +40,14 @@ Params with_param(Params params, std::string_view name, ParamValue value) {
   fail(ErrorKind::kValue, "with_param: no parameter '", name, "'");
 }
 
-static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kRule) + 1,
+static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kPrograms) + 1,
               "one ParamType per alternative of ParamValue, in the same order");
 
 ParamType type_of(const ParamValue& v) { return static_cast<ParamType>(v.index()); }
 
 const char* param_type_name(ParamType t) {
   static constexpr const char* kNames[] = {"bool", "int", "float", "string", "list of ints", "list of axis names",
-                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program", "rule"};
+                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program", "rule", "list of programs"};
   return kNames[static_cast<size_t>(t)];
 }
 
@@ -90,6 +91,8 @@ std::string param_str(const ParamValue& v) {
           out << "{...}";
         } else if constexpr (std::is_same_v<T, RuleRef>) {
           out << x->name;
+        } else if constexpr (std::is_same_v<T, Programs>) {
+          out << "(...)";
         } else if constexpr (std::is_same_v<T, IntLists>) {
           out << "(";
           for (size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << param_str(ParamValue(x[i]));

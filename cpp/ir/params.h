@@ -24,6 +24,8 @@ struct Program;
 
 /// A nested program (shard_map's body), printed by the program printer.
 using ProgramRef = std::shared_ptr<const Program>;
+/// Nested programs (cond's branches), printed as a tuple of programs.
+using Programs = std::vector<ProgramRef>;
 /// A mesh (shard_map's).
 using MeshRef = std::shared_ptr<const Mesh>;
 /// One PartitionSpec per input or output (shard_map's in_specs and out_specs).
@@ -36,7 +38,7 @@ using RuleRef = std::shared_ptr<const Rule>;
 
 /// One parameter value.
 using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>,
-                                DType, IntLists, MeshRef, Specs, ProgramRef, RuleRef>;
+                                DType, IntLists, MeshRef, Specs, ProgramRef, RuleRef, Programs>;
 
 /// A named parameter.
 struct Param {
@@ -51,7 +53,7 @@ using Params = std::vector<Param>;
 /// The type of a parameter, one per alternative of ParamValue: what a reader
 /// of a program's JSON form or of JS options converts a value to (JSON and JS
 /// cannot tell 2 from 2.0, or an empty list of ints from one of names).
-enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram, kRule };
+enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram, kRule, kPrograms };
 
 /// A parameter's name and type. An optional one (a jax.lax keyword argument
 /// with a default, in a LaxFunction's arguments) may be left out; the bind
@@ -69,7 +71,7 @@ struct ParamSpec {
 /// has exactly these (Builder::emit checks).
 struct ParamSchema {
   /// Most parameters a primitive has.
-  static constexpr size_t kMax = 6;
+  static constexpr size_t kMax = 8;
   ParamSpec items[kMax]{};
   size_t size = 0;
   constexpr ParamSchema() = default;

@@ -89,6 +89,9 @@ enum class Prim : uint16_t {
   kCustomJvpCall,
   kCustomVjpCall,
   kCustomLin,
+  // control_flow.h
+  kCond,
+  kScan,
   // shard_map.h
   kShardMap,
   kCount

@@ -104,7 +104,7 @@ class Printer {
                           std::get_if<int64_t>(&prm.value) && std::get<int64_t>(prm.value) == 0;
       if (hidden) continue;
       sorted.push_back(&prm);
-      nested = nested || std::holds_alternative<ProgramRef>(prm.value);
+      nested = nested || std::holds_alternative<ProgramRef>(prm.value) || std::holds_alternative<Programs>(prm.value);
     }
     std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) {
       return (a->name == "name") != (b->name == "name") ? a->name == "name" : a->name < b->name;
@@ -119,14 +119,15 @@ class Printer {
         }
         out << sorted[i]->name << "=";
         if (const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value)) {
-          // The nested program's bodies, from its first line, become this equation's.
-          const int at = lines_in(out.str());
-          const size_t before = bodies.size();
-          out << program(**sub, indent + 2);
-          for (size_t k = before; k < bodies.size(); ++k) {
-            bodies[k].first += at;
-            bodies[k].last += at;
+          nested_program(out, **sub, indent + 2);
+        } else if (const auto* subs = std::get_if<Programs>(&sorted[i]->value)) {
+          // A tuple of programs (cond's branches), one per line, as JAX prints it.
+          out << "(";
+          for (const ProgramRef& q : *subs) {
+            out << "\n" << std::string(indent + 4, ' ');
+            nested_program(out, *q, indent + 4);
           }
+          out << "\n" << std::string(indent + 2, ' ') << ")";
         } else if (const auto* fn = std::get_if<std::string>(&sorted[i]->value); fn && sorted[i]->name == "name") {
           out << *fn;  // a function's name, unquoted as JAX prints it
         } else {
@@ -137,6 +138,18 @@ class Printer {
     }
     for (const Atom& a : e.inputs) out << " " << atom(a, names);
     return out.str();
+  }
+
+  // Writes nested program q at column `indent` of `out`; the bodies printed
+  // inside it, from its first line, become this equation's.
+  void nested_program(std::ostringstream& out, const Program& q, int indent) {
+    const int at = lines_in(out.str());
+    const size_t before = bodies.size();
+    out << program(q, indent);
+    for (size_t k = before; k < bodies.size(); ++k) {
+      bodies[k].first += at;
+      bodies[k].last += at;
+    }
   }
 
   int counter_ = 0;

@@ -7,6 +7,7 @@
 
 #include "ir/primitive.h"
 #include "ir/primitives/comparisons.h"
+#include "ir/primitives/control_flow.h"
 #include "ir/primitives/derivatives.h"
 #include "ir/primitives/dtype_ops.h"
 #include "ir/primitives/elementwise.h"

@@ -56,6 +56,15 @@ Program every_primitive() {
     const Atom sq = b.emit1(call, s.params, {slice(b, t, {0, 0}, {2, 3}, {1, 1})});
     t = add(b, t, broadcast_in_dim(b, reduce_sum(b, sq, {0, 1}), {8, 4}, {}));
   }
+  {  // cond (x * 2 or x + 1) and scan (c = c * k + x over 4 rows) on their samples' params
+    const Sample c = primitive(Prim::kCond).sample(), s = primitive(Prim::kScan).sample();
+    const Atom idx = convert_element_type(b, reduce_max(b, convert_element_type(b, compare(b, Prim::kLt, t, x), DType::kInt32), {0, 1}), DType::kInt32);
+    const Atom br = b.emit1(Prim::kCond, c.params, {idx, slice(b, t, {0, 0}, {2, 3}, {1, 1})});
+    const Atom row = reshape(b, slice(b, br, {0, 0}, {1, 3}, {1, 1}), {3});
+    const Atom small = unary(b, Prim::kTanh, row);  // |k| < 1: the values stay finite
+    const auto sc = b.emit(Prim::kScan, s.params, {small, small, unary(b, Prim::kTanh, slice(b, t, {0, 0}, {4, 3}, {1, 1}))});
+    t = add(b, t, broadcast_in_dim(b, add(b, reduce_sum(b, sc[0], {0}), reduce_sum(b, sc[1], {0, 1})), {8, 4}, {}));
+  }
   const Atoms out = shard_map(
       b, mesh, {P({{"data"}, {"model"}}), P(), P()}, {P({{"data"}, {"model"}}), P(), P({{"data"}, {"model"}})}, true, {t, w, s},
       [&](Builder& body, const Atoms& in) {

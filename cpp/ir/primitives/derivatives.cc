@@ -50,28 +50,18 @@ std::vector<Atom> instantiated(Builder& b, const std::vector<Atom>& xs, const st
   return out;
 }
 
-// The program `p` batched on operands of avals `in` (batched ones along 0),
-// every output batched along 0: a custom call's program under vmap.
-ProgramRef batched_program_ref(const Builder& outer, const Program& p, const std::vector<Atom>& in,
-                               const std::vector<MapAxis>& axes, int64_t size) {
-  Builder b(outer.scope(), nullptr);
-  std::vector<Batched> ins;
-  for (size_t i = 0; i < in.size(); ++i) ins.push_back(Batched{b.input(in[i].aval), axes[i] ? 0 : kNotBatched});
-  std::vector<Atom> outs;
-  for (const Batched& o : batch_program(b, p, ins, size)) outs.push_back(move_batch_dim(b, o, 0, size));
-  return std::make_shared<const Program>(b.build(outs));
-}
-
 // A custom call's operands under vmap: batched ones moved to dimension 0.
 struct BatchedOperands {
   std::vector<Atom> values;
   std::vector<MapAxis> axes;  // 0 or not mapped, per operand
+  std::vector<bool> batched;  // whether mapped, per operand
 };
 BatchedOperands batched_operands(Builder& b, const std::vector<Batched>& in, int64_t size) {
   BatchedOperands o;
   for (const Batched& x : in) {
     o.values.push_back(x.batched() ? move_batch_dim(b, x, 0, size) : x.value);
     o.axes.push_back(x.batched() ? MapAxis(0) : std::nullopt);
+    o.batched.push_back(x.batched());
   }
   return o;
 }
@@ -191,7 +181,7 @@ std::vector<Batched> Def<Prim::kCustomJvpCall>::batch(Builder& b, const Params& 
   const BatchedOperands o = batched_operands(b, in, size);
   const auto k = static_cast<long>(param<int64_t>(p, "num_consts", kName));
   const std::vector<MapAxis> arg_axes(o.axes.begin() + k, o.axes.end());
-  Params q = with_param(p, "call_jaxpr", batched_program_ref(b, *param<ProgramRef>(p, "call_jaxpr", kName), o.values, o.axes, size));
+  Params q = with_param(p, "call_jaxpr", batched_body(b.scope(), *param<ProgramRef>(p, "call_jaxpr", kName), o.values, o.batched, size));
   q = with_param(q, "jvp", vmapped(param<RuleRef>(p, "jvp", kName), repeated(arg_axes, 2), size));
   return batched_at(b.emit(Prim::kCustomJvpCall, q, o.values), 0);
 }
@@ -243,7 +233,7 @@ std::vector<Batched> Def<Prim::kCustomVjpCall>::batch(Builder& b, const Params& 
   const BatchedOperands o = batched_operands(b, in, size);
   const auto k = static_cast<long>(param<int64_t>(p, "num_consts", kName));
   const std::vector<MapAxis> arg_axes(o.axes.begin() + k, o.axes.end());
-  Params q = with_param(p, "call_jaxpr", batched_program_ref(b, *param<ProgramRef>(p, "call_jaxpr", kName), o.values, o.axes, size));
+  Params q = with_param(p, "call_jaxpr", batched_body(b.scope(), *param<ProgramRef>(p, "call_jaxpr", kName), o.values, o.batched, size));
   q = with_param(q, "fwd", vmapped(param<RuleRef>(p, "fwd", kName), arg_axes, size));
   // bwd(residuals, cts) sees everything batched along 0 (fwd's residuals and
   // the call's outputs are); an unbatched argument's cotangent is the sum over the batch.

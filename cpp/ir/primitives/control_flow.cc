@@ -1,0 +1,403 @@
+#include "ir/primitives/control_flow.h"
+
+#include <algorithm>
+
+#include "ir/batching.h"
+#include "ir/builder.h"
+#include "ir/dce.h"
+#include "ir/jvp.h"
+#include "ir/lower.h"
+#include "ir/ops.h"
+#include "ir/vjp.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+bool same_type(const Aval& a, const Aval& b) { return a.dtype == b.dtype && a.shape == b.shape; }
+
+std::string types(const std::vector<Atom>& outs) {
+  std::string s = "(";
+  for (size_t i = 0; i < outs.size(); ++i) s += (i ? ", " : "") + outs[i].aval.str();
+  return s + (outs.size() == 1 ? ",)" : ")");
+}
+
+// Whether every axis of `a` is in `b` (both sorted).
+bool vma_within(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (const std::string& x : a)
+    if (std::find(b.begin(), b.end(), x) == b.end()) return false;
+  return true;
+}
+
+// `index` clamped to 0..n-1 (an int32 scalar or array).
+Atom clamped(Builder& b, const Atom& index, size_t n) {
+  const Atom lo = Atom::constant(0, DType::kInt32), hi = Atom::constant(static_cast<double>(n - 1), DType::kInt32);
+  return min(b, max(b, index, lo), hi);
+}
+
+// The transpose of an equation through its lowered form (emit_transpose of
+// what lower() emits): exact, at the cost of printing the lowered form.
+std::vector<MaybeAtom> transpose_lowered(Prim prim, Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                         const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
+  Builder lb(b.scope(), nullptr);
+  std::vector<Atom> ins;
+  for (const Atom& x : inputs) ins.push_back(lb.input(x.aval));
+  const Program lowered = lb.build(primitive(prim).lower(lb, p, ins));
+  return emit_transpose(b, lowered, linear, inputs, cts).cts;
+}
+
+// An atom carrying only a type (what batched_body reads of its operands).
+Atom typed(const Aval& a) { return Atom{-1, 0.0, a, 0}; }
+
+// Row i of x (its leading dimension dropped).
+Atom row(Builder& b, const Atom& x, int64_t i) {
+  std::vector<int64_t> start(x.aval.shape.size(), 0), limit(x.aval.shape.begin(), x.aval.shape.end()),
+      strides(x.aval.shape.size(), 1);
+  start[0] = i;
+  limit[0] = i + 1;
+  return reshape(b, slice(b, x, start, limit, strides), Shape(x.aval.shape.begin() + 1, x.aval.shape.end()));
+}
+
+}  // namespace
+
+const char* first_collective(const Program& p) {
+  for (const Eqn& e : p.eqns) {
+    if (primitive(e.prim).collective) return primitive(e.prim).name;
+    for (const Param& x : e.params) {
+      const char* found = nullptr;
+      if (const auto* sub = std::get_if<ProgramRef>(&x.value)) found = first_collective(**sub);
+      if (const auto* subs = std::get_if<Programs>(&x.value))
+        for (const ProgramRef& q : *subs) found = found ? found : first_collective(*q);
+      if (found) return found;
+    }
+  }
+  return nullptr;
+}
+
+// cond
+
+std::vector<Aval> Def<Prim::kCond>::shape(const Params& p, const std::vector<Aval>& in) {
+  const Programs& branches = param<Programs>(p, "branches", kName);
+  if (branches.empty()) fail(ErrorKind::kValue, kName, ": needs at least one branch");
+  if (in.empty() || in[0].dtype != DType::kInt32 || !in[0].shape.empty())
+    fail(ErrorKind::kShape, kName, ": the branch index must be an int32 scalar, got ",
+         in.empty() ? std::string("nothing") : in[0].str());
+  const std::vector<Atom>& first = branches[0]->outvars;
+  for (size_t k = 0; k < branches.size(); ++k) {
+    const Program& br = *branches[k];
+    if (br.invars.size() != in.size() - 1)
+      fail(ErrorKind::kValue, kName, ": branch ", k, " takes ", br.invars.size(), " operands, got ", in.size() - 1);
+    for (size_t i = 0; i + 1 < in.size(); ++i)
+      if (!same_type(in[i + 1], br.avals[br.invars[i]]))
+        fail(ErrorKind::kShape, kName, ": branch ", k, " takes ", br.avals[br.invars[i]].str(), " as operand ", i,
+             ", got ", in[i + 1].str());
+    bool same = br.outvars.size() == first.size();
+    for (size_t j = 0; same && j < first.size(); ++j) same = same_type(br.outvars[j].aval, first[j].aval);
+    if (!same)
+      fail(ErrorKind::kShape, "branches of cond must have identical output types, got branch 0 ", types(first),
+           " and branch ", k, " ", types(br.outvars));
+    if (!in[0].vma.empty())
+      if (const char* c = first_collective(br))
+        fail(ErrorKind::kVma, kName, ": the branch index varies across devices along ", param_str(in[0].vma),
+             ", but branch ", k, " performs ", c,
+             ": devices taking different branches would disagree on it. Make the predicate the same on every "
+             "device (e.g. from a psum or pmax over those axes), or move the collective out of the branch.");
+  }
+  std::vector<Aval> out;
+  for (size_t j = 0; j < first.size(); ++j) {
+    Aval a = first[j].aval;
+    for (const ProgramRef& br : branches) a.vma = vma_union(a.vma, br->outvars[j].aval.vma);
+    a.vma = vma_union(a.vma, in[0].vma);
+    out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<MaybeAtom> Def<Prim::kCond>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
+                                            const std::vector<Atom>& ys, const std::vector<MaybeAtom>& ts) {
+  std::vector<bool> wrt;
+  std::vector<Atom> args = xs;
+  for (size_t i = 1; i < xs.size(); ++i) {
+    wrt.push_back(ts[i].has_value());
+    if (ts[i]) args.push_back(*ts[i]);
+  }
+  if (args.size() == xs.size()) return std::vector<MaybeAtom>(ys.size());
+  // Each branch's JVP, giving only the tangents (its primal outputs are the cond's own).
+  Programs branches;
+  for (const ProgramRef& br : param<Programs>(p, "branches", kName)) {
+    Program j = ir::jvp(*br, wrt);
+    j.outvars.erase(j.outvars.begin(), j.outvars.begin() + static_cast<long>(ys.size()));
+    branches.push_back(std::make_shared<const Program>(dce(j)));
+  }
+  const std::vector<Atom> dys = b.emit(Prim::kCond, {{"branches", branches}}, args);
+  return std::vector<MaybeAtom>(dys.begin(), dys.end());
+}
+
+std::vector<MaybeAtom> Def<Prim::kCond>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                  const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
+  if (linear[0]) fail(ErrorKind::kValue, kName, ": is not linear in its branch index");
+  return transpose_lowered(Prim::kCond, b, p, cts, inputs, linear);
+}
+
+std::vector<Batched> Def<Prim::kCond>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                            int64_t size) {
+  const Programs& branches = param<Programs>(p, "branches", kName);
+  std::vector<Atom> ops;
+  std::vector<bool> batched;
+  for (size_t i = 1; i < in.size(); ++i) {
+    ops.push_back(in[i].batched() ? move_batch_dim(b, in[i], 0, size) : in[i].value);
+    batched.push_back(in[i].batched());
+  }
+  if (!in[0].batched()) {
+    Programs nb;
+    for (const ProgramRef& br : branches) nb.push_back(batched_body(b.scope(), *br, ops, batched, size));
+    std::vector<Atom> args{in[0].value};
+    args.insert(args.end(), ops.begin(), ops.end());
+    return batched_at(b.emit(Prim::kCond, {{"branches", nb}}, args), 0);
+  }
+  // A batched index: every branch on the whole batch, then per example the
+  // chosen branch's result (JAX turns the cond into a select the same way).
+  const Atom index = clamped(b, move_batch_dim(b, in[0], 0, size), branches.size());
+  std::vector<std::vector<Atom>> outs;
+  for (const ProgramRef& br : branches) {
+    std::vector<Batched> ins;
+    for (size_t i = 0; i < ops.size(); ++i) ins.push_back(Batched{ops[i], batched[i] ? 0 : kNotBatched});
+    std::vector<Atom> r;
+    for (const Batched& o : batch_program(b, *br, ins, size)) r.push_back(move_batch_dim(b, o, 0, size));
+    outs.push_back(r);
+  }
+  std::vector<Atom> result;
+  for (size_t j = 0; j < outs[0].size(); ++j) {
+    std::vector<Atom> cases;
+    for (const auto& o : outs) cases.push_back(o[j]);
+    result.push_back(select_n(b, broadcast_in_dim(b, index, cases[0].aval.shape, {0}), cases));
+  }
+  return batched_at(result, 0);
+}
+
+std::vector<Atom> Def<Prim::kCond>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
+  const Programs& branches = param<Programs>(p, "branches", kName);
+  const std::vector<Atom> ops(in.begin() + 1, in.end());
+  if (branches.size() == 1) return emit_lowered(b, *branches[0], ops);
+  std::vector<std::vector<Atom>> outs;
+  for (const ProgramRef& br : branches) outs.push_back(emit_lowered(b, *br, ops));
+  const Atom index = clamped(b, in[0], branches.size());
+  std::vector<Atom> result;
+  for (size_t j = 0; j < outs[0].size(); ++j) {
+    std::vector<Atom> cases;
+    for (const auto& o : outs) cases.push_back(o[j]);
+    result.push_back(select_n(b, index, cases));
+  }
+  return result;
+}
+
+Sample Def<Prim::kCond>::sample() {
+  // branches: x * 2, x + 1
+  Programs branches;
+  for (int k = 0; k < 2; ++k) {
+    Builder b;
+    const Atom x = b.input(samples::f32({2, 3}));
+    branches.push_back(std::make_shared<const Program>(b.build({k ? add(b, x, f32_scalar(1)) : mul(b, x, f32_scalar(2))})));
+  }
+  return {{samples::i32({}), samples::f32({2, 3})}, {{"branches", branches}}};
+}
+
+// scan
+
+Params scan_params(ProgramRef body, int64_t length, int64_t num_carry, int64_t num_consts, bool reverse) {
+  return {{"_split_transpose", false}, {"jaxpr", std::move(body)}, {"length", length}, {"num_carry", num_carry},
+          {"num_consts", num_consts},  {"reverse", reverse},       {"unroll", int64_t{1}}};
+}
+
+namespace {
+
+struct ScanParams {
+  const Program& body;
+  int64_t length;
+  size_t num_carry, num_consts;
+  bool reverse;
+};
+ScanParams scan_of(const Params& p) {
+  const char* n = Def<Prim::kScan>::kName;
+  const int64_t carry = param<int64_t>(p, "num_carry", n), consts = param<int64_t>(p, "num_consts", n);
+  if (carry < 0 || consts < 0) fail(ErrorKind::kValue, n, ": num_carry and num_consts must be at least 0");
+  return {*param<ProgramRef>(p, "jaxpr", n), param<int64_t>(p, "length", n), static_cast<size_t>(carry),
+          static_cast<size_t>(consts), param<bool>(p, "reverse", n)};
+}
+
+}  // namespace
+
+std::vector<Aval> Def<Prim::kScan>::shape(const Params& p, const std::vector<Aval>& in) {
+  const ScanParams s = scan_of(p);
+  const Program& body = s.body;
+  const size_t fixed = s.num_consts + s.num_carry;
+  if (s.length < 0) fail(ErrorKind::kValue, kName, ": length must be at least 0, got ", s.length);
+  if (in.size() < fixed || body.invars.size() != in.size())
+    fail(ErrorKind::kValue, kName, ": ", in.size(), " operands for a body of ", body.invars.size(), " inputs (",
+         s.num_consts, " consts, ", s.num_carry, " carries)");
+  for (size_t i = 0; i < in.size(); ++i) {
+    Aval want = in[i];
+    if (i >= fixed) {
+      if (in[i].shape.empty() || in[i].shape[0] != s.length)
+        fail(ErrorKind::kShape, kName, ": scanned-over operand ", i - fixed, " is ", in[i].str(),
+             ", whose leading axis must have the scan's length ", s.length);
+      want.shape.erase(want.shape.begin());
+    }
+    if (!same_type(want, body.avals[body.invars[i]]))
+      fail(ErrorKind::kShape, kName, ": the body takes ", body.avals[body.invars[i]].str(), " as input ", i, ", got ",
+           want.str());
+  }
+  if (body.outvars.size() < s.num_carry)
+    fail(ErrorKind::kValue, kName, ": the body returns ", body.outvars.size(), " values, fewer than its ", s.num_carry,
+         " carries");
+  std::vector<Aval> out;
+  for (size_t i = 0; i < s.num_carry; ++i) {
+    const Aval& carry_in = body.avals[body.invars[s.num_consts + i]];
+    const Aval& carry_out = body.outvars[i].aval;
+    if (!same_type(carry_in, carry_out))
+      fail(ErrorKind::kShape, "scan body function carry input and carry output must have equal types, but carry ", i,
+           " is ", carry_in.str(), " as input and ", carry_out.str(), " as output");
+    if (!vma_within(carry_out.vma, carry_in.vma))
+      fail(ErrorKind::kVma, "scan body function carry input and carry output must have equal types: carry ", i,
+           " is ", carry_in.str(), " as input but ", carry_out.str(),
+           " as output, so the varying manual axes do not match; make the initial carry varying with "
+           "jax.lax.pcast(..., to='varying')");
+    out.push_back(carry_in);
+  }
+  for (size_t j = s.num_carry; j < body.outvars.size(); ++j) {
+    Aval y = body.outvars[j].aval;
+    y.shape.insert(y.shape.begin(), s.length);
+    out.push_back(y);
+  }
+  return out;
+}
+
+std::vector<MaybeAtom> Def<Prim::kScan>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
+                                            const std::vector<Atom>& ys, const std::vector<MaybeAtom>& ts) {
+  const ScanParams s = scan_of(p);
+  const size_t n = xs.size(), fixed = s.num_consts + s.num_carry;
+  // The body's JVP in every input, its inputs and outputs regrouped so that
+  // each value's tangent sits beside it: (consts, dconsts, carry, dcarry,
+  // x, dx) -> (carry, dcarry, y, dy).
+  const Program jb = ir::jvp(s.body);
+  Builder rb(s.body.scope, nullptr);
+  std::vector<Atom> primal(n), tangent(n);
+  auto inputs = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) primal[i] = rb.input(jb.avals[jb.invars[i]]);
+    for (size_t i = from; i < to; ++i) tangent[i] = rb.input(jb.avals[jb.invars[n + i]]);
+  };
+  inputs(0, s.num_consts);
+  inputs(s.num_consts, fixed);
+  inputs(fixed, n);
+  std::vector<Atom> call_args = primal;
+  call_args.insert(call_args.end(), tangent.begin(), tangent.end());
+  const std::vector<Atom> o = rb.call(jb, call_args);
+  const size_t m = ys.size();
+  std::vector<Atom> outs;
+  for (size_t i = 0; i < s.num_carry; ++i) outs.push_back(o[i]);
+  for (size_t i = 0; i < s.num_carry; ++i) outs.push_back(o[m + i]);
+  for (size_t j = s.num_carry; j < m; ++j) outs.push_back(o[j]);
+  for (size_t j = s.num_carry; j < m; ++j) outs.push_back(o[m + j]);
+  auto body = std::make_shared<const Program>(rb.build(outs));
+
+  std::vector<Atom> args;
+  auto operands = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) args.push_back(xs[i]);
+    for (size_t i = from; i < to; ++i) args.push_back(ts[i] ? *ts[i] : zeros_like(b, xs[i].aval));
+  };
+  operands(0, s.num_consts);
+  operands(s.num_consts, fixed);
+  operands(fixed, n);
+  const std::vector<Atom> r =
+      b.emit(Prim::kScan, scan_params(body, s.length, 2 * static_cast<int64_t>(s.num_carry), 2 * static_cast<int64_t>(s.num_consts), s.reverse), args);
+  std::vector<MaybeAtom> dys;
+  for (size_t i = 0; i < s.num_carry; ++i) dys.push_back(r[s.num_carry + i]);
+  const size_t ny = m - s.num_carry;
+  for (size_t j = 0; j < ny; ++j) dys.push_back(r[2 * s.num_carry + ny + j]);
+  return dys;
+}
+
+std::vector<MaybeAtom> Def<Prim::kScan>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                  const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
+  return transpose_lowered(Prim::kScan, b, p, cts, inputs, linear);
+}
+
+std::vector<Batched> Def<Prim::kScan>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                            int64_t size) {
+  const ScanParams s = scan_of(p);
+  const size_t fixed = s.num_consts + s.num_carry;
+  // consts as they are (batched ones along 0), every carry along 0, xs along 1 (the body sees them along 0).
+  std::vector<Atom> args, body_in;
+  std::vector<bool> batched;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const bool carry = i >= s.num_consts && i < fixed;
+    const bool is_x = i >= fixed;
+    if (!in[i].batched() && !carry) {
+      args.push_back(in[i].value);
+      Aval a = in[i].value.aval;
+      if (is_x) a.shape.erase(a.shape.begin());
+      body_in.push_back(typed(a));
+      batched.push_back(false);
+      continue;
+    }
+    const Atom v = move_batch_dim(b, in[i], is_x ? 1 : 0, size);
+    args.push_back(v);
+    Aval a = v.aval;
+    if (is_x) a.shape.erase(a.shape.begin());
+    body_in.push_back(typed(a));
+    batched.push_back(true);
+  }
+  const ProgramRef body = batched_body(b.scope(), s.body, body_in, batched, size);
+  const std::vector<Atom> r = b.emit(Prim::kScan, with_param(p, "jaxpr", body), args);
+  std::vector<Batched> out;
+  for (size_t j = 0; j < r.size(); ++j) out.push_back(Batched{r[j], j < s.num_carry ? 0 : 1});
+  return out;
+}
+
+std::vector<Atom> Def<Prim::kScan>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
+  const ScanParams s = scan_of(p);
+  // Loops run unrolled: bound what that makes.
+  constexpr double kMaxUnrolled = 1 << 20;
+  if (static_cast<double>(s.length) * static_cast<double>(s.body.eqns.size() + 1) > kMaxUnrolled)
+    fail(ErrorKind::kResource, kName, ": a loop of ", s.length, " steps over a body of ", s.body.eqns.size(),
+         " equations; ShardLab runs loops unrolled, at most ", static_cast<int64_t>(kMaxUnrolled),
+         " equations in all");
+  const size_t fixed = s.num_consts + s.num_carry;
+  std::vector<Atom> carry(in.begin() + static_cast<long>(s.num_consts), in.begin() + static_cast<long>(fixed));
+  const size_t ny = s.body.outvars.size() - s.num_carry;
+  std::vector<std::vector<Atom>> ys(ny, std::vector<Atom>(static_cast<size_t>(s.length)));
+  for (int64_t step = 0; step < s.length; ++step) {
+    const int64_t i = s.reverse ? s.length - 1 - step : step;
+    std::vector<Atom> args(in.begin(), in.begin() + static_cast<long>(s.num_consts));
+    args.insert(args.end(), carry.begin(), carry.end());
+    for (size_t k = fixed; k < in.size(); ++k) args.push_back(row(b, in[k], i));
+    const std::vector<Atom> outs = emit_lowered(b, s.body, args);
+    carry.assign(outs.begin(), outs.begin() + static_cast<long>(s.num_carry));
+    for (size_t j = 0; j < ny; ++j) ys[j][static_cast<size_t>(i)] = outs[s.num_carry + j];
+  }
+  std::vector<Atom> result = carry;
+  for (size_t j = 0; j < ny; ++j) {
+    Aval y = s.body.outvars[s.num_carry + j].aval;
+    y.shape.insert(y.shape.begin(), s.length);
+    if (s.length == 0) {
+      result.push_back(zeros_like(b, y));
+      continue;
+    }
+    std::vector<Atom> rows;
+    for (const Atom& r : ys[j]) rows.push_back(expand_dims(b, r, {0}));
+    result.push_back(rows.size() == 1 ? rows[0] : concatenate(b, rows, 0));
+  }
+  return result;
+}
+
+Sample Def<Prim::kScan>::sample() {
+  // body(k, c, x) = (c * k + x, c * k + x + 1)
+  Builder b;
+  const Atom k = b.input(samples::f32({3})), c = b.input(samples::f32({3})), x = b.input(samples::f32({3}));
+  const Atom next = add(b, mul(b, c, k), x);
+  auto body = std::make_shared<const Program>(b.build({next, add(b, next, f32_scalar(1))}));
+  return {{samples::f32({3}), samples::f32({3}), samples::f32({4, 3})}, scan_params(body, 4, 1, 1, false)};
+}
+
+}  // namespace shardlab::ir

@@ -1,0 +1,55 @@
+// Control flow as primitives holding sub-programs, as JAX's: cond (one of
+// several branches, by an index) and scan (a body over the leading axis of
+// its inputs, with a carry). Both are lowered before they run (ir/lower.h):
+// a cond to all its branches and a select_n, a scan to its body unrolled
+// `length` times, so both executors run them as straight-line code and
+// every device meets every collective the same number of times.
+#pragma once
+
+#include "ir/primitive.h"
+#include "ir/program.h"
+
+namespace shardlab::ir {
+
+/// cond[branches](index, *operands) = branches[index](*operands), index an
+/// int32 scalar (clamped to the branches when lowered), every branch taking
+/// the operands' types and giving the same output types. JVP: the cond of
+/// the branches' JVPs (tangent outputs only). Transpose: of the lowered form
+/// (the branches and a select_n). Batched: the cond of the batched branches,
+/// or, for a batched index, every branch and a select_n per example (JAX's
+/// rule). In a shard_map body, an index that varies across devices is an
+/// error when a branch holds a collective.
+template <>
+struct Def<Prim::kCond> {
+  static constexpr const char* kName = "cond";
+  static constexpr ParamSchema kParams{{"branches", ParamType::kPrograms}};
+  SHARDLAB_TRACE_RULES
+  SHARDLAB_BATCH_RULE
+  SHARDLAB_LOWER_RULE
+};
+
+/// scan[jaxpr, length, num_carry, num_consts, reverse, ...](consts, init,
+/// xs): carry = init; for i in 0..length-1 (from the end when reverse):
+/// (carry, ys[i]) = jaxpr(consts, carry, xs[i]); gives (carry, ys). JVP: the
+/// scan of the body's JVP (consts, carry and xs with their tangents).
+/// Transpose: of the lowered (unrolled) form. Batched: carries batched along
+/// 0, xs and ys along 1.
+template <>
+struct Def<Prim::kScan> {
+  static constexpr const char* kName = "scan";
+  static constexpr ParamSchema kParams{{"_split_transpose", ParamType::kBool}, {"jaxpr", ParamType::kProgram},
+                                       {"length", ParamType::kInt},            {"num_carry", ParamType::kInt},
+                                       {"num_consts", ParamType::kInt},        {"reverse", ParamType::kBool},
+                                       {"unroll", ParamType::kInt}};
+  SHARDLAB_TRACE_RULES
+  SHARDLAB_BATCH_RULE
+  SHARDLAB_LOWER_RULE
+};
+
+/// The params of a scan of `body` (schema order).
+Params scan_params(ProgramRef body, int64_t length, int64_t num_carry, int64_t num_consts, bool reverse);
+
+/// The collective `p` (or a program nested in it) performs first, or null.
+const char* first_collective(const Program& p);
+
+}  // namespace shardlab::ir
