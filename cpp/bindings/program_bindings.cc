@@ -7,6 +7,8 @@ namespace {
 
 using namespace emscripten;
 using shardlab::js::AsyncRuntime;
+using shardlab::js::JsCond;
+using shardlab::js::JsScan;
 using shardlab::js::DeviceMesh;
 using shardlab::js::JsFunction;
 using shardlab::js::JsProgram;
@@ -46,6 +48,17 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("grad", &JsFunction::grad)
       .function("customJvpCall", &JsFunction::custom_jvp_call)
       .function("customVjpCall", &JsFunction::custom_vjp_call);
+  class_<JsCond>("CondTrace")
+      .constructor<JsTrace&, const val&>()
+      .function("beginBranch", &JsCond::begin_branch, allow_raw_pointers())
+      .function("inputs", &JsCond::inputs)
+      .function("endBranch", &JsCond::end_branch)
+      .function("finish", &JsCond::finish);
+  class_<JsScan>("ScanTrace")
+      .constructor<JsTrace&, const val&, const val&, const val&, bool>()
+      .function("body", &JsScan::body, allow_raw_pointers())
+      .function("inputs", &JsScan::inputs)
+      .function("finish", &JsScan::finish);
   class_<JsVmap>("VmapTrace")
       .constructor<JsTrace&, const val&, const val&, const val&>()
       .function("body", &JsVmap::body, allow_raw_pointers())

@@ -398,6 +398,42 @@ val JsFunction::custom_vjp_call(const val& outs, const std::string& name, const 
   });
 }
 
+JsCond::JsCond(JsTrace& outer, const val& operands)
+    : outer_(outer),
+      t_(with_js_errors([&] { return std::make_unique<ir::CondTrace>(outer.builder(), outer.atoms(operands)); })) {}
+
+JsTrace* JsCond::begin_branch() {
+  return with_js_errors([&] {
+    branch_ = std::make_unique<JsTrace>(&t_->begin_branch());
+    return branch_.get();
+  });
+}
+
+void JsCond::end_branch(const val& outs) {
+  with_js_errors([&] {
+    if (!branch_) fail(ErrorKind::kValue, "cond: no branch is being traced");
+    t_->end_branch(branch_->atoms(outs));
+    branch_.reset();
+    return 0;
+  });
+}
+
+val JsCond::finish(const val& index) {
+  return with_js_errors([&] { return atoms_to_js(t_->finish(outer_.atom(index))); });
+}
+
+JsScan::JsScan(JsTrace& outer, const val& init, const val& xs, const val& length, bool reverse)
+    : t_(with_js_errors([&] {
+        std::optional<int64_t> n;
+        if (!length.isNull() && !length.isUndefined()) n = int_from_js(length, "scan", "length");
+        return std::make_unique<ir::ScanTrace>(outer.builder(), outer.atoms(init), outer.atoms(xs), n, reverse);
+      })),
+      body_(&t_->builder()) {}
+
+val JsScan::finish(const val& outs) {
+  return with_js_errors([&] { return atoms_to_js(t_->finish(body_.atoms(outs))); });
+}
+
 JsVmap::JsVmap(JsTrace& outer, const val& args, const val& in_axes, const val& axis_size)
     : t_(with_js_errors([&] {
         std::optional<int64_t> size;

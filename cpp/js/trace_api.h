@@ -12,6 +12,7 @@
 
 #include "exec/executable.h"
 #include "ir/autodiff.h"
+#include "ir/control_flow.h"
 #include "ir/parallel_ops.h"
 #include "ir/vmap.h"
 #include "js/async_runtime.h"
@@ -151,6 +152,45 @@ class JsFunction {
  private:
   JsTrace& outer_;
   std::unique_ptr<ir::FunctionTrace> t_;
+  JsTrace body_;
+};
+
+/// A jax.lax.cond / switch being traced from JS (ir::CondTrace): branch after branch, then finish.
+class JsCond {
+ public:
+  /// Starts tracing the branches of a cond on `operands` (atoms of `outer`).
+  JsCond(JsTrace& outer, const emscripten::val& operands);
+  /// Starts the next branch; returns its trace (a view, valid until end_branch).
+  JsTrace* begin_branch();
+  /// The current branch's inputs.
+  emscripten::val inputs() const { return atoms_to_js(t_->inputs()); }
+  /// Ends the current branch with its outputs.
+  void end_branch(const emscripten::val& outs);
+  /// Emits the cond at `index` (an int32 scalar atom of the outer trace); returns its outputs.
+  emscripten::val finish(const emscripten::val& index);
+
+ private:
+  JsTrace& outer_;
+  std::unique_ptr<ir::CondTrace> t_;
+  std::unique_ptr<JsTrace> branch_;
+};
+
+/// A jax.lax.scan being traced from JS (ir::ScanTrace).
+class JsScan {
+ public:
+  /// Starts tracing a scan over `xs` from `init` (atoms of `outer`); `length`
+  /// an integer or null (xs' leading axis).
+  JsScan(JsTrace& outer, const emscripten::val& init, const emscripten::val& xs, const emscripten::val& length,
+         bool reverse);
+  /// The body's trace (a view; valid while this object lives).
+  JsTrace* body() { return &body_; }
+  /// The body's inputs: the carries, then a row of each xs.
+  emscripten::val inputs() const { return atoms_to_js(t_->inputs()); }
+  /// Emits the scan whose body returned `outs` (carries, then a row of each ys); returns the carries, then the ys.
+  emscripten::val finish(const emscripten::val& outs);
+
+ private:
+  std::unique_ptr<ir::ScanTrace> t_;
   JsTrace body_;
 };
 

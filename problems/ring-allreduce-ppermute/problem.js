@@ -30,13 +30,14 @@ const isRingShift = (perm) => {
 const requirements = [
   {
     id: 'seven-ring-steps',
-    text: 'The shard_map body has 7 ppermute steps, each a full cyclic shift along data.',
-    check({ jaxpr, api, query: { allEquations, shardMaps } }) {
+    text: 'The shard_map body runs 7 ppermute steps (unrolled, or a loop of 7), each a full cyclic shift along data.',
+    check({ jaxpr, api, query: { equationRuns, shardMaps } }) {
       const maps = shardMaps(jaxpr);
       if (!maps.length) return `the traced program has no shard_map: the ring runs inside ${api('sl.shardMap')}`;
-      const steps = maps.flatMap((sm) => allEquations(sm.params.jaxpr)).filter((e) => e.primitive === 'ppermute');
-      if (steps.length !== 7) return `the body has ${steps.length} ppermute steps; a ring of 8 devices needs 7 to bring every row to every device`;
-      const bad = steps.find((e) => !e.params.axis_name.includes('data') || !isRingShift(e.params.perm));
+      const runs = maps.flatMap((sm) => equationRuns(sm.params.jaxpr)).filter((r) => r.eqn.primitive === 'ppermute');
+      const count = runs.reduce((n, r) => n + r.times, 0);
+      if (count !== 7) return `the body runs ${count} ppermute steps; a ring of 8 devices needs 7 to bring every row to every device`;
+      const bad = runs.map((r) => r.eqn).find((e) => !e.params.axis_name.includes('data') || !isRingShift(e.params.perm));
       if (bad) return `a ppermute step with perm ${JSON.stringify(bad.params.perm)} is not a full cyclic shift of the 8 devices along data (e.g. [[0,1],[1,2],...,[7,0]])`;
       return true;
     },

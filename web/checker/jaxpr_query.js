@@ -23,6 +23,24 @@ export function allEquations(program) {
   return out;
 }
 
+/**
+ * Every equation at any depth, each as {eqn, times}: how many times one run
+ * of `program` runs it (a scan's body runs `length` times per run of the
+ * scan; a cond's branches are counted once each).
+ */
+export function equationRuns(program) {
+  const out = [];
+  const walk = (p, times) => {
+    for (const e of p.eqns) {
+      out.push({ eqn: e, times });
+      const inner = e.primitive === 'scan' ? times * e.params.length : times;
+      subPrograms(e).forEach((q) => walk(q, inner));
+    }
+  };
+  walk(program, 1);
+  return out;
+}
+
 /** Every shard_map equation, at any depth. */
 export function shardMaps(program) {
   return allEquations(program).filter((e) => e.primitive === 'shard_map');

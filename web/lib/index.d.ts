@@ -349,6 +349,16 @@ export const lax: {
   dynamicUpdateSlice: (x: V, update: V, starts: V[]) => V;
   pad: (x: V, value: number, config: [number, number, number][]) => V;
   selectN: (which: V, ...cases: V[]) => V;
+  /** jax.lax.cond(pred, trueFun, falseFun, ...operands): both branches traced, the same output types. */
+  cond: (pred: V, trueFun: AnyFn, falseFun: AnyFn, ...operands: any[]) => any;
+  /** jax.lax.switch(index, branches, ...operands): the index clamped to the branches. */
+  switch: (index: V, branches: AnyFn[], ...operands: any[]) => any;
+  /** jax.lax.scan(f, init, xs, {length, reverse}): f(carry, x) => [carry, y]; returns [carry, ys]. */
+  scan: (f: (carry: any, x: any) => [any, any], init: any, xs?: any, options?: { length?: number | null; reverse?: boolean }) => [any, any];
+  /** jax.lax.fori_loop with integer bounds (a scan). */
+  foriLoop: (lower: number, upper: number, body: (i: Tracer, x: any) => any, init: any) => any;
+  /** jax.lax.while_loop: not supported yet (throws). */
+  whileLoop: (...args: any[]) => never;
   /** jax.lax.select(pred, onTrue, onFalse). */
   select: (pred: V, onTrue: V, onFalse: V) => V;
   broadcastInDim: (x: V, shape: number[], dims: number[]) => V;

@@ -11,7 +11,7 @@ import { isLeafValue } from './run.js';
 import { currentTrace, withTrace } from './state.js';
 import { callCore, keepRuleError, Trace } from './tracer.js';
 import { describe, flatten, numLeaves, unflatten } from './tree.js';
-import { argnumsOf, beginDiff, eagerly, transformed } from './transforms.js';
+import { argnumsOf, beginDiff, eagerly } from './transforms.js';
 
 // The JS function the core calls to trace a rule: `body(tracers)` gets the
 // rule's flat arguments as traced values of a trace over the core's builder
@@ -93,7 +93,7 @@ export function customJvp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
   if (typeof fun !== 'function') throw new ValueError(`customJvp: the first argument must be a function, got ${typeof fun}`);
   let jvp = null;
   let jvpName = '';
-  const g = transformed('customJvp', (...args) => {
+  const g = (...args) => {
     if (!jvp) throw new ValueError(`No JVP defined for custom_jvp function ${name} using defjvp.`);
     if (!currentTrace()) return eagerly('customJvp', g, args);
     return customCall('customJvp', fun, nondiffArgnums, args, (ft, outAtoms, call) => {
@@ -110,7 +110,7 @@ export function customJvp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
       });
       return callCore(() => ft.customJvpCall(outAtoms, name, jvpName, rule));
     });
-  });
+  };
   g.fun = fun;
   /** Sets the JVP rule and returns it (a decorator in Python); options: {name} for printing. */
   g.defjvp = (rule, { symbolicZeros = false, name: ruleName = nameOf(rule, 'jvp') } = {}) => {
@@ -146,7 +146,7 @@ export function customJvp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
 export function customVjp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') } = {}) {
   if (typeof fun !== 'function') throw new ValueError(`customVjp: the first argument must be a function, got ${typeof fun}`);
   let rules = null;
-  const g = transformed('customVjp', (...args) => {
+  const g = (...args) => {
     if (!rules) throw new ValueError(`No VJP defined for custom_vjp function ${name} using defvjp.`);
     if (!currentTrace()) return eagerly('customVjp', g, args);
     const { fwd, bwd, fwdName, bwdName } = rules;
@@ -182,7 +182,7 @@ export function customVjp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
       });
       return callCore(() => ft.customVjpCall(outAtoms, name, fwdName, fwdRule, bwdName, bwdRule));
     });
-  });
+  };
   g.fun = fun;
   /** Sets fwd and bwd; options: {name} of each for printing ({fwdName, bwdName}). */
   g.defvjp = (fwd, bwd, { symbolicZeros = false, fwdName = nameOf(fwd, 'fwd'), bwdName = nameOf(bwd, 'bwd') } = {}) => {

@@ -12,7 +12,7 @@ import { traced } from './operands.js';
 import { isLeafValue } from './run.js';
 import { currentTrace } from './state.js';
 import { flatten, unflatten } from './tree.js';
-import { argnumsOf, eagerly, jvp, transformed, vjp } from './transforms.js';
+import { argnumsOf, eagerly, jvp, vjp } from './transforms.js';
 import { vmap } from './vmap.js';
 
 const prod = (s) => s.reduce((a, b) => a * b, 1);
@@ -89,11 +89,11 @@ function jacobianTree(outDef, perOutput, argnums, rebuild) {
 function transformation(name, impl) {
   return (f, opts = {}) => {
     if (typeof f !== 'function') throw new ValueError(`${name}: the first argument must be a function, got ${typeof f}`);
-    const g = transformed(name, (...args) => {
+    const g = (...args) => {
       const t = currentTrace();
       if (!t) return eagerly(name, g, args);
       return impl(t, f, args, opts);
-    });
+    };
     return g;
   };
 }

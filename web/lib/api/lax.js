@@ -10,6 +10,8 @@ import { checkShape, isDimension, MAX_DIMENSION, quote } from './shape.js';
 import { callCore } from './tracer.js';
 import { flatten, unflatten } from './tree.js';
 
+export { cond, foriLoop, scan, switchBranches as switch, whileLoop } from './control_flow.js';
+
 const axesOf = (axisName, fn) => {
   const axes = Array.isArray(axisName) ? axisName : [axisName];
   if (!axes.length || !axes.every((a) => typeof a === 'string')) {

@@ -6,7 +6,7 @@ import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
 import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { traced } from './operands.js';
-import { compiled, execute, isLeafValue, runEager, traceProgram } from './run.js';
+import { compiled, execute, isLeafValue, traceProgram } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
 import { broadcastPrefix, flatten, flattenArgs, unflatten } from './tree.js';
@@ -100,16 +100,27 @@ export function makeJaxpr(fn) {
   };
 }
 
-/** Runs a transformed function eagerly: traced as a whole, executed at once. */
+// A transformed function's eager programs live as long as the function: a
+// front end that transforms a fresh function on every call (Python's
+// jax.grad(f)(x) in a loop) leaves nothing behind once the function is gone.
+// A running job holds the program it runs, so deleting the handle is safe.
+const eagerPrograms = new FinalizationRegistry((cache) => {
+  for (const tracedProgram of cache.values()) tracedProgram.program.delete();
+});
+
+/** Runs a transformed function eagerly: traced as a whole (once per signature, cached on g), executed at once. */
 export function eagerly(name, g, args) {
-  return runEager(`${name}|${g._id}`, g, args);
+  if (!g._eager) {
+    g._eager = new Map();
+    eagerPrograms.register(g, g._eager);
+  }
+  const { tracedProgram, leaves } = compiled(g._eager, g, args, name);
+  const outs = execute(tracedProgram, leaves, name);
+  // g (so its programs) stays alive until the run has submitted and finished.
+  Promise.allSettled(outs.map((o) => o._ready)).then(() => g);
+  return unflatten(tracedProgram.outDef, outs);
 }
-let nextId = 1;
-/** Marks g as the transformation `name` of a function (its eager runs are cached under an id of its own). */
-export function transformed(name, g) {
-  g._id = nextId++;
-  return g;
-}
+
 
 /** The positions `argnums` (an integer or a list; negative from the end) among n arguments; errors name `fn`. */
 export function argnumsOf(argnums, n, fn) {
@@ -154,7 +165,7 @@ export function beginDiff(t, f, args, nums, fn) {
 }
 
 function valueAndGradImpl(f, { argnums = 0, hasAux = false } = {}, fn) {
-  const g = transformed(fn, (...args) => {
+  const g = (...args) => {
     const t = currentTrace();
     if (!t) return eagerly(fn, g, args);
     const nums = argnumsOf(argnums, args.length, fn);
@@ -182,7 +193,7 @@ function valueAndGradImpl(f, { argnums = 0, hasAux = false } = {}, fn) {
       inner.live = false;
       ft.delete();
     }
-  });
+  };
   return g;
 }
 
@@ -194,11 +205,11 @@ export function valueAndGrad(f, opts = {}) {
 /** jax.grad(f, {argnums, hasAux}): the gradient (a tree per argnum; [grads, aux] with hasAux). */
 export function grad(f, opts = {}) {
   const vg = valueAndGradImpl(f, opts, 'grad');
-  const g = transformed('grad', (...args) => {
+  const g = (...args) => {
     if (!currentTrace()) return eagerly('grad', g, args);
     const [value, grads] = vg(...args);
     return opts.hasAux ? [grads, value[1]] : grads;
-  });
+  };
   return g;
 }
 
@@ -235,7 +246,7 @@ const eagerJvps = new WeakMap();
 function eagerJvp(f, n) {
   if (!eagerJvps.has(f)) eagerJvps.set(f, new Map());
   const byCount = eagerJvps.get(f);
-  if (!byCount.has(n)) byCount.set(n, transformed('jvp', (...xs) => jvp(f, xs.slice(0, n), xs.slice(n))));
+  if (!byCount.has(n)) byCount.set(n, (...xs) => jvp(f, xs.slice(0, n), xs.slice(n)));
   return byCount.get(n);
 }
 
@@ -272,7 +283,7 @@ export function jvp(f, primals, tangents) {
 export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false } = {}) {
   if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
   if (inSpecs === undefined || outSpecs === undefined) throw new ValueError('shardMap: give both inSpecs and outSpecs');
-  const g = transformed('shardMap', (...args) => {
+  const g = (...args) => {
     const t = currentTrace();
     if (!t) return eagerly('shardMap', g, args);
     const { Module } = engine();
@@ -298,7 +309,7 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
       body.live = false;
       sm.delete();
     }
-  });
+  };
   return g;
 }
 

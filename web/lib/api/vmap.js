@@ -8,7 +8,7 @@ import { isLeafValue } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
 import { broadcastPrefix, flatten, flattenArgs, unflatten } from './tree.js';
-import { eagerly, transformed } from './transforms.js';
+import { eagerly } from './transforms.js';
 
 // A mapped axis: an integer (negative from the end) or null (not mapped).
 const isAxis = (a) => a === null || a === undefined || Number.isInteger(a);
@@ -24,7 +24,7 @@ const isAxis = (a) => a === null || a === undefined || Number.isInteger(a);
  */
 export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null } = {}) {
   if (typeof f !== 'function') throw new ValueError(`vmap: the first argument must be a function, got ${typeof f}`);
-  const g = transformed('vmap', (...args) => {
+  const g = (...args) => {
     const t = currentTrace();
     if (!t) return eagerly('vmap', g, args);
     if (Array.isArray(inAxes) && inAxes.length !== args.length) {
@@ -49,6 +49,6 @@ export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null } = {}) {
       inner.live = false;
       vt.delete();
     }
-  });
+  };
   return g;
 }

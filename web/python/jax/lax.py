@@ -14,3 +14,6 @@ def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
     starts[axis] = start_index
     sizes[axis] = slice_size
     return dynamic_slice(operand, starts, sizes)  # noqa: F821 (from the table)
+
+
+from ._src.control_flow import cond, fori_loop, scan, switch, while_loop  # noqa: E402, F401

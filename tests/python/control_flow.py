@@ -1,0 +1,57 @@
+# lax.cond, lax.switch, lax.scan and lax.fori_loop from Python
+# (tests/js/python_scripts.test.js runs it with `shardlab run` and compares
+# its output with control_flow.expected; the values are worked out in the comments).
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def show(name, x):
+    print(name, [round(v, 4) for v in jnp.reshape(x, (-1,)).tolist()])
+
+
+# JAX's test_cond: 2x + 1 for x >= 0, else 2; its derivative 2 or 0.
+def f(x):
+    return lax.cond(x >= 0.0, lambda xt, _: xt + x, lambda _, xf: xf - x, x + 1.0, x + 2.0)
+
+
+print("cond", float(f(3.0)), float(f(-1.5)), float(jax.grad(f)(3.0)), float(jax.grad(f)(-1.5)))
+# switch clamps: index -3 -> branch 0 (10 a), 7 -> branch 2 (-b), with a = 1, b = 3.
+branches = [lambda p: {"y": p["a"] * 10.0}, lambda p: {"y": p["a"] + p["b"]}, lambda p: {"y": -p["b"]}]
+print("switch", [float(lax.switch(i, branches, {"a": 1.0, "b": 3.0})["y"]) for i in (-3, 0, 1, 2, 7)])
+
+
+# EMA as a scan: carries 0.1, -0.11, 0.201, 0.2309, 0.60781; d(final)/dx_i = 0.1 * 0.9^(4 - i).
+def ema(xs):
+    def step(c, x):
+        n = 0.9 * c + 0.1 * x
+        return n, n
+
+    return lax.scan(step, 0.0, xs)
+
+
+xs = jnp.array([1.0, -2.0, 3.0, 0.5, 4.0])
+c, ys = ema(xs)
+show("scan ys", ys)
+show("scan grad", jax.grad(lambda v: ema(v)[0])(xs))
+# vmap of the scan over two rows: the second is -1 times the first.
+show("vmap(scan)", jax.vmap(lambda v: ema(v)[0])(jnp.stack([xs, -xs])))
+
+
+# Power iteration: the spectral norm of [[2, 1], [1, 3]] is (5 + sqrt 5) / 2 = 3.618.
+def spectral_norm(w):
+    def step(i, u):
+        wu = w @ u
+        return wu / jnp.sqrt(jnp.sum(wu * wu))
+
+    v = lax.fori_loop(0, 30, step, jnp.ones(2))
+    return jnp.sqrt(jnp.sum((w @ v) ** 2))
+
+
+print("spectral norm", round(float(spectral_norm(jnp.array([[2.0, 1.0], [1.0, 3.0]]))), 4))
+# fori_loop summing i: 0 + 1 + ... + 9 = 45.
+print("fori_loop", int(lax.fori_loop(0, 10, lambda i, s: s + i, 0)))
+try:
+    lax.while_loop(lambda x: x < 3, lambda x: x + 1, 0)
+except Exception as e:
+    print("while_loop:", type(e).__name__)

@@ -1,0 +1,125 @@
+"""jax.lax.cond, switch, scan and fori_loop over the JS API's lax.cond,
+lax.switch, lax.scan and lax.foriLoop: Python owns the pytrees (operands,
+carries and outputs go to JS as flat lists of leaves); JS traces each
+branch or body once, during the call."""
+
+from . import pytree
+from .api import _as_leaf, _for_call, asarray
+from .js import call, from_js, js_list, sl
+
+
+def _leaf(x):
+    """A leaf in a JS list of leaves: a Python scalar as an array (a JS list
+    of numbers would be one array of data, not a list of scalars)."""
+    return asarray(x) if isinstance(x, (bool, int, float)) else _as_leaf(x)
+
+
+def _leaves(tree):
+    leaves, treedef = pytree.tree_flatten(tree)
+    return [_leaf(x) for x in leaves], treedef
+
+
+def _js_leaves(values):
+    return js_list([_leaf(x) for x in values])
+
+
+def _branch_body(fun, treedef, box, mismatch):
+    """A branch for JS: fun on the operands rebuilt from flat leaves; its
+    output flattened (the first branch's structure is kept in box["tree"],
+    a later one that differs is `mismatch(first, this)`'s TypeError)."""
+
+    def body(*js_leaves):
+        out = fun(*pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves]))
+        leaves, tree = pytree.tree_flatten(out)
+        if "tree" in box and box["tree"] != tree:
+            raise TypeError(mismatch(box["tree"], tree))
+        box["tree"] = tree
+        return _js_leaves(leaves)
+
+    return body
+
+
+def cond(pred, true_fun, false_fun, *operands):
+    """jax.lax.cond(pred, true_fun, false_fun, *operands)."""
+    leaves, treedef = _leaves(operands)
+    box = {}
+
+    def mismatch(false_tree, true_tree):
+        return f"true_fun and false_fun output must have same type structure, got {true_tree} and {false_tree}."
+
+    with _for_call(_branch_body(true_fun, treedef, box, mismatch)) as t, _for_call(
+        _branch_body(false_fun, treedef, box, mismatch)
+    ) as f:
+        out = call(sl.lax.cond, _as_leaf(pred), t, f, *leaves)
+    return pytree.tree_unflatten(box["tree"], [from_js(x) for x in out])
+
+
+def switch(index, branches, *operands):
+    """jax.lax.switch(index, branches, *operands): the index clamped to the branches."""
+    branches = list(branches)
+    leaves, treedef = _leaves(operands)
+    box = {}
+
+    def mismatch(first, other):
+        return f"branch 0 and later branch outputs must have same type structure, got {first} and {other}."
+
+    proxies = [_for_call(_branch_body(b, treedef, box, mismatch)) for b in branches]
+    fns = [p.__enter__() for p in proxies]
+    try:
+        out = call(sl.lax.switch, _as_leaf(index), js_list(fns), *leaves)
+    finally:
+        for p in proxies:
+            p.__exit__(None, None, None)
+    return pytree.tree_unflatten(box["tree"], [from_js(x) for x in out])
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
+    """jax.lax.scan(f, init, xs, length, reverse): returns (carry, ys)."""
+    init_leaves, init_tree = _leaves(init)
+    xs_leaves, xs_tree = _leaves(xs)
+    box = {}
+
+    def body(js_carry, js_x):
+        carry = pytree.tree_unflatten(init_tree, [from_js(v) for v in js_carry])
+        x = pytree.tree_unflatten(xs_tree, [from_js(v) for v in js_x])
+        out = f(carry, x)
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            raise TypeError("scan body output must be a pair, got " + type(out).__name__)
+        new_carry, new_tree = pytree.tree_flatten(out[0])
+        if new_tree != init_tree:
+            raise TypeError(
+                "scan body function carry input and carry output must have the same pytree structure, but they "
+                f"differ: the input carry is {init_tree} and the output carry is {new_tree}"
+            )
+        ys, box["ys"] = pytree.tree_flatten(out[1])
+        return js_list([_js_leaves(new_carry), _js_leaves(ys)])
+
+    with _for_call(body) as fn:
+        res = call(sl.lax.scan, fn, js_list(init_leaves), js_list(xs_leaves), {"length": length, "reverse": bool(reverse)})
+    carry = pytree.tree_unflatten(init_tree, [from_js(v) for v in res[0]])
+    return carry, pytree.tree_unflatten(box["ys"], [from_js(v) for v in res[1]])
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """jax.lax.fori_loop(lower, upper, body_fun, init_val) with integer bounds (a scan, as JAX makes it)."""
+    leaves, treedef = _leaves(init_val)
+
+    def body(i, js_x):
+        x = pytree.tree_unflatten(treedef, [from_js(v) for v in js_x])
+        new, tree = pytree.tree_flatten(body_fun(from_js(i), x))
+        if tree != treedef:
+            raise TypeError(
+                "body_fun output and input must have identical types, got\n"
+                f"{tree} and {treedef}"
+            )
+        return _js_leaves(new)
+
+    bounds = [b if isinstance(b, int) and not isinstance(b, bool) else _as_leaf(b) for b in (lower, upper)]
+    with _for_call(body) as fn:
+        res = call(sl.lax.foriLoop, bounds[0], bounds[1], fn, js_list(leaves))
+    return pytree.tree_unflatten(treedef, [from_js(v) for v in res])
+
+
+def while_loop(cond_fun, body_fun, init_val):
+    """jax.lax.while_loop: not supported by ShardLab yet."""
+    call(sl.lax.whileLoop)
