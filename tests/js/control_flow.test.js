@@ -7,17 +7,11 @@
 // a collective); while_loop is refused clearly.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
+import { close } from './close.js';
 
 const { np, lax } = sl;
 beforeAll(() => sl.init());
 
-const TOL = 1e-5;
-function close(got, want, what = '') {
-  const g = [got].flat(Infinity);
-  const w = [want].flat(Infinity);
-  expect(g.length, what).toBe(w.length);
-  g.forEach((v, i) => expect(Math.abs(v - w[i]), `${what} [${i}] ${v} vs ${w[i]}`).toBeLessThanOrEqual(TOL * Math.max(1, Math.abs(w[i]))));
-}
 const run = async (f, ...args) => sl.jit(f)(...args.map((a) => sl.array(a)));
 
 describe('cond and switch', () => {

@@ -7,17 +7,11 @@
 // Values against float64 references within 1e-5 relative.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
+import { close } from './close.js';
 
 const { np, lax, nn } = sl;
 beforeAll(() => sl.init());
 
-const TOL = 1e-5;
-function close(got, want, what = '') {
-  const g = [got].flat(Infinity);
-  const w = [want].flat(Infinity);
-  expect(g.length, what).toBe(w.length);
-  g.forEach((v, i) => expect(Math.abs(v - w[i]), `${what} [${i}] ${v} vs ${w[i]}`).toBeLessThanOrEqual(TOL * Math.max(1, Math.abs(w[i]))));
-}
 
 describe('stopGradient', () => {
   test('d/dx sum(x * stop_gradient(x)) = x; ints pass through; printed as JAX', async () => {

@@ -5,17 +5,11 @@
 // vmap inside and around shardMap, and the printed programs.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
+import { close } from './close.js';
 
 const { np, lax } = sl;
 beforeAll(() => sl.init());
 
-const TOL = 1e-5;
-function close(got, want, what = '') {
-  const g = [got].flat(Infinity);
-  const w = [want].flat(Infinity);
-  expect(g.length, what).toBe(w.length);
-  g.forEach((v, i) => expect(Math.abs(v - w[i]), `${what} [${i}] ${v} vs ${w[i]}`).toBeLessThanOrEqual(TOL * Math.max(1, Math.abs(w[i]))));
-}
 const rand = (n, seed) => Array.from({ length: n }, (_, i) => Math.sin(seed * 7.1 + i * 1.3) * 1.5);
 const f32 = (xs) => xs.map(Math.fround);
 const rows = (flat, r, c) => Array.from({ length: r }, (_, i) => flat.slice(i * c, (i + 1) * c));
