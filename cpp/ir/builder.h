@@ -5,7 +5,8 @@
 // of an enclosing trace captures it as an explicit input of the body, as JAX
 // does with closed-over tracers. Inside a body that tracks VMA, an operand
 // that varies along fewer mesh axes than another is first pvary'd to them,
-// as JAX inserts pvary for a binary op of varying and invariant values.
+// as JAX inserts pvary for a binary op of varying and invariant values
+// (except for a primitive holding programs traced on its operands' types).
 #pragma once
 
 #include <functional>

@@ -44,7 +44,9 @@ std::vector<MaybeAtom> transpose_lowered(Prim prim, Builder& b, const Params& p,
   std::vector<Atom> ins;
   for (const Atom& x : inputs) ins.push_back(lb.input(x.aval));
   const Program lowered = lb.build(primitive(prim).lower(lb, p, ins));
-  return emit_transpose(b, lowered, linear, inputs, cts).cts;
+  std::vector<MaybeAtom> out_cts = cts;
+  out_cts.resize(lowered.outvars.size());  // a missing cotangent is a zero
+  return emit_transpose(b, lowered, linear, inputs, out_cts).cts;
 }
 
 // An atom carrying only a type (what batched_body reads of its operands).
