@@ -25,6 +25,10 @@ struct Aval {
   bool operator!=(const Aval& o) const { return !(*this == o); }
 };
 
+/// Whether `a` and `b` have the same dtype and shape (what a program traced
+/// on one takes the other as: varying axes aside, which pvary reconciles).
+inline bool same_type(const Aval& a, const Aval& b) { return a.dtype == b.dtype && a.shape == b.shape; }
+
 /// Checks that a value of type `aval` can exist: its dimensions are in
 /// 0..kMaxDimension (else a ValueError) and its bytes, counted in 64 bits,
 /// fit in the device memory (else a ResourceError); errors name `fn` and `what`.

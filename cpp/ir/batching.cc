@@ -125,11 +125,22 @@ std::vector<Batched> batch_program(Builder& b, const Program& p, const std::vect
   return out;
 }
 
-ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<Atom>& in,
-                        const std::vector<bool>& batched, int64_t size) {
+std::vector<Batched> batch_dims_leading(Builder& b, const std::vector<Batched>& in, int64_t size) {
+  std::vector<Batched> out;
+  for (const Batched& x : in) out.push_back(x.batched() ? Batched{move_batch_dim(b, x, 0, size), 0} : x);
+  return out;
+}
+
+std::vector<Atom> values_of(const std::vector<Batched>& in) {
+  std::vector<Atom> out;
+  for (const Batched& x : in) out.push_back(x.value);
+  return out;
+}
+
+ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<Batched>& in, int64_t size) {
   Builder b(scope, nullptr);
   std::vector<Batched> ins;
-  for (size_t i = 0; i < in.size(); ++i) ins.push_back(Batched{b.input(in[i].aval), batched[i] ? 0 : kNotBatched});
+  for (const Batched& x : in) ins.push_back(Batched{b.input(x.value.aval), x.dim});
   std::vector<Atom> outs;
   for (const Batched& o : batch_program(b, p, ins, size)) outs.push_back(move_batch_dim(b, o, 0, size));
   return std::make_shared<const Program>(b.build(outs));

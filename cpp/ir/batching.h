@@ -60,12 +60,19 @@ Atom example(Builder& b, const Batched& x, int64_t k);
 /// indices of dynamic_slice, which JAX turns into a gather).
 Atom stack_examples(Builder& b, int64_t size, const std::function<Atom(int64_t)>& one);
 
+/// Every operand with its batch dimension, if it has one, at 0 (values the
+/// same for every example stay as they are): how a rule hands its operands
+/// to a body it batches (batched_body).
+std::vector<Batched> batch_dims_leading(Builder& b, const std::vector<Batched>& in, int64_t size);
+
+/// The values of `in`.
+std::vector<Atom> values_of(const std::vector<Batched>& in);
+
 /// The program `p` (a body traced in `scope`: a custom call's program, a
-/// branch, a loop body) batched for operands `in`, those with `batched[i]`
-/// along dimension 0 (the others the same for every example), every output
-/// batched along 0: what a rule emits its primitive with.
-ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<Atom>& in,
-                        const std::vector<bool>& batched, int64_t size);
+/// branch, a loop body) batched for operands of the types of `in` (a batched
+/// one's batch dimension at 0), every output batched along 0: what a rule
+/// emits its primitive with.
+ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<Batched>& in, int64_t size);
 
 /// Emits into `b` the program `p` (traced in b's scope) on the batched
 /// `inputs` (one per input of p) for a batch of `size`; returns p's outputs

@@ -17,12 +17,6 @@ std::vector<std::string> minus(const std::vector<std::string>& a, const std::vec
   return out;
 }
 
-std::string types(const std::vector<Atom>& outs) {
-  std::string s = "(";
-  for (size_t i = 0; i < outs.size(); ++i) s += (i ? ", " : "") + outs[i].aval.str();
-  return s + (outs.size() == 1 ? ",)" : ")");
-}
-
 }  // namespace
 
 CondTrace::CondTrace(Builder& outer, std::vector<Atom> operands) : outer_(outer), operands_(std::move(operands)) {
@@ -61,11 +55,10 @@ std::vector<Atom> CondTrace::finish(const Atom& index) {
   std::vector<std::vector<std::string>> vma(first.size(), idx.aval.vma);
   for (const Branch& br : branches_) {
     bool same = br.program.outvars.size() == first.size();
-    for (size_t j = 0; same && j < first.size(); ++j)
-      same = br.program.outvars[j].aval.dtype == first[j].aval.dtype && br.program.outvars[j].aval.shape == first[j].aval.shape;
+    for (size_t j = 0; same && j < first.size(); ++j) same = same_type(br.program.outvars[j].aval, first[j].aval);
     if (!same)
-      fail(ErrorKind::kShape, "branches of cond must have identical output types, got ", types(first), " and ",
-           types(br.program.outvars));
+      fail(ErrorKind::kShape, "branches of cond must have identical output types, got ", types_str(first), " and ",
+           types_str(br.program.outvars));
     for (size_t j = 0; j < first.size(); ++j) vma[j] = vma_union(vma[j], br.program.outvars[j].aval.vma);
   }
   Programs programs;
@@ -125,7 +118,7 @@ std::vector<Atom> ScanTrace::finish(std::vector<Atom> outs) {
          " arrays, got ", outs.size(), " arrays in all");
   for (Atom& o : outs) o = inner_.local(o);
   for (size_t i = 0; i < init_.size(); ++i)
-    if (outs[i].aval.dtype != init_[i].aval.dtype || outs[i].aval.shape != init_[i].aval.shape)
+    if (!same_type(outs[i].aval, init_[i].aval))
       fail(ErrorKind::kShape, "scan body function carry input and carry output must have equal types, but carry ", i,
            " is ", init_[i].aval.str(), " as input and ", outs[i].aval.str(), " as output");
   const std::vector<Atom>& consts = inner_.captured();

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ir/aval.h"
@@ -58,5 +59,12 @@ struct Program {
   std::vector<Atom> outvars;  ///< the outputs
   Scope scope;                ///< where it runs
 };
+
+/// The programs nested in equation `e` (its program parameters: a
+/// shard_map's body, a custom call's program, cond's branches, scan's body).
+std::vector<const Program*> subprograms(const Eqn& e);
+
+/// The types of `values`, as a tuple for messages: (f32[3], i32[]).
+std::string types_str(const std::vector<Atom>& values);
 
 }  // namespace shardlab::ir

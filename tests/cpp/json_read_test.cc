@@ -88,8 +88,7 @@ TEST(JsonRead, EveryPrimitiveReadsBackToTheSameProgram) {
   const std::function<void(const Program&)> mark = [&](const Program& q) {
     for (const Eqn& e : q.eqns) {
       seen[static_cast<size_t>(e.prim)] = true;
-      for (const Param& x : e.params)
-        if (const auto* body = std::get_if<ProgramRef>(&x.value)) mark(**body);
+      for (const Program* body : subprograms(e)) mark(*body);
     }
   };
   mark(p);

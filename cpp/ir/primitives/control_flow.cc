@@ -15,14 +15,6 @@ namespace shardlab::ir {
 
 namespace {
 
-bool same_type(const Aval& a, const Aval& b) { return a.dtype == b.dtype && a.shape == b.shape; }
-
-std::string types(const std::vector<Atom>& outs) {
-  std::string s = "(";
-  for (size_t i = 0; i < outs.size(); ++i) s += (i ? ", " : "") + outs[i].aval.str();
-  return s + (outs.size() == 1 ? ",)" : ")");
-}
-
 // Whether every axis of `a` is in `b` (both sorted).
 bool vma_within(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   for (const std::string& x : a)
@@ -49,7 +41,7 @@ std::vector<MaybeAtom> transpose_lowered(Prim prim, Builder& b, const Params& p,
   return emit_transpose(b, lowered, linear, inputs, out_cts).cts;
 }
 
-// An atom carrying only a type (what batched_body reads of its operands).
+// An atom carrying only a type (what batched_body reads of its operands' values).
 Atom typed(const Aval& a) { return Atom{-1, 0.0, a, 0}; }
 
 // Row i of x (its leading dimension dropped).
@@ -66,13 +58,8 @@ Atom row(Builder& b, const Atom& x, int64_t i) {
 const char* first_collective(const Program& p) {
   for (const Eqn& e : p.eqns) {
     if (primitive(e.prim).collective) return primitive(e.prim).name;
-    for (const Param& x : e.params) {
-      const char* found = nullptr;
-      if (const auto* sub = std::get_if<ProgramRef>(&x.value)) found = first_collective(**sub);
-      if (const auto* subs = std::get_if<Programs>(&x.value))
-        for (const ProgramRef& q : *subs) found = found ? found : first_collective(*q);
-      if (found) return found;
-    }
+    for (const Program* q : subprograms(e))
+      if (const char* found = first_collective(*q)) return found;
   }
   return nullptr;
 }
@@ -97,8 +84,8 @@ std::vector<Aval> Def<Prim::kCond>::shape(const Params& p, const std::vector<Ava
     bool same = br.outvars.size() == first.size();
     for (size_t j = 0; same && j < first.size(); ++j) same = same_type(br.outvars[j].aval, first[j].aval);
     if (!same)
-      fail(ErrorKind::kShape, "branches of cond must have identical output types, got branch 0 ", types(first),
-           " and branch ", k, " ", types(br.outvars));
+      fail(ErrorKind::kShape, "branches of cond must have identical output types, got branch 0 ", types_str(first),
+           " and branch ", k, " ", types_str(br.outvars));
     if (!in[0].vma.empty())
       if (const char* c = first_collective(br))
         fail(ErrorKind::kVma, kName, ": the branch index varies across devices along ", param_str(in[0].vma),
@@ -145,17 +132,12 @@ std::vector<MaybeAtom> Def<Prim::kCond>::transpose(Builder& b, const Params& p, 
 std::vector<Batched> Def<Prim::kCond>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                             int64_t size) {
   const Programs& branches = param<Programs>(p, "branches", kName);
-  std::vector<Atom> ops;
-  std::vector<bool> batched;
-  for (size_t i = 1; i < in.size(); ++i) {
-    ops.push_back(in[i].batched() ? move_batch_dim(b, in[i], 0, size) : in[i].value);
-    batched.push_back(in[i].batched());
-  }
+  const std::vector<Batched> ops = batch_dims_leading(b, std::vector<Batched>(in.begin() + 1, in.end()), size);
   if (!in[0].batched()) {
     Programs nb;
-    for (const ProgramRef& br : branches) nb.push_back(batched_body(b.scope(), *br, ops, batched, size));
+    for (const ProgramRef& br : branches) nb.push_back(batched_body(b.scope(), *br, ops, size));
     std::vector<Atom> args{in[0].value};
-    args.insert(args.end(), ops.begin(), ops.end());
+    for (const Batched& x : ops) args.push_back(x.value);
     return batched_at(b.emit(Prim::kCond, {{"branches", nb}}, args), 0);
   }
   // A batched index: every branch on the whole batch, then per example the
@@ -163,10 +145,8 @@ std::vector<Batched> Def<Prim::kCond>::batch(Builder& b, const Params& p, const 
   const Atom index = clamped(b, move_batch_dim(b, in[0], 0, size), branches.size());
   std::vector<std::vector<Atom>> outs;
   for (const ProgramRef& br : branches) {
-    std::vector<Batched> ins;
-    for (size_t i = 0; i < ops.size(); ++i) ins.push_back(Batched{ops[i], batched[i] ? 0 : kNotBatched});
     std::vector<Atom> r;
-    for (const Batched& o : batch_program(b, *br, ins, size)) r.push_back(move_batch_dim(b, o, 0, size));
+    for (const Batched& o : batch_program(b, *br, ops, size)) r.push_back(move_batch_dim(b, o, 0, size));
     outs.push_back(r);
   }
   std::vector<Atom> result;
@@ -330,27 +310,18 @@ std::vector<Batched> Def<Prim::kScan>::batch(Builder& b, const Params& p, const 
   const ScanParams s = scan_of(p);
   const size_t fixed = s.num_consts + s.num_carry;
   // consts as they are (batched ones along 0), every carry along 0, xs along 1 (the body sees them along 0).
-  std::vector<Atom> args, body_in;
-  std::vector<bool> batched;
+  std::vector<Atom> args;
+  std::vector<Batched> body_in;
   for (size_t i = 0; i < in.size(); ++i) {
-    const bool carry = i >= s.num_consts && i < fixed;
-    const bool is_x = i >= fixed;
-    if (!in[i].batched() && !carry) {
-      args.push_back(in[i].value);
-      Aval a = in[i].value.aval;
-      if (is_x) a.shape.erase(a.shape.begin());
-      body_in.push_back(typed(a));
-      batched.push_back(false);
-      continue;
-    }
-    const Atom v = move_batch_dim(b, in[i], is_x ? 1 : 0, size);
+    const bool carry = i >= s.num_consts && i < fixed, is_x = i >= fixed;
+    const bool batched = in[i].batched() || carry;
+    const Atom v = batched ? move_batch_dim(b, in[i], is_x ? 1 : 0, size) : in[i].value;
     args.push_back(v);
     Aval a = v.aval;
     if (is_x) a.shape.erase(a.shape.begin());
-    body_in.push_back(typed(a));
-    batched.push_back(true);
+    body_in.push_back(Batched{typed(a), batched ? 0 : kNotBatched});
   }
-  const ProgramRef body = batched_body(b.scope(), s.body, body_in, batched, size);
+  const ProgramRef body = batched_body(b.scope(), s.body, body_in, size);
   const std::vector<Atom> r = b.emit(Prim::kScan, with_param(p, "jaxpr", body), args);
   std::vector<Batched> out;
   for (size_t j = 0; j < r.size(); ++j) out.push_back(Batched{r[j], j < s.num_carry ? 0 : 1});

@@ -1,7 +1,6 @@
 #include "ir/primitives/derivatives.h"
 
 #include <cstring>
-#include <functional>
 
 #include "ir/builder.h"
 #include "ir/lower.h"
@@ -18,18 +17,6 @@ std::vector<Atom> tail(const std::vector<Atom>& v, size_t from) {
   return std::vector<Atom>(v.begin() + static_cast<long>(from), v.end());
 }
 
-std::string short_type(const Aval& a) { return Aval{a.dtype, a.shape, {}}.str(); }
-
-// Whether `got` has the dtype and shape of `want` (varying axes aside: a
-// rule's value may vary along fewer axes; it is pvary'd where it is used).
-bool same_type(const Aval& got, const Aval& want) { return got.dtype == want.dtype && got.shape == want.shape; }
-
-// The types of `outs` as JAX lists them in its custom-rule errors: [f32[3], f32[]].
-std::string types_of(const std::vector<Atom>& outs) {
-  std::string s = "[";
-  for (size_t i = 0; i < outs.size(); ++i) s += (i ? ", " : "") + short_type(outs[i].aval);
-  return s + "]";
-}
 
 // A custom call's closed-over values are constants to its rules, which see
 // only the arguments: a derivative through one is lost, so it is an error.
@@ -50,38 +37,31 @@ std::vector<Atom> instantiated(Builder& b, const std::vector<Atom>& xs, const st
   return out;
 }
 
-// A custom call's operands under vmap: batched ones moved to dimension 0.
-struct BatchedOperands {
-  std::vector<Atom> values;
-  std::vector<MapAxis> axes;  // 0 or not mapped, per operand
-  std::vector<bool> batched;  // whether mapped, per operand
-};
-BatchedOperands batched_operands(Builder& b, const std::vector<Batched>& in, int64_t size) {
-  BatchedOperands o;
-  for (const Batched& x : in) {
-    o.values.push_back(x.batched() ? move_batch_dim(b, x, 0, size) : x.value);
-    o.axes.push_back(x.batched() ? MapAxis(0) : std::nullopt);
-    o.batched.push_back(x.batched());
-  }
-  return o;
-}
-
-std::vector<MapAxis> repeated(std::vector<MapAxis> a, size_t times) {
+// vmap's in_axes for a custom call's rule: its operands after the
+// closed-over ones (batched ones along 0), `times` over (a jvp rule takes
+// primals and tangents).
+std::vector<MapAxis> rule_axes(const std::vector<Batched>& ops, size_t num_consts, size_t times = 1) {
   std::vector<MapAxis> out;
-  for (size_t t = 0; t < times; ++t) out.insert(out.end(), a.begin(), a.end());
+  for (size_t t = 0; t < times; ++t)
+    for (size_t i = num_consts; i < ops.size(); ++i) out.push_back(ops[i].batched() ? MapAxis(0) : std::nullopt);
   return out;
 }
 
-// `rule` under vmap: its arguments mapped along `in_axes`, every output
-// along 0; then `post` on the outputs (bwd's cotangents of unbatched operands are summed).
-RuleRef vmapped(const RuleRef& rule, std::vector<MapAxis> in_axes, int64_t size,
-                std::function<std::vector<Atom>(Builder&, std::vector<Atom>)> post = nullptr) {
-  return std::make_shared<const Rule>(Rule{rule->name, [rule, in_axes, size, post](Builder& b, const std::vector<Atom>& args) {
-    VmapTrace t(b, args, in_axes, size);
-    const std::vector<Atom> outs = rule->fn(t.builder(), t.inputs());
-    std::vector<Atom> r = t.finish(outs, std::vector<MapAxis>(outs.size(), MapAxis(0)));
-    return post ? post(b, std::move(r)) : r;
-  }});
+// `rule` under vmap: its arguments mapped along `in_axes`, every output along 0.
+std::vector<Atom> vmapped(Builder& b, const Rule& rule, const std::vector<Atom>& args,
+                          const std::vector<MapAxis>& in_axes, int64_t size) {
+  VmapTrace t(b, args, in_axes, size);
+  const std::vector<Atom> outs = rule.fn(t.builder(), t.inputs());
+  return t.finish(outs, std::vector<MapAxis>(outs.size(), MapAxis(0)));
+}
+
+// A rule's name with `fn` in place of its function (a rule under vmap).
+RuleRef renamed(const RuleRef& rule, TracedFn fn) { return std::make_shared<const Rule>(Rule{rule->name, std::move(fn)}); }
+
+// A custom call's params with its program batched for operands `ops` (batch dimensions at 0).
+Params with_batched_call(const Builder& b, const Params& p, const char* prim, const std::vector<Batched>& ops,
+                         int64_t size) {
+  return with_param(p, "call_jaxpr", batched_body(b.scope(), *param<ProgramRef>(p, "call_jaxpr", prim), ops, size));
 }
 
 }  // namespace
@@ -127,8 +107,8 @@ void check_rule_types(const std::string& msg_head, const std::vector<Atom>& got,
   bool ok = got.size() == want.size();
   for (size_t i = 0; ok && i < got.size(); ++i) ok = same_type(got[i].aval, want[i].aval);
   if (!ok)
-    fail(ErrorKind::kShape, msg_head, " must produce ", what, " of the shapes and dtypes ", types_of(want),
-         ", but got ", types_of(got));
+    fail(ErrorKind::kShape, msg_head, " must produce ", what, " of the shapes and dtypes ", types_str(want),
+         ", but got ", types_str(got));
 }
 
 // Example programs and rules for samples: f(x) = x * x, its JVP and its VJP.
@@ -178,12 +158,14 @@ std::vector<MaybeAtom> Def<Prim::kCustomJvpCall>::jvp(Builder& b, const Params& 
 
 std::vector<Batched> Def<Prim::kCustomJvpCall>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                                      int64_t size) {
-  const BatchedOperands o = batched_operands(b, in, size);
-  const auto k = static_cast<long>(param<int64_t>(p, "num_consts", kName));
-  const std::vector<MapAxis> arg_axes(o.axes.begin() + k, o.axes.end());
-  Params q = with_param(p, "call_jaxpr", batched_body(b.scope(), *param<ProgramRef>(p, "call_jaxpr", kName), o.values, o.batched, size));
-  q = with_param(q, "jvp", vmapped(param<RuleRef>(p, "jvp", kName), repeated(arg_axes, 2), size));
-  return batched_at(b.emit(Prim::kCustomJvpCall, q, o.values), 0);
+  const std::vector<Batched> ops = batch_dims_leading(b, in, size);
+  const RuleRef jvp = param<RuleRef>(p, "jvp", kName);
+  const std::vector<MapAxis> axes = rule_axes(ops, static_cast<size_t>(param<int64_t>(p, "num_consts", kName)), 2);
+  const Params q = with_param(with_batched_call(b, p, kName, ops, size), "jvp",
+                              renamed(jvp, [jvp, axes, size](Builder& bb, const std::vector<Atom>& args) {
+                                return vmapped(bb, *jvp, args, axes, size);
+                              }));
+  return batched_at(b.emit(Prim::kCustomJvpCall, q, values_of(ops)), 0);
 }
 
 Sample Def<Prim::kCustomJvpCall>::sample() {
@@ -230,22 +212,22 @@ std::vector<MaybeAtom> Def<Prim::kCustomVjpCall>::jvp(Builder& b, const Params& 
 
 std::vector<Batched> Def<Prim::kCustomVjpCall>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                                      int64_t size) {
-  const BatchedOperands o = batched_operands(b, in, size);
-  const auto k = static_cast<long>(param<int64_t>(p, "num_consts", kName));
-  const std::vector<MapAxis> arg_axes(o.axes.begin() + k, o.axes.end());
-  Params q = with_param(p, "call_jaxpr", batched_body(b.scope(), *param<ProgramRef>(p, "call_jaxpr", kName), o.values, o.batched, size));
-  q = with_param(q, "fwd", vmapped(param<RuleRef>(p, "fwd", kName), arg_axes, size));
+  const std::vector<Batched> ops = batch_dims_leading(b, in, size);
+  const RuleRef fwd = param<RuleRef>(p, "fwd", kName), bwd = param<RuleRef>(p, "bwd", kName);
+  const std::vector<MapAxis> axes = rule_axes(ops, static_cast<size_t>(param<int64_t>(p, "num_consts", kName)));
+  Params q = with_param(with_batched_call(b, p, kName, ops, size), "fwd",
+                        renamed(fwd, [fwd, axes, size](Builder& bb, const std::vector<Atom>& args) {
+                          return vmapped(bb, *fwd, args, axes, size);
+                        }));
   // bwd(residuals, cts) sees everything batched along 0 (fwd's residuals and
   // the call's outputs are); an unbatched argument's cotangent is the sum over the batch.
-  const RuleRef bwd = param<RuleRef>(p, "bwd", kName);
-  q = with_param(q, "bwd", std::make_shared<const Rule>(Rule{bwd->name, [bwd, arg_axes, size](Builder& bb, const std::vector<Atom>& args) {
-    const RuleRef all = vmapped(bwd, std::vector<MapAxis>(args.size(), MapAxis(0)), size);
-    std::vector<Atom> cts = all->fn(bb, args);
-    for (size_t i = 0; i < cts.size() && i < arg_axes.size(); ++i)
-      if (!arg_axes[i]) cts[i] = reduce_sum(bb, cts[i], {0});
+  q = with_param(q, "bwd", renamed(bwd, [bwd, axes, size](Builder& bb, const std::vector<Atom>& args) {
+    std::vector<Atom> cts = vmapped(bb, *bwd, args, std::vector<MapAxis>(args.size(), MapAxis(0)), size);
+    for (size_t i = 0; i < cts.size() && i < axes.size(); ++i)
+      if (!axes[i]) cts[i] = reduce_sum(bb, cts[i], {0});
     return cts;
-  }}));
-  return batched_at(b.emit(Prim::kCustomVjpCall, q, o.values), 0);
+  }));
+  return batched_at(b.emit(Prim::kCustomVjpCall, q, values_of(ops)), 0);
 }
 
 Sample Def<Prim::kCustomVjpCall>::sample() {
@@ -314,19 +296,13 @@ std::vector<Atom> Def<Prim::kCustomLin>::lower(Builder&, const Params&, const st
   fail_jvp_of_custom_vjp();
 }
 
-namespace {
-
-bool holds_custom_lin(const Program& p) {
+bool has_custom_lin(const Program& p) {
   for (const Eqn& e : p.eqns) {
     if (e.prim == Prim::kCustomLin) return true;
-    for (const Param& x : e.params)
-      if (const auto* sub = std::get_if<ProgramRef>(&x.value); sub && holds_custom_lin(**sub)) return true;
+    for (const Program* q : subprograms(e))
+      if (has_custom_lin(*q)) return true;
   }
   return false;
 }
-
-}  // namespace
-
-bool has_custom_lin(const Program& p) { return holds_custom_lin(p); }
 
 }  // namespace shardlab::ir
