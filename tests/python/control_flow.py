@@ -55,3 +55,7 @@ try:
     lax.while_loop(lambda x: x < 3, lambda x: x + 1, 0)
 except Exception as e:
     print("while_loop:", type(e).__name__)
+# Outputs that are all Python scalars (a carry (0, 0.0), a jitted constant)
+# stay scalars: JS would read a list of numbers as one array of data.
+n, h = lax.fori_loop(0, 3, lambda i, c: (c[0] + 1, c[1] + 0.5), (0, 0.0))
+print("scalar outputs", int(n), float(h), n.shape, jax.jit(lambda x: 2.0)(jnp.ones(2)).shape)

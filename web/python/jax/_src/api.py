@@ -82,9 +82,18 @@ def _call_flat(fun, treedef, js_leaves):
     return fun(*args, **kwargs)
 
 
+def _js_leaves(values):
+    """A JS list of leaves. JS reads a list of numbers as array data, so when
+    every leaf is a Python scalar each goes as a 0-d array (emitted into the
+    current trace, if any, rather than captured as a constant)."""
+    if values and all(isinstance(x, (bool, int, float)) for x in values):
+        return js_list([from_js(call(sl.np.full, (), x, dtypes.name(type(x)))) for x in values])
+    return js_list([_as_leaf(x) for x in values])
+
+
 def _flat_out(out):
     leaves, tree = pytree.tree_flatten(out)
-    return js_list([_as_leaf(x) for x in leaves]), tree
+    return _js_leaves(leaves), tree
 
 
 def _unflatten_args(flat, values):

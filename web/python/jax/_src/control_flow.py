@@ -4,23 +4,8 @@ carries and outputs go to JS as flat lists of leaves); JS traces each
 branch or body once, during the call."""
 
 from . import pytree
-from .api import _as_leaf, _for_call, asarray
+from .api import _as_leaf, _flat_out, _for_call, _js_leaves
 from .js import call, from_js, js_list, sl
-
-
-def _leaf(x):
-    """A leaf in a JS list of leaves: a Python scalar as an array (a JS list
-    of numbers would be one array of data, not a list of scalars)."""
-    return asarray(x) if isinstance(x, (bool, int, float)) else _as_leaf(x)
-
-
-def _leaves(tree):
-    leaves, treedef = pytree.tree_flatten(tree)
-    return [_leaf(x) for x in leaves], treedef
-
-
-def _js_leaves(values):
-    return js_list([_leaf(x) for x in values])
 
 
 def _branch_body(fun, treedef, box, mismatch):
@@ -29,19 +14,18 @@ def _branch_body(fun, treedef, box, mismatch):
     a later one that differs is `mismatch(first, this)`'s TypeError)."""
 
     def body(*js_leaves):
-        out = fun(*pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves]))
-        leaves, tree = pytree.tree_flatten(out)
+        out, tree = _flat_out(fun(*pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])))
         if "tree" in box and box["tree"] != tree:
             raise TypeError(mismatch(box["tree"], tree))
         box["tree"] = tree
-        return _js_leaves(leaves)
+        return out
 
     return body
 
 
 def cond(pred, true_fun, false_fun, *operands):
     """jax.lax.cond(pred, true_fun, false_fun, *operands)."""
-    leaves, treedef = _leaves(operands)
+    leaves, treedef = pytree.tree_flatten(operands)
     box = {}
 
     def mismatch(false_tree, true_tree):
@@ -50,14 +34,14 @@ def cond(pred, true_fun, false_fun, *operands):
     with _for_call(_branch_body(true_fun, treedef, box, mismatch)) as t, _for_call(
         _branch_body(false_fun, treedef, box, mismatch)
     ) as f:
-        out = call(sl.lax.cond, _as_leaf(pred), t, f, *leaves)
+        out = call(sl.lax.cond, _as_leaf(pred), t, f, *[_as_leaf(x) for x in leaves])
     return pytree.tree_unflatten(box["tree"], [from_js(x) for x in out])
 
 
 def switch(index, branches, *operands):
     """jax.lax.switch(index, branches, *operands): the index clamped to the branches."""
     branches = list(branches)
-    leaves, treedef = _leaves(operands)
+    leaves, treedef = pytree.tree_flatten(operands)
     box = {}
 
     def mismatch(first, other):
@@ -66,7 +50,7 @@ def switch(index, branches, *operands):
     proxies = [_for_call(_branch_body(b, treedef, box, mismatch)) for b in branches]
     fns = [p.__enter__() for p in proxies]
     try:
-        out = call(sl.lax.switch, _as_leaf(index), js_list(fns), *leaves)
+        out = call(sl.lax.switch, _as_leaf(index), js_list(fns), *[_as_leaf(x) for x in leaves])
     finally:
         for p in proxies:
             p.__exit__(None, None, None)
@@ -75,8 +59,8 @@ def switch(index, branches, *operands):
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
     """jax.lax.scan(f, init, xs, length, reverse): returns (carry, ys)."""
-    init_leaves, init_tree = _leaves(init)
-    xs_leaves, xs_tree = _leaves(xs)
+    init_leaves, init_tree = pytree.tree_flatten(init)
+    xs_leaves, xs_tree = pytree.tree_flatten(xs)
     box = {}
 
     def body(js_carry, js_x):
@@ -95,14 +79,14 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
         return js_list([_js_leaves(new_carry), _js_leaves(ys)])
 
     with _for_call(body) as fn:
-        res = call(sl.lax.scan, fn, js_list(init_leaves), js_list(xs_leaves), {"length": length, "reverse": bool(reverse)})
+        res = call(sl.lax.scan, fn, _js_leaves(init_leaves), _js_leaves(xs_leaves), {"length": length, "reverse": bool(reverse)})
     carry = pytree.tree_unflatten(init_tree, [from_js(v) for v in res[0]])
     return carry, pytree.tree_unflatten(box["ys"], [from_js(v) for v in res[1]])
 
 
 def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """jax.lax.fori_loop(lower, upper, body_fun, init_val) with integer bounds (a scan, as JAX makes it)."""
-    leaves, treedef = _leaves(init_val)
+    leaves, treedef = pytree.tree_flatten(init_val)
 
     def body(i, js_x):
         x = pytree.tree_unflatten(treedef, [from_js(v) for v in js_x])
@@ -116,7 +100,7 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
 
     bounds = [b if isinstance(b, int) and not isinstance(b, bool) else _as_leaf(b) for b in (lower, upper)]
     with _for_call(body) as fn:
-        res = call(sl.lax.foriLoop, bounds[0], bounds[1], fn, js_list(leaves))
+        res = call(sl.lax.foriLoop, bounds[0], bounds[1], fn, _js_leaves(leaves))
     return pytree.tree_unflatten(treedef, [from_js(v) for v in res])
 
 

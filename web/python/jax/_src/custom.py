@@ -8,7 +8,7 @@ import functools
 import inspect
 
 from . import pytree
-from .api import _Callback, _as_leaf
+from .api import _Callback, _as_leaf, _flat_out, _js_leaves
 from .js import call, from_js, js_list, sl, to_js_value
 
 
@@ -71,9 +71,8 @@ class _Custom:
 
     def _fun_body(self, statics, diff, trees_of, box):
         def body(*js_leaves):
-            out = self.fun(*self._rebuild(trees_of, statics, diff, [from_js(x) for x in js_leaves]))
-            leaves, box["out"] = pytree.tree_flatten(out)
-            return js_list([_as_leaf(x) for x in leaves])
+            out, box["out"] = _flat_out(self.fun(*self._rebuild(trees_of, statics, diff, [from_js(x) for x in js_leaves])))
+            return out
 
         return body
 
@@ -133,7 +132,7 @@ class custom_jvp(_Custom):
                     f"with equal container (pytree) structures, equal to the function's output structure {box['out']}, "
                     f"but got {pt} and {tt} respectively."
                 )
-            return js_list([js_list([_as_leaf(x) for x in p]), js_list([_as_leaf(x) for x in t])])
+            return js_list([_js_leaves(p), _js_leaves(t)])
 
         rule_cb = _Callback(rule)
         js_fn = sl.customJvp(fun_cb.proxy, to_js_value({"name": self.__name__}))
@@ -181,7 +180,7 @@ class custom_vjp(_Custom):
                 )
             res, res_tree = pytree.tree_flatten(r[1])
             res_trees[len(res)] = res_tree
-            return js_list([js_list([_as_leaf(x) for x in out]), js_list([_as_leaf(x) for x in res])])
+            return js_list([_js_leaves(out), _js_leaves(res)])
 
         def bwd_rule(js_res, js_g):
             res = [from_js(x) for x in js_res]
