@@ -63,6 +63,23 @@ test('an error thrown while loading the code is shown as text', async ({ page })
   await expectNoInjection(page);
 });
 
+test("a custom function's and its rule's names (the learner's) are shown as text in the traced program", async ({ page }) => {
+  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  const code = solution('ring-allreduce-ppermute')
+    .replace(
+      'export default function',
+      `const id = sl.customJvp((v) => v, { name: ${JSON.stringify(IMG)} });\nid.defjvp((p, t) => [id(p[0]), t[0]], { name: ${JSON.stringify(IMG)} });\nexport default function`,
+    )
+    .replace('let sum = block;', 'let sum = id(block);');
+  await typeCode(page, code);
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+  const jaxpr = await page.locator('pre.jaxpr').textContent();
+  expect(jaxpr).toContain(`name=${IMG}`);
+  expect(jaxpr).toContain(`jvp=${IMG}`);
+  await expectNoInjection(page);
+});
+
 test('every string of a report is rendered as text (report.js on a hostile report)', async ({ page }) => {
   await page.goto('/tests/browser/pages/report.html');
   const x = await page.waitForFunction(() => window.__hostile).then((h) => h.jsonValue());
