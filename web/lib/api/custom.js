@@ -60,6 +60,7 @@ function customCall(kind, f, nondiffArgnums, args, emit) {
     const out = withTrace(inner, () => f(...newArgs));
     const { leaves, def } = flatten(out, isLeafValue);
     const outAtoms = leaves.map((x) => traced(inner, x, kind).atomIn(inner));
+    const parts = nums.map((i) => flatten(args[i], isLeafValue));
     const call = {
       statics: nondiff.map((i) => args[i]),
       args: (trees) => {
@@ -70,8 +71,8 @@ function customCall(kind, f, nondiffArgnums, args, emit) {
         return all;
       },
       split,
-      avals: nums.map((i) => flatten(args[i], isLeafValue).leaves.map((x) => avalOf(x, kind))),
-      defs: nums.map((i) => flatten(args[i], isLeafValue).def),
+      avals: parts.map((p) => p.leaves.map((x) => avalOf(x, kind))),
+      defs: parts.map((p) => p.def),
       outDef: def,
     };
     return unflatten(def, t.wrap(emit(ft, outAtoms, call)));

@@ -3,6 +3,8 @@ lax.switch, lax.scan and lax.foriLoop: Python owns the pytrees (operands,
 carries and outputs go to JS as flat lists of leaves); JS traces each
 branch or body once, during the call."""
 
+import contextlib
+
 from . import pytree
 from .api import _as_leaf, _flat_out, _for_call, _js_leaves
 from .js import call, from_js, js_list, sl
@@ -47,13 +49,9 @@ def switch(index, branches, *operands):
     def mismatch(first, other):
         return f"branch 0 and later branch outputs must have same type structure, got {first} and {other}."
 
-    proxies = [_for_call(_branch_body(b, treedef, box, mismatch)) for b in branches]
-    fns = [p.__enter__() for p in proxies]
-    try:
+    with contextlib.ExitStack() as stack:
+        fns = [stack.enter_context(_for_call(_branch_body(b, treedef, box, mismatch))) for b in branches]
         out = call(sl.lax.switch, _as_leaf(index), js_list(fns), *[_as_leaf(x) for x in leaves])
-    finally:
-        for p in proxies:
-            p.__exit__(None, None, None)
     return pytree.tree_unflatten(box["tree"], [from_js(x) for x in out])
 
 
