@@ -83,9 +83,6 @@ void Def<Prim::kStopGradient>::eval(const Params&, const std::vector<const Tenso
 }
 Sample Def<Prim::kStopGradient>::sample() { return {{samples::f32({2, 3})}, {}}; }
 
-namespace {
-
-// The output types of a custom call: its program's, for operands of its input types.
 std::vector<Aval> call_shape(const char* prim, const Params& p, const std::vector<Aval>& in) {
   const Program& body = *param<ProgramRef>(p, "call_jaxpr", prim);
   const int64_t k = param<int64_t>(p, "num_consts", prim);
@@ -100,6 +97,8 @@ std::vector<Aval> call_shape(const char* prim, const Params& p, const std::vecto
   for (const Atom& a : body.outvars) out.push_back(a.aval);
   return out;
 }
+
+namespace {
 
 // Checks that `got` (a rule's outputs for `what`) have the types of `want`.
 void check_rule_types(const std::string& msg_head, const std::vector<Atom>& got, const std::vector<Atom>& want,
@@ -128,10 +127,6 @@ Sample custom_call_sample(const char* rule_param, RuleRef rule, const char* seco
 }  // namespace
 
 // custom_jvp_call
-
-std::vector<Aval> Def<Prim::kCustomJvpCall>::shape(const Params& p, const std::vector<Aval>& in) {
-  return call_shape(kName, p, in);
-}
 
 std::vector<MaybeAtom> Def<Prim::kCustomJvpCall>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
                                                       const std::vector<Atom>& ys,
@@ -177,10 +172,6 @@ Sample Def<Prim::kCustomJvpCall>::sample() {
 }
 
 // custom_vjp_call
-
-std::vector<Aval> Def<Prim::kCustomVjpCall>::shape(const Params& p, const std::vector<Aval>& in) {
-  return call_shape(kName, p, in);
-}
 
 std::vector<MaybeAtom> Def<Prim::kCustomVjpCall>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
                                                       const std::vector<Atom>& ys,
@@ -284,14 +275,7 @@ Sample Def<Prim::kCustomLin>::sample() {
   return {{}, {{"bwd", rule_named("bwd")}, {"num_outs", int64_t{0}}, {"num_res", int64_t{0}}, {"symbolic_zeros", false}}};
 }
 
-// Lowering: a call runs its program; a custom_lin cannot run.
-
-std::vector<Atom> Def<Prim::kCustomJvpCall>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
-  return emit_lowered(b, *param<ProgramRef>(p, "call_jaxpr", kName), in);
-}
-std::vector<Atom> Def<Prim::kCustomVjpCall>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
-  return emit_lowered(b, *param<ProgramRef>(p, "call_jaxpr", kName), in);
-}
+// custom_lin cannot run: it exists only to be transposed.
 std::vector<Atom> Def<Prim::kCustomLin>::lower(Builder&, const Params&, const std::vector<Atom>&) {
   fail_jvp_of_custom_vjp();
 }

@@ -6,6 +6,7 @@
 // and rules see only the others.
 #pragma once
 
+#include "ir/lower.h"
 #include "ir/primitive.h"
 #include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
@@ -21,24 +22,36 @@ struct Def<Prim::kStopGradient> : NonDifferentiable<Def<Prim::kStopGradient>>, B
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
+/// The output types of a custom call (`prim`): its program's, for operands of its input types.
+std::vector<Aval> call_shape(const char* prim, const Params& p, const std::vector<Aval>& in);
+
+/// What the two custom calls share: their types and what runs are their
+/// program's (the rules only matter to derivatives); linear in nothing.
+template <class D>
+struct CustomCall : NotLinear<D> {
+  static std::vector<Aval> shape(const Params& p, const std::vector<Aval>& in) { return call_shape(D::kName, p, in); }
+  static std::vector<Atom> lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
+    return emit_lowered(b, *param<ProgramRef>(p, "call_jaxpr", D::kName), in);
+  }
+  static constexpr bool kRunByExecutor = true;
+};
+
 /// custom_jvp_call[name, call_jaxpr, jvp, num_consts, symbolic_zeros]:
 /// y = call_jaxpr(consts, x). JVP: (y', dy) = jvp((x), (dx)), the rule traced
 /// when the derivative is taken (dy from the rule; y is the call's). Batched:
 /// the call of the batched program, its rule batched by vmap, every output
 /// batched along 0. Not linear.
 template <>
-struct Def<Prim::kCustomJvpCall> : NotLinear<Def<Prim::kCustomJvpCall>> {
+struct Def<Prim::kCustomJvpCall> : CustomCall<Def<Prim::kCustomJvpCall>> {
   static constexpr const char* kName = "custom_jvp_call";
   static constexpr ParamSchema kParams{{"name", ParamType::kString},
                                        {"call_jaxpr", ParamType::kProgram},
                                        {"jvp", ParamType::kRule},
                                        {"num_consts", ParamType::kInt, false, true},
                                        {"symbolic_zeros", ParamType::kBool}};
-  SHARDLAB_SHAPE_RULE
   SHARDLAB_JVP_RULE
   SHARDLAB_BATCH_RULE
   SHARDLAB_SAMPLE
-  SHARDLAB_LOWER_RULE  // its program, inlined
 };
 
 /// custom_vjp_call[name, bwd, call_jaxpr, fwd, num_consts, symbolic_zeros]:
@@ -47,7 +60,7 @@ struct Def<Prim::kCustomJvpCall> : NotLinear<Def<Prim::kCustomJvpCall>> {
 /// transpose is bwd(res, ct_y). Batched like custom_jvp_call (fwd and bwd
 /// batched by vmap). Not linear.
 template <>
-struct Def<Prim::kCustomVjpCall> : NotLinear<Def<Prim::kCustomVjpCall>> {
+struct Def<Prim::kCustomVjpCall> : CustomCall<Def<Prim::kCustomVjpCall>> {
   static constexpr const char* kName = "custom_vjp_call";
   static constexpr ParamSchema kParams{{"name", ParamType::kString},
                                        {"bwd", ParamType::kRule},
@@ -55,11 +68,9 @@ struct Def<Prim::kCustomVjpCall> : NotLinear<Def<Prim::kCustomVjpCall>> {
                                        {"fwd", ParamType::kRule},
                                        {"num_consts", ParamType::kInt, false, true},
                                        {"symbolic_zeros", ParamType::kBool}};
-  SHARDLAB_SHAPE_RULE
   SHARDLAB_JVP_RULE
   SHARDLAB_BATCH_RULE
   SHARDLAB_SAMPLE
-  SHARDLAB_LOWER_RULE  // its program, inlined
 };
 
 /// custom_lin[bwd, num_outs, num_res, symbolic_zeros](res, y, dx) = dy: the
