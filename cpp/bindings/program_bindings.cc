@@ -9,6 +9,7 @@ using namespace emscripten;
 using shardlab::js::AsyncRuntime;
 using shardlab::js::JsCond;
 using shardlab::js::JsScan;
+using shardlab::js::JsWhile;
 using shardlab::js::DeviceMesh;
 using shardlab::js::JsFunction;
 using shardlab::js::JsProgram;
@@ -59,6 +60,13 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("body", &JsScan::body, allow_raw_pointers())
       .function("inputs", &JsScan::inputs)
       .function("finish", &JsScan::finish);
+  class_<JsWhile>("WhileTrace")
+      .constructor<JsTrace&, const val&>()
+      .function("beginCond", &JsWhile::begin_cond, allow_raw_pointers())
+      .function("endCond", &JsWhile::end_cond)
+      .function("beginBody", &JsWhile::begin_body, allow_raw_pointers())
+      .function("inputs", &JsWhile::inputs)
+      .function("finish", &JsWhile::finish);
   class_<JsVmap>("VmapTrace")
       .constructor<JsTrace&, const val&, const val&, const val&>()
       .function("body", &JsVmap::body, allow_raw_pointers())

@@ -42,7 +42,8 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .function("specEntries", &spec_entries);
   class_<AsyncRuntime>("AsyncRuntime")
       .constructor<int>()
-      .function("devices", &AsyncRuntime::devices);
+      .function("devices", &AsyncRuntime::devices)
+      .function("cancel", &AsyncRuntime::cancel);
   function("heapBytesInUse", &shardlab::js::heap_bytes_in_use);
   function("heapBytes", &shardlab::js::heap_bytes);
   function("releaseFreeSpans", &shardlab::release_free_spans);

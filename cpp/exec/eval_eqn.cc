@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "exec/while_loop.h"
 #include "runtime/errors.h"
 
 namespace shardlab::exec {
@@ -27,6 +28,8 @@ void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, co
     def.eval_on_device(*ctx, e.params, in, out);
   } else if (def.eval_on_device) {
     fail(ErrorKind::kValue, def.name, ": runs only inside a shard_map body (it needs the devices of a mesh)");
+  } else if (e.prim == ir::Prim::kWhile) {
+    run_while(e, in, out, ctx);
   } else {
     fail(ErrorKind::kValue, def.name, ": is run by an executor, not equation by equation");
   }

@@ -14,7 +14,8 @@ namespace shardlab::exec {
 void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx);
 
 /// Evaluates `e` (not a shard_map) on tensors already laid out: the one place
-/// that picks a primitive's evaluation rule (local, or on the device `ctx`).
+/// that picks a primitive's evaluation rule (local, on the device `ctx`, or a
+/// while loop's, exec/while_loop.h).
 void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,
                   const ir::DeviceContext* ctx);
 

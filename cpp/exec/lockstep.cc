@@ -1,12 +1,84 @@
 #include "exec/lockstep.h"
 
 #include "exec/eval_eqn.h"
+#include "ir/primitives/control_flow.h"
 #include "ir/primitives/shard_map.h"
+#include "runtime/device_pool.h"
 #include "runtime/collectives/lockstep_collectives.h"
 #include "runtime/errors.h"
 #include "runtime/sharded_array.h"
 
 namespace shardlab::exec {
+
+namespace {
+
+using Envs = std::vector<std::vector<HostArray>>;  // per device: its values of a program's variables
+
+void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives);
+
+// Steps `devices` through p's equations, each on its own values envs[d].
+void step(const ir::Program& p, Envs& envs, const std::vector<int>& devices, Collectives& collectives) {
+  for (const ir::Eqn& eq : p.eqns) {
+    if (eq.prim == ir::Prim::kWhile) {
+      step_while(eq, envs, devices, collectives);
+      continue;
+    }
+    for (int d : devices) {
+      const ir::DeviceContext ctx{d, &collectives};
+      eval_eqn(eq, envs[d], &ctx);
+    }
+  }
+}
+
+// Device d's environment for `p` (a while's cond or body) on `consts` (operands
+// of the while, from envs[d]) and its carries.
+std::vector<HostArray> sub_env(const ir::Program& p, const std::vector<HostArray>& outer,
+                               const std::vector<ir::Atom>& consts, const std::vector<HostArray>& carry) {
+  std::vector<HostArray> env = make_env(p);
+  for (size_t i = 0; i < p.invars.size(); ++i)
+    env[p.invars[i]].words = i < consts.size() ? value_of(consts[i], outer).words : carry[i - consts.size()].words;
+  return env;
+}
+
+// A while equation, iteration by iteration for all `devices` together.
+void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives) {
+  const ir::WhileParts w = ir::while_parts(e.params, e.inputs.size());
+  const auto operands = [&](size_t from, size_t n) {
+    return std::vector<ir::Atom>(e.inputs.begin() + static_cast<long>(from),
+                                 e.inputs.begin() + static_cast<long>(from + n));
+  };
+  const std::vector<ir::Atom> cond_consts = operands(0, w.cond_nconsts),
+                              body_consts = operands(w.cond_nconsts, w.body_nconsts),
+                              init = operands(w.cond_nconsts + w.body_nconsts, w.num_carry);
+  const char* collective = ir::first_collective(w.cond);
+  if (!collective) collective = ir::first_collective(w.body);
+  Envs carry(envs.size()), sub(envs.size());
+  for (int d : devices)
+    for (const ir::Atom& a : init) carry[d].push_back(value_of(a, envs[d]));
+  for (std::vector<int> looping = devices;;) {
+    throw_if_cancelled();
+    for (int d : looping) sub[d] = sub_env(w.cond, envs[d], cond_consts, carry[d]);
+    step(w.cond, sub, looping, collectives);
+    std::vector<int> next;
+    for (int d : looping)
+      if (value_of(w.cond.outvars[0], sub[d]).words[0] != 0) next.push_back(d);
+    if (next.empty()) break;
+    // Only without check_vma can the predicate differ (its type says it varies otherwise).
+    if (collective && next.size() != looping.size())
+      fail(ErrorKind::kDevice, "while_loop: device ", next[0], " goes on looping while others stop, but the loop "
+           "performs ", collective, ", which every device must meet as many times; make the predicate the same on "
+           "every device (e.g. from a psum or pmax)");
+    looping = std::move(next);
+    for (int d : looping) sub[d] = sub_env(w.body, envs[d], body_consts, carry[d]);
+    step(w.body, sub, looping, collectives);
+    for (int d : looping)
+      for (size_t j = 0; j < w.num_carry; ++j) carry[d][j] = value_of(w.body.outvars[j], sub[d]);
+  }
+  for (int d : devices)
+    for (size_t j = 0; j < e.outputs.size(); ++j) envs[d][e.outputs[j]].words = std::move(carry[d][j].words);
+}
+
+}  // namespace
 
 std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vector<HostArray>& operands) {
   const auto& body = *ir::param<ir::ProgramRef>(e.params, "jaxpr", "shard_map");
@@ -24,11 +96,9 @@ std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vecto
       read_block(*mesh, layout, d, operands[i].words.data(), h.words.data());
     }
   }
-  for (const ir::Eqn& eq : body.eqns)
-    for (int d = 0; d < n; ++d) {
-      const ir::DeviceContext ctx{d, &collectives};
-      eval_eqn(eq, envs[d], &ctx);
-    }
+  std::vector<int> devices(static_cast<size_t>(n));
+  for (int d = 0; d < n; ++d) devices[static_cast<size_t>(d)] = d;
+  step(body, envs, devices, collectives);
   // Each output block goes to its place from the device that owns it
   // (Layout::owner, the lowest-numbered holder, as the threaded executor):
   // its replicas agree when check_vma holds; otherwise JAX also takes one copy.

@@ -3,7 +3,9 @@
 // values directly once the last device has called them. It needs no threads
 // or shared memory (the fallback where SharedArrayBuffer is missing) and
 // gives bitwise the threaded executor's results (the same kernels, and
-// reductions in the same ascending device order).
+// reductions in the same ascending device order). A while loop steps its
+// iterations for all devices together: each iteration evaluates the cond on
+// every device still looping, then the body on those whose predicate holds.
 #pragma once
 
 #include <vector>

@@ -131,4 +131,53 @@ std::vector<Atom> ScanTrace::finish(std::vector<Atom> outs) {
                      operands);
 }
 
+WhileTrace::WhileTrace(Builder& outer, std::vector<Atom> init) : outer_(outer), init_(std::move(init)) {
+  for (Atom& a : init_) a = outer_.local(a);
+}
+
+Builder& WhileTrace::begin() {
+  current_ = std::make_unique<Builder>(outer_.scope(), &outer_);
+  inputs_.clear();
+  for (const Atom& a : init_) inputs_.push_back(current_->input(a.aval));
+  return *current_;
+}
+
+Builder& WhileTrace::begin_cond() { return begin(); }
+
+void WhileTrace::end_cond(const Atom& pred) {
+  if (!current_ || cond_) fail(ErrorKind::kValue, "while_loop: end_cond without begin_cond");
+  const Atom p = current_->local(pred);
+  if (p.aval.dtype != DType::kBool || !p.aval.shape.empty())
+    fail(ErrorKind::kShape, "cond_fun must return a boolean scalar, but got output type(s) [", p.aval.str(), "].");
+  cond_consts_ = current_->captured();
+  cond_ = std::make_shared<const Program>(current_->build({p}));
+  current_.reset();
+}
+
+Builder& WhileTrace::begin_body() {
+  if (!cond_) fail(ErrorKind::kValue, "while_loop: the cond is traced before the body");
+  return begin();
+}
+
+std::vector<Atom> WhileTrace::finish(std::vector<Atom> outs) {
+  if (!cond_ || !current_) fail(ErrorKind::kValue, "while_loop: finish before the cond and the body are traced");
+  if (outs.size() != init_.size())
+    fail(ErrorKind::kValue, "while_loop: body_fun returns ", outs.size(), " arrays for a carry of ", init_.size());
+  for (Atom& o : outs) o = current_->local(o);
+  for (size_t i = 0; i < init_.size(); ++i)
+    if (!same_type(outs[i].aval, init_[i].aval))
+      fail(ErrorKind::kShape, "while_loop body function carry input and carry output must have equal types, but "
+           "carry ", i, " is ", init_[i].aval.str(), " as input and ", outs[i].aval.str(), " as output");
+  const std::vector<Atom> body_consts = current_->captured();
+  auto body = std::make_shared<const Program>(current_->build(outs));
+  current_.reset();
+  std::vector<Atom> operands = cond_consts_;
+  operands.insert(operands.end(), body_consts.begin(), body_consts.end());
+  operands.insert(operands.end(), init_.begin(), init_.end());
+  return outer_.emit(Prim::kWhile,
+                     while_params(cond_, static_cast<int64_t>(cond_consts_.size()), body,
+                                  static_cast<int64_t>(body_consts.size())),
+                     operands);
+}
+
 }  // namespace shardlab::ir

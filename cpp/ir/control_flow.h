@@ -1,5 +1,6 @@
-// Tracing jax.lax.cond / switch and jax.lax.scan in the middle of a trace:
-// each branch (the loop body) is traced in a builder nested in the enclosing
+// Tracing jax.lax.cond / switch, jax.lax.scan and jax.lax.while_loop in the
+// middle of a trace: each branch (loop body, loop predicate) is traced in a
+// builder nested in the enclosing
 // one, with its scope; values it closes over become leading operands of the
 // equation (consts), as JAX closes the jaxprs of its control flow.
 #pragma once
@@ -63,6 +64,33 @@ class ScanTrace {
   bool reverse_;
   Builder inner_;
   std::vector<Atom> inputs_;
+};
+
+/// A lax.while_loop being traced: its cond, then its body, each on the carries' types, then finish().
+class WhileTrace {
+ public:
+  /// Starts tracing jax.lax.while_loop(cond_fun, body_fun, init) on `init` (values of `outer`).
+  WhileTrace(Builder& outer, std::vector<Atom> init);
+  /// Starts the cond: its builder, whose inputs() are the carries' stand-ins.
+  Builder& begin_cond();
+  /// Ends the cond with its predicate, which must be a bool scalar (JAX's error otherwise).
+  void end_cond(const Atom& pred);
+  /// Starts the body: its builder, whose inputs() are the carries' stand-ins.
+  Builder& begin_body();
+  /// The current cond's or body's inputs.
+  const std::vector<Atom>& inputs() const { return inputs_; }
+  /// Emits the while whose body returns `outs` (the new carries, of the
+  /// carries' types); returns the final carries.
+  std::vector<Atom> finish(std::vector<Atom> outs);
+
+ private:
+  Builder& begin();
+  Builder& outer_;
+  std::vector<Atom> init_;
+  std::unique_ptr<Builder> current_;
+  std::vector<Atom> inputs_;
+  std::shared_ptr<const Program> cond_;
+  std::vector<Atom> cond_consts_;  // values of outer_ the cond closes over
 };
 
 }  // namespace shardlab::ir

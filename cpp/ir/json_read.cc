@@ -263,14 +263,12 @@ class Reader {
       if (!known) malformed(where, " has an unknown parameter '", key, "'");
     }
     Eqn eq{prim, {}, {}, {}};
-    const JsonValue* program = nullptr;
-    size_t program_at = 0;
+    std::vector<std::pair<size_t, const JsonValue*>> programs;  // (schema position, value)
     for (const ParamSpec& s : def.params) {
       const JsonValue* v = given.find(s.name);
       if (!v) malformed(where, " lacks the parameter '", s.name, "'");
       if (s.type == ParamType::kProgram || s.type == ParamType::kPrograms) {
-        program = v;
-        program_at = eq.params.size();
+        programs.emplace_back(static_cast<size_t>(&s - def.params.begin()), v);
       } else {
         eq.params.push_back(Param{s.name, param(s, *v, where + " parameter '" + s.name + "'")});
       }
@@ -279,11 +277,12 @@ class Reader {
     for (const JsonValue& a : member(e, "inputs", Kind::kArray, where).items) inputs.push_back(atom(env, a, where + " operand"));
     std::vector<Atom> outs;
     if (prim == Prim::kShardMap) {
-      outs = shard_map(b, eq.params, *program, inputs, copies, where);
-    } else if (program) {
+      outs = shard_map(b, eq.params, *programs.at(0).second, inputs, copies, where);
+    } else if (!programs.empty()) {
       // Programs run in this scope (a custom call's, cond's branches, scan's
-      // body), read again on inputs of their declared types; a scan's body
-      // counts `length` times.
+      // body, while's cond and body), read again on inputs of their declared
+      // types; a scan's body counts `length` times (a while's trip count is
+      // only known as it runs: the host's time limit bounds it).
       const int64_t times = prim == Prim::kScan ? std::max<int64_t>(1, ir::param<int64_t>(eq.params, "length", kWhat)) : 1;
       const auto read = [&](const JsonValue& prog, const std::string& what) {
         Builder sub(b.scope(), nullptr);
@@ -295,19 +294,21 @@ class Reader {
         count_equations((equations_ - before) * static_cast<size_t>(times - 1));
         return std::make_shared<const Program>(sub.build(ys));
       };
-      ParamValue value;
-      if (program->kind == Kind::kArray) {
-        Programs list;
-        for (size_t k = 0; k < program->items.size(); ++k)
-          list.push_back(read(program->items[k], where + " branch " + std::to_string(k)));
-        value = list;
-      } else {
-        value = read(*program, where + " program");
+      for (const auto& [at, program] : programs) {  // ascending positions: each inserted where the schema has it
+        const std::string name = def.params.items[at].name;
+        ParamValue value;
+        if (program->kind == Kind::kArray) {
+          Programs list;
+          for (size_t k = 0; k < program->items.size(); ++k)
+            list.push_back(read(program->items[k], where + " " + name + " " + std::to_string(k)));
+          value = list;
+        } else {
+          value = read(*program, where + " " + name);
+        }
+        eq.params.insert(eq.params.begin() + static_cast<long>(at), Param{def.params.items[at].name, value});
       }
-      eq.params.insert(eq.params.begin() + static_cast<long>(program_at), Param{def.params.items[program_at].name, value});
       outs = b.emit(prim, eq.params, inputs);
     } else {
-      if (program) malformed(where, " has a program parameter it cannot run");
       outs = b.emit(prim, eq.params, inputs);
     }
     for (const Atom& o : outs) count_value(o.aval, copies, where + " output");

@@ -7,9 +7,20 @@ namespace {
 bool needs_lowering(const Program& p) {
   for (const Eqn& e : p.eqns) {
     if (primitive(e.prim).lower) return true;
-    if (e.prim == Prim::kShardMap && needs_lowering(*param<ProgramRef>(e.params, "jaxpr", "shard_map"))) return true;
+    for (const Program* q : subprograms(e))
+      if (needs_lowering(*q)) return true;
   }
   return false;
+}
+
+// `params` with every program in them lowered (a shard_map's body, a while's cond and body).
+Params lowered_params(Params params) {
+  for (Param& q : params) {
+    if (auto* one = std::get_if<ProgramRef>(&q.value)) *one = lower(*one);
+    if (auto* many = std::get_if<Programs>(&q.value))
+      for (ProgramRef& r : *many) r = lower(r);
+  }
+  return params;
 }
 
 }  // namespace
@@ -25,10 +36,8 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
     std::vector<Atom> ys;
     if (def.lower) {
       ys = def.lower(b, e.params, xs);
-    } else if (e.prim == Prim::kShardMap) {
-      ys = b.emit(e.prim, with_param(e.params, "jaxpr", lower(param<ProgramRef>(e.params, "jaxpr", def.name))), xs);
     } else {
-      ys = b.emit(e.prim, e.params, xs);
+      ys = b.emit(e.prim, subprograms(e).empty() ? e.params : lowered_params(e.params), xs);
     }
     for (size_t i = 0; i < e.outputs.size(); ++i) env[e.outputs[i]] = ys[i];
   }

@@ -1,6 +1,7 @@
 // Lowering a traced program to what the executors run: every equation whose
 // primitive has a lowering rule (custom calls, cond, scan; PrimitiveDef::lower)
-// is replaced by what the rule emits, at any depth (shard_map bodies too).
+// is replaced by what the rule emits, at any depth (shard_map bodies, while
+// loops' cond and body too).
 // The traced program is what make_jaxpr prints; the lowered one runs.
 #pragma once
 

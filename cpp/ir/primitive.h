@@ -6,7 +6,8 @@
 // primitive without a Def, or a Def without one of the rules, does not compile.
 // Evaluation comes in three kinds: local (a function of the operands), on a
 // device (collectives, which meet the other devices), or by the executor
-// (shard_map, whose evaluation is the distribution of its body itself).
+// (shard_map, whose evaluation is the distribution of its body itself, and
+// while, whose body runs as many times as its predicate says).
 // The generic passes (tracing, printing, evaluation, autodiff) only look rules up.
 #pragma once
 
@@ -92,6 +93,7 @@ enum class Prim : uint16_t {
   // control_flow.h
   kCond,
   kScan,
+  kWhile,
   // shard_map.h
   kShardMap,
   kCount

@@ -38,11 +38,19 @@ class Printer {
     for (size_t i = 0; i < p.invars.size(); ++i)
       head << (i ? " " : "") << name(p.invars[i]) << ":" << p.avals[p.invars[i]].str();
     head << ". let";
+    // An equation's output nothing reads prints as `_` (JAX's DropVar, which
+    // its tracing puts in place of every unused output) and takes no name.
+    std::vector<bool> used(p.avals.size(), false);
+    for (const Eqn& e : p.eqns)
+      for (const Atom& a : e.inputs)
+        if (!a.is_literal()) used[static_cast<size_t>(a.var)] = true;
+    for (const Atom& a : p.outvars)
+      if (!a.is_literal()) used[static_cast<size_t>(a.var)] = true;
     std::vector<std::string> eqns;
     std::vector<std::vector<PrintedBody>> inner;  // the bodies inside each equation, lines from its start
     for (const Eqn& e : p.eqns) {
       const size_t before = bodies.size();
-      eqns.push_back(eqn(p, e, names, indent + 4));
+      eqns.push_back(eqn(p, e, names, used, indent + 4));
       inner.emplace_back(bodies.begin() + static_cast<std::ptrdiff_t>(before), bodies.end());
       bodies.resize(before);
     }
@@ -85,11 +93,12 @@ class Printer {
     return out.str() + ":" + a.aval.str();
   }
 
-  std::string eqn(const Program& p, const Eqn& e, Names& names, int indent) {
+  std::string eqn(const Program& p, const Eqn& e, Names& names, const std::vector<bool>& used, int indent) {
     std::ostringstream out;
     for (size_t i = 0; i < e.outputs.size(); ++i) {
-      names.emplace(e.outputs[i], var_name(counter_++));
-      out << (i ? " " : "") << names[e.outputs[i]] << ":" << p.avals[e.outputs[i]].str();
+      const VarId v = e.outputs[i];
+      if (used[static_cast<size_t>(v)]) names.emplace(v, var_name(counter_++));
+      out << (i ? " " : "") << (used[static_cast<size_t>(v)] ? names[v] : "_") << ":" << p.avals[v].str();
     }
     out << " = " << primitive(e.prim).name;
     // Params sorted by name, as jax.make_jaxpr prints them (a custom call's

@@ -98,6 +98,9 @@ class AsyncRuntime {
   /// submit_program, and in `status` if given. Every job goes through here.
   void submit(int id, int devices, std::function<void(int)> fn, JobSync* sync,
               std::shared_ptr<JobStatus> status = nullptr);
+  /// Cancels every job submitted so far (DevicePool::cancel): each ends
+  /// with a CancelledError, reported as any job's end.
+  void cancel() { pool_.cancel(); }
 
  private:
   DevicePool pool_;

@@ -434,6 +434,39 @@ val JsScan::finish(const val& outs) {
   return with_js_errors([&] { return atoms_to_js(t_->finish(body_.atoms(outs))); });
 }
 
+JsWhile::JsWhile(JsTrace& outer, const val& init)
+    : t_(with_js_errors([&] { return std::make_unique<ir::WhileTrace>(outer.builder(), outer.atoms(init)); })) {}
+
+JsTrace* JsWhile::begin_cond() {
+  return with_js_errors([&] {
+    part_ = std::make_unique<JsTrace>(&t_->begin_cond());
+    return part_.get();
+  });
+}
+
+void JsWhile::end_cond(const val& pred) {
+  with_js_errors([&] {
+    if (!part_) fail(ErrorKind::kValue, "while_loop: no cond is being traced");
+    t_->end_cond(part_->atom(pred));
+    part_.reset();
+    return 0;
+  });
+}
+
+JsTrace* JsWhile::begin_body() {
+  return with_js_errors([&] {
+    part_ = std::make_unique<JsTrace>(&t_->begin_body());
+    return part_.get();
+  });
+}
+
+val JsWhile::finish(const val& outs) {
+  return with_js_errors([&] {
+    if (!part_) fail(ErrorKind::kValue, "while_loop: no body is being traced");
+    return atoms_to_js(t_->finish(part_->atoms(outs)));
+  });
+}
+
 JsVmap::JsVmap(JsTrace& outer, const val& args, const val& in_axes, const val& axis_size)
     : t_(with_js_errors([&] {
         std::optional<int64_t> size;

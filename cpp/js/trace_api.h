@@ -194,6 +194,27 @@ class JsScan {
   JsTrace body_;
 };
 
+/// A jax.lax.while_loop being traced from JS (ir::WhileTrace): the cond, then the body, then finish.
+class JsWhile {
+ public:
+  /// Starts tracing a while_loop from `init` (atoms of `outer`).
+  JsWhile(JsTrace& outer, const emscripten::val& init);
+  /// Starts the cond; returns its trace (a view, valid until end_cond).
+  JsTrace* begin_cond();
+  /// Ends the cond with its predicate (an atom of its trace).
+  void end_cond(const emscripten::val& pred);
+  /// Starts the body; returns its trace (a view, valid until finish).
+  JsTrace* begin_body();
+  /// The current cond's or body's inputs (the carries' stand-ins).
+  emscripten::val inputs() const { return atoms_to_js(t_->inputs()); }
+  /// Emits the while whose body returned `outs` (the new carries); returns the final carries.
+  emscripten::val finish(const emscripten::val& outs);
+
+ private:
+  std::unique_ptr<ir::WhileTrace> t_;
+  std::unique_ptr<JsTrace> part_;
+};
+
 /// A jax.vmap being traced from JS (ir::VmapTrace).
 class JsVmap {
  public:

@@ -7,6 +7,19 @@
 
 namespace shardlab {
 
+namespace {
+
+// The pool and the job the calling device thread runs (null elsewhere).
+thread_local const DevicePool* current_pool = nullptr;
+thread_local uint32_t current_job = 0;
+
+}  // namespace
+
+void throw_if_cancelled() {
+  if (current_pool && current_pool->cancelled(current_job))
+    fail(ErrorKind::kCancelled, "the call was cancelled before it finished");
+}
+
 DevicePool::DevicePool(int threads) : slots_(kMaxPending), errors_(threads) {
   if (threads < 1 || threads > kMaxDevices)
     fail(ErrorKind::kValue, "DevicePool: threads=", threads, " must be between 1 and ", kMaxDevices);
@@ -67,7 +80,10 @@ void DevicePool::device_loop(int device) {
     Job& job = slots_[k % kMaxPending];
     if (device < job.devices) {
       bool aborted = false;
+      current_pool = this;
+      current_job = k;
       try {
+        throw_if_cancelled();  // a job cancelled while queued does not start
         job.fn(device);
       } catch (const JobAborted&) {
         aborted = true;
@@ -80,6 +96,7 @@ void DevicePool::device_loop(int device) {
       } catch (...) {
         record_error(device, ErrorKind::kDevice, "unknown exception");
       }
+      current_pool = nullptr;
       if (job.sync) {
         if (errors_[device].failed) {
           job.sync->abort();
@@ -88,7 +105,7 @@ void DevicePool::device_loop(int device) {
         }
       }
     }
-    if (remaining_.fetch_sub(1) == 1) finish_job(job);
+    if (remaining_.fetch_sub(1) == 1) finish_job(job, k);
   }
 }
 
@@ -105,8 +122,14 @@ void DevicePool::record_error(int device, ErrorKind kind, const char* message) n
   }
 }
 
-void DevicePool::finish_job(Job& job) {
+void DevicePool::finish_job(Job& job, uint32_t k) {
   JobResult result;
+  if (cancelled(k)) {
+    // What the devices reported is only how each was stopped.
+    result.ok = false;
+    result.kind = ErrorKind::kCancelled;
+    result.message = "the call was cancelled before it finished";
+  }
   for (int d = 0; d < size(); ++d) {
     if (errors_[d].failed && result.ok) {
       result.ok = false;

@@ -62,6 +62,12 @@ class DevicePool {
   /// ends. Throws a ResourceError when kMaxPending jobs are already queued.
   void submit(Job job);
 
+  /// Cancels every job submitted so far: one still queued does not start, and
+  /// a running one fails with a CancelledError as soon as each of its devices
+  /// reaches a loop iteration (throw_if_cancelled) or a barrier its peers
+  /// left. Later jobs run as usual. Callable from any thread.
+  void cancel() { cancel_below_.store(submitted_.load()); }
+
   /// Runs a job and waits for it (never on a browser main thread).
   JobResult run(int devices, std::function<void(int)> fn, JobSync* sync = nullptr);
 
@@ -70,7 +76,10 @@ class DevicePool {
 
  private:
   void device_loop(int device);
-  void finish_job(Job& job);
+  void finish_job(Job& job, uint32_t k);
+  // Whether job k was cancelled (job numbers wrap around).
+  bool cancelled(uint32_t k) const { return static_cast<int32_t>(k - cancel_below_.load()) < 0; }
+  friend void throw_if_cancelled();
   // Records device's failure without throwing (the device loop must not).
   void record_error(int device, ErrorKind kind, const char* message) noexcept;
 
@@ -86,6 +95,8 @@ class DevicePool {
   alignas(64) std::atomic<uint32_t> completed_{0};
   alignas(64) std::atomic<uint32_t> remaining_{0};
   std::atomic<bool> stopping_{false};
+  // Jobs numbered below this one are cancelled (cancel()).
+  alignas(64) std::atomic<uint32_t> cancel_below_{0};
   // The host wakes only device 0 (host_event_), which wakes the others
   // (event_): a notify that wakes 8 threads at once made the waking thread
   // lose its core to them, which cost a browser's main thread ~200 µs per
@@ -94,5 +105,11 @@ class DevicePool {
   EventCount event_;
   std::vector<std::thread> threads_;
 };
+
+/// Throws a CancelledError when the job the calling device thread runs was
+/// cancelled (DevicePool::cancel); does nothing on any other thread. Loops
+/// whose trip count depends on data call it at every iteration, so a loop
+/// that never ends cannot hold the devices past the host's time limit.
+void throw_if_cancelled();
 
 }  // namespace shardlab

@@ -16,6 +16,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "DeviceError";
     case ErrorKind::kResource:
       return "ResourceError";
+    case ErrorKind::kCancelled:
+      return "CancelledError";
   }
   return "Error";
 }

@@ -18,6 +18,7 @@ enum class ErrorKind {
   kVma,       // a shard_map output varying along a mesh axis its out_specs omit
   kDevice,    // a failure on a device while running a job
   kResource,  // out of memory, too many pending jobs
+  kCancelled, // the host cancelled the job (its time limit passed) before it ended
 };
 
 /// Name of an ErrorKind as the JS API spells its error class ("ShapeError", ...).

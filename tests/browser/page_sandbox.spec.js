@@ -75,6 +75,21 @@ test('an endless loop is stopped by the time limit and the page stays usable', a
   expect(await solved(page)).toBe('1');
 });
 
+test("a program whose while_loop never ends is stopped on the page's devices by the time limit; the next check runs", async ({ page }) => {
+  const endless = [
+    "import * as sl from 'shardlab';",
+    'export default function solve(x) {',
+    '  return { out: sl.lax.whileLoop((v) => sl.np.greaterEqual(sl.np.sum(sl.np.abs(v)), 0), (v) => sl.np.add(v, 1), x) };',
+    '}',
+    '',
+  ].join('\n');
+  await submit(page, endless);
+  await expect(page.locator('.case.fail').first()).toContainText('the time limit');
+  await typeCode(page, solution('ring-allreduce-ppermute'));
+  await page.click('#submit');
+  await expect(page.locator('#verdict')).toHaveText('All passed', { timeout: 60000 });
+});
+
 test("the sandbox worker's bundle holds no problem data", async () => {
   const { readdirSync } = await import('node:fs');
   const assets = `${root}build/app/assets/`;

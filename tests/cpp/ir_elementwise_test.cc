@@ -31,8 +31,8 @@ TEST(Registry, EveryPrimitiveHasItsRules) {
     EXPECT_NE(d.name, nullptr);
     EXPECT_NE(d.shape, nullptr);
     // One kind of evaluation: local, on a device, lowered to others
-    // (ir/lower.h), or by the executors themselves (shard_map).
-    const bool by_executor = static_cast<Prim>(i) == Prim::kShardMap;
+    // (ir/lower.h), or by the executors themselves (shard_map, while).
+    const bool by_executor = static_cast<Prim>(i) == Prim::kShardMap || static_cast<Prim>(i) == Prim::kWhile;
     EXPECT_EQ((d.eval != nullptr) + (d.eval_on_device != nullptr) + (d.lower != nullptr), by_executor ? 0 : 1) << d.name;
     EXPECT_NE(d.jvp, nullptr);
     EXPECT_NE(d.transpose, nullptr);

@@ -65,6 +65,12 @@ Program every_primitive() {
     const auto sc = b.emit(Prim::kScan, s.params, {small, small, unary(b, Prim::kTanh, slice(b, t, {0, 0}, {4, 3}, {1, 1}))});
     t = add(b, t, broadcast_in_dim(b, add(b, reduce_sum(b, sc[0], {0}), reduce_sum(b, sc[1], {0, 1})), {8, 4}, {}));
   }
+  {  // while (i, x) -> (i + 1, x * k + 1) while i < 3, on its sample's params
+    const Sample s = primitive(Prim::kWhile).sample();
+    const Atom row = unary(b, Prim::kTanh, reshape(b, slice(b, t, {0, 0}, {1, 3}, {1, 1}), {3}));
+    const auto wl = b.emit(Prim::kWhile, s.params, {row, Atom::constant(0, DType::kInt32), row});
+    t = add(b, t, broadcast_in_dim(b, reduce_sum(b, wl[1], {0}), {8, 4}, {}));
+  }
   const Atoms out = shard_map(
       b, mesh, {P({{"data"}, {"model"}}), P(), P()}, {P({{"data"}, {"model"}}), P(), P({{"data"}, {"model"}})}, true, {t, w, s},
       [&](Builder& body, const Atoms& in) {

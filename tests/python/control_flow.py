@@ -1,4 +1,4 @@
-# lax.cond, lax.switch, lax.scan and lax.fori_loop from Python
+# lax.cond, lax.switch, lax.scan, lax.fori_loop and lax.while_loop from Python
 # (tests/js/python_scripts.test.js runs it with `shardlab run` and compares
 # its output with control_flow.expected; the values are worked out in the comments).
 import jax
@@ -51,10 +51,25 @@ def spectral_norm(w):
 print("spectral norm", round(float(spectral_norm(jnp.array([[2.0, 1.0], [1.0, 3.0]]))), 4))
 # fori_loop summing i: 0 + 1 + ... + 9 = 45.
 print("fori_loop", int(lax.fori_loop(0, 10, lambda i, s: s + i, 0)))
+# while_loop: Newton's method for sqrt(2) until the step is below 1e-6 (a
+# trip count known only as it runs), under jit; fori_loop with a traced bound.
+def newton(a):
+    def step(c):
+        x, _ = c
+        nx = 0.5 * (x + a / x)
+        return nx, jnp.abs(nx - x)
+
+    return lax.while_loop(lambda c: c[1] > 1e-6, step, (a, jnp.float32(1.0)))[0]
+
+
+print("while_loop sqrt(2)", round(float(jax.jit(newton)(jnp.float32(2.0))), 5))
+print("fori_loop traced bound", int(jax.jit(lambda n: lax.fori_loop(0, n, lambda i, s: s + i, 0))(jnp.int32(10))))
+print("jvp of while_loop", [round(float(t), 4) for t in jax.jvp(newton, (jnp.float32(2.0),), (jnp.float32(1.0),))])
 try:
-    lax.while_loop(lambda x: x < 3, lambda x: x + 1, 0)
-except Exception as e:
-    print("while_loop:", type(e).__name__)
+    jax.grad(newton)(jnp.float32(2.0))
+except ValueError as e:
+    print("grad of while_loop:", str(e).split(".")[0])
+print(jax.make_jaxpr(lambda n: lax.fori_loop(0, n, lambda i, v: v + i, 0))(5))
 # Outputs that are all Python scalars (a carry (0, 0.0), a jitted constant)
 # stay scalars: JS would read a list of numbers as one array of data.
 n, h = lax.fori_loop(0, 3, lambda i, c: (c[0] + 1, c[1] + 0.5), (0, 0.0))

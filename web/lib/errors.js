@@ -40,8 +40,12 @@ export class DeviceError extends ShardLabError {
 export class ResourceError extends ShardLabError {
   static errorName = 'ResourceError';
 }
+/** A call stopped by cancel() (a caller's time limit) before it finished. */
+export class CancelledError extends ShardLabError {
+  static errorName = 'CancelledError';
+}
 
-const BY_NAME = { ValueError, ShapeError, ShardingError, VmaError, DeviceError, ResourceError, ConcretizationError };
+const BY_NAME = { ValueError, ShapeError, ShardingError, VmaError, DeviceError, ResourceError, ConcretizationError, CancelledError };
 
 /** The ShardLab error of category `name` (a core error's name) with `message`. */
 export function errorOf(name, message) {

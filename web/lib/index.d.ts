@@ -38,6 +38,8 @@ export interface ModuleSources {
 export function moduleSources(): Promise<ModuleSources>;
 /** Stops the device runtime and frees its memory; a later init() starts a fresh one (Node scripts exit without it). */
 export function shutdown(): void;
+/** Cancels every call running or queued on the devices: each rejects with a CancelledError; the runtime stays usable. */
+export function cancel(): void;
 /** How the engine runs. */
 export interface RuntimeInfo {
   devices: number;
@@ -289,6 +291,8 @@ export class VmaError extends ShardingError {}
 export class ConcretizationError extends ShardLabError {}
 export class DeviceError extends ShardLabError {}
 export class ResourceError extends ShardLabError {}
+/** A call stopped by cancel() before it finished. */
+export class CancelledError extends ShardLabError {}
 
 type V = any;
 type Binary = (x: V, y: V) => V;
@@ -355,10 +359,10 @@ export const lax: {
   switch: (index: V, branches: AnyFn[], ...operands: any[]) => any;
   /** jax.lax.scan(f, init, xs, {length, reverse}): f(carry, x) => [carry, y]; returns [carry, ys]. */
   scan: (f: (carry: any, x: any) => [any, any], init: any, xs?: any, options?: { length?: number | null; reverse?: boolean }) => [any, any];
-  /** jax.lax.fori_loop with integer bounds (a scan). */
-  foriLoop: (lower: number, upper: number, body: (i: Tracer, x: any) => any, init: any) => any;
-  /** jax.lax.while_loop: not supported yet (throws). */
-  whileLoop: (...args: any[]) => never;
+  /** jax.lax.fori_loop: a scan for integer bounds, a while_loop for traced ones. */
+  foriLoop: (lower: number | V, upper: number | V, body: (i: Tracer, x: any) => any, init: any) => any;
+  /** jax.lax.while_loop(condFun, bodyFun, initVal): forward-mode differentiable; cancel() stops one that never ends. */
+  whileLoop: (condFun: (val: any) => V | boolean, bodyFun: (val: any) => any, initVal: any) => any;
   /** jax.lax.select(pred, onTrue, onFalse). */
   select: (pred: V, onTrue: V, onFalse: V) => V;
   broadcastInDim: (x: V, shape: number[], dims: number[]) => V;

@@ -2,7 +2,7 @@
 // follows JAX's names in camelCase; see README.md for a tour.
 import './api/methods.js';
 
-export { init, shutdown, deviceCount, memoryStats, runtimeInfo } from './api/state.js';
+export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from './api/state.js';
 export { makeMesh, Mesh, P, PartitionSpec, NamedSharding } from './api/mesh.js';
 export { array, DArray as Array } from './api/array.js';
 export { jit, makeJaxpr, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
@@ -21,6 +21,7 @@ export {
   ConcretizationError,
   DeviceError,
   ResourceError,
+  CancelledError,
 } from './errors.js';
 export * as np from './api/np.js';
 export * as lax from './api/lax.js';

@@ -373,4 +373,218 @@ Sample Def<Prim::kScan>::sample() {
   return {{samples::f32({3}), samples::f32({3}), samples::f32({4, 3})}, scan_params(body, 4, 1, 1, false)};
 }
 
+// while
+
+Params while_params(ProgramRef cond, int64_t cond_nconsts, ProgramRef body, int64_t body_nconsts) {
+  return {{"body_jaxpr", std::move(body)},
+          {"body_nconsts", body_nconsts},
+          {"cond_jaxpr", std::move(cond)},
+          {"cond_nconsts", cond_nconsts}};
+}
+
+WhileParts while_parts(const Params& p, size_t num_operands) {
+  const char* n = Def<Prim::kWhile>::kName;
+  const int64_t cn = param<int64_t>(p, "cond_nconsts", n), bn = param<int64_t>(p, "body_nconsts", n);
+  if (cn < 0 || bn < 0 || static_cast<size_t>(cn + bn) > num_operands)
+    fail(ErrorKind::kValue, n, ": cond_nconsts=", cn, " and body_nconsts=", bn, " do not fit its ", num_operands,
+         " operands");
+  return {*param<ProgramRef>(p, "cond_jaxpr", n), *param<ProgramRef>(p, "body_jaxpr", n), static_cast<size_t>(cn),
+          static_cast<size_t>(bn), num_operands - static_cast<size_t>(cn + bn)};
+}
+
+namespace {
+
+// Whether `p` (or a program nested in it) holds a `prim` equation.
+bool holds(const Program& p, Prim prim) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim == prim) return true;
+    for (const Program* q : subprograms(e))
+      if (holds(*q, prim)) return true;
+  }
+  return false;
+}
+
+// Checks that `prog` (a while's cond or body) takes `consts` then the carries `carry`.
+void check_inputs(const Program& prog, const char* what, const std::vector<Aval>& consts,
+                  const std::vector<Aval>& carry) {
+  if (prog.invars.size() != consts.size() + carry.size())
+    fail(ErrorKind::kValue, "while: ", what, " takes ", prog.invars.size(), " inputs, but the loop gives it ",
+         consts.size(), " consts and ", carry.size(), " carries");
+  for (size_t i = 0; i < prog.invars.size(); ++i) {
+    const Aval& got = i < consts.size() ? consts[i] : carry[i - consts.size()];
+    if (!same_type(got, prog.avals[prog.invars[i]]))
+      fail(ErrorKind::kShape, "while: ", what, " takes ", prog.avals[prog.invars[i]].str(), " as input ", i,
+           ", got ", got.str());
+  }
+}
+
+}  // namespace
+
+std::vector<Aval> Def<Prim::kWhile>::shape(const Params& p, const std::vector<Aval>& in) {
+  const WhileParts w = while_parts(p, in.size());
+  const auto at = [&](size_t from, size_t n) {
+    return std::vector<Aval>(in.begin() + static_cast<long>(from), in.begin() + static_cast<long>(from + n));
+  };
+  const std::vector<Aval> carry = at(w.cond_nconsts + w.body_nconsts, w.num_carry);
+  check_inputs(w.cond, "cond_jaxpr", at(0, w.cond_nconsts), carry);
+  check_inputs(w.body, "body_jaxpr", at(w.cond_nconsts, w.body_nconsts), carry);
+  if (w.cond.outvars.size() != 1 || w.cond.outvars[0].aval.dtype != DType::kBool ||
+      !w.cond.outvars[0].aval.shape.empty())
+    fail(ErrorKind::kShape, "cond_fun must return a boolean scalar, but got output type(s) ", types_str(w.cond.outvars),
+         ".");
+  if (w.body.outvars.size() != w.num_carry)
+    fail(ErrorKind::kValue, "while: body_jaxpr returns ", w.body.outvars.size(), " values for ", w.num_carry,
+         " carries");
+  for (size_t i = 0; i < w.num_carry; ++i) {
+    const Aval& out = w.body.outvars[i].aval;
+    if (!same_type(carry[i], out))
+      fail(ErrorKind::kShape, "while_loop body function carry input and carry output must have equal types, but "
+           "carry ", i, " is ", carry[i].str(), " as input and ", out.str(), " as output");
+    if (!vma_within(out.vma, carry[i].vma))
+      fail(ErrorKind::kVma, "while_loop body function carry input and carry output must have equal types: carry ", i,
+           " is ", carry[i].str(), " as input but ", out.str(),
+           " as output, so the varying manual axes do not match; make the initial carry varying with "
+           "jax.lax.pcast(..., to='varying')");
+  }
+  const std::vector<std::string>& pred_vma = w.cond.outvars[0].aval.vma;
+  if (!pred_vma.empty()) {
+    const char* c = first_collective(w.cond);
+    if (!c) c = first_collective(w.body);
+    if (c)
+      fail(ErrorKind::kVma, "while_loop: the predicate varies across devices along ", param_str(pred_vma),
+           ", but the loop performs ", c,
+           ": devices would disagree on how many times to meet. Make the predicate the same on every device (e.g. "
+           "from a psum or pmax over those axes), or move the collective out of the loop.");
+  }
+  if (holds(w.cond, Prim::kShardMap) || holds(w.body, Prim::kShardMap))
+    fail(ErrorKind::kValue, "while_loop: a shard_map inside a while_loop is not supported by ShardLab; put the loop "
+         "inside the shard_map body instead");
+  return carry;
+}
+
+std::vector<MaybeAtom> Def<Prim::kWhile>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
+                                             const std::vector<Atom>& ys, const std::vector<MaybeAtom>& ts) {
+  const WhileParts w = while_parts(p, xs.size());
+  const size_t first = w.cond_nconsts, n = xs.size();  // body consts and carries: xs[first..n)
+  bool any = false;
+  for (size_t i = first; i < n; ++i) any = any || ts[i].has_value();
+  if (!any) return std::vector<MaybeAtom>(ys.size());
+  // The body's JVP regrouped as (consts, dconsts, carry, dcarry) -> (carry, dcarry).
+  const Program jb = ir::jvp(w.body);
+  const size_t m = w.body.invars.size();
+  Builder rb(w.body.scope, nullptr);
+  std::vector<Atom> primal(m), tangent(m);
+  auto inputs = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) primal[i] = rb.input(jb.avals[jb.invars[i]]);
+    for (size_t i = from; i < to; ++i) tangent[i] = rb.input(jb.avals[jb.invars[m + i]]);
+  };
+  inputs(0, w.body_nconsts);
+  inputs(w.body_nconsts, m);
+  std::vector<Atom> call_args = primal;
+  call_args.insert(call_args.end(), tangent.begin(), tangent.end());
+  auto body = std::make_shared<const Program>(rb.build(rb.call(jb, call_args)));
+  // The cond reads the primal carries and ignores their tangents.
+  Builder cb(w.cond.scope, nullptr);
+  std::vector<Atom> cond_args;
+  for (VarId v : w.cond.invars) cond_args.push_back(cb.input(w.cond.avals[v]));
+  for (size_t i = 0; i < w.num_carry; ++i) cb.input(w.cond.avals[w.cond.invars[w.cond_nconsts + i]]);
+  auto cond = std::make_shared<const Program>(cb.build(cb.call(w.cond, cond_args)));
+
+  std::vector<Atom> args(xs.begin(), xs.begin() + static_cast<long>(first));
+  auto operands = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) args.push_back(xs[i]);
+    for (size_t i = from; i < to; ++i) args.push_back(ts[i] ? *ts[i] : zeros_like(b, xs[i].aval));
+  };
+  operands(first, first + w.body_nconsts);
+  operands(first + w.body_nconsts, n);
+  const std::vector<Atom> r = b.emit(
+      Prim::kWhile,
+      while_params(cond, static_cast<int64_t>(w.cond_nconsts), body, 2 * static_cast<int64_t>(w.body_nconsts)), args);
+  return std::vector<MaybeAtom>(r.begin() + static_cast<long>(w.num_carry), r.end());
+}
+
+std::vector<MaybeAtom> Def<Prim::kWhile>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
+                                                   const std::vector<Atom>&, const std::vector<bool>&) {
+  fail(ErrorKind::kValue,
+       "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic start/stop "
+       "values. Try using lax.scan, or using fori_loop with static start/stop.");
+}
+
+std::vector<Batched> Def<Prim::kWhile>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                             int64_t size) {
+  const WhileParts w = while_parts(p, in.size());
+  const size_t carry0 = w.cond_nconsts + w.body_nconsts;
+  // Consts as they are (batched ones along 0), every carry along 0.
+  std::vector<Atom> args;
+  std::vector<Batched> typed_in;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const bool batched = in[i].batched() || i >= carry0;
+    const Atom v = batched ? move_batch_dim(b, in[i], 0, size) : in[i].value;
+    args.push_back(v);
+    typed_in.push_back(Batched{typed(v.aval), batched ? 0 : kNotBatched});
+  }
+  const auto part = [&](size_t from, size_t n) {
+    return std::vector<Batched>(typed_in.begin() + static_cast<long>(from),
+                                typed_in.begin() + static_cast<long>(from + n));
+  };
+  const std::vector<Batched> cconsts = part(0, w.cond_nconsts), bconsts = part(w.cond_nconsts, w.body_nconsts),
+                             carry = part(carry0, w.num_carry);
+  // Each example's predicate (a bool[size]), emitted into `pb` on its inputs.
+  auto predicates = [&](Builder& pb, const std::vector<Atom>& consts, const std::vector<Atom>& carries) {
+    std::vector<Batched> ins;
+    for (size_t i = 0; i < consts.size(); ++i) ins.push_back(Batched{consts[i], cconsts[i].dim});
+    for (const Atom& c : carries) ins.push_back(Batched{c, 0});
+    return move_batch_dim(pb, batch_program(pb, w.cond, ins, size)[0], 0, size);
+  };
+  // cond: whether any example's predicate holds (a reduce_max of them as int32).
+  Builder cb(w.cond.scope, nullptr);
+  std::vector<Atom> cc, ccarry;
+  for (const Batched& x : cconsts) cc.push_back(cb.input(x.value.aval));
+  for (const Batched& x : carry) ccarry.push_back(cb.input(x.value.aval));
+  const Atom any = compare(cb, Prim::kGt,
+                           reduce_max(cb, convert_element_type(cb, predicates(cb, cc, ccarry), DType::kInt32), {0}),
+                           Atom::constant(0, DType::kInt32));
+  auto cond = std::make_shared<const Program>(cb.build({any}));
+  // body (cond consts, body consts, carry): the batched body's new carry
+  // where the example's predicate holds, its old carry where it does not.
+  Builder bb(w.body.scope, nullptr);
+  std::vector<Atom> bc, bbc, bcarry;
+  for (const Batched& x : cconsts) bc.push_back(bb.input(x.value.aval));
+  for (const Batched& x : bconsts) bbc.push_back(bb.input(x.value.aval));
+  for (const Batched& x : carry) bcarry.push_back(bb.input(x.value.aval));
+  const Atom pred = predicates(bb, bc, bcarry);
+  std::vector<Batched> body_in;
+  for (size_t i = 0; i < bbc.size(); ++i) body_in.push_back(Batched{bbc[i], bconsts[i].dim});
+  for (const Atom& c : bcarry) body_in.push_back(Batched{c, 0});
+  const std::vector<Batched> next = batch_program(bb, w.body, body_in, size);
+  std::vector<Atom> outs;
+  for (size_t i = 0; i < next.size(); ++i) {
+    const Atom nv = move_batch_dim(bb, next[i], 0, size);
+    outs.push_back(select_n(bb, broadcast_in_dim(bb, pred, nv.aval.shape, {0}), {bcarry[i], nv}));
+  }
+  auto body = std::make_shared<const Program>(bb.build(outs));
+  std::vector<Atom> ops(args.begin(), args.begin() + static_cast<long>(w.cond_nconsts));
+  ops.insert(ops.end(), args.begin(), args.end());  // the cond consts again, as the body's first consts
+  return batched_at(
+      b.emit(Prim::kWhile,
+             while_params(cond, static_cast<int64_t>(w.cond_nconsts), body,
+                          static_cast<int64_t>(w.cond_nconsts + w.body_nconsts)),
+             ops),
+      0);
+}
+
+Sample Def<Prim::kWhile>::sample() {
+  // carry (i, x): while i < 3: (i + 1, x * k + 1), k a body const
+  Builder cb;
+  const Atom ci = cb.input(samples::i32({}));
+  cb.input(samples::f32({3}));
+  auto cond = std::make_shared<const Program>(
+      cb.build({compare(cb, Prim::kLt, ci, Atom::constant(3, DType::kInt32))}));
+  Builder bb;
+  const Atom k = bb.input(samples::f32({3})), i = bb.input(samples::i32({})), x = bb.input(samples::f32({3}));
+  auto body = std::make_shared<const Program>(
+      bb.build({add(bb, i, Atom::constant(1, DType::kInt32)), add(bb, mul(bb, x, k), f32_scalar(1))}));
+  return {{samples::f32({3}), samples::i32({}), samples::f32({3})}, while_params(cond, 0, body, 1)};
+}
+
 }  // namespace shardlab::ir

@@ -1,9 +1,12 @@
 // Control flow as primitives holding sub-programs, as JAX's: cond (one of
-// several branches, by an index) and scan (a body over the leading axis of
-// its inputs, with a carry). Both are lowered before they run (ir/lower.h):
-// a cond to all its branches and a select_n, a scan to its body unrolled
-// `length` times, so both executors run them as straight-line code and
-// every device meets every collective the same number of times.
+// several branches, by an index), scan (a body over the leading axis of its
+// inputs, with a carry) and while (a body repeated while a predicate holds).
+// cond and scan are lowered before they run (ir/lower.h): a cond to all its
+// branches and a select_n, a scan to its body unrolled `length` times, so
+// both executors run them as straight-line code. A while's trip count is
+// only known when it runs: the executors loop (exec/while_loop.h), every
+// device meeting the collectives of each iteration, and the host's time
+// limit cancels a loop that never ends.
 #pragma once
 
 #include "ir/primitive.h"
@@ -45,6 +48,39 @@ struct Def<Prim::kScan> {
   SHARDLAB_BATCH_RULE
   SHARDLAB_LOWER_RULE
 };
+
+/// while[body_jaxpr, body_nconsts, cond_jaxpr, cond_nconsts](cond_consts,
+/// body_consts, init): carry = init; while cond_jaxpr(cond_consts, carry):
+/// carry = body_jaxpr(body_consts, carry); gives carry. JVP: the while of
+/// the body's JVP, carrying each carry's tangent beside it (forward mode).
+/// Transpose: JAX's error (the trip count is unknown until it runs; reverse
+/// mode needs a scan). Batched: every carry along 0; the loop runs while any
+/// example's predicate holds and an example whose predicate fails keeps its
+/// carry (a select_n per carry, as JAX's rule for a batched predicate). In a
+/// shard_map body, a predicate that varies across devices is an error when
+/// the loop holds a collective.
+template <>
+struct Def<Prim::kWhile> {
+  static constexpr const char* kName = "while";
+  static constexpr ParamSchema kParams{{"body_jaxpr", ParamType::kProgram},
+                                       {"body_nconsts", ParamType::kInt},
+                                       {"cond_jaxpr", ParamType::kProgram},
+                                       {"cond_nconsts", ParamType::kInt}};
+  SHARDLAB_EXECUTOR_RULES
+  SHARDLAB_BATCH_RULE
+};
+
+/// The params of a while of `cond` and `body` (schema order).
+Params while_params(ProgramRef cond, int64_t cond_nconsts, ProgramRef body, int64_t body_nconsts);
+
+/// A while equation's parts: its programs and how its operands divide.
+struct WhileParts {
+  const Program& cond;
+  const Program& body;
+  size_t cond_nconsts, body_nconsts, num_carry;
+};
+/// The parts of a while with `params` over `num_operands` operands.
+WhileParts while_parts(const Params& params, size_t num_operands);
 
 /// The params of a scan of `body` (schema order).
 Params scan_params(ProgramRef body, int64_t length, int64_t num_carry, int64_t num_consts, bool reverse);

@@ -1,10 +1,11 @@
-// jax.lax.cond, switch, scan and fori_loop: control flow as primitives with
-// sub-programs (cpp/ir/primitives/control_flow.h). Each branch or body is
+// jax.lax.cond, switch, scan, fori_loop and while_loop: control flow as
+// primitives with sub-programs (cpp/ir/primitives/control_flow.h). Each branch or body is
 // traced in a nested trace; values it closes over become operands. Outside
 // a trace they run eagerly, as one program.
 
 import { ValueError } from '../errors.js';
-import { add, astype, clip, notEqual } from './np.js';
+import { array } from './array.js';
+import { add, astype, clip, less, notEqual } from './np.js';
 import { avalOf, traced } from './operands.js';
 import { isLeafValue } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
@@ -103,9 +104,23 @@ export function scan(f, init, xs = null, { length = null, reverse = false } = {}
   const c = flatten(init, isLeafValue);
   const first = traceScan(t, f, c, init, xs, length, reverse, null);
   if (first.done) return first.result;
-  // A JS number in the initial carry is weakly typed, as a Python scalar in
-  // JAX: it takes the dtype the body gives that carry (0 for a float sum).
-  return traceScan(t, f, c, unflatten(c.def, c.leaves.map((v, k) => (first.promote[k] ? astype(v, first.promote[k]) : v))), xs, length, reverse, first).result;
+  return traceScan(t, f, c, promoted(c, first.promote), xs, length, reverse, first).result;
+}
+
+// A JS number in an initial carry is weakly typed, as a Python scalar in
+// JAX: it takes the dtype the body gives that carry (0 for a float sum).
+// Per leaf of the initial carry c0, that dtype where it differs (else null);
+// `ins` are the body's inputs, `outs` the leaves of the carry it returned.
+function weakPromotions(c0, ins, outs, fn) {
+  return c0.leaves.map((v, k) => {
+    const got = avalOf(outs[k], fn);
+    return typeof v === 'number' && got.dtype !== ins[k].dtype && String(got.shape) === String(ins[k].shape) ? got.dtype : null;
+  });
+}
+
+// The initial carry c0 (flattened) with its weakly typed leaves promoted.
+function promoted(c0, promote) {
+  return unflatten(c0.def, c0.leaves.map((v, k) => (promote[k] ? astype(v, promote[k]) : v)));
 }
 
 // One tracing of a scan: {done, result}, or, when a weakly typed initial
@@ -130,10 +145,7 @@ function traceScan(t, f, c0, init, xs, length, reverse, retry) {
       );
     }
     if (!retry) {
-      const promote = c0.leaves.map((v, k) => {
-        const got = avalOf(carry.leaves[k], 'lax.scan');
-        return typeof v === 'number' && got.dtype !== ins[k].dtype && String(got.shape) === String(ins[k].shape) ? got.dtype : null;
-      });
+      const promote = weakPromotions(c0, ins, carry.leaves, 'lax.scan');
       if (promote.some((d) => d)) return { done: false, promote };
     }
     const y = flatten(out[1], isLeafValue);
@@ -148,25 +160,99 @@ function traceScan(t, f, c0, init, xs, length, reverse, retry) {
 
 /**
  * jax.lax.fori_loop(lower, upper, body, init): x = init; for i in
- * [lower, upper): x = body(i, x). With bounds given as numbers it is a scan
- * (so reverse-mode differentiable), as JAX lowers a static trip count.
+ * [lower, upper): x = body(i, x). With bounds given as integers it is a scan
+ * (so reverse-mode differentiable), as JAX lowers a static trip count; with
+ * a traced bound it is a while_loop over (i, upper, x) (forward mode only).
  */
 export function foriLoop(lower, upper, body, init) {
   if (typeof body !== 'function') throw new ValueError(`lax.foriLoop: body must be a function, got ${typeof body}`);
-  if (!Number.isInteger(lower) || !Number.isInteger(upper)) {
-    throw new ValueError(
-      'lax.foriLoop: bounds that are traced values need a while_loop, which ShardLab does not run yet; give lower and upper as integers',
-    );
+  const isStatic = (b) => typeof b === 'number';
+  for (const [name, b] of [['lower', lower], ['upper', upper]]) {
+    if (isStatic(b) && !Number.isInteger(b)) throw new ValueError(`lax.foriLoop: ${name} must be an integer, got ${b}`);
+    if (!isStatic(b) && avalOf(b, 'lax.foriLoop').dtype !== 'int32') {
+      throw new ValueError(`lax.foriLoop: ${name} must be an int32 scalar, got ${avalOf(b, 'lax.foriLoop').dtype}`);
+    }
   }
-  if (!currentTrace()) return eagerly('lax.foriLoop', (x) => foriLoop(lower, upper, body, x), [init]);
-  // As JAX: a scan over (i, x), i an int32 counter from lower, with no xs or ys.
-  const step = ([i, x]) => [[add(i, 1), body(i, x)], null];
-  return scan(step, [lower, init], null, { length: Math.max(0, upper - lower) })[0][1];
+  if (!currentTrace()) {
+    if (isStatic(lower) && isStatic(upper)) return eagerly('lax.foriLoop', (x) => foriLoop(lower, upper, body, x), [init]);
+    // A traced bound: both bounds become int32 arguments of the program.
+    const arg = (b) => (isStatic(b) ? array(b, { dtype: 'int32' }) : b);
+    return eagerly('lax.foriLoop', (lo, hi, x) => foriLoop(lo, hi, body, x), [arg(lower), arg(upper), init]);
+  }
+  if (isStatic(lower) && isStatic(upper)) {
+    // As JAX: a scan over (i, x), i an int32 counter from lower, with no xs or ys.
+    const step = ([i, x]) => [[add(i, 1), body(i, x)], null];
+    return scan(step, [lower, init], null, { length: Math.max(0, upper - lower) })[0][1];
+  }
+  const bound = (b) => (isStatic(b) ? astype(b, 'int32') : b);
+  return whileLoop(
+    ([i, hi]) => less(i, hi),
+    ([i, hi, x]) => [add(i, 1), hi, body(i, x)],
+    [bound(lower), bound(upper), init],
+  )[2];
 }
 
-/** jax.lax.while_loop: not supported yet (loops run unrolled, so the trip count must be known when tracing). */
-export function whileLoop() {
-  throw new ValueError(
-    'lax.whileLoop is not supported by ShardLab yet: its loops run unrolled, so the trip count must be known when tracing; use lax.foriLoop with integer bounds or lax.scan',
-  );
+/**
+ * jax.lax.while_loop(condFun, bodyFun, initVal): val = initVal; while
+ * condFun(val): val = bodyFun(val); returns val (a tree of the same types).
+ * The trip count is known only as it runs: forward-mode differentiable,
+ * while reverse mode gives JAX's error. A loop that never ends is stopped by
+ * cancel() (the checker's time limit calls it).
+ */
+export function whileLoop(condFun, bodyFun, initVal) {
+  if (typeof condFun !== 'function' || typeof bodyFun !== 'function') {
+    throw new ValueError('lax.whileLoop: condFun and bodyFun must be functions');
+  }
+  const t = currentTrace();
+  if (!t) return eagerly('lax.whileLoop', (v) => whileLoop(condFun, bodyFun, v), [initVal]);
+  const c = flatten(initVal, isLeafValue);
+  const first = traceWhile(t, condFun, bodyFun, c, initVal, false);
+  if (first.done) return first.result;
+  return traceWhile(t, condFun, bodyFun, c, promoted(c, first.promote), true).result;
+}
+
+// One tracing of a while_loop, as traceScan: {done, result} or {done: false, promote}.
+function traceWhile(t, condFun, bodyFun, c0, init, retry) {
+  const fn = 'lax.whileLoop';
+  const { Module } = engine();
+  const c = flatten(init, isLeafValue);
+  const w = callCore(() => new Module.WhileTrace(t.core, c.leaves.map((v) => traced(t, v, fn).atomIn(t))));
+  // Runs part(carry) in the trace `open()` starts; returns what `close(trace, out)` gives.
+  const inPart = (open, part, close) => {
+    const inner = new Trace(callCore(open), t, fn);
+    try {
+      const out = withTrace(inner, () => part(unflatten(c.def, inner.wrap(w.inputs()))));
+      return close(inner, out);
+    } finally {
+      inner.live = false;
+    }
+  };
+  try {
+    inPart(
+      () => w.beginCond(),
+      condFun,
+      (inner, pred) => {
+        if (!isLeafValue(pred)) throw new ValueError(`cond_fun must return a boolean scalar, but got ${describe(flatten(pred, isLeafValue).def)}.`);
+        callCore(() => w.endCond(traced(inner, pred, fn).atomIn(inner)));
+      },
+    );
+    return inPart(
+      () => w.beginBody(),
+      bodyFun,
+      (inner, out) => {
+        const o = flatten(out, isLeafValue);
+        if (describe(o.def) !== describe(c.def)) {
+          throw new ValueError(`body_fun output pytree structure must match init_val, got ${describe(o.def)} and ${describe(c.def)}.`);
+        }
+        if (!retry) {
+          const promote = weakPromotions(c0, inner.wrap(w.inputs()), o.leaves, fn);
+          if (promote.some((d) => d)) return { done: false, promote };
+        }
+        const r = t.wrap(callCore(() => w.finish(o.leaves.map((v) => traced(inner, v, fn).atomIn(inner)))));
+        return { done: true, result: unflatten(c.def, r) };
+      },
+    );
+  } finally {
+    w.delete();
+  }
 }

@@ -325,7 +325,10 @@ function filled(name, impl) {
   return defop(name, 0, (shape, ...rest) => {
     const { value, dtype } = impl(...rest);
     const s = checkShape(shape, `np.${name}`, dtype);
-    return emitHere(name, 'broadcast_in_dim', { shape: s, broadcast_dimensions: [] }, [literalTracer(traceFor(name), value, dtype)]);
+    const scalar = literalTracer(traceFor(name), value, dtype);
+    // A scalar is the literal itself: JAX's lax.full broadcasts nothing for shape ().
+    if (!s.length) return scalar;
+    return emitHere(name, 'broadcast_in_dim', { shape: s, broadcast_dimensions: [] }, [scalar]);
   });
 }
 

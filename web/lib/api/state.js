@@ -95,6 +95,18 @@ export function shutdown() {
   state.defaultMesh = null;
 }
 
+/**
+ * Cancels every call still running or queued on the devices (a while_loop
+ * that never ends, a caller's time limit): their promises reject with a
+ * CancelledError, and the runtime stays usable for the calls that follow.
+ * Device threads stop at their next loop iteration; the lockstep worker,
+ * which cannot be interrupted, is replaced by a fresh one (the arrays it held
+ * are lost: reading one rejects with a DeviceError).
+ */
+export function cancel() {
+  state.runtime?.cancel();
+}
+
 /** How the engine runs: {devices, threads, executor: 'threaded' | 'lockstep'}. */
 export function runtimeInfo() {
   engine();

@@ -272,6 +272,25 @@ export class DeviceRuntime {
     });
   }
 
+  /**
+   * Cancels every job running or queued (state.js cancel): each rejects with
+   * a CancelledError; later jobs run as usual. Threaded, the devices stop at
+   * their next loop iteration (DevicePool::cancel); the lockstep worker is
+   * terminated and a fresh one started. In-thread lockstep runs block their
+   * thread until done, so there is nothing to cancel between them.
+   */
+  cancel() {
+    if (this._dead) return;
+    const error = errorOf('CancelledError', 'the call was cancelled before it finished');
+    for (const { held, reject } of this._waiting.splice(0)) {
+      reject(error);
+      for (const h of held) h.delete();
+    }
+    if (this._inThread) return;
+    if (this._worker) this._worker.restart(error);
+    else this._call(() => this._core.cancel());
+  }
+
   /** Stops the device threads (lets Node exit); the runtime is unusable afterwards. */
   terminate() {
     if (!this._dead) this._die('the runtime was terminated');

@@ -10,24 +10,28 @@ import { isNode } from './load_module.js';
 
 /** Starts the lockstep worker; resolves once its module is loaded. */
 export async function startLockstepWorker({ memoryMB } = {}) {
-  let worker;
+  let spawn;
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
-    worker = new Worker(new URL('./lockstep_worker.js', import.meta.url), { workerData: { memoryMB } });
+    spawn = () => new Worker(new URL('./lockstep_worker.js', import.meta.url), { workerData: { memoryMB } });
   } else {
-    // Written out in full so bundlers (Vite) see and bundle the worker.
-    worker = new Worker(new URL('./lockstep_worker.js', import.meta.url), { type: 'module' });
-    worker.postMessage({ init: { memoryMB } });
+    spawn = () => {
+      // Written out in full so bundlers (Vite) see and bundle the worker.
+      const worker = new Worker(new URL('./lockstep_worker.js', import.meta.url), { type: 'module' });
+      worker.postMessage({ init: { memoryMB } });
+      return worker;
+    };
   }
-  const client = new LockstepClient(worker);
+  const client = new LockstepClient(spawn);
   await client.call({ ping: true });
   return client;
 }
 
 /** Calls into the lockstep worker: one Promise per request. */
 class LockstepClient {
-  constructor(worker) {
-    this._worker = worker;
+  /** `spawn()` starts a worker (again after restart). */
+  constructor(spawn) {
+    this._spawn = spawn;
     this._pending = new Map();
     this._next = 1;
     // Each program goes to the worker once, under an id; it is released there
@@ -43,6 +47,12 @@ class LockstepClient {
       this._worker.postMessage({ release: id });
     });
     this.onDeath = null;
+    this.generation = 0; // bumped by restart: resident arrays of an older worker are gone
+    this._start();
+  }
+
+  _start() {
+    const worker = (this._worker = this._spawn());
     const onMessage = (msg) => {
       const p = this._pending.get(msg.id);
       if (!p) return;
@@ -126,6 +136,20 @@ class LockstepClient {
     this.onDeath?.(why);
   }
 
+  /**
+   * Terminates the worker (whatever it is running) and starts a fresh one:
+   * pending requests reject with `error`; the programs are sent again when
+   * next run, and the arrays the old worker held are lost.
+   */
+  restart(error) {
+    this._worker.terminate();
+    for (const p of this._pending.values()) p.reject(error);
+    this._pending.clear();
+    this._sent.clear();
+    this.generation++;
+    this._start();
+  }
+
   /** Stops the worker. */
   terminate() {
     this._worker.terminate();
@@ -141,6 +165,7 @@ class LockstepClient {
 export class ResidentArray {
   constructor(client, id, dtype, shape) {
     this._client = client;
+    this._generation = client.generation;
     this._resident = id;
     this._dtype = dtype;
     this._shape = shape;
@@ -163,6 +188,9 @@ export class ResidentArray {
   _id(client) {
     if (this._resident === null) throw errorOf('ValueError', 'run: the array was deleted');
     if (client !== this._client) throw errorOf('DeviceError', 'run: the array belongs to another lockstep worker');
+    if (this._generation !== client.generation) {
+      throw errorOf('DeviceError', 'the array was lost: the lockstep worker holding it was restarted when a call was cancelled');
+    }
     return this._resident;
   }
 
@@ -173,7 +201,7 @@ export class ResidentArray {
 
   /** Releases the worker's copy and this thread's, if any. */
   delete() {
-    if (this._resident !== null) this._client._release(this._resident);
+    if (this._resident !== null && this._generation === this._client.generation) this._client._release(this._resident);
     this._resident = null;
     this.local?.delete();
     this.local = null;

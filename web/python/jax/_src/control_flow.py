@@ -1,5 +1,5 @@
-"""jax.lax.cond, switch, scan and fori_loop over the JS API's lax.cond,
-lax.switch, lax.scan and lax.foriLoop: Python owns the pytrees (operands,
+"""jax.lax.cond, switch, scan, fori_loop and while_loop over the JS API's
+lax.cond, lax.switch, lax.scan, lax.foriLoop and lax.whileLoop: Python owns the pytrees (operands,
 carries and outputs go to JS as flat lists of leaves); JS traces each
 branch or body once, during the call."""
 
@@ -7,7 +7,7 @@ import contextlib
 
 from . import pytree
 from .api import _as_leaf, _flat_out, _for_call, _js_leaves
-from .js import call, from_js, js_list, sl
+from .js import call, from_js, js_list, sl, to_js_value
 
 
 def _branch_body(fun, treedef, box, mismatch):
@@ -82,26 +82,37 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     return carry, pytree.tree_unflatten(box["ys"], [from_js(v) for v in res[1]])
 
 
-def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
-    """jax.lax.fori_loop(lower, upper, body_fun, init_val) with integer bounds (a scan, as JAX makes it)."""
-    leaves, treedef = pytree.tree_flatten(init_val)
+def _loop_body(fun, treedef, *args):
+    """A loop body for JS: fun(*args, carry) on the carry rebuilt from flat
+    leaves, its output flattened; a different structure is JAX's TypeError."""
 
-    def body(i, js_x):
-        x = pytree.tree_unflatten(treedef, [from_js(v) for v in js_x])
-        new, tree = pytree.tree_flatten(body_fun(from_js(i), x))
+    def body(*js):
+        x = pytree.tree_unflatten(treedef, [from_js(v) for v in js[-1]])
+        new, tree = pytree.tree_flatten(fun(*[from_js(a) for a in js[:-1]], x))
         if tree != treedef:
-            raise TypeError(
-                "body_fun output and input must have identical types, got\n"
-                f"{tree} and {treedef}"
-            )
+            raise TypeError(f"body_fun output and input must have identical types, got\n{tree} and {treedef}")
         return _js_leaves(new)
 
+    return body
+
+
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
+    """jax.lax.fori_loop(lower, upper, body_fun, init_val): a scan for integer
+    bounds, a while_loop for traced ones (as JAX makes it)."""
+    leaves, treedef = pytree.tree_flatten(init_val)
     bounds = [b if isinstance(b, int) and not isinstance(b, bool) else _as_leaf(b) for b in (lower, upper)]
-    with _for_call(body) as fn:
+    with _for_call(_loop_body(body_fun, treedef)) as fn:
         res = call(sl.lax.foriLoop, bounds[0], bounds[1], fn, _js_leaves(leaves))
     return pytree.tree_unflatten(treedef, [from_js(v) for v in res])
 
 
 def while_loop(cond_fun, body_fun, init_val):
-    """jax.lax.while_loop: not supported by ShardLab yet."""
-    call(sl.lax.whileLoop)
+    """jax.lax.while_loop(cond_fun, body_fun, init_val)."""
+    leaves, treedef = pytree.tree_flatten(init_val)
+
+    def cond(js_x):
+        return to_js_value(_as_leaf(cond_fun(pytree.tree_unflatten(treedef, [from_js(v) for v in js_x]))))
+
+    with _for_call(cond) as c, _for_call(_loop_body(body_fun, treedef)) as b:
+        res = call(sl.lax.whileLoop, c, b, _js_leaves(leaves))
+    return pytree.tree_unflatten(treedef, [from_js(v) for v in res])

@@ -73,6 +73,7 @@ def _python_error(name, message):
         "ConcretizationError": errors.ConcretizationTypeError,
         "DeviceError": errors.JaxRuntimeError,
         "ResourceError": errors.JaxRuntimeError,
+        "CancelledError": errors.JaxRuntimeError,
         "TypeError": TypeError,
         "RangeError": ValueError,
     }.get(name, RuntimeError)
