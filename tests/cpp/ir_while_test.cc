@@ -15,6 +15,7 @@
 #include "exec/threaded.h"
 #include "ir/autodiff.h"
 #include "ir/control_flow.h"
+#include "ir/jvp.h"
 #include "ir/ops.h"
 #include "ir/parallel_ops.h"
 #include "ir/print.h"
@@ -107,6 +108,15 @@ TEST(While, JvpAgainstFiniteDifferencesAndNoReverseMode) {
         })[1];
   };
   check_jvp(f, {f32({3}), f32({3})});
+  {  // With respect to x alone, as JAX's rule: the int counter and k carry no tangent.
+    Builder b;
+    const Atom x = b.input(f32({3})), k = b.input(f32({3}));
+    const Program j = jvp(b.build({f(b, {x, k})}), {true, false});
+    const Eqn& loop = j.eqns.back();
+    ASSERT_EQ(loop.prim, Prim::kWhile);
+    EXPECT_EQ(loop.outputs.size(), 3u);                           // i, y, dy
+    EXPECT_EQ(param<int64_t>(loop.params, "body_nconsts", ""), 1);  // k
+  }
   Builder b;
   const Atom x = b.input(f32({3})), k = b.input(f32({3}));
   const std::string msg = testing::error_message([&] {

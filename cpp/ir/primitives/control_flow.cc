@@ -385,7 +385,8 @@ Params while_params(ProgramRef cond, int64_t cond_nconsts, ProgramRef body, int6
 WhileParts while_parts(const Params& p, size_t num_operands) {
   const char* n = Def<Prim::kWhile>::kName;
   const int64_t cn = param<int64_t>(p, "cond_nconsts", n), bn = param<int64_t>(p, "body_nconsts", n);
-  if (cn < 0 || bn < 0 || static_cast<size_t>(cn + bn) > num_operands)
+  if (cn < 0 || bn < 0 || static_cast<uint64_t>(cn) > num_operands ||
+      static_cast<uint64_t>(bn) > num_operands - static_cast<uint64_t>(cn))
     fail(ErrorKind::kValue, n, ": cond_nconsts=", cn, " and body_nconsts=", bn, " do not fit its ", num_operands,
          " operands");
   return {*param<ProgramRef>(p, "cond_jaxpr", n), *param<ProgramRef>(p, "body_jaxpr", n), static_cast<size_t>(cn),
@@ -429,9 +430,11 @@ std::vector<Aval> Def<Prim::kWhile>::shape(const Params& p, const std::vector<Av
   check_inputs(w.cond, "cond_jaxpr", at(0, w.cond_nconsts), carry);
   check_inputs(w.body, "body_jaxpr", at(w.cond_nconsts, w.body_nconsts), carry);
   if (w.cond.outvars.size() != 1 || w.cond.outvars[0].aval.dtype != DType::kBool ||
-      !w.cond.outvars[0].aval.shape.empty())
-    fail(ErrorKind::kShape, "cond_fun must return a boolean scalar, but got output type(s) ", types_str(w.cond.outvars),
-         ".");
+      !w.cond.outvars[0].aval.shape.empty()) {
+    std::string got;
+    for (const Atom& a : w.cond.outvars) got += (got.empty() ? "" : ", ") + a.aval.str();
+    fail(ErrorKind::kShape, "cond_fun must return a boolean scalar, but got output type(s) [", got, "].");
+  }
   if (w.body.outvars.size() != w.num_carry)
     fail(ErrorKind::kValue, "while: body_jaxpr returns ", w.body.outvars.size(), " values for ", w.num_carry,
          " carries");
@@ -465,42 +468,65 @@ std::vector<Aval> Def<Prim::kWhile>::shape(const Params& p, const std::vector<Av
 std::vector<MaybeAtom> Def<Prim::kWhile>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
                                              const std::vector<Atom>& ys, const std::vector<MaybeAtom>& ts) {
   const WhileParts w = while_parts(p, xs.size());
-  const size_t first = w.cond_nconsts, n = xs.size();  // body consts and carries: xs[first..n)
-  bool any = false;
-  for (size_t i = first; i < n; ++i) any = any || ts[i].has_value();
-  if (!any) return std::vector<MaybeAtom>(ys.size());
-  // The body's JVP regrouped as (consts, dconsts, carry, dcarry) -> (carry, dcarry).
-  const Program jb = ir::jvp(w.body);
-  const size_t m = w.body.invars.size();
+  const size_t first = w.cond_nconsts, m = w.body.invars.size();  // the body's inputs are xs[first..)
+  // Which body inputs carry a tangent: the body consts given one, and the
+  // float carries given one or made from one (a fixpoint over the
+  // iterations, as JAX's rule; int and bool carries have none).
+  std::vector<bool> nz(m);
+  for (size_t i = 0; i < m; ++i) nz[i] = ts[first + i].has_value();
+  for (bool changed = true; changed;) {
+    changed = false;
+    // The outputs that depend on a marked input (a superset of those with a nonzero derivative).
+    const std::vector<bool> dep = linear_outputs(w.body, nz);
+    for (size_t j = 0; j < w.num_carry; ++j) {
+      const size_t i = w.body_nconsts + j;
+      if (!nz[i] && dep[j] && xs[first + i].aval.dtype == DType::kFloat32) nz[i] = changed = true;
+    }
+  }
+  if (std::find(nz.begin(), nz.end(), true) == nz.end()) return std::vector<MaybeAtom>(ys.size());
+  // The body's JVP regrouped as (consts, dconsts, carry, dcarry) -> (carry, dcarry), for the marked ones.
+  const Program jb = ir::jvp(w.body, nz);
   Builder rb(w.body.scope, nullptr);
-  std::vector<Atom> primal(m), tangent(m);
+  std::vector<Atom> primal(m), tangent;
   auto inputs = [&](size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) primal[i] = rb.input(jb.avals[jb.invars[i]]);
-    for (size_t i = from; i < to; ++i) tangent[i] = rb.input(jb.avals[jb.invars[m + i]]);
+    for (size_t i = from; i < to; ++i)
+      if (nz[i]) tangent.push_back(rb.input(jb.avals[jb.invars[m + tangent.size()]]));
   };
   inputs(0, w.body_nconsts);
+  const size_t dconsts = tangent.size();
   inputs(w.body_nconsts, m);
   std::vector<Atom> call_args = primal;
   call_args.insert(call_args.end(), tangent.begin(), tangent.end());
-  auto body = std::make_shared<const Program>(rb.build(rb.call(jb, call_args)));
+  const std::vector<Atom> o = rb.call(jb, call_args);
+  std::vector<Atom> outs(o.begin(), o.begin() + static_cast<long>(w.num_carry));
+  for (size_t j = 0; j < w.num_carry; ++j)
+    if (nz[w.body_nconsts + j]) outs.push_back(o[w.num_carry + j]);
+  auto body = std::make_shared<const Program>(rb.build(outs));
   // The cond reads the primal carries and ignores their tangents.
   Builder cb(w.cond.scope, nullptr);
   std::vector<Atom> cond_args;
   for (VarId v : w.cond.invars) cond_args.push_back(cb.input(w.cond.avals[v]));
-  for (size_t i = 0; i < w.num_carry; ++i) cb.input(w.cond.avals[w.cond.invars[w.cond_nconsts + i]]);
+  for (size_t j = 0; j < w.num_carry; ++j)
+    if (nz[w.body_nconsts + j]) cb.input(w.cond.avals[w.cond.invars[w.cond_nconsts + j]]);
   auto cond = std::make_shared<const Program>(cb.build(cb.call(w.cond, cond_args)));
 
   std::vector<Atom> args(xs.begin(), xs.begin() + static_cast<long>(first));
   auto operands = [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i) args.push_back(xs[i]);
-    for (size_t i = from; i < to; ++i) args.push_back(ts[i] ? *ts[i] : zeros_like(b, xs[i].aval));
+    for (size_t i = from; i < to; ++i) args.push_back(xs[first + i]);
+    for (size_t i = from; i < to; ++i)
+      if (nz[i]) args.push_back(ts[first + i] ? *ts[first + i] : zeros_like(b, xs[first + i].aval));
   };
-  operands(first, first + w.body_nconsts);
-  operands(first + w.body_nconsts, n);
+  operands(0, w.body_nconsts);
+  operands(w.body_nconsts, m);
   const std::vector<Atom> r = b.emit(
       Prim::kWhile,
-      while_params(cond, static_cast<int64_t>(w.cond_nconsts), body, 2 * static_cast<int64_t>(w.body_nconsts)), args);
-  return std::vector<MaybeAtom>(r.begin() + static_cast<long>(w.num_carry), r.end());
+      while_params(cond, static_cast<int64_t>(w.cond_nconsts), body, static_cast<int64_t>(w.body_nconsts + dconsts)),
+      args);
+  std::vector<MaybeAtom> dys(ys.size());
+  for (size_t j = 0, k = w.num_carry; j < w.num_carry; ++j)
+    if (nz[w.body_nconsts + j]) dys[j] = r[k++];
+  return dys;
 }
 
 std::vector<MaybeAtom> Def<Prim::kWhile>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,

@@ -52,7 +52,8 @@ struct Def<Prim::kScan> {
 /// while[body_jaxpr, body_nconsts, cond_jaxpr, cond_nconsts](cond_consts,
 /// body_consts, init): carry = init; while cond_jaxpr(cond_consts, carry):
 /// carry = body_jaxpr(body_consts, carry); gives carry. JVP: the while of
-/// the body's JVP, carrying each carry's tangent beside it (forward mode).
+/// the body's JVP, carrying the tangents of the body consts given one and
+/// of the float carries given or made from one (forward mode).
 /// Transpose: JAX's error (the trip count is unknown until it runs; reverse
 /// mode needs a scan). Batched: every carry along 0; the loop runs while any
 /// example's predicate holds and an example whose predicate fails keeps its
