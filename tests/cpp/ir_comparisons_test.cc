@@ -1,4 +1,4 @@
-// eq, ne, lt, le, gt, ge and select_n: values against references computed
+// eq, ne, lt, le, gt, ge, is_finite and select_n: values against references computed
 // here, zero tangents, select_n's JVP against finite differences and its
 // transpose in every case position, the VMA of results, and every error.
 #include <gtest/gtest.h>
@@ -45,6 +45,21 @@ TEST(Comparisons, Float32ValuesIncludingTiesAndNaN) {
     const auto got = as_ints(z);
     for (int i = 0; i < 6; ++i) EXPECT_EQ(got[i], c.reference(x[i], y[i]) ? 1 : 0) << primitive(c.prim).name << i;
   }
+}
+
+TEST(IsFinite, ValuesZeroTangentAndErrors) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {1, inf, -inf, nan, 0, -3.5f, std::numeric_limits<float>::max()};
+  const auto z = evaluate([](Builder& b, auto in) { return b.emit1(Prim::kIsFinite, {}, {in[0]}); }, {host_f32({7}, x)});
+  EXPECT_EQ(z.aval.dtype, DType::kBool);
+  const auto got = as_ints(z);
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(got[i], std::isfinite(x[i]) ? 1 : 0) << i;
+  Builder b;
+  const Atom v = b.input(f32({3}));
+  EXPECT_FALSE(primitive(Prim::kIsFinite).jvp(b, {}, {v}, {v}, {v})[0].has_value());
+  const Atom i = b.input(Aval{DType::kInt32, {3}, {}});
+  EXPECT_EQ(testing::error_message([&] { b.emit1(Prim::kIsFinite, {}, {i}); }),
+            "is_finite: needs a float32 operand, got i32[3]");
 }
 
 TEST(Comparisons, Int32AndBoolOperandsAndAScalar) {

@@ -291,7 +291,8 @@ TEST(Vma, CollectivesOutsideABodyAndBadAxesAreErrors) {
   Builder b;
   const Atom x = b.input(f32({4}));
   EXPECT_EQ(testing::error_message([&] { psum(b, x, {"data"}); }),
-            "psum: axis name 'data' is unbound; collectives run inside a shard_map body, whose mesh names the axes");
+            "unbound axis name: data. The following axis names (e.g. defined by pmap) are available to collective "
+            "operations: [] (psum runs inside a shard_map body, whose mesh names the axes)");
   EXPECT_NE(testing::error_message([&] {
               one_shard_map(mesh8(), f32({8}), P({{"data"}}), P(),
                             [](Builder& bb, const Atom& v) { return psum(bb, v, {"model"}); });

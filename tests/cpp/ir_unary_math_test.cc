@@ -1,6 +1,8 @@
-// exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign and div: values
-// against float64 references, JVPs against finite differences, transposes
-// (div in its numerator; the others refuse), and dtype errors.
+// exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign, the
+// trigonometric and hyperbolic functions, log1p, expm1, exp2, ceil, atan2
+// and div: values against float64 references, JVPs against finite
+// differences, transposes (div in its numerator; the others refuse), and
+// dtype errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,31 +14,46 @@
 namespace shardlab::ir {
 namespace {
 
+// Where a primitive is defined: everywhere, for x > 0 (log, sqrt, rsqrt), or for |x| < 1 (asin, acos).
+enum class Domain { kAll, kPositive, kUnit };
+
 struct UnaryCase {
   Prim prim;
   double (*reference)(double);
-  bool positive_domain;  // log, sqrt, rsqrt
+  Domain domain;
 };
 
 const std::vector<UnaryCase>& unary_cases() {
   static const std::vector<UnaryCase> c = {
-      {Prim::kExp, [](double x) { return std::exp(x); }, false},
-      {Prim::kLog, [](double x) { return std::log(x); }, true},
-      {Prim::kTanh, [](double x) { return std::tanh(x); }, false},
-      {Prim::kLogistic, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, false},
-      {Prim::kSqrt, [](double x) { return std::sqrt(x); }, true},
-      {Prim::kRsqrt, [](double x) { return 1.0 / std::sqrt(x); }, true},
-      {Prim::kSquare, [](double x) { return x * x; }, false},
-      {Prim::kAbs, [](double x) { return std::abs(x); }, false},
-      {Prim::kSign, [](double x) { return static_cast<double>((x > 0) - (x < 0)); }, false},
+      {Prim::kExp, [](double x) { return std::exp(x); }, Domain::kAll},
+      {Prim::kLog, [](double x) { return std::log(x); }, Domain::kPositive},
+      {Prim::kTanh, [](double x) { return std::tanh(x); }, Domain::kAll},
+      {Prim::kLogistic, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, Domain::kAll},
+      {Prim::kSqrt, [](double x) { return std::sqrt(x); }, Domain::kPositive},
+      {Prim::kRsqrt, [](double x) { return 1.0 / std::sqrt(x); }, Domain::kPositive},
+      {Prim::kSquare, [](double x) { return x * x; }, Domain::kAll},
+      {Prim::kAbs, [](double x) { return std::abs(x); }, Domain::kAll},
+      {Prim::kSign, [](double x) { return static_cast<double>((x > 0) - (x < 0)); }, Domain::kAll},
+      {Prim::kSin, [](double x) { return std::sin(x); }, Domain::kAll},
+      {Prim::kCos, [](double x) { return std::cos(x); }, Domain::kAll},
+      {Prim::kTan, [](double x) { return std::tan(x); }, Domain::kUnit},  // away from its poles
+      {Prim::kAsin, [](double x) { return std::asin(x); }, Domain::kUnit},
+      {Prim::kAcos, [](double x) { return std::acos(x); }, Domain::kUnit},
+      {Prim::kAtan, [](double x) { return std::atan(x); }, Domain::kAll},
+      {Prim::kSinh, [](double x) { return std::sinh(x); }, Domain::kAll},
+      {Prim::kCosh, [](double x) { return std::cosh(x); }, Domain::kAll},
+      {Prim::kLog1p, [](double x) { return std::log1p(x); }, Domain::kPositive},
+      {Prim::kExpm1, [](double x) { return std::expm1(x); }, Domain::kAll},
+      {Prim::kExp2, [](double x) { return std::exp2(x); }, Domain::kAll},
   };
   return c;
 }
 
 TEST(UnaryMath, ValuesMatchFloat64) {
   for (const UnaryCase& c : unary_cases()) {
-    const std::vector<float> x =
-        c.positive_domain ? std::vector<float>{0.25f, 1.0f, 2.5f, 9.0f} : std::vector<float>{-2.0f, -0.5f, 0.0f, 1.75f};
+    const std::vector<float> x = c.domain == Domain::kPositive ? std::vector<float>{0.25f, 1.0f, 2.5f, 9.0f}
+                                 : c.domain == Domain::kUnit   ? std::vector<float>{-0.9f, -0.5f, 0.0f, 0.75f}
+                                                               : std::vector<float>{-2.0f, -0.5f, 0.0f, 1.75f};
     const auto got = evaluate([&](Builder& b, auto in) { return unary(b, c.prim, in[0]); }, {f32({4})}, {x});
     for (int i = 0; i < 4; ++i)
       EXPECT_NEAR(got[i], c.reference(x[i]), 1e-6 * (1 + std::abs(c.reference(x[i]))))
@@ -47,9 +64,14 @@ TEST(UnaryMath, ValuesMatchFloat64) {
 TEST(UnaryMath, JvpMatchesFiniteDifferences) {
   for (const UnaryCase& c : unary_cases()) {
     SCOPED_TRACE(primitive(c.prim).name);
-    // Composed with a product so a zero tangent (sign) is not the whole output.
-    check_jvp([&](Builder& b, auto in) { return mul(b, unary(b, c.prim, in[0]), in[1]); }, {f32({2, 3}), f32({2, 3})},
-              c.positive_domain);
+    // Composed with a product so a zero tangent (sign) is not the whole output;
+    // x / 2 keeps |x| < 1 for the unit domain (the points are in [-1, 1)).
+    check_jvp(
+        [&](Builder& b, auto in) {
+          const Atom x = c.domain == Domain::kUnit ? mul(b, in[0], f32_scalar(0.5)) : in[0];
+          return mul(b, unary(b, c.prim, x), in[1]);
+        },
+        {f32({2, 3}), f32({2, 3})}, c.domain == Domain::kPositive);
   }
 }
 
@@ -72,6 +94,22 @@ TEST(UnaryMath, FloatOnlyPrimitivesRejectInt32) {
   EXPECT_EQ(unary(b, Prim::kAbs, i).aval.dtype, DType::kInt32);
   const auto a = evaluate([](Builder& bb, auto in) { return unary(bb, Prim::kSquare, in[0]); }, {f32({2})}, {{-3, 2}});
   EXPECT_EQ(a, (std::vector<float>{9, 4}));
+}
+
+TEST(CeilAtan2, ValuesAndJvp) {
+  const std::vector<float> x{-1.5f, -0.25f, 0.0f, 2.0f, 2.5f, -3.0f};
+  const auto ceil = evaluate([](Builder& b, auto in) { return unary(b, Prim::kCeil, in[0]); }, {f32({6})}, {x});
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(ceil[i], std::ceil(x[i]));
+  // atan2(y, x) in every quadrant and on the axes, against std::atan2 in double.
+  const std::vector<float> ys{1, 1, -1, -1, 0, 2}, xs{1, -1, -1, 1, -2, 0};
+  const auto at = evaluate([](Builder& b, auto in) { return b.emit1(Prim::kAtan2, {}, {in[0], in[1]}); },
+                           {f32({6}), f32({6})}, {ys, xs});
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(at[i], std::atan2(double{ys[i]}, double{xs[i]}), 1e-6) << i;
+  check_jvp([](Builder& b, auto in) { return b.emit1(Prim::kAtan2, {}, {in[0], add(b, in[1], f32_scalar(2))}); },
+            {f32({2, 3}), f32({2, 3})});
+  // A scalar operand broadcasts, its tangent too.
+  check_jvp([](Builder& b, auto in) { return b.emit1(Prim::kAtan2, {}, {in[0], add(b, in[1], f32_scalar(2))}); },
+            {f32({2, 3}), f32({})});
 }
 
 TEST(Div, ValuesJvpAndTranspose) {

@@ -34,11 +34,14 @@ Program every_primitive() {
   Atom t = add(b, sub(b, mul(b, x, s), div(b, x, f32_scalar(2))), neg(b, x));
   t = pow(b, max(b, min(b, t, f32_scalar(3)), f32_scalar(-3)), f32_scalar(2));
   for (Prim p : {Prim::kExp, Prim::kLog, Prim::kTanh, Prim::kLogistic, Prim::kSqrt, Prim::kRsqrt, Prim::kSquare,
-                 Prim::kAbs, Prim::kSign, Prim::kFloor})
-    t = add(b, t, unary(b, p, unary(b, Prim::kAbs, x)));
+                 Prim::kAbs, Prim::kSign, Prim::kFloor, Prim::kCeil, Prim::kSin, Prim::kCos, Prim::kTan, Prim::kAsin,
+                 Prim::kAcos, Prim::kAtan, Prim::kSinh, Prim::kCosh, Prim::kLog1p, Prim::kExpm1, Prim::kExp2})
+    t = add(b, t, unary(b, p, unary(b, Prim::kAbs, x)));  // |x| <= 1: inside every domain
   t = add(b, b.emit1(Prim::kRem, {}, {t, f32_scalar(3)}), b.emit1(Prim::kRound, {{"rounding_method", int64_t{1}}}, {t}));
+  t = add(b, t, b.emit1(Prim::kAtan2, {}, {t, x}));
   const Atom c = compare(b, Prim::kLt, t, x);
   for (Prim p : {Prim::kEq, Prim::kNe, Prim::kLe, Prim::kGt, Prim::kGe}) compare(b, p, t, x);
+  t = select_n(b, b.emit1(Prim::kIsFinite, {}, {t}), {x, t});
   t = select_n(b, c, {t, x});
   const Atom i = iota(b, DType::kInt32, {8, 4}, 1);
   t = add(b, t, convert_element_type(b, i, DType::kFloat32));

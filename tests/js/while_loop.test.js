@@ -70,8 +70,8 @@ describe('while_loop', () => {
     };
     const x = [0.3, -0.7], k = [0.5, 1.5], dx = [1, -2], h = 1e-6;
     const [y, dy] = await sl.jvp(f, [sl.array(x), sl.array(k)], [sl.array(dx), sl.array([0, 0])]);
-    close(await y.tolist(), x.map((v, j) => ref(v, k[j])), 1e-5);
-    close(await dy.tolist(), x.map((v, j) => (ref(v + h * dx[j], k[j]) - ref(v - h * dx[j], k[j])) / (2 * h)), 1e-4);
+    close(await y.tolist(), x.map((v, j) => ref(v, k[j])), 'y', 1e-5);
+    close(await dy.tolist(), x.map((v, j) => (ref(v + h * dx[j], k[j]) - ref(v - h * dx[j], k[j])) / (2 * h)), 'dy', 1e-4);
     expect(() => sl.grad((x) => np.sum(f(x, sl.array(k))))(sl.array(x))).toThrow(
       'Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic start/stop values. Try using lax.scan, or using fori_loop with static start/stop.',
     );

@@ -304,6 +304,13 @@ export const np: {
   equal: Binary; notEqual: Binary; less: Binary; lessEqual: Binary; greater: Binary; greaterEqual: Binary;
   matmul: Binary; dot: Binary;
   negative: Unary; exp: Unary; log: Unary; tanh: Unary; sqrt: Unary; square: Unary; abs: Unary; sign: Unary; floor: Unary; round: Unary;
+  ceil: Unary; trunc: Unary; sin: Unary; cos: Unary; tan: Unary; arcsin: Unary; arccos: Unary; arctan: Unary;
+  sinh: Unary; cosh: Unary; log1p: Unary; expm1: Unary; exp2: Unary; log2: Unary; log10: Unary; reciprocal: Unary;
+  /** The angle of the point (x2, x1) in (-pi, pi]. */
+  arctan2: Binary;
+  isfinite: Unary; isnan: Unary; isinf: Unary;
+  /** NaN -> nan (0), +inf -> posinf, -inf -> neginf (the largest finite float32s by default). */
+  nanToNum: (x: V, options?: { nan?: number; posinf?: number | null; neginf?: number | null }) => V;
   /** fmod (the sign of x), remainder (Python's %, the sign of y) and floorDivide (Python's //), as jnp's. */
   fmod: Binary; remainder: Binary; floorDivide: Binary;
   zerosLike: Unary; onesLike: Unary;

@@ -51,6 +51,18 @@ SHARDLAB_COMPARISON(Prim::kGe, >=)
 
 #undef SHARDLAB_COMPARISON
 
+// is_finite
+
+std::vector<Aval> Def<Prim::kIsFinite>::shape(const Params&, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  if (in[0].dtype != DType::kFloat32) fail(ErrorKind::kShape, kName, ": needs a float32 operand, got ", in[0].str());
+  return {Aval{DType::kBool, in[0].shape, in[0].vma}};
+}
+void Def<Prim::kIsFinite>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_binary_as<float, int32_t>(in, out[0], [](auto z, auto x, auto) { z = x.isFinite().template cast<int32_t>(); });
+}
+Sample Def<Prim::kIsFinite>::sample() { return {{samples::f32({2, 3})}, {}}; }
+
 // select_n
 
 std::vector<Aval> Def<Prim::kSelectN>::shape(const Params&, const std::vector<Aval>& in) {

@@ -1,6 +1,6 @@
 // Comparisons and selection: eq, ne, lt, le, gt, ge give bool arrays (operands
 // as for the binary elementwise primitives: equal dtypes, equal shapes or one a
-// scalar); select_n picks elements among cases by a bool or int32 array. A
+// scalar), is_finite tests one float32 array; select_n picks elements among cases by a bool or int32 array. A
 // comparison is piecewise constant, so its tangent is zero and it is never
 // linear; select_n is linear in its cases.
 #pragma once
@@ -10,6 +10,14 @@
 #include "ir/program.h"
 
 namespace shardlab::ir {
+
+/// is_finite: z = x is neither infinite nor NaN (bool; float32 x); dz = 0.
+template <>
+struct Def<Prim::kIsFinite> : NonDifferentiable<Def<Prim::kIsFinite>>, BatchPerOperand<Prim::kIsFinite> {
+  static constexpr const char* kName = "is_finite";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+};
 
 /// eq: z = (x == y) as bool; dz = 0.
 template <>

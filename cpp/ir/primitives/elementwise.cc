@@ -298,4 +298,32 @@ std::vector<MaybeAtom> Def<Prim::kRem>::jvp(Builder& b, const Params&, const std
 
 Sample Def<Prim::kRem>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
+// atan2
+
+std::vector<Aval> Def<Prim::kAtan2>::shape(const Params&, const std::vector<Aval>& in) {
+  auto out = binary_shape(kName, in);
+  if (out[0].dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str(),
+         "; convert them with convert_element_type");
+  return out;
+}
+void Def<Prim::kAtan2>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) {
+    z = x.binaryExpr(y, [](float a, float c) { return std::atan2(a, c); });
+  });
+}
+std::vector<MaybeAtom> Def<Prim::kAtan2>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  // d atan2(x, y) = (y dx - x dy) / (x^2 + y^2)
+  const Atom r2 = add(b, mul(b, x[0], x[0]), mul(b, x[1], x[1]));
+  MaybeAtom d;
+  if (t[0]) d = fit(b, mul(b, *t[0], div(b, x[1], r2)), z[0].aval);
+  if (t[1]) {
+    const Atom dy = fit(b, mul(b, *t[1], div(b, x[0], r2)), z[0].aval);
+    d = d ? sub(b, *d, dy) : neg(b, dy);
+  }
+  return {d};
+}
+Sample Def<Prim::kAtan2>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
+
 }  // namespace shardlab::ir

@@ -95,4 +95,13 @@ struct Def<Prim::kRem> : NotLinear<Def<Prim::kRem>>, BatchElementwise<Prim::kRem
   SHARDLAB_NONLINEAR_RULES
 };
 
+/// atan2: z = the angle of the point (y, x) in (-pi, pi], arctan(x / y)
+/// placed by the signs of both (float32 only); dz = (y dx - x dy) / (x^2 + y^2).
+template <>
+struct Def<Prim::kAtan2> : NotLinear<Def<Prim::kAtan2>>, BatchElementwise<Prim::kAtan2> {
+  static constexpr const char* kName = "atan2";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+
 }  // namespace shardlab::ir

@@ -47,12 +47,10 @@ Permutation permutation_of(const Params& p) {
 
 // The axes resolved in b's shard_map mesh; errors name `fn`.
 AxisGroup bound(Builder& b, const Names& axes, const char* fn) {
-  if (!b.scope().mesh) {
-    std::string label;
-    for (const auto& a : axes) label += (label.empty() ? "'" : ", '") + a + "'";
-    fail(ErrorKind::kValue, fn, ": axis name ", label,
-         " is unbound; collectives run inside a shard_map body, whose mesh names the axes");
-  }
+  if (!b.scope().mesh)
+    fail(ErrorKind::kValue, "unbound axis name: ", axes.empty() ? std::string() : axes[0],
+         ". The following axis names (e.g. defined by pmap) are available to collective operations: [] (", fn,
+         " runs inside a shard_map body, whose mesh names the axes)");
   return b.scope().mesh->axis_group(axes, fn);
 }
 
@@ -157,7 +155,10 @@ std::vector<MaybeAtom> Def<Prim::kPsum>::transpose(Builder& b, const Params& p, 
 }
 
 std::vector<Atom> Def<Prim::kPsum>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
-  return bind_reduction(b, Prim::kPsum, args, xs, kLaxName);
+  // A psum of bools counts the true ones (int32), as JAX's.
+  std::vector<Atom> counted;
+  for (const Atom& x : xs) counted.push_back(x.aval.dtype == DType::kBool ? convert_element_type(b, x, DType::kInt32) : x);
+  return bind_reduction(b, Prim::kPsum, args, counted, kLaxName);
 }
 const Names& Def<Prim::kPsum>::group_axes(const Params& p) { return axes_of(p, kName); }
 
@@ -165,11 +166,11 @@ const Names& Def<Prim::kPsum>::group_axes(const Params& p) { return axes_of(p, k
 
 std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const AxisGroup g = bound(b, axis_name_arg(args, "pmean"), "pmean");
-  for (const Atom& x : xs)
-    if (x.aval.dtype != DType::kFloat32)
-      fail(ErrorKind::kShape, "pmean: needs float32 operands, got ", x.aval.str(), "; use psum for integers");
+  // psum(x) / n with true division, as JAX's: an int32 or bool sum becomes float32.
   std::vector<Atom> out;
-  for (const Atom& s : Def<Prim::kPsum>::bind(b, args, xs)) out.push_back(div(b, s, f32_scalar(g.size)));
+  for (const Atom& s : Def<Prim::kPsum>::bind(b, args, xs))
+    out.push_back(div(b, s.aval.dtype == DType::kFloat32 ? s : convert_element_type(b, s, DType::kFloat32),
+                      f32_scalar(g.size)));
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "ir/primitives/unary_math.h"
 
+#include <cmath>
+
 #include "ir/batching.h"
 #include "ir/ops.h"
 #include "ir/primitives/tensor_eval.h"
@@ -53,6 +55,18 @@ SHARDLAB_UNARY(Prim::kSquare, any_unary_shape, eval_any, x.square())
 SHARDLAB_UNARY(Prim::kAbs, any_unary_shape, eval_any, x.abs())
 SHARDLAB_UNARY(Prim::kSign, any_unary_shape, eval_any, x.sign())
 SHARDLAB_UNARY(Prim::kFloor, float_unary_shape, eval_unary_as<float>, x.floor())
+SHARDLAB_UNARY(Prim::kCeil, float_unary_shape, eval_unary_as<float>, x.ceil())
+SHARDLAB_UNARY(Prim::kSin, float_unary_shape, eval_unary_as<float>, x.sin())
+SHARDLAB_UNARY(Prim::kCos, float_unary_shape, eval_unary_as<float>, x.cos())
+SHARDLAB_UNARY(Prim::kTan, float_unary_shape, eval_unary_as<float>, x.tan())
+SHARDLAB_UNARY(Prim::kAsin, float_unary_shape, eval_unary_as<float>, x.asin())
+SHARDLAB_UNARY(Prim::kAcos, float_unary_shape, eval_unary_as<float>, x.acos())
+SHARDLAB_UNARY(Prim::kAtan, float_unary_shape, eval_unary_as<float>, x.atan())
+SHARDLAB_UNARY(Prim::kSinh, float_unary_shape, eval_unary_as<float>, x.sinh())
+SHARDLAB_UNARY(Prim::kCosh, float_unary_shape, eval_unary_as<float>, x.cosh())
+SHARDLAB_UNARY(Prim::kLog1p, float_unary_shape, eval_unary_as<float>, x.log1p())
+SHARDLAB_UNARY(Prim::kExpm1, float_unary_shape, eval_unary_as<float>, x.expm1())
+SHARDLAB_UNARY(Prim::kExp2, float_unary_shape, eval_unary_as<float>, x.unaryExpr([](float v) { return std::exp2(v); }))
 
 #undef SHARDLAB_UNARY
 
@@ -116,6 +130,57 @@ std::vector<MaybeAtom> Def<Prim::kAbs>::jvp(Builder& b, const Params&, const std
 std::vector<MaybeAtom> Def<Prim::kSign>::jvp(Builder&, const Params&, const std::vector<Atom>&,
                                              const std::vector<Atom>&, const std::vector<MaybeAtom>&) {
   return {std::nullopt};
+}
+
+std::vector<MaybeAtom> Def<Prim::kSin>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], unary(b, Prim::kCos, x[0]))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kCos>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(neg(b, mul(b, *t[0], unary(b, Prim::kSin, x[0])))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kTan>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                            const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], add(b, f32_scalar(1.0), mul(b, y[0], y[0])))) : std::nullopt};
+}
+namespace {
+// rsqrt(1 - x^2): the derivative of asin, and minus that of acos.
+Atom inv_sqrt_one_minus_square(Builder& b, const Atom& x) {
+  return unary(b, Prim::kRsqrt, sub(b, f32_scalar(1.0), mul(b, x, x)));
+}
+}  // namespace
+std::vector<MaybeAtom> Def<Prim::kAsin>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], inv_sqrt_one_minus_square(b, x[0]))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kAcos>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(neg(b, mul(b, *t[0], inv_sqrt_one_minus_square(b, x[0])))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kAtan>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(div(b, *t[0], add(b, f32_scalar(1.0), mul(b, x[0], x[0])))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kSinh>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], unary(b, Prim::kCosh, x[0]))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kCosh>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], unary(b, Prim::kSinh, x[0]))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kLog1p>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(div(b, *t[0], add(b, x[0], f32_scalar(1.0)))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kExpm1>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], add(b, y[0], f32_scalar(1.0)))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kExp2>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                             const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  return {t[0] ? MaybeAtom(mul(b, *t[0], mul(b, y[0], f32_scalar(0.6931471805599453)))) : std::nullopt};
 }
 
 }  // namespace shardlab::ir

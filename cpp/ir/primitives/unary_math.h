@@ -1,4 +1,5 @@
-// Unary math: exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign, floor, round.
+// Unary math: exp, log, tanh, logistic, sqrt, rsqrt, square, abs, sign, floor,
+// round, the trigonometric and hyperbolic functions, log1p, expm1, exp2, ceil.
 // None is linear, so their transpose rules only reject being asked; their
 // JVPs reuse the primal output where the derivative is cheapest from it.
 #pragma once
@@ -85,6 +86,91 @@ template <>
 struct Def<Prim::kRound> : NonDifferentiable<Def<Prim::kRound>>, BatchPerOperand<Prim::kRound> {
   static constexpr const char* kName = "round";
   static constexpr ParamSchema kParams{{"rounding_method", ParamType::kInt}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+};
+
+/// sin: dy = t * cos(x).
+template <>
+struct Def<Prim::kSin> : NotLinear<Def<Prim::kSin>>, BatchPerOperand<Prim::kSin> {
+  static constexpr const char* kName = "sin";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// cos: dy = -t * sin(x).
+template <>
+struct Def<Prim::kCos> : NotLinear<Def<Prim::kCos>>, BatchPerOperand<Prim::kCos> {
+  static constexpr const char* kName = "cos";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// tan: dy = t * (1 + y^2).
+template <>
+struct Def<Prim::kTan> : NotLinear<Def<Prim::kTan>>, BatchPerOperand<Prim::kTan> {
+  static constexpr const char* kName = "tan";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// asin (jnp.arcsin): dy = t * rsqrt(1 - x^2).
+template <>
+struct Def<Prim::kAsin> : NotLinear<Def<Prim::kAsin>>, BatchPerOperand<Prim::kAsin> {
+  static constexpr const char* kName = "asin";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// acos (jnp.arccos): dy = -t * rsqrt(1 - x^2).
+template <>
+struct Def<Prim::kAcos> : NotLinear<Def<Prim::kAcos>>, BatchPerOperand<Prim::kAcos> {
+  static constexpr const char* kName = "acos";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// atan (jnp.arctan): dy = t / (1 + x^2).
+template <>
+struct Def<Prim::kAtan> : NotLinear<Def<Prim::kAtan>>, BatchPerOperand<Prim::kAtan> {
+  static constexpr const char* kName = "atan";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// sinh: dy = t * cosh(x).
+template <>
+struct Def<Prim::kSinh> : NotLinear<Def<Prim::kSinh>>, BatchPerOperand<Prim::kSinh> {
+  static constexpr const char* kName = "sinh";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// cosh: dy = t * sinh(x).
+template <>
+struct Def<Prim::kCosh> : NotLinear<Def<Prim::kCosh>>, BatchPerOperand<Prim::kCosh> {
+  static constexpr const char* kName = "cosh";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// log1p: y = ln(1 + x), exact for small x; dy = t / (1 + x).
+template <>
+struct Def<Prim::kLog1p> : NotLinear<Def<Prim::kLog1p>>, BatchPerOperand<Prim::kLog1p> {
+  static constexpr const char* kName = "log1p";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// expm1: y = e^x - 1, exact for small x; dy = t * (y + 1).
+template <>
+struct Def<Prim::kExpm1> : NotLinear<Def<Prim::kExpm1>>, BatchPerOperand<Prim::kExpm1> {
+  static constexpr const char* kName = "expm1";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// exp2: y = 2^x; dy = t * y * ln 2.
+template <>
+struct Def<Prim::kExp2> : NotLinear<Def<Prim::kExp2>>, BatchPerOperand<Prim::kExp2> {
+  static constexpr const char* kName = "exp2";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// ceil: the smallest integer >= x (float32); piecewise constant: dy = 0.
+template <>
+struct Def<Prim::kCeil> : NonDifferentiable<Def<Prim::kCeil>>, BatchPerOperand<Prim::kCeil> {
+  static constexpr const char* kName = "ceil";
+  static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 

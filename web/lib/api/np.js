@@ -148,6 +148,61 @@ export const abs = unary('abs', 'abs', { float: false });
 export const sign = unary('sign', 'sign', { float: false });
 /** The largest integer <= x (float32). */
 export const floor = unary('floor', 'floor');
+/** The smallest integer >= x (float32). */
+export const ceil = unary('ceil', 'ceil');
+/** x rounded toward zero (float32): ceil below zero, floor above, as jnp.trunc. */
+export const trunc = defop('trunc', 1, (x) => where(less(x, 0), ceil(x), floor(x)));
+/** Sine. */
+export const sin = unary('sin', 'sin');
+/** Cosine. */
+export const cos = unary('cos', 'cos');
+/** Tangent. */
+export const tan = unary('tan', 'tan');
+/** Inverse sine (lax.asin). */
+export const arcsin = unary('arcsin', 'asin');
+/** Inverse cosine (lax.acos). */
+export const arccos = unary('arccos', 'acos');
+/** Inverse tangent (lax.atan). */
+export const arctan = unary('arctan', 'atan');
+/** np.arctan2(x1, x2): the angle of the point (x2, x1), in (-pi, pi] (lax.atan2). */
+export const arctan2 = binary('arctan2', 'atan2', { float: true });
+/** Hyperbolic sine. */
+export const sinh = unary('sinh', 'sinh');
+/** Hyperbolic cosine. */
+export const cosh = unary('cosh', 'cosh');
+/** ln(1 + x), exact for small x. */
+export const log1p = unary('log1p', 'log1p');
+/** e^x - 1, exact for small x. */
+export const expm1 = unary('expm1', 'expm1');
+/** 2^x. */
+export const exp2 = unary('exp2', 'exp2');
+/** Base-2 logarithm: log(x) / log(2), as jnp.log2. */
+export const log2 = defop('log2', 1, (x) => divide(log(x), Math.LN2));
+/** Base-10 logarithm: log(x) / log(10), as jnp.log10. */
+export const log10 = defop('log10', 1, (x) => divide(log(x), Math.LN10));
+/** 1 / x (float32). */
+export const reciprocal = defop('reciprocal', 1, (x) => divide(1, x));
+/** Whether x is neither infinite nor NaN (lax.is_finite; integers and bools always are). */
+export const isfinite = defop('isfinite', 1, (x) => {
+  const v = traced(traceFor('isfinite'), x, 'isfinite');
+  return v.dtype === 'float32' ? emitHere('isfinite', 'is_finite', {}, [v]) : full(v.shape, true, 'bool');
+});
+/** Whether x is NaN: x != x, as jnp.isnan. */
+export const isnan = defop('isnan', 1, (x) => notEqual(x, x));
+/** Whether x is +inf or -inf: |x| == inf, as jnp.isinf. */
+export const isinf = defop('isinf', 1, (x) => equal(abs(x), Infinity));
+/**
+ * np.nanToNum(x, {nan, posinf, neginf}): NaN replaced by `nan` (0), +inf by
+ * `posinf` and -inf by `neginf` (the largest finite float32s by default), as jnp.nan_to_num.
+ */
+export const nanToNum = defop('nanToNum', 1, (x, { nan = 0, posinf = null, neginf = null } = {}) => {
+  const MAX = 3.4028234663852886e38;
+  const v = traced(traceFor('nanToNum'), x, 'nanToNum');
+  if (v.dtype !== 'float32') return v;
+  let out = where(isnan(v), nan, v);
+  out = where(equal(out, Infinity), posinf ?? MAX, out);
+  return where(equal(out, -Infinity), neginf ?? -MAX, out);
+});
 /** x rounded to an integer, halves to even (jnp.round). */
 export const round = defop('round', 1, (x) => {
   const v = asDtype(traced(traceFor('round'), x, 'round'), 'float32');

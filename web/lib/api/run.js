@@ -5,7 +5,7 @@
 import { DArray, hostData, isArray } from './array.js';
 import { ShardingError, ValueError } from '../errors.js';
 import { defaultMesh, NamedSharding, P } from './mesh.js';
-import { avalOf, traced } from './operands.js';
+import { avalOf, literalTracer, traced } from './operands.js';
 import { checkDimensions, checkFits } from './shape.js';
 import { engine, withTrace } from './state.js';
 import { callCore, isTracer, Trace } from './tracer.js';
@@ -67,7 +67,8 @@ export function traceProgram(fn, args, kind) {
     });
     const out = withTrace(t, () => fn(...unflatten(def, inputs)));
     const { leaves: outLeaves, def: outDef } = flatten(out, isLeafValue);
-    const outAtoms = outLeaves.map((x) => traced(t, x, kind).atomIn(t));
+    // A JS number returned is a weak float32, as a JS number argument is (JS has no int literals).
+    const outAtoms = outLeaves.map((x) => (typeof x === 'number' ? literalTracer(t, x, 'float32') : traced(t, x, kind)).atomIn(t));
     const program = callCore(() => core.build(outAtoms));
     return {
       program,

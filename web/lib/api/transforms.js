@@ -5,7 +5,7 @@
 import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
 import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
-import { traced } from './operands.js';
+import { avalOf, traced } from './operands.js';
 import { compiled, execute, isLeafValue, traceProgram } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
@@ -169,6 +169,18 @@ function valueAndGradImpl(f, { argnums = 0, hasAux = false } = {}, fn) {
     const t = currentTrace();
     if (!t) return eagerly(fn, g, args);
     const nums = argnumsOf(argnums, args.length, fn);
+    for (const n of nums) {
+      // A JS number is a float here, as an argument of any jit call (JS has no int literals).
+      for (const leaf of flatten(args[n], isLeafValue).leaves.filter((x) => typeof x !== 'number')) {
+        const { dtype } = avalOf(leaf, fn);
+        if (dtype !== 'float32') {
+          throw new ShapeError(
+            `grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${dtype}. ` +
+              'If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.',
+          );
+        }
+      }
+    }
     const { ft, inner, newArgs, split } = beginDiff(t, f, args, nums, fn);
     try {
       const out = withTrace(inner, () => f(...newArgs));

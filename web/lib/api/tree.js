@@ -98,6 +98,12 @@ export function broadcastPrefix(prefix, def, isPrefixLeaf, what) {
       }
     }
     if (d.kind === 'none' && (p === null || p === undefined)) return;
+    if (d.kind === 'array' && Array.isArray(p)) {
+      const n = (k) => `${k} entr${k === 1 ? 'y' : 'ies'}`;
+      throw new ValueError(
+        `${what}${path}: has ${n(p.length)}, but the structure ${describe(d)} has ${d.children.length}; give one entry per element or one for a whole subtree`,
+      );
+    }
     throw new ValueError(
       `${what}${path}: does not match the structure ${describe(d)}; give one entry per leaf or one for a whole subtree`,
     );

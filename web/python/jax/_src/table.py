@@ -43,6 +43,31 @@ numpy  abs              np.abs               x
 numpy  absolute         np.abs               x
 numpy  sign             np.sign              x
 numpy  floor            np.floor             x
+numpy  ceil             np.ceil              x
+numpy  trunc            np.trunc             x
+numpy  sin              np.sin               x
+numpy  cos              np.cos               x
+numpy  tan              np.tan               x
+numpy  arcsin           np.arcsin            x
+numpy  arccos           np.arccos            x
+numpy  arctan           np.arctan            x
+numpy  asin             np.arcsin            x
+numpy  acos             np.arccos            x
+numpy  atan             np.arctan            x
+numpy  arctan2          np.arctan2           x1, x2
+numpy  atan2            np.arctan2           x1, x2
+numpy  sinh             np.sinh              x
+numpy  cosh             np.cosh              x
+numpy  log1p            np.log1p             x
+numpy  expm1            np.expm1             x
+numpy  exp2             np.exp2              x
+numpy  log2             np.log2              x
+numpy  log10            np.log10             x
+numpy  reciprocal       np.reciprocal        x
+numpy  isfinite         np.isfinite          x
+numpy  isnan            np.isnan             x
+numpy  isinf            np.isinf             x
+numpy  nan_to_num       np.nanToNum          x, *, {nan=0.0, posinf=None, neginf=None}
 numpy  round            np.round             a
 numpy  fmod             np.fmod              x1, x2
 numpy  remainder        np.remainder         x1, x2
@@ -115,6 +140,20 @@ lax    abs              np.abs               x
 lax    sign             np.sign              x
 lax    rem              lax.rem              x, y
 lax    floor            lax.floor            x
+lax    ceil             np.ceil              x
+lax    sin              np.sin               x
+lax    cos              np.cos               x
+lax    tan              np.tan               x
+lax    asin             np.arcsin            x
+lax    acos             np.arccos            x
+lax    atan             np.arctan            x
+lax    atan2            np.arctan2           x, y
+lax    sinh             np.sinh              x
+lax    cosh             np.cosh              x
+lax    log1p            np.log1p             x
+lax    expm1            np.expm1             x
+lax    exp2             np.exp2              x
+lax    is_finite        np.isfinite          x
 lax    round            lax.round            x, rounding_method=0
 lax    neg              np.negative          x
 lax    max              np.maximum           x, y

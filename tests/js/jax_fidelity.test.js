@@ -1,0 +1,63 @@
+// Behaviours a JAX user relies on, each as JAX 0.11 has it (issue 20's
+// fidelity list): grad of an int32 input is JAX's TypeError; pmean of int32
+// is float32 and psum of bools counts them; a collective outside any mesh is
+// JAX's "unbound axis name" error; a JS number returned from jit is a weak
+// float32 whatever its value; a spec list of the wrong length says how many
+// entries the structure has.
+import { beforeAll, describe, expect, test } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+
+const { np, lax, P } = sl;
+beforeAll(() => sl.init());
+const i32 = (v) => sl.array(v, { dtype: 'int32' });
+
+describe('JAX fidelity', () => {
+  test('grad of an int32 (or bool) input raises JAX TypeError; JS numbers are floats', async () => {
+    const msg =
+      'grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got int32. ' +
+      'If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.';
+    expect(() => sl.makeJaxpr(sl.grad((x) => np.sum(x)))(i32([1, 2]))).toThrow(msg);
+    expect(() => sl.makeJaxpr(sl.valueAndGrad((x, y) => np.sum(np.multiply(x, y)), { argnums: [0, 1] }))(sl.array([1]), i32([2]))).toThrow(msg);
+    expect(() => sl.makeJaxpr(sl.grad((x) => np.sum(np.where(x, 1, 0))))(sl.array([true]))).toThrow('but got bool.');
+    // Only the differentiated arguments are checked; a JS number is a float32 argument.
+    expect(await (await sl.grad((x, n) => np.multiply(x, n))(sl.array(2), i32(3))).item()).toBe(3);
+    expect(await (await sl.grad((x) => np.multiply(x, x))(3)).item()).toBe(6);
+  });
+
+  test('pmean of int32 is float32 (true division) and psum of bools counts them, as JAX', async () => {
+    const mesh = sl.makeMesh([8], ['i']);
+    const run = (f, x) => sl.jit(sl.shardMap(f, { mesh, inSpecs: P('i'), outSpecs: P() }))(x);
+    const m = await run((x) => lax.pmean(x, 'i'), i32([1, 2, 3, 4, 5, 6, 7, 9]));
+    expect(m.dtype).toBe('float32');
+    expect(await m.tolist()).toEqual([4.625]); // 37 / 8
+    const c = await run((x) => lax.psum(np.greater(x, 4), 'i'), sl.array([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(c.dtype).toBe('int32');
+    expect(await c.tolist()).toEqual([4]);
+    expect(sl.makeJaxpr(sl.shardMap((x) => lax.psum(np.greater(x, 4), 'i'), { mesh, inSpecs: P('i'), outSpecs: P() }))(sl.array([1, 2, 3, 4, 5, 6, 7, 8])).toString()).toContain(
+      'convert_element_type[new_dtype=int32 weak_type=False]',
+    );
+  });
+
+  test("a collective outside any mesh is JAX's unbound axis name error", () => {
+    expect(() => sl.makeJaxpr((x) => lax.psum(x, 'i'))(sl.array([1]))).toThrow(
+      'unbound axis name: i. The following axis names (e.g. defined by pmap) are available to collective operations: []',
+    );
+  });
+
+  test('a JS number returned from jit is a weak float32, whatever its value', async () => {
+    for (const v of [121, 2.5, -3]) {
+      const y = await sl.jit(() => v)();
+      expect(y.dtype).toBe('float32');
+      expect(await y.item()).toBe(v);
+    }
+    expect(sl.makeJaxpr((x) => [x, 121])(sl.array(1)).toString()).toContain('in (a, 121.0:f32[])');
+  });
+
+  test('a spec list of the wrong length says how many entries the structure has', () => {
+    const mesh = sl.makeMesh([8], ['i']);
+    const f = sl.shardMap((x, y) => x, { mesh, inSpecs: [P('i')], outSpecs: P('i') });
+    expect(() => sl.makeJaxpr(f)(sl.array(new Array(8).fill(1)), sl.array(new Array(8).fill(1)))).toThrow(
+      'shardMap inSpecs: has 1 entry, but the structure [*, *] has 2; give one entry per element or one for a whole subtree',
+    );
+  });
+});
