@@ -89,6 +89,9 @@ enum class Prim : uint16_t {
   kReduceSum,
   kReduceMax,
   kReduceMin,
+  kArgmax,
+  kArgmin,
+  kCumsum,
   // parallel.h
   kPsum,
   kPmax,

@@ -1,6 +1,7 @@
 // reduce_max and reduce_min: values over every axis subset against a serial
 // reference, every dtype, empty reductions and NaN; the JVP against finite
-// differences and on ties; and their errors.
+// differences and on ties; and their errors. argmax / argmin (ties, NaN)
+// against loops, cumsum against float64 sums with its JVP and transpose.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -133,6 +134,68 @@ TEST(ReduceMaxMin, PrintNotLinearAndErrors) {
             "reduce_min: axes [1,0] must be distinct, increasing dimensions of f32[2,3]{V:data} (0..1)");
   EXPECT_EQ(testing::error_message([&] { reduce_max(b, x, {2}); }),
             "reduce_max: axes [2] must be distinct, increasing dimensions of f32[2,3]{V:data} (0..1)");
+}
+
+// argmax / argmin along `axis` of a f32[2, 5] as C++ loops: the first extreme, a NaN first of all.
+std::vector<int32_t> arg_reference(const std::vector<float>& x, bool max, int axis) {
+  std::vector<int32_t> out;
+  const int outer = axis == 0 ? 5 : 2, n = axis == 0 ? 2 : 5;
+  for (int o = 0; o < outer; ++o) {
+    int best = 0;
+    auto at = [&](int i) { return axis == 0 ? x[i * 5 + o] : x[o * 5 + i]; };
+    for (int i = 1; i < n; ++i) {
+      if (std::isnan(at(best))) break;
+      if (std::isnan(at(i)) || (max ? at(i) > at(best) : at(i) < at(best))) best = i;
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
+TEST(Argmax, FirstExtremeAndFirstNaNAlongEitherAxis) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x{3, 1, 4, 4, -2, 0, nan, 7, nan, 7};  // ties in row 0, NaNs in row 1
+  for (Prim prim : {Prim::kArgmax, Prim::kArgmin})
+    for (int axis : {0, 1}) {
+      const Params p{{"axes", std::vector<int64_t>{axis}}, {"index_dtype", DType::kInt32}};
+      const auto z = evaluate([&](Builder& b, auto in) { return b.emit1(prim, p, {in[0]}); }, {host_f32({2, 5}, x)});
+      EXPECT_EQ(z.aval.dtype, DType::kInt32);
+      EXPECT_EQ(as_ints(z), arg_reference(x, prim == Prim::kArgmax, axis)) << primitive(prim).name << " axis " << axis;
+    }
+  Builder b;
+  const Atom v = b.input(f32({2, 0}));
+  const Params along1{{"axes", std::vector<int64_t>{1}}, {"index_dtype", DType::kInt32}};
+  EXPECT_EQ(testing::error_message([&] { b.emit1(Prim::kArgmax, along1, {v}); }),
+            "attempt to get argmax of an empty sequence");
+  EXPECT_EQ(to_text(b.build({b.emit1(Prim::kArgmin, along1, {b.input(f32({2, 3}))})})),
+            "{ lambda ; a:f32[2,0] b:f32[2,3]. let\n"
+            "    c:i32[2] = argmin[axes=(1,) index_dtype=int32] b\n"
+            "  in (c,) }");
+}
+
+TEST(Cumsum, ValuesReverseJvpAndTranspose) {
+  const std::vector<float> x = testing::random_floats(12, 5);
+  for (bool reverse : {false, true})
+    for (int axis : {0, 1}) {
+      const Params p{{"axis", int64_t{axis}}, {"reverse", reverse}};
+      const auto got = as_floats(
+          evaluate([&](Builder& b, auto in) { return b.emit1(Prim::kCumsum, p, {in[0]}); }, {host_f32({3, 4}, x)}));
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c) {
+          double want = 0;  // float64 reference
+          for (int k = 0; k < (axis == 0 ? 3 : 4); ++k) {
+            const int at = axis == 0 ? r : c;
+            if (reverse ? k >= at : k <= at) want += axis == 0 ? x[k * 4 + c] : x[r * 4 + k];
+          }
+          EXPECT_NEAR(got[r * 4 + c], want, 1e-5) << axis << reverse;
+        }
+      check_transpose([&](Builder& b, auto in) { return b.emit1(Prim::kCumsum, p, {in[0]}); }, f32({3, 4}));
+      check_jvp([&](Builder& b, auto in) { return mul(b, b.emit1(Prim::kCumsum, p, {in[0]}), in[0]); }, {f32({3, 4})});
+    }
+  const auto ints = as_ints(evaluate(
+      [](Builder& b, auto in) { return b.emit1(Prim::kCumsum, {{"axis", int64_t{0}}, {"reverse", false}}, {in[0]}); },
+      {host_i32({3}, {2147483647, 1, 5})}));
+  EXPECT_EQ(ints, (std::vector<int32_t>{2147483647, -2147483648, -2147483643}));  // wraps, as XLA
 }
 
 }  // namespace

@@ -53,6 +53,10 @@ Program every_primitive() {
   t = dynamic_update_slice(b, t, dynamic_slice(b, t, {one, zero}, {2, 2}), {zero, one});
   t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));
   t = add(b, t, broadcast_in_dim(b, reduce_min(b, t, {0}), {8, 4}, {1}));
+  const Params along1{{"axes", std::vector<int64_t>{1}}, {"index_dtype", DType::kInt32}};
+  const Atom am = add(b, b.emit1(Prim::kArgmax, along1, {t}), b.emit1(Prim::kArgmin, along1, {t}));
+  t = add(b, b.emit1(Prim::kCumsum, {{"axis", int64_t{0}}, {"reverse", true}}, {t}),
+          broadcast_in_dim(b, convert_element_type(b, am, DType::kFloat32), {8, 4}, {0}));
   t = matmul(b, b.emit1(Prim::kStopGradient, {}, {t}), w);
   for (Prim call : {Prim::kCustomJvpCall, Prim::kCustomVjpCall}) {  // f(x) = x * x, with its rules
     const Sample s = primitive(call).sample();

@@ -1,10 +1,10 @@
-// The trigonometric, hyperbolic and exponential functions of np (sin, cos,
-// tan, arcsin, arccos, arctan, arctan2, sinh, cosh, log1p, expm1, exp2,
-// log2, log10, ceil, trunc, reciprocal, isnan, isinf, isfinite, nanToNum):
-// values against JS's float64 Math
-// within 1e-6 relative (float32 rounding), derivatives against the float64
-// analytic ones within 1e-5, vmap against the unbatched call, and the
-// printed program under JAX's primitive names (jnp.arcsin prints asin).
+// np's elementwise math (sin, cos, tan, arcsin, arccos, arctan, arctan2,
+// sinh, cosh, log1p, expm1, exp2, log2, log10, ceil, trunc, reciprocal,
+// isnan, isinf, isfinite, nanToNum), argmax, argmin and cumsum: values
+// against JS's float64 Math within 1e-6 relative (float32 rounding) or exact
+// ones, derivatives against the float64 analytic ones within 1e-5, vmap
+// against the unbatched call, and the printed program under JAX's primitive
+// names (jnp.arcsin prints asin).
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { close } from './close.js';
@@ -90,4 +90,22 @@ test('isnan, isinf, isfinite and nanToNum, as jnp (isnan is x != x, isinf |x| ==
   expect(text).toContain('c:f32[1] = abs a');
   expect(text).toContain('d:bool[1] = eq c inf:f32[]');
   expect(text).toContain('e:bool[1] = is_finite a');
+});
+
+test('argmax, argmin and cumsum as jnp: the flattened array by default, axis, keepdims, ties, NaN, gradients', async () => {
+  const x = sl.array([[3, 1, 4, 4], [-2, NaN, 7, 7]]);
+  expect(await np.argmax(x).item()).toBe(5); // the first NaN of the flattened array, as XLA
+  expect(await np.argmax(x, 1).tolist()).toEqual([2, 1]);
+  expect(await np.argmin(x, { axis: 0 }).tolist()).toEqual([1, 1, 0, 0]); // column 1 holds a NaN
+  expect(await np.argmin(x, { axis: -1, keepdims: true }).tolist()).toEqual([[1], [1]]);
+  expect(np.argmax(x, 1).dtype).toBe('int32');
+  expect(await np.cumsum(sl.array([[1, 2], [3, 4]])).tolist()).toEqual([1, 3, 6, 10]);
+  expect(await np.cumsum(sl.array([[1, 2], [3, 4]]), 0).tolist()).toEqual([[1, 2], [4, 6]]);
+  expect(await sl.lax.cumsum(sl.array([1, 2, 3]), { reverse: true }).tolist()).toEqual([6, 5, 3]);
+  expect(await np.cumsum(sl.array([true, false, true])).tolist()).toEqual([1, 1, 2]);
+  // d/dx_j sum_i w_i cumsum(x)_i = sum_{i >= j} w_i
+  const g = await sl.grad((v) => np.sum(np.multiply(np.cumsum(v), sl.array([1, 2, 3]))))(sl.array([0.5, -1, 2]));
+  expect(await g.tolist()).toEqual([6, 5, 3]);
+  expect(await sl.vmap((r) => np.argmax(r))(sl.array([[1, 5, 2], [9, 0, 3]])).tolist()).toEqual([1, 0]);
+  expect(sl.makeJaxpr((v) => np.cumsum(v, 0))(sl.array([1, 2])).toString()).toContain('cumsum[axis=0 reverse=False] a');
 });

@@ -33,3 +33,7 @@ print("isinf", jnp.isinf(v).tolist())
 print("isfinite", jnp.isfinite(v).tolist())
 print("nan_to_num", jnp.nan_to_num(v).tolist())
 print("nan_to_num", jnp.nan_to_num(v, nan=-1.0, posinf=9.0).tolist())
+# argmax / argmin (the flattened array by default; the first NaN wins) and cumsum.
+m = jnp.array([[3.0, 1.0, 4.0, 4.0], [-2.0, jnp.nan, 7.0, 7.0]])
+print("argmax", int(jnp.argmax(m)), jnp.argmax(m, axis=1).tolist(), jnp.argmin(m, 0).tolist())
+print("cumsum", jnp.cumsum(jnp.array([[1, 2], [3, 4]])).tolist(), lax.cumsum(jnp.array([1.0, 2.0, 3.0]), reverse=True).tolist())

@@ -316,6 +316,11 @@ export const np: {
   zerosLike: Unary; onesLike: Unary;
   where: (cond: V, x: V, y: V) => V;
   sum: Reduce; mean: Reduce; max: Reduce; min: Reduce; var: Reduce;
+  /** The index of the first extreme element over one axis (the flattened array by default), int32. */
+  argmax: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
+  argmin: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
+  /** The running sum along one axis (the flattened array by default). */
+  cumsum: (x: V, axis?: number | null | { axis?: number | null }) => V;
   reshape: (x: V, shape: number[]) => V;
   transpose: (x: V, axes?: number[]) => V;
   expandDims: (x: V, axis: number | number[]) => V;
@@ -381,6 +386,9 @@ export const lax: {
   reduceSum: (x: V, axes: number[]) => V;
   reduceMax: (x: V, axes: number[]) => V;
   reduceMin: (x: V, axes: number[]) => V;
+  argmax: (x: V, axis: number, indexDtype?: 'int32') => V;
+  argmin: (x: V, axis: number, indexDtype?: 'int32') => V;
+  cumsum: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
 };
 
 /** The device runtime underneath. */

@@ -191,4 +191,152 @@ std::vector<MaybeAtom> Def<Prim::kReduceMin>::jvp(Builder& b, const Params& p, c
 
 Sample Def<Prim::kReduceMin>::sample() { return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{0, 2}}}}; }
 
+// argmax, argmin
+
+namespace {
+
+// The shape rule of argmax and argmin: one axis, of at least one element.
+std::vector<Aval> arg_shape(const char* name, const Params& p, const std::vector<Aval>& in) {
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
+  if (axes.size() != 1) fail(ErrorKind::kValue, name, ": takes one axis, got ", shape_str(axes));
+  if (param<DType>(p, "index_dtype", name) != DType::kInt32)
+    fail(ErrorKind::kValue, name, ": index_dtype must be int32 (the only integer dtype ShardLab has)");
+  if (in.size() == 1 && in[0].dtype == DType::kBool)
+    fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+  std::vector<Aval> out = reduce_shape(name, p, in);
+  if (in[0].shape[axes[0]] == 0)
+    fail(ErrorKind::kValue, "attempt to get ", name, " of an empty sequence");
+  out[0].dtype = DType::kInt32;
+  return out;
+}
+
+// The index of the first largest (kMax) or smallest element along the axis, a NaN first of all.
+template <bool kMax, class T>
+void eval_arg_as(const char* name, const Params& p, const Tensor& in, Tensor& out) {
+  const int64_t axis = param<std::vector<int64_t>>(p, "axes", name)[0];
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < in.aval.shape.size(); ++d) inner *= in.aval.shape[d];
+  const int64_t n = in.aval.shape[axis], n_out = num_elements(out.aval.shape);
+  std::vector<T> best(static_cast<size_t>(n_out));
+  int32_t* index = out.as<int32_t>();
+  const T* x = in.as<T>();
+  for_each_reduced({axis}, in, out, [&](int64_t k, int64_t o) {
+    const int32_t i = static_cast<int32_t>((k / inner) % n);
+    const T v = x[k];
+    if (i == 0 || (!is_nan(best[o]) && (is_nan(v) || (kMax ? v > best[o] : v < best[o])))) {
+      best[o] = v;
+      index[o] = i;
+    }
+  });
+}
+
+template <bool kMax>
+void eval_arg(const char* name, const Params& p, const Tensor& in, Tensor& out) {
+  if (in.aval.dtype == DType::kFloat32) {
+    eval_arg_as<kMax, float>(name, p, in, out);
+  } else {
+    eval_arg_as<kMax, int32_t>(name, p, in, out);
+  }
+}
+
+// argmax or argmin of a batch: the batch dimension first, the axis after it.
+std::vector<Batched> batch_arg(Builder& b, Prim prim, const Params& p, const Batched& x, int64_t size) {
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", primitive(prim).name);
+  return {Batched{b.emit1(prim, with_param(p, "axes", std::vector<int64_t>{axes[0] + 1}), {move_batch_dim(b, x, 0, size)}), 0}};
+}
+
+}  // namespace
+
+std::vector<Aval> Def<Prim::kArgmax>::shape(const Params& p, const std::vector<Aval>& in) {
+  return arg_shape(kName, p, in);
+}
+void Def<Prim::kArgmax>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_arg<true>(kName, p, *in[0], *out[0]);
+}
+std::vector<Batched> Def<Prim::kArgmax>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                              int64_t size) {
+  return batch_arg(b, Prim::kArgmax, p, in[0], size);
+}
+Sample Def<Prim::kArgmax>::sample() {
+  return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{1}}, {"index_dtype", DType::kInt32}}};
+}
+
+std::vector<Aval> Def<Prim::kArgmin>::shape(const Params& p, const std::vector<Aval>& in) {
+  return arg_shape(kName, p, in);
+}
+void Def<Prim::kArgmin>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  eval_arg<false>(kName, p, *in[0], *out[0]);
+}
+std::vector<Batched> Def<Prim::kArgmin>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                              int64_t size) {
+  return batch_arg(b, Prim::kArgmin, p, in[0], size);
+}
+Sample Def<Prim::kArgmin>::sample() {
+  return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{2}}, {"index_dtype", DType::kInt32}}};
+}
+
+// cumsum
+
+namespace {
+
+// Calls f(k, prev) for every element k of an array of `shape` in the order a
+// cumulative sum along `axis` visits it, prev being the element before it
+// along the axis (-1 for the first).
+template <class F>
+void for_each_cumulative(const Shape& shape, int64_t axis, bool reverse, F f) {
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  const int64_t n = shape[axis], outer = n ? num_elements(shape) / (n * inner) : 0;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j)
+      for (int64_t s = 0; s < n; ++s) {
+        const int64_t i = reverse ? n - 1 - s : s, prev = reverse ? i + 1 : i - 1;
+        f((o * n + i) * inner + j, s == 0 ? -1 : (o * n + prev) * inner + j);
+      }
+}
+
+}  // namespace
+
+std::vector<Aval> Def<Prim::kCumsum>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const int64_t axis = param<int64_t>(p, "axis", kName);
+  if (axis < 0 || axis >= in[0].ndim())
+    fail(ErrorKind::kShape, kName, ": axis ", axis, " is not a dimension of ", in[0].str(), " (0..", in[0].ndim() - 1,
+         ")");
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a float32 or int32 operand, got ", in[0].str());
+  return {in[0]};
+}
+void Def<Prim::kCumsum>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  const int64_t axis = param<int64_t>(p, "axis", kName);
+  const bool reverse = param<bool>(p, "reverse", kName);
+  const auto run = [&](auto* z, const auto* x) {
+    for_each_cumulative(in[0]->aval.shape, axis, reverse, [&](int64_t k, int64_t prev) {
+      z[k] = prev < 0 ? x[k] : z[prev] + x[k];
+    });
+  };
+  if (in[0]->aval.dtype == DType::kFloat32) {
+    run(out[0]->as<float>(), in[0]->as<float>());
+  } else {
+    // Wrapping, as XLA's int32 sums.
+    run(out[0]->as<uint32_t>(), in[0]->as<uint32_t>());
+  }
+}
+std::vector<MaybeAtom> Def<Prim::kCumsum>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                               const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kCumsum, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kCumsum>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                     const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  // z = L x with L lower-triangular ones along the axis: x_ct = L^T z_ct, the sum the other way.
+  return {b.emit1(Prim::kCumsum, with_param(p, "reverse", !param<bool>(p, "reverse", kName)), {*cts[0]})};
+}
+std::vector<Batched> Def<Prim::kCumsum>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                              int64_t size) {
+  return {Batched{b.emit1(Prim::kCumsum, with_param(p, "axis", param<int64_t>(p, "axis", kName) + 1),
+                          {move_batch_dim(b, in[0], 0, size)}),
+                  0}};
+}
+Sample Def<Prim::kCumsum>::sample() { return {{samples::f32({2, 3, 4})}, {{"axis", int64_t{1}}, {"reverse", false}}}; }
+
 }  // namespace shardlab::ir

@@ -1,6 +1,7 @@
-// Reductions over axes: reduce_sum, reduce_max, reduce_min. They run in a
-// fixed order (row-major over the reduced elements), sums with a float64
-// accumulator, so they are deterministic.
+// Reductions over axes: reduce_sum, reduce_max, reduce_min, argmax, argmin,
+// and the cumulative sum along an axis. They run in a fixed order (row-major
+// over the reduced elements; sums with a float64 accumulator), so they are
+// deterministic.
 #pragma once
 
 #include "ir/primitive.h"
@@ -49,6 +50,37 @@ struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>>, BatchReduction<
   static constexpr const char* kName = "reduce_min";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONLINEAR_RULES
+};
+
+/// argmax[axes, index_dtype]: the index along the one axis in `axes` of the
+/// largest element (the first of equal ones; the first NaN if any, as XLA),
+/// as int32; the axis disappears. Piecewise constant: dz = 0.
+template <>
+struct Def<Prim::kArgmax> : NonDifferentiable<Def<Prim::kArgmax>> {
+  static constexpr const char* kName = "argmax";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}, {"index_dtype", ParamType::kDType}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+  SHARDLAB_BATCH_RULE
+};
+
+/// argmin[axes, index_dtype]: as argmax, of the smallest element.
+template <>
+struct Def<Prim::kArgmin> : NonDifferentiable<Def<Prim::kArgmin>> {
+  static constexpr const char* kName = "argmin";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}, {"index_dtype", ParamType::kDType}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+  SHARDLAB_BATCH_RULE
+};
+
+/// cumsum[axis, reverse]: z_i = sum of x_j for j <= i along `axis` (j >= i
+/// when reverse), in order (float32 accumulation, as a serial loop). Linear:
+/// dz = cumsum(dx); transpose: the cumsum of the cotangent the other way.
+template <>
+struct Def<Prim::kCumsum> {
+  static constexpr const char* kName = "cumsum";
+  static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
+  SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
 };
 
 }  // namespace shardlab::ir

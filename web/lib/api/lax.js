@@ -129,6 +129,13 @@ export const reduceMax = prim('reduceMax', 'reduce_max', 1, (x, axes) => ({ axes
 /** jax.lax.reduce_min over `axes`. */
 export const reduceMin = prim('reduceMin', 'reduce_min', 1, (x, axes) => ({ axes }));
 
+/** jax.lax.argmax(x, axis, indexDtype): the index of the first largest element along `axis`. */
+export const argmax = prim('argmax', 'argmax', 1, (x, axis, indexDtype = 'int32') => ({ axes: [axis], index_dtype: indexDtype }));
+/** jax.lax.argmin(x, axis, indexDtype): the index of the first smallest element along `axis`. */
+export const argmin = prim('argmin', 'argmin', 1, (x, axis, indexDtype = 'int32') => ({ axes: [axis], index_dtype: indexDtype }));
+/** jax.lax.cumsum(x, {axis, reverse}): the running sum along `axis` (0), from the end when reverse. */
+export const cumsum = prim('cumsum', 'cumsum', 1, (x, { axis = 0, reverse = false } = {}) => ({ axis, reverse }));
+
 /** jax.lax.dynamic_slice(x, startIndices, sliceSizes): start indices may be traced int32 scalars. */
 export const dynamicSlice = defop('lax.dynamicSlice', 1, (x, starts, sizes) => {
   const t = traceFor('lax.dynamicSlice');

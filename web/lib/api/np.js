@@ -319,6 +319,36 @@ export const max = reduction('max', 'reduce_max');
 /** Minimum over `axis`. */
 export const min = reduction('min', 'reduce_min');
 
+// argmax or argmin over `axis` (the flattened array when null), keepdims as np's.
+function argReduction(name, prim) {
+  return defop(name, 1, (x, opts) => {
+    const { axis, keepdims } = reductionOpts(opts);
+    if (Array.isArray(axis)) throw new ValueError(`np.${name}: axis must be an integer or null, got [${axis}]`);
+    let v = traced(traceFor(name), x, name);
+    if (v.dtype === 'bool') v = asDtype(v, 'int32');
+    const a = axis === null ? 0 : normAxis(axis, v.ndim, `np.${name}`);
+    const shape = v.shape;
+    if (axis === null) v = reshape(v, [v.size]);
+    const out = emitHere(name, prim, { axes: [a], index_dtype: 'int32' }, [v]);
+    if (!keepdims) return out;
+    return reshape(out, axis === null ? shape.map(() => 1) : shape.map((d, i) => (i === a ? 1 : d)));
+  });
+}
+
+/** The index of the first largest element over `axis` (of the flattened array by default); np.argmax(x, 1) or np.argmax(x, {axis, keepdims}). */
+export const argmax = argReduction('argmax', 'argmax');
+/** The index of the first smallest element over `axis` (of the flattened array by default). */
+export const argmin = argReduction('argmin', 'argmin');
+/** The running sum along `axis` (of the flattened array by default); bools count as int32. */
+export const cumsum = defop('cumsum', 1, (x, opts) => {
+  const { axis } = reductionOpts(opts);
+  if (Array.isArray(axis)) throw new ValueError(`np.cumsum: axis must be an integer or null, got [${axis}]`);
+  let v = traced(traceFor('cumsum'), x, 'cumsum');
+  if (v.dtype === 'bool') v = asDtype(v, 'int32');
+  if (axis === null) v = reshape(v, [v.size]);
+  return emitHere('cumsum', 'cumsum', { axis: axis === null ? 0 : normAxis(axis, v.ndim, 'np.cumsum'), reverse: false }, [v]);
+});
+
 /** x with the same elements in `shape` (one entry may be -1). */
 export const reshape = defop('reshape', 1, (x, shape) => {
   const v = traced(traceFor('reshape'), x, 'reshape');

@@ -81,6 +81,9 @@ numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {k
 numpy  max              np.max               a, {axis=None, keepdims=False}
 numpy  min              np.min               a, {axis=None, keepdims=False}
 numpy  amax             np.max               a, {axis=None, keepdims=False}
+numpy  argmax           np.argmax            a, {axis=None}, *, {keepdims=False}
+numpy  argmin           np.argmin            a, {axis=None}, *, {keepdims=False}
+numpy  cumsum           np.cumsum            a, {axis=None}, dtype:cast=None
 numpy  amin             np.min               a, {axis=None, keepdims=False}
 numpy  var              np.var               a, {axis=None, keepdims=False}
 numpy  reshape          np.reshape           a, shape:shape
@@ -132,6 +135,9 @@ lax    logistic         lax.logistic         x
 lax    reduce_sum       lax.reduceSum        operand, axes
 lax    reduce_max       lax.reduceMax        operand, axes
 lax    reduce_min       lax.reduceMin        operand, axes
+lax    argmax           lax.argmax           operand, axis, index_dtype
+lax    argmin           lax.argmin           operand, axis, index_dtype
+lax    cumsum           lax.cumsum           operand, {axis=0, reverse=False}
 lax    exp              np.exp               x
 lax    log              np.log               x
 lax    tanh             np.tanh              x
