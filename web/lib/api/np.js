@@ -492,3 +492,4 @@ export const variance = defop('var', 1, (x, opts) => {
 });
 
 export { variance as var };
+export * from './np_matrices.js';

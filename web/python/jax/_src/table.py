@@ -100,6 +100,19 @@ numpy  zeros_like       np.zerosLike         a
 numpy  ones_like        np.onesLike          a
 numpy  arange           np.arange            start, stop=None, step=None, dtype=None
 numpy  eye              np.eye               N, M=None, k=0, dtype=None
+numpy  identity         np.identity          n, dtype=None
+numpy  tri              np.tri               N, M=None, k=0, dtype=None
+numpy  tril             np.tril              m, k=0
+numpy  triu             np.triu              m, k=0
+numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True}, *, {dtype=None}
+numpy  diagonal         np.diagonal          a, offset=0
+numpy  trace            np.trace             a, offset=0
+numpy  swapaxes         np.swapaxes          a, axis1, axis2
+numpy  moveaxis         np.moveaxis          a, source, destination
+numpy  hstack           np.hstack            tup
+numpy  vstack           np.vstack            tup
+numpy  outer            np.outer             a, b
+numpy  inner            np.inner             a, b
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None

@@ -1,0 +1,66 @@
+// np's triangles, diagonals and rearrangements (tri, tril, triu, identity,
+// linspace, diagonal, trace, swapaxes, moveaxis, hstack, vstack, outer,
+// inner) against loops written out here, eagerly and under jit, with
+// gradients where they are linear and their errors.
+import { beforeAll, expect, test } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+import { close } from './close.js';
+
+const { np } = sl;
+beforeAll(() => sl.init());
+
+const M = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]; // 4 x 3
+const each = (rows, cols, f) => Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => f(i, j)));
+
+test('tri, tril, triu and identity against their definitions, for every offset', async () => {
+  for (const k of [-2, -1, 0, 1, 3]) {
+    expect(await np.tri(3, 4, k).tolist()).toEqual(each(3, 4, (i, j) => (j <= i + k ? 1 : 0)));
+    expect(await np.tril(sl.array(M), k).tolist()).toEqual(each(4, 3, (i, j) => (j <= i + k ? M[i][j] : 0)));
+    expect(await np.triu(sl.array(M), k).tolist()).toEqual(each(4, 3, (i, j) => (j >= i + k ? M[i][j] : 0)));
+  }
+  expect(await np.identity(3).tolist()).toEqual(each(3, 3, (i, j) => (i === j ? 1 : 0)));
+  // batched: the mask covers the last two dimensions
+  expect(await np.tril(np.ones([2, 2, 2])).tolist()).toEqual([[[1, 0], [1, 1]], [[1, 0], [1, 1]]]);
+  expect(() => np.tril(sl.array([1, 2]))).toThrow('np.tril: needs an array of at least 2 dimensions, got f32[2]');
+  // tril is linear: its gradient is the mask
+  const g = await sl.jit(sl.grad((x) => np.sum(np.tril(x))))(sl.array(M));
+  expect(await g.tolist()).toEqual(each(4, 3, (i, j) => (j <= i ? 1 : 0)));
+});
+
+test('linspace as jnp: the endpoint exactly, without it, one and zero points', async () => {
+  close(await np.linspace(-1, 2, 7).tolist(), each(1, 7, (_, i) => -1 + (i * 3) / 6)[0], 'linspace', 1e-6);
+  expect((await np.linspace(0, 0.3, 4).tolist())[3]).toBe(Math.fround(0.3));
+  close(await np.linspace(0, 1, 4, { endpoint: false }).tolist(), [0, 0.25, 0.5, 0.75], 'no endpoint', 1e-7);
+  expect(await np.linspace(5, 9, 1).tolist()).toEqual([5]);
+  expect(await np.linspace(5, 9, 0).tolist()).toEqual([]);
+  expect(() => np.linspace(0, 1, -2)).toThrow('np.linspace: num is -2; it must be a non-negative integer');
+});
+
+test('diagonal and trace at every offset of a rectangular matrix, and their gradients', async () => {
+  for (const k of [-3, -1, 0, 1, 2, 5]) {
+    const want = [];
+    for (let i = 0; i < 4; i++) if (i + k >= 0 && i + k < 3) want.push(M[i][i + k]);
+    expect(await np.diagonal(sl.array(M), k).tolist()).toEqual(want);
+    expect(await np.trace(sl.array(M), k).item()).toBe(want.reduce((a, b) => a + b, 0));
+  }
+  const g = await sl.grad((x) => np.trace(x, 1))(sl.array(M));
+  expect(await g.tolist()).toEqual(each(4, 3, (i, j) => (j === i + 1 ? 1 : 0)));
+});
+
+test('swapaxes, moveaxis, hstack, vstack, outer and inner against loops', async () => {
+  const x = np.reshape(np.arange(24), [2, 3, 4]);
+  expect(np.swapaxes(x, 0, -1).shape).toEqual([4, 3, 2]);
+  expect((await np.swapaxes(x, 0, 2).tolist())[3][1][0]).toBe(0 * 12 + 1 * 4 + 3);
+  expect(np.moveaxis(x, 0, -1).shape).toEqual([3, 4, 2]);
+  expect(np.moveaxis(x, [0, 1], [-1, -2]).shape).toEqual([4, 3, 2]);
+  expect((await np.moveaxis(x, 0, -1).tolist())[2][1][1]).toBe(1 * 12 + 2 * 4 + 1);
+  expect(() => np.moveaxis(x, [0, 1], [0])).toThrow('np.moveaxis: `source` and `destination` arguments must have the same number of elements');
+  expect(await np.hstack([sl.array([1, 2]), sl.array([3])]).tolist()).toEqual([1, 2, 3]);
+  expect(await np.hstack([sl.array([[1], [2]]), sl.array([[3, 4], [5, 6]])]).tolist()).toEqual([[1, 3, 4], [2, 5, 6]]);
+  expect(await np.vstack([sl.array([1, 2]), sl.array([[3, 4], [5, 6]])]).tolist()).toEqual([[1, 2], [3, 4], [5, 6]]);
+  const a = [1, -2, 3], b = [0.5, 4];
+  expect(await np.outer(sl.array(a), sl.array(b)).tolist()).toEqual(each(3, 2, (i, j) => a[i] * b[j]));
+  expect(await np.inner(sl.array(M), sl.array([1, 10, 100])).tolist()).toEqual(M.map((r) => r[0] + 10 * r[1] + 100 * r[2]));
+  expect(await np.inner(sl.array(a), 2).tolist()).toEqual(a.map((v) => 2 * v));
+  expect(sl.makeJaxpr((p, q) => np.inner(p, q))(sl.array(a), sl.array(a)).toString()).toContain('dot_general');
+});

@@ -1,0 +1,133 @@
+// np's triangles, diagonals and rearrangements, written as jax.numpy writes
+// them from primitives the core already has (iota masks and selects,
+// transposes, concatenations, dot_general): tri, tril, triu, identity,
+// linspace, diagonal, trace, swapaxes, moveaxis, hstack, vstack, outer, inner.
+// Re-exported by np.js.
+
+import { ShapeError, ValueError } from '../errors.js';
+import { dotGeneral, slice } from './lax.js';
+import { add, asDtype, broadcastTo, concatenate, eye, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zerosLike } from './np.js';
+import { defop } from './op.js';
+import { traced, traceFor } from './operands.js';
+import { checkShape, quote } from './shape.js';
+
+// A traced value of x, for reading its shape.
+const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
+
+// Checks that k (a diagonal's offset) is an integer.
+function checkOffset(k, fn) {
+  if (!Number.isInteger(k)) throw new ValueError(`${fn}: k is ${quote(k)}; it must be an integer`);
+}
+
+/** np.tri(n, m, k, dtype): ones at and below the k-th diagonal (j <= i + k), zeros above; m = n by default. */
+export const tri = defop('tri', 0, (n, m = null, k = 0, dtype = 'float32') => {
+  const s = checkShape([n, m ?? n], 'np.tri', dtype ?? 'float32');
+  checkOffset(k, 'np.tri');
+  const i = iotaOf(s, 0), j = iotaOf(s, 1);
+  return asDtype(greaterEqual(k === 0 ? i : add(i, k), j), dtype ?? 'float32');
+});
+
+// The int32 index along dimension `dim` of an array of `shape` (lax.broadcasted_iota).
+function iotaOf(shape, dim) {
+  return traceFor('iota').emit('iota', { dtype: 'int32', shape, dimension: dim }, [])[0];
+}
+
+// m (at least 2-D) with zeros where `mask(rows, cols)` (a bool mask of its
+// last two dimensions) is false (`inside`) or true (not `inside`).
+function masked(m, mask, inside, fn) {
+  const v = valueOf(m, fn);
+  if (v.ndim < 2) throw new ShapeError(`${fn}: needs an array of at least 2 dimensions, got ${v.aval}`);
+  const b = broadcastTo(mask(...v.shape.slice(-2)), v.shape);
+  return inside ? where(b, v, zerosLike(v)) : where(b, zerosLike(v), v);
+}
+
+/** np.tril(m, k): m with the elements above the k-th diagonal zeroed (over its last two dimensions). */
+export const tril = defop('tril', 1, (m, k = 0) => {
+  checkOffset(k, 'np.tril');
+  return masked(m, (r, c) => tri(r, c, k, 'bool'), true, 'np.tril');
+});
+
+/** np.triu(m, k): m with the elements below the k-th diagonal zeroed (over its last two dimensions). */
+export const triu = defop('triu', 1, (m, k = 0) => {
+  checkOffset(k, 'np.triu');
+  return masked(m, (r, c) => tri(r, c, k - 1, 'bool'), false, 'np.triu');
+});
+
+/** np.identity(n, dtype): the n x n identity. */
+export const identity = defop('identity', 0, (n, dtype = 'float32') => eye(n, null, 0, dtype ?? 'float32'));
+
+/**
+ * np.linspace(start, stop, num, {endpoint, dtype}): `num` (50) evenly spaced
+ * numbers from start, the last exactly stop when endpoint (true), as jnp.
+ */
+export const linspace = defop('linspace', 0, (start, stop, num = 50, { endpoint = true, dtype = 'float32' } = {}) => {
+  if (!Number.isInteger(num) || num < 0) throw new ValueError(`np.linspace: num is ${quote(num)}; it must be a non-negative integer`);
+  if (typeof start !== 'number' || typeof stop !== 'number') throw new ValueError('np.linspace: start and stop must be numbers');
+  const div = endpoint ? num - 1 : num;
+  const step = div > 0 ? (stop - start) / div : 0;
+  let v = add(multiply(asDtype(iotaOf(checkShape([num], 'np.linspace', 'float32'), 0), 'float32'), step), start);
+  if (endpoint && num > 1) v = where(greaterEqual(iotaOf([num], 0), num - 1), stop, v);
+  return asDtype(v, dtype ?? 'float32');
+});
+
+/**
+ * np.diagonal(a, offset): the elements a[i, i + offset] of a 2-D array
+ * (offset > 0 above the main diagonal), as a 1-D array.
+ */
+export const diagonal = defop('diagonal', 1, (a, offset = 0) => {
+  checkOffset(offset, 'np.diagonal');
+  const v = valueOf(a, 'np.diagonal');
+  if (v.ndim !== 2) throw new ShapeError(`np.diagonal: needs a 2-D array, got ${v.aval}`);
+  const [n, m] = v.shape;
+  // Each row (column, below the main diagonal) keeps its one diagonal element; the sum picks it.
+  const picked = where(eye(n, m, offset, 'bool'), v, zerosLike(v));
+  const len = Math.max(0, offset >= 0 ? Math.min(n, m - offset) : Math.min(m, n + offset));
+  const sums = sum(picked, offset >= 0 ? 1 : 0);
+  return slice(sums, [0], [len]);
+});
+
+/** np.trace(a, offset): the sum of a 2-D array's diagonal at `offset`. */
+export const trace = defop('trace', 1, (a, offset = 0) => sum(diagonal(a, offset)));
+
+/** np.swapaxes(a, axis1, axis2): a with the two axes exchanged (a transpose). */
+export const swapaxes = defop('swapaxes', 1, (a, axis1, axis2) => {
+  const v = valueOf(a, 'np.swapaxes');
+  const [i, j] = [normAxis(axis1, v.ndim, 'np.swapaxes'), normAxis(axis2, v.ndim, 'np.swapaxes')];
+  const perm = v.shape.map((_, k) => (k === i ? j : k === j ? i : k));
+  return transpose(v, perm);
+});
+
+/** np.moveaxis(a, source, destination): the axes `source` (an int or a list) moved to `destination`, the others in order. */
+export const moveaxis = defop('moveaxis', 1, (a, source, destination) => {
+  const v = valueOf(a, 'np.moveaxis');
+  const src = (Array.isArray(source) ? source : [source]).map((s) => normAxis(s, v.ndim, 'np.moveaxis'));
+  const dst = (Array.isArray(destination) ? destination : [destination]).map((d) => normAxis(d, v.ndim, 'np.moveaxis'));
+  if (src.length !== dst.length) {
+    throw new ValueError('np.moveaxis: `source` and `destination` arguments must have the same number of elements');
+  }
+  const perm = v.shape.map((_, k) => k).filter((k) => !src.includes(k));
+  [...dst.keys()].sort((p, q) => dst[p] - dst[q]).forEach((p) => perm.splice(dst[p], 0, src[p]));
+  return transpose(v, perm);
+});
+
+/** np.hstack(arrays): concatenated along axis 1 (axis 0 for 1-D arrays; scalars become 1-D). */
+export const hstack = defop('hstack', 1, (arrays) => {
+  const vs = arrays.map((x) => valueOf(x, 'np.hstack')).map((v) => (v.ndim === 0 ? reshape(v, [1]) : v));
+  return concatenate(vs, vs[0].ndim === 1 ? 0 : 1);
+});
+
+/** np.vstack(arrays): concatenated along axis 0, 1-D arrays (and scalars) as rows. */
+export const vstack = defop('vstack', 1, (arrays) => {
+  const vs = arrays.map((x) => valueOf(x, 'np.vstack')).map((v) => (v.ndim < 2 ? reshape(v, [1, v.size]) : v));
+  return concatenate(vs, 0);
+});
+
+/** np.outer(a, b): a_i * b_j over the flattened a and b. */
+export const outer = defop('outer', 2, (a, b) => multiply(reshape(a, [-1, 1]), reshape(b, [1, -1])));
+
+/** np.inner(a, b): the sum over the last axes of a and b (a dot_general; scalars multiply). */
+export const inner = defop('inner', 2, (a, b) => {
+  const [x, y] = [valueOf(a, 'np.inner'), valueOf(b, 'np.inner')];
+  if (x.ndim === 0 || y.ndim === 0) return multiply(x, y);
+  return dotGeneral(x, y, [[[x.ndim - 1], [y.ndim - 1]], [[], []]]);
+});
