@@ -22,6 +22,13 @@ async function main(): Promise<void> {
   const perExample = sl.vmap(sl.grad((a: sl.Tracer, r: sl.Tracer) => np.sum(np.multiply(a, r))), { inAxes: [null, 0] })(x, x);
   const jac = sl.jacrev((a: sl.Tracer) => np.square(a), { argnums: 0 })(x);
   const eye = np.eye(3, null, 1, 'int32');
+  const pieces: sl.Tracer[] | any[] = np.split(np.tril(np.linspace(0, 1, 4)), 2);
+  const spread = np.std(x, { axis: 0, ddof: 1 });
+  const loop = sl.lax.whileLoop((c: sl.Tracer) => np.less(c, 10), (c: sl.Tracer) => np.multiply(c, 2), x);
+  const hot = nn.oneHot(x, 3, { dtype: 'int32' });
+  sl.cancel();
+  // @ts-expect-error: oneHot needs the number of classes
+  nn.oneHot(x);
   // @ts-expect-error: in_axes are integers or null
   sl.vmap((a: sl.Tracer) => a, { inAxes: 'rows' });
   const picture: string = sl.visualizeSharding(x);
@@ -41,6 +48,6 @@ async function main(): Promise<void> {
   // @ts-expect-error: limits are numbers
   sl.export.deserialize('{}', { limits: { maxEquations: 'many' } });
   sl.shutdown();
-  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye);
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot);
 }
 void main;

@@ -315,7 +315,8 @@ export const np: {
   fmod: Binary; remainder: Binary; floorDivide: Binary;
   zerosLike: Unary; onesLike: Unary;
   where: (cond: V, x: V, y: V) => V;
-  sum: Reduce; mean: Reduce; max: Reduce; min: Reduce; var: Reduce;
+  sum: Reduce; mean: Reduce; max: Reduce; min: Reduce;
+  var: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number }) => V;
   /** The index of the first extreme element over one axis (the flattened array by default), int32. */
   argmax: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
   argmin: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
@@ -336,12 +337,37 @@ export const np: {
   broadcastTo: (x: V, shape: number[]) => V;
   pad: (x: V, padWidth: number | [number, number] | [number, number][], options?: { constantValues?: number }) => V;
   clip: (x: V, lo?: number | null, hi?: number | null) => V;
+  /** Variance and standard deviation: the squared deviations summed, divided by n - ddof. */
+  std: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number }) => V;
+  countNonzero: Reduce;
+  tri: (n: number, m?: number | null, k?: number, dtype?: DType) => V;
+  tril: (m: V, k?: number) => V;
+  triu: (m: V, k?: number) => V;
+  identity: (n: number, dtype?: DType) => V;
+  linspace: (start: number, stop: number, num?: number, options?: { endpoint?: boolean; dtype?: DType }) => V;
+  diagonal: (a: V, offset?: number) => V;
+  trace: (a: V, offset?: number) => V;
+  swapaxes: (a: V, axis1: number, axis2: number) => V;
+  moveaxis: (a: V, source: number | number[], destination: number | number[]) => V;
+  hstack: (arrays: V[]) => V;
+  vstack: (arrays: V[]) => V;
+  outer: Binary;
+  inner: Binary;
+  roll: (a: V, shift: number | number[], axis?: number | number[] | null) => V;
+  split: (a: V, sections: number | number[], axis?: number) => V[];
+  arraySplit: (a: V, sections: number | number[], axis?: number) => V[];
 };
 /** jax.nn functions. */
 export const nn: {
   relu: Unary; sigmoid: Unary; gelu: Unary;
   softmax: (x: V, options?: { axis?: number }) => V;
   logSoftmax: (x: V, options?: { axis?: number }) => V;
+  silu: Unary; swish: Unary; softplus: Unary;
+  elu: (x: V, alpha?: number) => V;
+  leakyRelu: (x: V, negativeSlope?: number) => V;
+  oneHot: (x: V, numClasses: number, options?: { dtype?: DType }) => V;
+  logsumexp: (a: V, options?: { axis?: number | number[] | null; keepdims?: boolean }) => V;
+  standardize: (x: V, options?: { axis?: number | number[]; mean?: V | number | null; variance?: V | number | null; epsilon?: number }) => V;
 };
 type Axes = string | string[];
 /** jax.lax collectives (trees in and out) and primitives. */

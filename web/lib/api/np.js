@@ -484,12 +484,20 @@ export const clip = defop('clip', 1, (x, lo, hi) => {
   return v;
 });
 
-/** The variance over `axis` (float32). */
+/** The variance over `axis` (float32): the squared deviations summed, divided by n - ddof (ddof 0), as jnp.var. */
 export const variance = defop('var', 1, (x, opts) => {
-  const { axis } = reductionOpts(opts);
-  const m = mean(x, { axis, keepdims: true });
-  return mean(square(subtract(x, m)), opts);
+  const { axis, keepdims } = reductionOpts(opts);
+  const ddof = opts?.ddof ?? 0;
+  const v = asDtype(traced(traceFor('var'), x, 'var'), 'float32');
+  const centered = subtract(v, mean(v, { axis, keepdims: true }));
+  const s = sum(square(centered), { axis, keepdims });
+  const n = v.size / s.size;
+  return divide(s, Math.max(0, n - ddof));
 });
+/** The standard deviation over `axis`: sqrt(var), with var's ddof. */
+export const std = defop('std', 1, (x, opts) => sqrt(variance(x, opts)));
+/** The number of nonzero (true) elements over `axis` (all by default), int32. */
+export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x, 0), opts));
 
 export { variance as var };
 export * from './np_matrices.js';

@@ -1,7 +1,8 @@
 // np's triangles, diagonals and rearrangements, written as jax.numpy writes
 // them from primitives the core already has (iota masks and selects,
-// transposes, concatenations, dot_general): tri, tril, triu, identity,
-// linspace, diagonal, trace, swapaxes, moveaxis, hstack, vstack, outer, inner.
+// transposes, slices, concatenations, dot_general): tri, tril, triu,
+// identity, linspace, diagonal, trace, swapaxes, moveaxis, hstack, vstack,
+// outer, inner, roll, split, array_split.
 // Re-exported by np.js.
 
 import { ShapeError, ValueError } from '../errors.js';
@@ -130,4 +131,64 @@ export const inner = defop('inner', 2, (a, b) => {
   const [x, y] = [valueOf(a, 'np.inner'), valueOf(b, 'np.inner')];
   if (x.ndim === 0 || y.ndim === 0) return multiply(x, y);
   return dotGeneral(x, y, [[[x.ndim - 1], [y.ndim - 1]], [[], []]]);
+});
+
+// Elements [start, stop) of v along `axis` (lax.slice).
+function sliceAlong(v, axis, start, stop) {
+  return slice(v, v.shape.map((_, d) => (d === axis ? start : 0)), v.shape.map((n, d) => (d === axis ? stop : n)));
+}
+
+/**
+ * np.roll(a, shift, axis): the elements shifted by `shift` places along
+ * `axis` (of the flattened array when null), those pushed off one end
+ * coming back at the other. Shifts and axes may be lists of equal length.
+ */
+export const roll = defop('roll', 1, (a, shift, axis = null) => {
+  const v = valueOf(a, 'np.roll');
+  if (axis === null) return reshape(roll(reshape(v, [v.size]), shift, 0), v.shape);
+  const shifts = Array.isArray(shift) ? shift : [shift];
+  const axes = Array.isArray(axis) ? axis : [axis];
+  if (shifts.length !== axes.length) throw new ValueError(`np.roll: ${shifts.length} shifts for ${axes.length} axes; give one per axis`);
+  let out = v;
+  shifts.forEach((s, k) => {
+    if (!Number.isInteger(s)) throw new ValueError(`np.roll: shift is ${quote(s)}; it must be an integer`);
+    const d = normAxis(axes[k], v.ndim, 'np.roll');
+    const n = v.shape[d];
+    const r = n ? ((s % n) + n) % n : 0;
+    if (r) out = concatenate([sliceAlong(out, d, n - r, n), sliceAlong(out, d, 0, n - r)], d);
+  });
+  return out;
+});
+
+// The pieces of v along `axis` cut at `cuts` (increasing, clamped to the axis).
+function pieces(v, cuts, axis) {
+  const n = v.shape[axis];
+  const bounds = [0, ...cuts.map((c) => Math.min(Math.max(c < 0 ? c + n : c, 0), n)), n];
+  return bounds.slice(1).map((stop, k) => sliceAlong(v, axis, Math.min(bounds[k], stop), stop));
+}
+
+/**
+ * np.split(a, sections, axis): a list of `sections` equal pieces along `axis`
+ * (0), or the pieces between the given indices; unequal sections are an error.
+ */
+export const split = defop('split', 1, (a, sections, axis = 0) => {
+  const v = valueOf(a, 'np.split');
+  const d = normAxis(axis, v.ndim, 'np.split');
+  if (Array.isArray(sections)) return pieces(v, sections, d);
+  if (!Number.isInteger(sections) || sections < 1) throw new ValueError(`np.split: sections is ${quote(sections)}; it must be a positive integer or a list of indices`);
+  if (v.shape[d] % sections) throw new ValueError('array split does not result in an equal division');
+  const size = v.shape[d] / sections;
+  return pieces(v, Array.from({ length: sections - 1 }, (_, k) => (k + 1) * size), d);
+});
+
+/** np.array_split(a, sections, axis): as split, the first n % sections pieces one longer when they cannot be equal. */
+export const arraySplit = defop('arraySplit', 1, (a, sections, axis = 0) => {
+  const v = valueOf(a, 'np.arraySplit');
+  const d = normAxis(axis, v.ndim, 'np.arraySplit');
+  if (Array.isArray(sections)) return pieces(v, sections, d);
+  if (!Number.isInteger(sections) || sections < 1) throw new ValueError(`np.arraySplit: sections is ${quote(sections)}; it must be a positive integer or a list of indices`);
+  const n = v.shape[d], size = Math.floor(n / sections), extra = n % sections;
+  const cuts = [];
+  for (let k = 1, at = 0; k < sections; k++) cuts.push((at += size + (k <= extra ? 1 : 0)));
+  return pieces(v, cuts, d);
 });

@@ -85,7 +85,9 @@ numpy  argmax           np.argmax            a, {axis=None}, *, {keepdims=False}
 numpy  argmin           np.argmin            a, {axis=None}, *, {keepdims=False}
 numpy  cumsum           np.cumsum            a, {axis=None}, dtype:cast=None
 numpy  amin             np.min               a, {axis=None, keepdims=False}
-numpy  var              np.var               a, {axis=None, keepdims=False}
+numpy  var              np.var               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
+numpy  std              np.std               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
+numpy  count_nonzero    np.countNonzero      a, {axis=None, keepdims=False}
 numpy  reshape          np.reshape           a, shape:shape
 numpy  transpose        np.transpose         a, axes=None
 numpy  expand_dims      np.expandDims        a, axis
@@ -113,6 +115,9 @@ numpy  hstack           np.hstack            tup
 numpy  vstack           np.vstack            tup
 numpy  outer            np.outer             a, b
 numpy  inner            np.inner             a, b
+numpy  roll             np.roll              a, shift, axis=None
+numpy  split            np.split             ary, indices_or_sections, axis=0
+numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None
@@ -121,6 +126,15 @@ nn     sigmoid          nn.sigmoid           x
 nn     gelu             nn.gelu              x
 nn     softmax          nn.softmax           x, {axis=-1}
 nn     log_softmax      nn.logSoftmax        x, {axis=-1}
+nn     silu             nn.silu              x
+nn     swish            nn.silu              x
+nn     softplus         nn.softplus          x
+nn     elu              nn.elu               x, alpha=1.0
+nn     leaky_relu       nn.leakyRelu         x, negative_slope=0.01
+nn     one_hot          nn.oneHot            x, num_classes, *, {dtype=None}
+nn     logsumexp        nn.logsumexp         a, {axis=None}, *, {keepdims=False}
+nn     standardize      nn.standardize       x, {axis=-1, mean=None, variance=None, epsilon=1e-05}
+scipy.special logsumexp nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 lax    psum             lax.psum             x:tree, axis_name
 lax    pmean            lax.pmean            x:tree, axis_name
 lax    pmax             lax.pmax             x:tree, axis_name
@@ -284,7 +298,7 @@ def _make(module, name, path, params_text):
 
 
 def functions(module):
-    """The functions of jax.`module` ('numpy', 'lax', 'nn') built from the table, by name."""
+    """The functions of jax.`module` ('numpy', 'lax', 'nn', 'scipy.special') built from the table, by name."""
     out = {}
     for line in TABLE.strip().splitlines():
         mod, name, path, params = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s*(.*)", line).groups()
