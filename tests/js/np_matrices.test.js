@@ -64,3 +64,25 @@ test('swapaxes, moveaxis, hstack, vstack, outer and inner against loops', async 
   expect(await np.inner(sl.array(a), 2).tolist()).toEqual(a.map((v) => 2 * v));
   expect(sl.makeJaxpr((p, q) => np.inner(p, q))(sl.array(a), sl.array(a)).toString()).toContain('dot_general');
 });
+
+test('tile, repeat, kron and diag against index arithmetic; any and all', async () => {
+  const A = [[1, 2], [3, 4]];
+  const tiled = await np.tile(sl.array(A), [2, 3]).tolist();
+  expect(tiled).toEqual(each(4, 6, (i, j) => A[i % 2][j % 2]));
+  expect(await np.tile(sl.array([1, 2]), [2, 1]).tolist()).toEqual([[1, 2], [1, 2]]);
+  expect(await np.repeat(sl.array(A), 2, 0).tolist()).toEqual(each(4, 2, (i, j) => A[Math.floor(i / 2)][j]));
+  expect(await np.repeat(sl.array(A), 3).tolist()).toEqual(A.flat().flatMap((v) => [v, v, v]));
+  expect(() => np.repeat(sl.array(A), [1, 2])).toThrow(/np.repeat: repeats is .*; ShardLab takes one non-negative integer/);
+  const B = [[0, 1, 2], [3, 4, 5]];
+  expect(await np.kron(sl.array(A), sl.array(B)).tolist()).toEqual(each(4, 6, (i, j) => A[Math.floor(i / 2)][Math.floor(j / 3)] * B[i % 2][j % 3]));
+  for (const k of [-2, 0, 1]) {
+    const v = [5, 6, 7], n = 3 + Math.abs(k);
+    expect(await np.diag(sl.array(v), k).tolist()).toEqual(each(n, n, (i, j) => (j - i === k ? v[k >= 0 ? i : j] : 0)));
+  }
+  expect(await np.diag(sl.array(M), -1).tolist()).toEqual([4, 8, 12]);
+  const x = sl.array([[0, 1], [0, 0]]);
+  expect(await np.any(x).item()).toBe(true);
+  expect(await np.all(x, 1).tolist()).toEqual([false, false]);
+  expect(await np.any(x, { axis: 0, keepdims: true }).tolist()).toEqual([[false, true]]);
+  expect(await np.all(sl.array([true, true])).item()).toBe(true);
+});

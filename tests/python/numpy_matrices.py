@@ -16,3 +16,6 @@ print("swapaxes", jnp.swapaxes(jnp.zeros((2, 3, 4)), 0, 2).shape, jnp.moveaxis(j
 print("stacks", jnp.hstack([jnp.array([1, 2]), jnp.array([3])]).tolist(), jnp.vstack([jnp.array([1, 2]), jnp.array([3, 4])]).tolist())
 print("outer", jnp.outer(jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0])).tolist(), "inner", float(jnp.inner(jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0]))))
 print("grad trace", jax.grad(lambda x: jnp.trace(x))(m).tolist())
+print("tile", jnp.tile(jnp.array([1, 2]), 2).tolist(), "repeat", jnp.repeat(jnp.array([[1, 2], [3, 4]]), 2, axis=1).tolist())
+print("kron", jnp.kron(jnp.array([1, 10]), jnp.array([1, 2])).tolist(), "diag", jnp.diag(jnp.array([1, 2]), 1).tolist())
+print("any", bool(jnp.any(jnp.array([0, 0, 3]))), "all", jnp.all(jnp.array([[1, 0], [2, 3]]), axis=1).tolist())

@@ -356,6 +356,11 @@ export const np: {
   roll: (a: V, shift: number | number[], axis?: number | number[] | null) => V;
   split: (a: V, sections: number | number[], axis?: number) => V[];
   arraySplit: (a: V, sections: number | number[], axis?: number) => V[];
+  tile: (a: V, reps: number | number[]) => V;
+  repeat: (a: V, repeats: number, axis?: number | null) => V;
+  kron: Binary;
+  diag: (v: V, k?: number) => V;
+  any: Reduce; all: Reduce;
 };
 /** jax.nn functions. */
 export const nn: {

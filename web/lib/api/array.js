@@ -99,10 +99,11 @@ export class DArray extends ArrayBase {
     return nestFlat(flat, this._aval.shape);
   }
 
-  /** The single element of a size-1 array, as a JS number. */
+  /** The single element of a size-1 array, as a JS number (a boolean for a bool array, as JAX's item()). */
   async item() {
     if (this.size !== 1) throw new ShapeError(`item: the array is ${this.aval}; only size-1 arrays convert to a number`);
-    return (await this.data())[0];
+    const v = (await this.data())[0];
+    return this.dtype === 'bool' ? v !== 0 : v;
   }
 
   /**

@@ -496,6 +496,13 @@ export const variance = defop('var', 1, (x, opts) => {
 });
 /** The standard deviation over `axis`: sqrt(var), with var's ddof. */
 export const std = defop('std', 1, (x, opts) => sqrt(variance(x, opts)));
+/**
+ * Whether any element over `axis` (all by default) is nonzero (true), bool;
+ * a reduce_max of the bools (JAX binds reduce_or: the same values).
+ */
+export const any = defop('any', 1, (x, opts) => max(notEqual(x, 0), opts));
+/** Whether every element over `axis` (all by default) is nonzero (true), bool; a reduce_min of the bools (JAX: reduce_and). */
+export const all = defop('all', 1, (x, opts) => min(notEqual(x, 0), opts));
 /** The number of nonzero (true) elements over `axis` (all by default), int32. */
 export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x, 0), opts));
 

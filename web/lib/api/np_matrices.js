@@ -1,13 +1,13 @@
 // np's triangles, diagonals and rearrangements, written as jax.numpy writes
 // them from primitives the core already has (iota masks and selects,
 // transposes, slices, concatenations, dot_general): tri, tril, triu,
-// identity, linspace, diagonal, trace, swapaxes, moveaxis, hstack, vstack,
-// outer, inner, roll, split, array_split.
+// identity, linspace, diag, diagonal, trace, swapaxes, moveaxis, hstack,
+// vstack, outer, inner, kron, roll, split, array_split, tile, repeat.
 // Re-exported by np.js.
 
 import { ShapeError, ValueError } from '../errors.js';
 import { dotGeneral, slice } from './lax.js';
-import { add, asDtype, broadcastTo, concatenate, eye, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zerosLike } from './np.js';
+import { add, asDtype, broadcastTo, concatenate, eye, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zeros, zerosLike } from './np.js';
 import { defop } from './op.js';
 import { traced, traceFor } from './operands.js';
 import { checkShape, quote } from './shape.js';
@@ -191,4 +191,63 @@ export const arraySplit = defop('arraySplit', 1, (a, sections, axis = 0) => {
   const cuts = [];
   for (let k = 1, at = 0; k < sections; k++) cuts.push((at += size + (k <= extra ? 1 : 0)));
   return pieces(v, cuts, d);
+});
+
+/**
+ * np.tile(a, reps): a repeated reps[d] times along each dimension (an int
+ * repeats the last one; a and reps are aligned from the right, the shorter
+ * one padded with 1s), as a broadcast and a reshape.
+ */
+export const tile = defop('tile', 1, (a, reps) => {
+  const v = valueOf(a, 'np.tile');
+  const r = Array.isArray(reps) ? [...reps] : [reps];
+  if (!r.every((k) => Number.isInteger(k) && k >= 0)) throw new ValueError(`np.tile: reps is ${quote(reps)}; give non-negative integers`);
+  const n = Math.max(r.length, v.ndim);
+  const rs = [...Array(n - r.length).fill(1), ...r];
+  const shape = [...Array(n - v.ndim).fill(1), ...v.shape];
+  // [1, s0, 1, s1, ...] broadcast to [r0, s0, r1, s1, ...], then merged pairwise.
+  const spread = broadcastTo(reshape(v, shape.flatMap((s) => [1, s])), shape.flatMap((s, d) => [rs[d], s]));
+  return reshape(spread, shape.map((s, d) => s * rs[d]));
+});
+
+/**
+ * np.repeat(a, repeats, axis): each element repeated `repeats` (an integer)
+ * times along `axis` (of the flattened array when null), as a broadcast and
+ * a reshape. Per-element repeat counts need a gather ShardLab does not have yet.
+ */
+export const repeat = defop('repeat', 1, (a, repeats, axis = null) => {
+  if (!Number.isInteger(repeats) || repeats < 0) {
+    throw new ValueError(`np.repeat: repeats is ${quote(repeats)}; ShardLab takes one non-negative integer (per-element counts are not supported yet)`);
+  }
+  let v = valueOf(a, 'np.repeat');
+  if (axis === null) v = reshape(v, [v.size]);
+  const d = axis === null ? 0 : normAxis(axis, v.ndim, 'np.repeat');
+  const widened = [...v.shape.slice(0, d + 1), 1, ...v.shape.slice(d + 1)];
+  const spread = broadcastTo(reshape(v, widened), widened.map((s, i) => (i === d + 1 ? repeats : s)));
+  return reshape(spread, v.shape.map((s, i) => (i === d ? s * repeats : s)));
+});
+
+/** np.kron(a, b): the Kronecker product, a[i] * b[j] at i * b.shape + j along every dimension. */
+export const kron = defop('kron', 2, (a, b) => {
+  const [x, y] = [valueOf(a, 'np.kron'), valueOf(b, 'np.kron')];
+  const n = Math.max(x.ndim, y.ndim);
+  const xs = [...Array(n - x.ndim).fill(1), ...x.shape], ys = [...Array(n - y.ndim).fill(1), ...y.shape];
+  const product = multiply(reshape(x, xs.flatMap((s) => [s, 1])), reshape(y, ys.flatMap((s) => [1, s])));
+  return reshape(product, xs.map((s, d) => s * ys[d]));
+});
+
+/**
+ * np.diag(v, k): for a 1-D v, the square matrix with v on its k-th diagonal
+ * and zeros elsewhere; for a 2-D v, its k-th diagonal (np.diagonal).
+ */
+export const diag = defop('diag', 1, (v, k = 0) => {
+  checkOffset(k, 'np.diag');
+  const x = valueOf(v, 'np.diag');
+  if (x.ndim === 2) return diagonal(x, k);
+  if (x.ndim !== 1) throw new ShapeError(`np.diag: needs a 1-D or 2-D array, got ${x.aval}`);
+  const n = x.shape[0] + Math.abs(k);
+  // Element (i, i + k) is v[i] (k >= 0: indexed by the row) or v[j] at column j = i + k (k < 0).
+  const padded = k ? concatenate([x, zeros([Math.abs(k)], x.dtype)]) : x;
+  const values = broadcastTo(reshape(padded, k >= 0 ? [n, 1] : [1, n]), [n, n]);
+  return where(eye(n, n, k, 'bool'), values, zerosLike(values));
 });

@@ -88,6 +88,8 @@ numpy  amin             np.min               a, {axis=None, keepdims=False}
 numpy  var              np.var               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
 numpy  std              np.std               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
 numpy  count_nonzero    np.countNonzero      a, {axis=None, keepdims=False}
+numpy  any              np.any               a, {axis=None}, *, {keepdims=False}
+numpy  all              np.all               a, {axis=None}, *, {keepdims=False}
 numpy  reshape          np.reshape           a, shape:shape
 numpy  transpose        np.transpose         a, axes=None
 numpy  expand_dims      np.expandDims        a, axis
@@ -118,6 +120,10 @@ numpy  inner            np.inner             a, b
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0
+numpy  tile             np.tile              A, reps
+numpy  repeat           np.repeat            a, repeats, axis=None
+numpy  kron             np.kron              a, b
+numpy  diag             np.diag              v, k=0
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None

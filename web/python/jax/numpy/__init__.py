@@ -1,6 +1,7 @@
 """jax.numpy: the functions of ShardLab's JS `np`, under JAX's names (the
 table in jax/_src/table.py), its dtypes, and array constructors."""
 
+import builtins as _builtins
 import math as _math
 
 from .._src import table as _table
@@ -14,10 +15,11 @@ _arange, _full = arange, full  # noqa: F821 (from the table)
 
 def _python_dtype(*values):
     # JAX types Python scalars: a float makes float32, ints int32 (JS numbers cannot tell 4.0 from 4).
+    # (Python's any and all: jnp.any and jnp.all shadow them here.)
     vs = [v for v in values if v is not None]
-    if any(isinstance(v, float) for v in vs):
+    if _builtins.any(isinstance(v, float) for v in vs):
         return float32
-    if vs and all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
+    if vs and _builtins.all(isinstance(v, int) and not isinstance(v, bool) for v in vs):
         return int32
     return None
 
