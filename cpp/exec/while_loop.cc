@@ -17,17 +17,31 @@ HostArray copy_of(const ir::Tensor& t) {
   return h;
 }
 
-// p's outputs on `consts` then `carry`.
-std::vector<HostArray> run(const ir::Program& p, const std::vector<HostArray>& consts,
-                           const std::vector<HostArray>& carry, const ir::DeviceContext* ctx) {
-  std::vector<HostArray> env = make_env(p);
-  for (size_t i = 0; i < p.invars.size(); ++i)
-    env[p.invars[i]].words = i < consts.size() ? consts[i].words : carry[i - consts.size()].words;
-  for (const ir::Eqn& e : p.eqns) eval_eqn(e, env, ctx);
-  std::vector<HostArray> outs;
-  for (const ir::Atom& a : p.outvars) outs.push_back(value_of(a, env));
-  return outs;
-}
+// A while's cond or body with its values kept across iterations: its consts
+// are set once, and the carries pass through without copies (evaluation
+// never writes an input).
+class Part {
+ public:
+  Part(const ir::Program& p, std::vector<HostArray> consts) : p_(p), env_(make_env(p)), nconsts_(consts.size()) {
+    for (size_t i = 0; i < nconsts_; ++i) env_[p.invars[i]].words = std::move(consts[i].words);
+  }
+
+  // The program's outputs on `carry` (moved in for the run, then back; the
+  // outputs are copies: they may repeat an input or each other).
+  std::vector<HostArray> run(std::vector<HostArray>& carry, const ir::DeviceContext* ctx) {
+    for (size_t j = 0; j < carry.size(); ++j) env_[p_.invars[nconsts_ + j]].words = std::move(carry[j].words);
+    for (const ir::Eqn& e : p_.eqns) eval_eqn(e, env_, ctx);
+    std::vector<HostArray> outs;
+    for (const ir::Atom& a : p_.outvars) outs.push_back(value_of(a, env_));
+    for (size_t j = 0; j < carry.size(); ++j) carry[j].words = std::move(env_[p_.invars[nconsts_ + j]].words);
+    return outs;
+  }
+
+ private:
+  const ir::Program& p_;
+  std::vector<HostArray> env_;
+  size_t nconsts_;
+};
 
 }  // namespace
 
@@ -41,10 +55,11 @@ void run_while(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const
                                                                        : carry;
     to.push_back(copy_of(*in[i]));
   }
+  Part cond(w.cond, std::move(cond_consts)), body(w.body, std::move(body_consts));
   for (;;) {
     throw_if_cancelled();
-    if (run(w.cond, cond_consts, carry, ctx)[0].words[0] == 0) break;
-    carry = run(w.body, body_consts, carry, ctx);
+    if (cond.run(carry, ctx)[0].words[0] == 0) break;
+    carry = body.run(carry, ctx);
   }
   for (size_t j = 0; j < out.size(); ++j)
     if (!carry[j].words.empty()) std::memcpy(out[j]->data, carry[j].words.data(), carry[j].words.size() * 4);
