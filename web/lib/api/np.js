@@ -434,15 +434,6 @@ export const onesLike = defop('onesLike', 1, (x) => {
   return full(a.shape, 1, a.dtype);
 });
 
-/** np.eye(n, m, k, dtype): an n x m array (m = n) of ones on the k-th diagonal (k > 0 above the main one), zeros elsewhere. */
-export const eye = defop('eye', 0, (n, m = null, k = 0, dtype = 'float32') => {
-  const s = checkShape([n, m ?? n], 'np.eye', dtype);
-  if (!Number.isInteger(k)) throw new ValueError(`np.eye: k is ${quote(k)}; it must be an integer`);
-  const rows = emitHere('eye', 'iota', { dtype: 'int32', shape: s, dimension: 0 }, []);
-  const cols = emitHere('eye', 'iota', { dtype: 'int32', shape: s, dimension: 1 }, []);
-  return asDtype(equal(k === 0 ? rows : add(rows, k), cols), dtype ?? 'float32');
-});
-
 /** np.arange(stop) or np.arange(start, stop, step, dtype): int32 for integer arguments, else float32 (or `dtype`). */
 export const arange = defop('arange', 0, (a, b, step = 1, dtype = undefined) => {
   const [start, stop] = b === undefined || b === null ? [0, a] : [a, b];

@@ -1,13 +1,13 @@
-// np's triangles, diagonals and rearrangements, written as jax.numpy writes
+// np's identities, triangles, diagonals and rearrangements, written as jax.numpy writes
 // them from primitives the core already has (iota masks and selects,
-// transposes, slices, concatenations, dot_general): tri, tril, triu,
+// transposes, slices, concatenations, dot_general): eye, tri, tril, triu,
 // identity, linspace, diag, diagonal, trace, swapaxes, moveaxis, hstack,
 // vstack, outer, inner, kron, roll, split, array_split, tile, repeat.
 // Re-exported by np.js.
 
 import { ShapeError, ValueError } from '../errors.js';
 import { dotGeneral, slice } from './lax.js';
-import { add, asDtype, broadcastTo, concatenate, eye, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zeros, zerosLike } from './np.js';
+import { add, asDtype, broadcastTo, concatenate, equal, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zeros, zerosLike } from './np.js';
 import { defop } from './op.js';
 import { traced, traceFor } from './operands.js';
 import { checkShape, quote } from './shape.js';
@@ -20,13 +20,19 @@ function checkOffset(k, fn) {
   if (!Number.isInteger(k)) throw new ValueError(`${fn}: k is ${quote(k)}; it must be an integer`);
 }
 
-/** np.tri(n, m, k, dtype): ones at and below the k-th diagonal (j <= i + k), zeros above; m = n by default. */
-export const tri = defop('tri', 0, (n, m = null, k = 0, dtype = 'float32') => {
-  const s = checkShape([n, m ?? n], 'np.tri', dtype ?? 'float32');
-  checkOffset(k, 'np.tri');
+// An n x m array (m = n) of `dtype` (float32): 1 where cmp(i + k, j) holds for row i and column j.
+function offsetMask(fn, n, m, k, dtype, cmp) {
+  const s = checkShape([n, m ?? n], fn, dtype ?? 'float32');
+  checkOffset(k, fn);
   const i = iotaOf(s, 0), j = iotaOf(s, 1);
-  return asDtype(greaterEqual(k === 0 ? i : add(i, k), j), dtype ?? 'float32');
-});
+  return asDtype(cmp(k === 0 ? i : add(i, k), j), dtype ?? 'float32');
+}
+
+/** np.eye(n, m, k, dtype): an n x m array (m = n) of ones on the k-th diagonal (k > 0 above the main one), zeros elsewhere. */
+export const eye = defop('eye', 0, (n, m = null, k = 0, dtype = 'float32') => offsetMask('np.eye', n, m, k, dtype, equal));
+
+/** np.tri(n, m, k, dtype): ones at and below the k-th diagonal (j <= i + k), zeros above; m = n by default. */
+export const tri = defop('tri', 0, (n, m = null, k = 0, dtype = 'float32') => offsetMask('np.tri', n, m, k, dtype, greaterEqual));
 
 // The int32 index along dimension `dim` of an array of `shape` (lax.broadcasted_iota).
 function iotaOf(shape, dim) {
