@@ -11,9 +11,10 @@ std::string Aval::str() const {
   std::string s = dtype_name(dtype);
   s += shape_str(shape);
   if (!vma.empty()) {
-    s += "{V:";
-    for (size_t i = 0; i < vma.size(); ++i) s += (i ? "," : "") + vma[i];
-    s += "}";
+    // As JAX's _vma_ur_str: {V:data}, or {V:(data,model)} for several axes.
+    std::string axes;
+    for (size_t i = 0; i < vma.size(); ++i) axes += (i ? "," : "") + vma[i];
+    s += vma.size() == 1 ? "{V:" + axes + "}" : "{V:(" + axes + ")}";
   }
   return s;
 }

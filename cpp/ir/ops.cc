@@ -145,6 +145,29 @@ std::vector<MaybeAtom> not_linear(const char* name, const std::vector<Atom>& inp
            "; cannot transpose");
   return std::vector<MaybeAtom>(inputs.size());
 }
+Atom gather(Builder& b, const Atom& x, const Atom& idx, const IntLists& dims, const Shape& slice_sizes,
+            const IndexMode& mode, double fill_value) {
+  return b.emit1(Prim::kGather,
+                 {{"dimension_numbers", dims},
+                  {"fill_value", fill_value},
+                  {"indices_are_sorted", mode.indices_are_sorted},
+                  {"mode", mode.mode},
+                  {"slice_sizes", slice_sizes},
+                  {"unique_indices", mode.unique_indices}},
+                 {x, idx});
+}
+Atom scatter(Builder& b, Prim prim, const Atom& x, const Atom& idx, const Atom& u, const IntLists& dims,
+             const IndexMode& mode) {
+  return b.emit1(prim,
+                 {{"dimension_numbers", dims},
+                  {"indices_are_sorted", mode.indices_are_sorted},
+                  {"mode", mode.mode},
+                  {"unique_indices", mode.unique_indices}},
+                 {x, idx, u});
+}
+Atom rev(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
+  return b.emit1(Prim::kRev, {{"dimensions", dimensions}}, {x});
+}
 Atom full_like(Builder& b, const Aval& like, double value) {
   const Atom literal = Atom::constant(value, like.dtype);
   const Atom full = like.shape.empty() ? literal : broadcast_in_dim(b, literal, like.shape, {});

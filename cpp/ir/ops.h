@@ -2,6 +2,8 @@
 // C++ tests) write programs with.
 #pragma once
 
+#include <string>
+
 #include "ir/builder.h"
 
 namespace shardlab::ir {
@@ -68,6 +70,21 @@ Atom reduce_sum(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 Atom reduce_max(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
 /// The minimum of x over `axes`.
 Atom reduce_min(Builder& b, const Atom& x, const std::vector<int64_t>& axes);
+/// How gather and scatter treat out-of-bounds indices (primitives/gather_scatter.h).
+struct IndexMode {
+  std::string mode = "promise_in_bounds";  ///< "clip", "fill" or "promise_in_bounds"
+  bool unique_indices = false;             ///< no two indices write or read overlapping windows
+  bool indices_are_sorted = false;         ///< the indices are sorted (a promise, as JAX's)
+};
+/// gather(x, idx) with gather dimension numbers `dims` (five lists) and
+/// `slice_sizes`; fill_value NaN is JAX's None (the dtype's default fill).
+Atom gather(Builder& b, const Atom& x, const Atom& idx, const IntLists& dims, const Shape& slice_sizes,
+            const IndexMode& mode, double fill_value);
+/// A scatter primitive (kScatter, kScatterAdd, ...) of updates u into x at idx, with scatter dimension numbers `dims`.
+Atom scatter(Builder& b, Prim prim, const Atom& x, const Atom& idx, const Atom& u, const IntLists& dims,
+             const IndexMode& mode);
+/// x reversed along `dimensions` (rev).
+Atom rev(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// The JVP of a primitive that is linear in its one operand: d(f(x)) = f(dx).
 std::vector<MaybeAtom> linear_jvp(Builder& b, Prim prim, const Params& params, const MaybeAtom& tangent);
 /// The transpose rule of a primitive linear in none of its operands: fails

@@ -1,5 +1,6 @@
 #include "ir/params.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "ir/rule.h"
@@ -112,6 +113,74 @@ std::string param_str(const ParamValue& v) {
       },
       v);
   return out.str();
+}
+
+}  // namespace shardlab::ir
+
+namespace shardlab::ir {
+
+namespace {
+
+// A list of ints as JAX prints one inside a named tuple: (0, 1), (0,), ().
+std::string tuple_str(const std::vector<int64_t>& v) { return param_str(ParamValue(v)); }
+
+// Lists of ints printed as fields of a NamedTuple: Name(field=(..), ...).
+std::string named_tuple(const char* name, const IntLists& lists, std::initializer_list<const char*> fields) {
+  std::ostringstream out;
+  out << name << "(";
+  size_t i = 0;
+  for (const char* field : fields) {
+    out << (i ? ", " : "") << field << "=" << (i < lists.size() ? tuple_str(lists[i]) : "()");
+    ++i;
+  }
+  out << ")";
+  return out.str();
+}
+
+}  // namespace
+
+std::string param_str(const ParamValue& v, ParamFormat format) {
+  switch (format) {
+    case ParamFormat::kPlain:
+      break;
+    case ParamFormat::kDotDimensions:
+      // (([lhs_contracting], [rhs_contracting]), ([lhs_batch], [rhs_batch])), lists printed as Python lists.
+      if (const auto* d = std::get_if<IntLists>(&v); d && d->size() == 4) {
+        auto list = [](const std::vector<int64_t>& l) {
+          std::ostringstream o;
+          o << "[";
+          for (size_t i = 0; i < l.size(); ++i) o << (i ? ", " : "") << l[i];
+          o << "]";
+          return o.str();
+        };
+        return "((" + list((*d)[0]) + ", " + list((*d)[1]) + "), (" + list((*d)[2]) + ", " + list((*d)[3]) + "))";
+      }
+      break;
+    case ParamFormat::kGatherDimensions:
+      if (const auto* d = std::get_if<IntLists>(&v))
+        return named_tuple("GatherDimensionNumbers", *d,
+                           {"offset_dims", "collapsed_slice_dims", "start_index_map", "operand_batching_dims",
+                            "start_indices_batching_dims"});
+      break;
+    case ParamFormat::kScatterDimensions:
+      if (const auto* d = std::get_if<IntLists>(&v))
+        return named_tuple("ScatterDimensionNumbers", *d,
+                           {"update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims",
+                            "operand_batching_dims", "scatter_indices_batching_dims"});
+      break;
+    case ParamFormat::kGatherMode:
+      if (const auto* m = std::get_if<std::string>(&v)) {
+        if (*m == "clip") return "GatherScatterMode.CLIP";
+        if (*m == "fill") return "GatherScatterMode.FILL_OR_DROP";
+        if (*m == "promise_in_bounds") return "GatherScatterMode.PROMISE_IN_BOUNDS";
+      }
+      break;
+    case ParamFormat::kFillValue:
+      // NaN stands for JAX's None (the dtype's default fill, or no fill at all).
+      if (const auto* f = std::get_if<double>(&v); f && std::isnan(*f)) return "None";
+      break;
+  }
+  return param_str(v);
 }
 
 }  // namespace shardlab::ir

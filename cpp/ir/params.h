@@ -55,6 +55,11 @@ using Params = std::vector<Param>;
 /// cannot tell 2 from 2.0, or an empty list of ints from one of names).
 enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram, kRule, kPrograms };
 
+/// How a parameter prints where JAX prints it its own way rather than as a
+/// plain tuple: dot_general's `(([1], [0]), ([], []))`, gather's
+/// `GatherDimensionNumbers(offset_dims=(1,), ...)`, `GatherScatterMode.CLIP`.
+enum class ParamFormat : uint8_t { kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue };
+
 /// A parameter's name and type. An optional one (a jax.lax keyword argument
 /// with a default, in a LaxFunction's arguments) may be left out; the bind
 /// rule supplies its default.
@@ -65,6 +70,8 @@ struct ParamSpec {
   /// Left out of the printed program when it is 0 (as JAX prints a custom
   /// call's num_consts only when the function closes over values).
   bool printed_if_nonzero = false;
+  /// How the printed program shows it.
+  ParamFormat format = ParamFormat::kPlain;
 };
 
 /// The parameters a primitive takes, in printing order: every equation of it
@@ -114,5 +121,7 @@ Params with_param(Params params, std::string_view name, ParamValue value);
 /// (P('data', None),), Mesh('data': 8). A nested program prints as "{...}"
 /// here; the program printer expands it.
 std::string param_str(const ParamValue& v);
+/// How a parameter prints in a jaxpr in `format` (ParamFormat).
+std::string param_str(const ParamValue& v, ParamFormat format);
 
 }  // namespace shardlab::ir

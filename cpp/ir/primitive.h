@@ -77,12 +77,20 @@ enum class Prim : uint16_t {
   kTranspose,
   kSqueeze,
   kExpandDims,
+  kRev,
   // indexing.h
   kConcatenate,
   kSlice,
   kPad,
   kDynamicSlice,
   kDynamicUpdateSlice,
+  // gather_scatter.h
+  kGather,
+  kScatter,
+  kScatterAdd,
+  kScatterMul,
+  kScatterMin,
+  kScatterMax,
   // linalg.h
   kDotGeneral,
   // reductions.h

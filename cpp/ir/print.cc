@@ -105,6 +105,7 @@ class Printer {
     // `name` first, and its num_consts only when not 0, as JAX's printing
     // rules for them do); one per line when one of them is a program.
     std::vector<const Param*> sorted;
+    std::map<const Param*, ParamFormat> formats;
     bool nested = false;
     const ParamSchema& schema = primitive(e.prim).params;
     for (size_t i = 0; i < e.params.size(); ++i) {
@@ -113,6 +114,7 @@ class Printer {
                           std::get_if<int64_t>(&prm.value) && std::get<int64_t>(prm.value) == 0;
       if (hidden) continue;
       sorted.push_back(&prm);
+      if (i < schema.size) formats[&prm] = schema.items[i].format;
       nested = nested || std::holds_alternative<ProgramRef>(prm.value) || std::holds_alternative<Programs>(prm.value);
     }
     std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) {
@@ -140,7 +142,7 @@ class Printer {
         } else if (const auto* fn = std::get_if<std::string>(&sorted[i]->value); fn && sorted[i]->name == "name") {
           out << *fn;  // a function's name, unquoted as JAX prints it
         } else {
-          out << param_str(sorted[i]->value);
+          out << param_str(sorted[i]->value, formats[sorted[i]]);
         }
       }
       out << (nested ? "\n" + std::string(indent, ' ') + "]" : "]");

@@ -11,6 +11,7 @@
 #include "ir/primitives/derivatives.h"
 #include "ir/primitives/dtype_ops.h"
 #include "ir/primitives/elementwise.h"
+#include "ir/primitives/gather_scatter.h"
 #include "ir/primitives/indexing.h"
 #include "ir/primitives/linalg.h"
 #include "ir/primitives/parallel.h"

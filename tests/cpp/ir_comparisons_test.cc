@@ -207,10 +207,10 @@ TEST(SelectN, VaryingAlongTheUnionOfItsOperands) {
   const Atom w = b.input(Aval{DType::kBool, {2}, {"model"}});
   const Atom x = b.input(Aval{DType::kFloat32, {2}, {"data"}}), y = b.input(f32({2}));
   const Atom z = select_n(b, w, {x, y});
-  EXPECT_EQ(z.aval.str(), "f32[2]{V:data,model}");
+  EXPECT_EQ(z.aval.str(), "f32[2]{V:(data,model)}");
   EXPECT_EQ(to_text(b.build({z})),
             "{ lambda ; a:bool[2]{V:model} b:f32[2]{V:data} c:f32[2]. let\n"
-            "    d:f32[2]{V:data,model} = select_n a b c\n"
+            "    d:f32[2]{V:(data,model)} = select_n a b c\n"
             "  in (d,) }");
 }
 

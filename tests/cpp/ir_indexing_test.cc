@@ -70,7 +70,7 @@ TEST(Concatenate, VmaAndErrors) {
   Builder b;
   const Atom x = b.input(Aval{DType::kFloat32, {2, 3}, {"data"}}),
              y = b.input(Aval{DType::kFloat32, {2, 1}, {"model"}});
-  EXPECT_EQ(concatenate(b, {x, y}, 1).aval.str(), "f32[2,4]{V:data,model}");
+  EXPECT_EQ(concatenate(b, {x, y}, 1).aval.str(), "f32[2,4]{V:(data,model)}");
   const Atom w = b.input(f32({3, 3})), i = b.input(Aval{DType::kInt32, {2, 3}, {}});
   EXPECT_EQ(error_message([&] { concatenate(b, {}, 0); }), "concatenate: takes at least 1 operand, got 0");
   EXPECT_EQ(error_message([&] {
@@ -261,7 +261,7 @@ TEST(Pad, Errors) {
             }),
             "pad: dimension 0 of f32[3] would have size -2 after padding [-4,-1,0]; it must be at least 0");
   const Atom vx = b.input(Aval{DType::kFloat32, {3}, {"data"}}), vv = b.input(Aval{DType::kFloat32, {}, {"model"}});
-  EXPECT_EQ(pad(b, vx, vv, {{1, 1, 0}}).aval.str(), "f32[5]{V:data,model}");
+  EXPECT_EQ(pad(b, vx, vv, {{1, 1, 0}}).aval.str(), "f32[5]{V:(data,model)}");
 }
 
 // dynamic_slice and dynamic_update_slice
@@ -304,7 +304,7 @@ TEST(DynamicSlice, PrintVmaAndErrors) {
   const Atom z = dynamic_slice(b, x, {i, i32_index(0)}, {2, 3});
   EXPECT_EQ(to_text(b.build({z})),
             "{ lambda ; a:f32[4,3]{V:data} b:i32[]{V:model}. let\n"
-            "    c:f32[2,3]{V:data,model} = dynamic_slice[slice_sizes=(2, 3)] a b 0:i32[]\n"
+            "    c:f32[2,3]{V:(data,model)} = dynamic_slice[slice_sizes=(2, 3)] a b 0:i32[]\n"
             "  in (c,) }");
   const Atom f = b.input(f32({}));
   EXPECT_EQ(error_message([&] {
@@ -375,7 +375,7 @@ TEST(DynamicUpdateSlice, VmaAndErrors) {
   const Atom x = b.input(Aval{DType::kFloat32, {4, 3}, {"data"}}),
              u = b.input(Aval{DType::kFloat32, {2, 3}, {"model"}});
   const Atom i = b.input(Aval{DType::kInt32, {}, {}});
-  EXPECT_EQ(dynamic_update_slice(b, x, u, {i, i}).aval.str(), "f32[4,3]{V:data,model}");
+  EXPECT_EQ(dynamic_update_slice(b, x, u, {i, i}).aval.str(), "f32[4,3]{V:(data,model)}");
   const Atom big = b.input(f32({5, 1})), iu = b.input(Aval{DType::kInt32, {2, 3}, {}});
   EXPECT_EQ(error_message([&] { b.emit1(Prim::kDynamicUpdateSlice, {}, {x}); }),
             "dynamic_update_slice: takes the operand, the update and one index per dimension, got 1 operands");

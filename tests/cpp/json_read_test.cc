@@ -51,6 +51,14 @@ Program every_primitive() {
   t = pad(b, slice(b, t, {0, 0}, {8, 2}, {1, 1}), f32_scalar(0.5), {{0, 0, 0}, {1, 1, 0}});
   const Atom zero = Atom::constant(0, DType::kInt32), one = Atom::constant(1, DType::kInt32);
   t = dynamic_update_slice(b, t, dynamic_slice(b, t, {one, zero}, {2, 2}), {zero, one});
+  {  // rows 0..2 gathered, then scattered back with each combiner; rev
+    const Atom idx = reshape(b, iota(b, DType::kInt32, {3}, 0), {3, 1});
+    const IntLists dims{{1}, {0}, {0}, {}, {}};
+    const Atom rows = gather(b, t, idx, dims, {1, 4}, IndexMode{}, std::nan(""));
+    for (Prim s : {Prim::kScatter, Prim::kScatterAdd, Prim::kScatterMul, Prim::kScatterMin, Prim::kScatterMax})
+      t = scatter(b, s, t, idx, rows, dims, IndexMode{"fill", true, true});
+    t = rev(b, t, {0});
+  }
   t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));
   t = add(b, t, broadcast_in_dim(b, reduce_min(b, t, {0}), {8, 4}, {1}));
   const Params along1{{"axes", std::vector<int64_t>{1}}, {"index_dtype", DType::kInt32}};

@@ -190,7 +190,7 @@ TEST(DataParallelStep, PrintedProgram) {
           n:f32[2,1]{V:data} = pvary[axes=('data',)] j
           o:f32[1]{V:data} = pvary[axes=('data',)] k
           p:f32[]{V:data} = pvary[axes=('data',)] 1.0:f32[]
-          q:f32[2,1]{V:data} = dot_general[dimension_numbers=((1,), (0,), (), ()) preferred_element_type=float32] l n
+          q:f32[2,1]{V:data} = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] l n
           r:f32[2,1]{V:data} = broadcast_in_dim[broadcast_dimensions=(1,) shape=(2, 1)] o
           s:f32[2,1]{V:data} = add q r
           t:f32[2,1]{V:data} = sub s m
@@ -202,7 +202,7 @@ TEST(DataParallelStep, PrintedProgram) {
           z:f32[2,1]{V:data} = broadcast_in_dim[broadcast_dimensions=() shape=(2, 1)] y
           ba:f32[2,1]{V:data} = mul z v
           bb:f32[1]{V:data} = reduce_sum[axes=(0,)] ba
-          bc:f32[1,2]{V:data} = dot_general[dimension_numbers=((0,), (0,), (), ()) preferred_element_type=float32] ba l
+          bc:f32[1,2]{V:data} = dot_general[dimension_numbers=(([0], [0]), ([], [])) preferred_element_type=float32] ba l
           bd:f32[2,1]{V:data} = transpose[permutation=(1, 0)] bc
           be:f32[2,1] = psum[axes=('data',)] bd
           bf:f32[2,1] = div be 8.0:f32[]
@@ -330,11 +330,11 @@ TEST(TensorParallelMlp, PrintedProgram) {
       in_specs=(P(), P(None, 'model'), P('model'), P('model', None))
       jaxpr={ lambda ; h:f32[4,5] i:f32[5,4]{V:model} j:f32[4]{V:model} k:f32[4,4]{V:model}. let
           l:f32[4,5]{V:model} = pvary[axes=('model',)] h
-          m:f32[4,4]{V:model} = dot_general[dimension_numbers=((1,), (0,), (), ()) preferred_element_type=float32] l i
+          m:f32[4,4]{V:model} = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] l i
           n:f32[4,4]{V:model} = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 4)] j
           o:f32[4,4]{V:model} = add m n
           p:f32[4,4]{V:model} = max o 0.0:f32[]
-          q:f32[4,4]{V:model} = dot_general[dimension_numbers=((1,), (0,), (), ()) preferred_element_type=float32] p k
+          q:f32[4,4]{V:model} = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] p k
           r:f32[4,4] = psum[axes=('model',)] q
         in (r, p) }
       mesh=Mesh('model': 8)

@@ -20,7 +20,9 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kDotGeneral> {
   static constexpr const char* kName = "dot_general";
-  static constexpr ParamSchema kParams{{"dimension_numbers", ParamType::kIntLists}, {"preferred_element_type", ParamType::kDType}};
+  static constexpr ParamSchema kParams{
+      {"dimension_numbers", ParamType::kIntLists, false, false, ParamFormat::kDotDimensions},
+      {"preferred_element_type", ParamType::kDType}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
 };

@@ -268,4 +268,41 @@ std::vector<Batched> Def<Prim::kExpandDims>::batch(Builder& b, const Params& p, 
 }
 Sample Def<Prim::kExpandDims>::sample() { return {{samples::f32({2, 3})}, {{"dimensions", std::vector<int64_t>{1}}}}; }
 
+// rev
+
+std::vector<Aval> Def<Prim::kRev>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const auto& dims = param<std::vector<int64_t>>(p, "dimensions", kName);
+  const Aval& x = in[0];
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] < 0 || dims[i] >= x.ndim() || std::count(dims.begin(), dims.end(), dims[i]) != 1)
+      fail(ErrorKind::kShape, kName, ": dimensions ", shape_str(dims), " must be distinct dimensions in 0..",
+           x.ndim() - 1, " of ", x.str());
+  return {x};
+}
+void Def<Prim::kRev>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  const Shape& shape = in[0]->aval.shape;
+  StridedView src{strides_of(shape), 0};
+  for (int64_t d : param<std::vector<int64_t>>(p, "dimensions", kName)) {
+    src.offset += (shape[d] - 1) * src.strides[d];  // read from the end backwards
+    src.strides[d] = -src.strides[d];
+  }
+  strided_copy(shape, in[0]->data, src, out[0]->data, StridedView{strides_of(shape), 0});
+}
+std::vector<MaybeAtom> Def<Prim::kRev>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kRev, p, t[0]);
+}
+std::vector<MaybeAtom> Def<Prim::kRev>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                  const std::vector<Atom>&, const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  return {rev(b, *cts[0], param<std::vector<int64_t>>(p, "dimensions", kName))};
+}
+std::vector<Batched> Def<Prim::kRev>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                           int64_t size) {
+  const auto dims = skip_batch_dim(param<std::vector<int64_t>>(p, "dimensions", kName));
+  return {Batched{rev(b, move_batch_dim(b, in[0], 0, size), dims), 0}};
+}
+Sample Def<Prim::kRev>::sample() { return {{samples::f32({3, 4})}, {{"dimensions", std::vector<int64_t>{0, 1}}}}; }
+
 }  // namespace shardlab::ir

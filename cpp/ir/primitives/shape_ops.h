@@ -1,5 +1,5 @@
-// Shape operations: broadcast_in_dim, reshape, transpose, squeeze and
-// expand_dims. All are linear, so their JVP applies them to the tangent and
+// Shape operations: broadcast_in_dim, reshape, transpose, squeeze,
+// expand_dims and rev. All are linear, so their JVP applies them to the tangent and
 // their transpose undoes the shape change.
 #pragma once
 
@@ -55,6 +55,17 @@ struct Def<Prim::kSqueeze> {
 template <>
 struct Def<Prim::kExpandDims> {
   static constexpr const char* kName = "expand_dims";
+  static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
+  SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
+};
+
+/// rev[dimensions]: the elements in reverse order along each listed
+/// dimension, z[.., i, ..] = x[.., n - 1 - i, ..] (jnp.flip, x[::-1]).
+/// Transpose: rev again.
+template <>
+struct Def<Prim::kRev> {
+  static constexpr const char* kName = "rev";
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE

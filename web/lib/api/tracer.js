@@ -9,7 +9,7 @@ const SHORT = { float32: 'f32', int32: 'i32', bool: 'bool' };
 
 /** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map. */
 export function avalString({ dtype, shape, vma = [] }) {
-  return `${SHORT[dtype] ?? dtype}[${shape.join(',')}]${vma.length ? `{V:${vma.join(',')}}` : ''}`;
+  return `${SHORT[dtype] ?? dtype}[${shape.join(',')}]${vma.length === 1 ? `{V:${vma[0]}}` : vma.length ? `{V:(${vma.join(',')})}` : ''}`;
 }
 
 /** A trace being built: jit / makeJaxpr at the top, shard_map bodies and differentiated functions nested. */
