@@ -26,6 +26,11 @@ async function main(): Promise<void> {
   const spread = np.std(x, { axis: 0, ddof: 1 });
   const loop = sl.lax.whileLoop((c: sl.Tracer) => np.less(c, 10), (c: sl.Tracer) => np.multiply(c, 2), x);
   const hot = nn.oneHot(x, 3, { dtype: 'int32' });
+  const row: sl.Array = x.at(0, sl.slice(1, null, -1), null, '...').get({ mode: 'clip' });
+  const updated: sl.Array = x.at([0, 2]).add(1, { mode: 'drop' });
+  const taken = np.take(x, [1, 0], { axis: 0 });
+  // @ts-expect-error: modes are JAX's names
+  x.at(0).set(1, { mode: 'wrap' });
   sl.cancel();
   // @ts-expect-error: oneHot needs the number of classes
   nn.oneHot(x);
@@ -48,6 +53,6 @@ async function main(): Promise<void> {
   // @ts-expect-error: limits are numbers
   sl.export.deserialize('{}', { limits: { maxEquations: 'many' } });
   sl.shutdown();
-  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot);
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot, row, updated, taken);
 }
 void main;

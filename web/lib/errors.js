@@ -32,6 +32,14 @@ export class VmaError extends ShardingError {
 export class ConcretizationError extends ShardLabError {
   static errorName = 'ConcretizationError';
 }
+/** A boolean mask index that is traced: its number of true entries (the result's shape) is unknown (JAX's NonConcreteBooleanIndexError). */
+export class NonConcreteBooleanIndexError extends ConcretizationError {
+  static errorName = 'NonConcreteBooleanIndexError';
+}
+/** An index that does not fit the array: too many indices, two ellipses. */
+export class IndexError extends ShardLabError {
+  static errorName = 'IndexError';
+}
 /** A device failed while running a program, or the runtime is gone. */
 export class DeviceError extends ShardLabError {
   static errorName = 'DeviceError';
@@ -45,7 +53,18 @@ export class CancelledError extends ShardLabError {
   static errorName = 'CancelledError';
 }
 
-const BY_NAME = { ValueError, ShapeError, ShardingError, VmaError, DeviceError, ResourceError, ConcretizationError, CancelledError };
+const BY_NAME = {
+  ValueError,
+  ShapeError,
+  ShardingError,
+  VmaError,
+  DeviceError,
+  ResourceError,
+  ConcretizationError,
+  NonConcreteBooleanIndexError,
+  IndexError,
+  CancelledError,
+};
 
 /** The ShardLab error of category `name` (a core error's name) with `message`. */
 export function errorOf(name, message) {

@@ -123,7 +123,41 @@ interface ArrayMethods<Self> {
   eq(y: ArrayLike): Self;
   lt(y: ArrayLike): Self;
   gt(y: ArrayLike): Self;
+  /** JAX's x.at[index]: entries are integers, sl.slice(...), null (a new axis), '...' or integer/boolean arrays. */
+  at(...index: IndexEntry[]): IndexRef<Self>;
 }
+
+/** One entry of an index (x.at(...)): an integer, a slice, null (np.newaxis), '...', or an integer or boolean array. */
+export type IndexEntry = number | Slice | null | '...' | ArrayLike;
+/** Python's slice start:stop:step (null parts take numpy's defaults). */
+export class Slice {
+  readonly start: number | null;
+  readonly stop: number | null;
+  readonly step: number | null;
+}
+/** sl.slice(stop), sl.slice(start, stop) or sl.slice(start, stop, step). */
+export function slice(stop: number | null): Slice;
+export function slice(start: number | null, stop: number | null, step?: number | null): Slice;
+/** How out-of-bounds indices behave: gathers clamp by default ('promise_in_bounds'), updates drop ('fill' / 'drop'). */
+export type IndexMode = 'promise_in_bounds' | 'clip' | 'fill' | 'drop';
+/** Options of an indexed read or update. */
+export interface IndexOptions {
+  mode?: IndexMode;
+  uniqueIndices?: boolean;
+  indicesAreSorted?: boolean;
+}
+/** x.at(...index): reads x at the index or returns an updated copy (duplicates all apply, in order). */
+export interface IndexRef<Self> {
+  get(options?: IndexOptions & { fillValue?: number }): Self;
+  set(values: ArrayLike, options?: IndexOptions): Self;
+  add(values: ArrayLike, options?: IndexOptions): Self;
+  subtract(values: ArrayLike, options?: IndexOptions): Self;
+  multiply(values: ArrayLike, options?: IndexOptions): Self;
+  min(values: ArrayLike, options?: IndexOptions): Self;
+  max(values: ArrayLike, options?: IndexOptions): Self;
+}
+/** sl.at(x, ...index): x.at(...index) for any array operand. */
+export function at<T extends ArrayLike>(x: T, ...index: IndexEntry[]): IndexRef<any>;
 
 /** Reduction axes: an axis, a list, or {axis, keepdims}. */
 export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean };
@@ -289,6 +323,10 @@ export class ShapeError extends ShardLabError {}
 export class ShardingError extends ShardLabError {}
 export class VmaError extends ShardingError {}
 export class ConcretizationError extends ShardLabError {}
+/** A traced boolean mask used as an index (its true count is unknown while tracing). */
+export class NonConcreteBooleanIndexError extends ConcretizationError {}
+/** An index that does not fit the array (too many indices, two ellipses). */
+export class IndexError extends ShardLabError {}
 export class DeviceError extends ShardLabError {}
 export class ResourceError extends ShardLabError {}
 /** A call stopped by cancel() before it finished. */
@@ -322,6 +360,12 @@ export const np: {
   argmin: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
   /** The running sum along one axis (the flattened array by default). */
   cumsum: (x: V, axis?: number | null | { axis?: number | null }) => V;
+  /** jnp.take: out-of-bounds indices give fillValue (NaN for floats) by default. */
+  take: (a: V, indices: V, options?: { axis?: number | null; mode?: IndexMode; fillValue?: number }) => V;
+  /** jnp.take_along_axis. */
+  takeAlongAxis: (arr: V, indices: V, axis: number | null, options?: { mode?: IndexMode; fillValue?: number }) => V;
+  /** jnp.flip along an axis, several, or all (null). */
+  flip: (x: V, axis?: number | number[] | null) => V;
   reshape: (x: V, shape: number[]) => V;
   transpose: (x: V, axes?: number[]) => V;
   expandDims: (x: V, axis: number | number[]) => V;
@@ -420,6 +464,8 @@ export const lax: {
   argmax: (x: V, axis: number, indexDtype?: 'int32') => V;
   argmin: (x: V, axis: number, indexDtype?: 'int32') => V;
   cumsum: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
+  /** jax.lax.rev(x, dimensions). */
+  rev: (x: V, dimensions: number[]) => V;
 };
 
 /** The device runtime underneath. */

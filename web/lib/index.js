@@ -12,6 +12,7 @@ export { customJvp, customVjp } from './api/custom.js';
 export { ShapeDtypeStruct } from './api/run.js';
 export { Tracer } from './api/tracer.js';
 export { visualizeSharding } from './api/visualize.js';
+export { at, slice, Slice, IndexRef } from './api/indexing.js';
 export {
   ShardLabError,
   ValueError,
@@ -19,6 +20,8 @@ export {
   ShardingError,
   VmaError,
   ConcretizationError,
+  NonConcreteBooleanIndexError,
+  IndexError,
   DeviceError,
   ResourceError,
   CancelledError,

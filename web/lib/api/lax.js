@@ -104,6 +104,8 @@ export const iota = prim('iota', 'iota', 0, (dtype, size) => {
   if (!isDimension(size)) throw new ValueError(`lax.iota: size is ${quote(size)}; it must be an integer in 0..${MAX_DIMENSION}`);
   return { dtype, shape: checkShape([size], 'lax.iota', dtype), dimension: 0 };
 });
+/** jax.lax.rev(x, dimensions): x reversed along the listed dimensions. */
+export const rev = prim('rev', 'rev', 1, (x, dimensions) => ({ dimensions }));
 /** jax.lax.rem(x, y): the remainder of truncating division (the sign of x); operands of one shape and dtype. */
 export const rem = prim('rem', 'rem', 2, () => ({}));
 /** jax.lax.floor(x). */

@@ -1,6 +1,7 @@
 // Array methods shared by traced values and concrete arrays, so programs
 // chain: x.matmul(w).add(b).sub(y).square().sum().
 
+import { at } from './indexing.js';
 import * as nn from './nn.js';
 import * as np from './np.js';
 import { ArrayBase } from './tracer.js';
@@ -44,6 +45,14 @@ for (const [name, f] of Object.entries(METHODS)) {
     configurable: true,
   });
 }
+Object.defineProperty(ArrayBase.prototype, 'at', {
+  /** x.at(...index): JAX's x.at[index] (.get(), .set(v), .add(v), ...); entries are integers, sl.slice(...), null, '...' or arrays. */
+  value(...index) {
+    return at(this, ...index);
+  },
+  writable: true,
+  configurable: true,
+});
 Object.defineProperty(ArrayBase.prototype, 'T', {
   get() {
     return np.transpose(this);

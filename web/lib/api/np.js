@@ -499,3 +499,4 @@ export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x
 
 export { variance as var };
 export * from './np_matrices.js';
+export * from './np_indexing.js';

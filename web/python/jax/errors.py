@@ -49,6 +49,10 @@ class TracerArrayConversionError(JAXTypeError):
         )
 
 
+class NonConcreteBooleanIndexError(JAXTypeError):
+    """A boolean mask index that is traced: the result's shape would depend on its values."""
+
+
 class UnexpectedTracerError(Exception):
     """A traced value used after the function that made it returned."""
 

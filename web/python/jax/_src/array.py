@@ -3,7 +3,7 @@ are jax.numpy's functions (the table); converting a traced value to a
 Python bool, number or index raises JAX's errors, as JAX does."""
 
 from . import dtypes, format
-from .js import bridge
+from .js import bridge, call, from_js, sl
 
 
 def _np():
@@ -159,16 +159,22 @@ class Array:
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
-        raise NotImplementedError(_NO_INDEXING)
+        return (self[i] for i in range(self.shape[0]))
 
     def __getitem__(self, index):
-        raise NotImplementedError(_NO_INDEXING)
+        return _IndexRef(self, index).get()
 
     def __setitem__(self, index, value):
         raise TypeError(
-            "JAX arrays are immutable and do not support in-place item assignment; "
-            "use x.at[idx].set(y) (not supported by ShardLab yet)"
+            f"'{type(self).__name__}' object does not support item assignment. JAX arrays are immutable. "
+            "Instead of ``x[idx] = y``, use ``x = x.at[idx].set(y)`` or another .at[] method: "
+            "https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html"
         )
+
+    @property
+    def at(self):
+        """x.at[idx].get() / .set(v) / .add(v) / .subtract(v) / .multiply(v) / .min(v) / .max(v)."""
+        return _IndexUpdateHelper(self)
 
     __hash__ = None
 
@@ -300,7 +306,88 @@ class Array:
         return _np().greater_equal(self, o)
 
 
-_NO_INDEXING = (
-    "indexing a jax Array (x[i], x[a:b], x[..., None]) is not supported by ShardLab yet; "
-    "use jax.lax.slice, jax.lax.dynamic_slice, jnp.reshape or jnp.squeeze"
-)
+def _index_entries(index):
+    """A numpy index as the JS API's x.at(...) entries: ints, slices (sl.slice), None, '...', arrays."""
+    if isinstance(index, list):
+        raise TypeError(
+            "Using a non-tuple sequence for multidimensional indexing is not allowed; "
+            "use `arr[array(seq)]` instead of `arr[seq]`. See https://github.com/jax-ml/jax/issues/4564 "
+            "for more information."
+        )
+    entries = []
+    for e in index if isinstance(index, tuple) else (index,):
+        if e is Ellipsis:
+            entries.append("...")
+        elif isinstance(e, slice):
+            entries.append(call(sl.slice, *(_static_int(v) for v in (e.start, e.stop, e.step))))
+        elif e is None or isinstance(e, (bool, int, float, Array, list, tuple)):
+            entries.append(e)
+        elif hasattr(e, "__index__"):
+            entries.append(e.__index__())
+        else:
+            raise TypeError(f"JAX does not support indexing with {type(e).__name__} values; got {e!r}")
+    return entries
+
+
+def _static_int(v):
+    return v if v is None or isinstance(v, int) else v.__index__()
+
+
+class _IndexUpdateHelper:
+    """x.at: indexed by x.at[idx] into an _IndexRef."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    def __getitem__(self, index):
+        return _IndexRef(self.array, index)
+
+
+class _IndexRef:
+    """x.at[idx]: reads or functionally updates x at idx (JAX's _IndexUpdateRef)."""
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array, index):
+        self.array = array
+        self.index = index
+
+    def _ref(self):
+        return call(sl.at, self.array, *_index_entries(self.index))
+
+    @staticmethod
+    def _opts(mode, unique_indices, indices_are_sorted, **more):
+        return {"mode": mode, "uniqueIndices": unique_indices, "indicesAreSorted": indices_are_sorted, **more}
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None, fill_value=None):
+        """x[idx]; mode 'clip', 'fill' (fill_value, NaN by default for floats) or 'promise_in_bounds'."""
+        return from_js(call(self._ref().get, self._opts(mode, unique_indices, indices_are_sorted, fillValue=fill_value)))
+
+    def _update(self, how, values, indices_are_sorted, unique_indices, mode):
+        return from_js(call(getattr(self._ref(), how), values, self._opts(mode, unique_indices, indices_are_sorted)))
+
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] = values."""
+        return self._update("set", values, indices_are_sorted, unique_indices, mode)
+
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] += values (duplicate indices accumulate)."""
+        return self._update("add", values, indices_are_sorted, unique_indices, mode)
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] -= values."""
+        return self._update("subtract", values, indices_are_sorted, unique_indices, mode)
+
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] *= values."""
+        return self._update("multiply", values, indices_are_sorted, unique_indices, mode)
+
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] = minimum(x[idx], values)."""
+        return self._update("min", values, indices_are_sorted, unique_indices, mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] = maximum(x[idx], values)."""
+        return self._update("max", values, indices_are_sorted, unique_indices, mode)

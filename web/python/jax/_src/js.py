@@ -71,13 +71,15 @@ def _python_error(name, message):
         "ShardingError": ValueError,
         "VmaError": ValueError,
         "ConcretizationError": errors.ConcretizationTypeError,
+        "NonConcreteBooleanIndexError": errors.NonConcreteBooleanIndexError,
+        "IndexError": IndexError,
         "DeviceError": errors.JaxRuntimeError,
         "ResourceError": errors.JaxRuntimeError,
         "CancelledError": errors.JaxRuntimeError,
         "TypeError": TypeError,
         "RangeError": ValueError,
     }.get(name, RuntimeError)
-    if cls is errors.ConcretizationTypeError:
+    if cls in (errors.ConcretizationTypeError, errors.NonConcreteBooleanIndexError):
         err = cls.__new__(cls)
         Exception.__init__(err, message)
         return err

@@ -127,6 +127,9 @@ numpy  diag             np.diag              v, k=0
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None
+numpy  take             np.take              a, indices, {axis=None}, *, {mode=None, fill_value=None}
+numpy  take_along_axis  np.takeAlongAxis     arr, indices, axis, *, {mode=None, fill_value=None}
+numpy  flip             np.flip              m, axis=None
 nn     relu             nn.relu              x
 nn     sigmoid          nn.sigmoid           x
 nn     gelu             nn.gelu              x
@@ -177,6 +180,7 @@ lax    tanh             np.tanh              x
 lax    sqrt             np.sqrt              x
 lax    abs              np.abs               x
 lax    sign             np.sign              x
+lax    rev              lax.rev              operand, dimensions
 lax    rem              lax.rem              x, y
 lax    floor            lax.floor            x
 lax    ceil             np.ceil              x
