@@ -95,11 +95,17 @@ enum class Prim : uint16_t {
   kDotGeneral,
   // reductions.h
   kReduceSum,
+  kReduceProd,
   kReduceMax,
   kReduceMin,
+  kReduceAnd,
+  kReduceOr,
   kArgmax,
   kArgmin,
   kCumsum,
+  kCumprod,
+  // sorting.h
+  kSort,
   // parallel.h
   kPsum,
   kPmax,

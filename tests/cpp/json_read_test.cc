@@ -59,6 +59,16 @@ Program every_primitive() {
       t = scatter(b, s, t, idx, rows, dims, IndexMode{"fill", true, true});
     t = rev(b, t, {0});
   }
+  {  // products, logical reductions and a sort by the first column
+    const Params ax0{{"axes", std::vector<int64_t>{0}}};
+    const Atom prod = b.emit1(Prim::kReduceProd, ax0, {unary(b, Prim::kTanh, t)});
+    const Atom any = b.emit1(Prim::kReduceOr, ax0, {b.emit1(Prim::kReduceAnd, {{"axes", std::vector<int64_t>{1}}},
+                                                          {compare(b, Prim::kLt, t, x)})});
+    t = add(b, t, broadcast_in_dim(b, prod, {8, 4}, {1}));
+    t = add(b, t, b.emit1(Prim::kCumprod, {{"axis", int64_t{1}}, {"reverse", false}}, {unary(b, Prim::kTanh, t)}));
+    t = select_n(b, broadcast_in_dim(b, any, {8, 4}, {}), {t, x});
+    t = b.emit(Prim::kSort, {{"dimension", int64_t{0}}, {"is_stable", true}, {"num_keys", int64_t{1}}}, {t, x})[1];
+  }
   t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));
   t = add(b, t, broadcast_in_dim(b, reduce_min(b, t, {0}), {8, 4}, {1}));
   const Params along1{{"axes", std::vector<int64_t>{1}}, {"index_dtype", DType::kInt32}};

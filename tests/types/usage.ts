@@ -29,6 +29,11 @@ async function main(): Promise<void> {
   const row: sl.Array = x.at(0, sl.slice(1, null, -1), null, '...').get({ mode: 'clip' });
   const updated: sl.Array = x.at([0, 2]).add(1, { mode: 'drop' });
   const taken = np.take(x, [1, 0], { axis: 0 });
+  const contracted = np.einsum('ij,jk->ik', x, x);
+  const order = np.argsort(x, { descending: true });
+  const size = np.linalg.norm(x, { ord: 'fro' });
+  const [rows] = np.where(x);
+  const top = np.max(x, { axis: 0, initial: 0 });
   // @ts-expect-error: modes are JAX's names
   x.at(0).set(1, { mode: 'wrap' });
   sl.cancel();
@@ -53,6 +58,6 @@ async function main(): Promise<void> {
   // @ts-expect-error: limits are numbers
   sl.export.deserialize('{}', { limits: { maxEquations: 'many' } });
   sl.shutdown();
-  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot, row, updated, taken);
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot, row, updated, taken, contracted, order, size, rows, top);
 }
 void main;

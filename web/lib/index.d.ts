@@ -160,7 +160,7 @@ export interface IndexRef<Self> {
 export function at<T extends ArrayLike>(x: T, ...index: IndexEntry[]): IndexRef<any>;
 
 /** Reduction axes: an axis, a list, or {axis, keepdims}. */
-export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean };
+export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; initial?: number };
 
 /** A concrete array on the devices (jax.Array); exported as `Array`. */
 export interface ShardArray extends ArrayMethods<ShardArray> {
@@ -352,7 +352,8 @@ export const np: {
   /** fmod (the sign of x), remainder (Python's %, the sign of y) and floorDivide (Python's //), as jnp's. */
   fmod: Binary; remainder: Binary; floorDivide: Binary;
   zerosLike: Unary; onesLike: Unary;
-  where: (cond: V, x: V, y: V) => V;
+  /** where(cond, x, y) selects; where(cond) is nonzero(cond). */
+  where: ((cond: V, x: V, y: V) => V) & ((cond: V) => V[]);
   sum: Reduce; mean: Reduce; max: Reduce; min: Reduce;
   var: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number }) => V;
   /** The index of the first extreme element over one axis (the flattened array by default), int32. */
@@ -360,6 +361,22 @@ export const np: {
   argmin: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
   /** The running sum along one axis (the flattened array by default). */
   cumsum: (x: V, axis?: number | null | { axis?: number | null }) => V;
+  cumprod: (x: V, axis?: number | null | { axis?: number | null }) => V;
+  /** Product over axes; {initial} multiplies a value in. */
+  prod: Reduce;
+  /** jnp.sort along `axis` (-1; flattened when null), NaNs last. */
+  sort: (x: V, options?: { axis?: number | null; stable?: boolean; descending?: boolean }) => V;
+  /** jnp.argsort: the int32 positions that sort x (stable). */
+  argsort: (x: V, options?: { axis?: number | null; stable?: boolean; descending?: boolean }) => V;
+  /** jnp.einsum(subscripts, ...operands): e.g. 'ij,jk->ik', 'bij,bjk->bik', 'ii', '...ij,jk'. */
+  einsum: (subscripts: string, ...operands: V[]) => V;
+  /** jnp.nonzero: one int32 array per dimension; a traced array needs size. */
+  nonzero: (a: V, options?: { size?: number | null; fillValue?: number }) => V[];
+  /** jnp.linalg. */
+  linalg: {
+    /** Vector norms (ord null/2, 1, Infinity, -Infinity, 0, p) and matrix norms (null/'fro', 1, -1, Infinity, -Infinity). */
+    norm: (x: V, options?: { ord?: number | 'fro' | null; axis?: number | number[] | null; keepdims?: boolean }) => V;
+  };
   /** jnp.take: out-of-bounds indices give fillValue (NaN for floats) by default. */
   take: (a: V, indices: V, options?: { axis?: number | null; mode?: IndexMode; fillValue?: number }) => V;
   /** jnp.take_along_axis. */
@@ -464,6 +481,7 @@ export const lax: {
   argmax: (x: V, axis: number, indexDtype?: 'int32') => V;
   argmin: (x: V, axis: number, indexDtype?: 'int32') => V;
   cumsum: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
+  cumprod: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
   /** jax.lax.rev(x, dimensions). */
   rev: (x: V, dimensions: number[]) => V;
 };

@@ -159,6 +159,103 @@ std::vector<MaybeAtom> Def<Prim::kReduceSum>::transpose(Builder& b, const Params
 
 Sample Def<Prim::kReduceSum>::sample() { return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{0, 2}}}}; }
 
+// reduce_prod
+
+std::vector<Aval> Def<Prim::kReduceProd>::shape(const Params& p, const std::vector<Aval>& in) {
+  auto out = reduce_shape(kName, p, in);
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a float32 or int32 operand, got ", in[0].str());
+  return out;
+}
+void Def<Prim::kReduceProd>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                  const std::vector<Tensor*>& out) {
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
+  const int64_t n_out = num_elements(out[0]->aval.shape);
+  if (in[0]->aval.dtype == DType::kFloat32) {
+    std::vector<double> acc(n_out, 1.0);
+    const float* x = in[0]->as<float>();
+    for_each_reduced(axes, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] *= x[k]; });
+    for (int64_t i = 0; i < n_out; ++i) out[0]->as<float>()[i] = static_cast<float>(acc[i]);
+  } else {
+    uint32_t* acc = out[0]->as<uint32_t>();  // wrapping, as XLA's int32 products
+    std::fill(acc, acc + n_out, 1u);
+    const uint32_t* x = in[0]->as<uint32_t>();
+    for_each_reduced(axes, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] *= x[k]; });
+  }
+}
+// The reduced axes moved last and flattened into one of n elements; the
+// product of the others at i is prefix(i) * suffix(i), the exclusive
+// cumulative products from either end.
+std::vector<MaybeAtom> Def<Prim::kReduceProd>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                   const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
+  if (!t[0] || x[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
+  const Shape& shape = x[0].aval.shape;
+  std::vector<int64_t> perm = kept_dims(axes, shape.size());
+  Shape flat;
+  for (int64_t d : perm) flat.push_back(shape[d]);
+  int64_t n = 1;
+  for (int64_t a : axes) n *= shape[a];
+  perm.insert(perm.end(), axes.begin(), axes.end());
+  flat.push_back(n);
+  if (n == 0) return {zeros_like(b, z[0].aval)};
+  const auto lined = [&](const Atom& v) { return reshape(b, ir::transpose(b, v, perm), flat); };
+  const Atom xs = lined(x[0]);
+  const int64_t last = static_cast<int64_t>(flat.size()) - 1;
+  std::vector<int64_t> start(flat.size(), 0), limit = flat;
+  IntLists before(flat.size(), std::vector<int64_t>{0, 0, 0}), after = before;
+  before[last] = {1, 0, 0};
+  after[last] = {0, 1, 0};
+  const Atom one = f32_scalar(1.0);
+  limit[last] = n - 1;
+  const Params fwd{{"axis", last}, {"reverse", false}}, bwd{{"axis", last}, {"reverse", true}};
+  const Atom prefix = pad(b, slice(b, b.emit1(Prim::kCumprod, fwd, {xs}), start, limit), one, before);
+  start[last] = 1;
+  limit[last] = n;
+  const Atom suffix = pad(b, slice(b, b.emit1(Prim::kCumprod, bwd, {xs}), start, limit), one, after);
+  return {reduce_sum(b, mul(b, lined(*t[0]), mul(b, prefix, suffix)), {last})};
+}
+Sample Def<Prim::kReduceProd>::sample() { return {{samples::f32({2, 3, 4})}, {{"axes", std::vector<int64_t>{0, 2}}}}; }
+
+// reduce_and, reduce_or
+
+namespace {
+
+std::vector<Aval> logical_shape(const char* name, const Params& p, const std::vector<Aval>& in) {
+  auto out = reduce_shape(name, p, in);
+  if (in[0].dtype != DType::kBool) fail(ErrorKind::kShape, name, ": needs a bool operand, got ", in[0].str());
+  return out;
+}
+
+template <bool kAnd>
+void eval_logical(const char* name, const Params& p, const Tensor& in, Tensor& out) {
+  uint32_t* acc = out.as<uint32_t>();
+  std::fill(acc, acc + num_elements(out.aval.shape), kAnd ? 1u : 0u);
+  const uint32_t* x = in.as<uint32_t>();
+  for_each_reduced(param<std::vector<int64_t>>(p, "axes", name), in, out, [&](int64_t k, int64_t o) {
+    acc[o] = kAnd ? (acc[o] && x[k]) : (acc[o] || x[k]);
+  });
+}
+
+}  // namespace
+
+std::vector<Aval> Def<Prim::kReduceAnd>::shape(const Params& p, const std::vector<Aval>& in) {
+  return logical_shape(kName, p, in);
+}
+void Def<Prim::kReduceAnd>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                 const std::vector<Tensor*>& out) {
+  eval_logical<true>(kName, p, *in[0], *out[0]);
+}
+Sample Def<Prim::kReduceAnd>::sample() { return {{samples::boolean({2, 3})}, {{"axes", std::vector<int64_t>{1}}}}; }
+
+std::vector<Aval> Def<Prim::kReduceOr>::shape(const Params& p, const std::vector<Aval>& in) {
+  return logical_shape(kName, p, in);
+}
+void Def<Prim::kReduceOr>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                const std::vector<Tensor*>& out) {
+  eval_logical<false>(kName, p, *in[0], *out[0]);
+}
+Sample Def<Prim::kReduceOr>::sample() { return {{samples::boolean({2, 3})}, {{"axes", std::vector<int64_t>{0}}}}; }
+
 // reduce_max
 
 std::vector<Aval> Def<Prim::kReduceMax>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -295,31 +392,48 @@ void for_each_cumulative(const Shape& shape, int64_t axis, bool reverse, F f) {
       }
 }
 
+// The shape rule of cumsum and cumprod.
+std::vector<Aval> cumulative_shape(const char* name, const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
+  const int64_t axis = param<int64_t>(p, "axis", name);
+  if (axis < 0 || axis >= in[0].ndim())
+    fail(ErrorKind::kShape, name, ": axis ", axis, " is not a dimension of ", in[0].str(), " (0..", in[0].ndim() - 1,
+         ")");
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+  return {in[0]};
+}
+
+// z_k = combine(z_prev, x_k) along the axis: floats as float, int32 wrapping (as XLA's).
+template <class Combine>
+void eval_cumulative(const char* name, const Params& p, const Tensor& in, Tensor& out, Combine combine) {
+  const int64_t axis = param<int64_t>(p, "axis", name);
+  const bool reverse = param<bool>(p, "reverse", name);
+  const auto run = [&](auto* z, const auto* x) {
+    for_each_cumulative(in.aval.shape, axis, reverse, [&](int64_t k, int64_t prev) {
+      z[k] = prev < 0 ? x[k] : combine(z[prev], x[k]);
+    });
+  };
+  if (in.aval.dtype == DType::kFloat32) {
+    run(out.as<float>(), in.as<float>());
+  } else {
+    run(out.as<uint32_t>(), in.as<uint32_t>());
+  }
+}
+
+// A cumulative primitive of a batch: the batch dimension first, the axis after it.
+std::vector<Batched> batch_cumulative(Builder& b, Prim prim, const Params& p, const Batched& x, int64_t size) {
+  return {Batched{
+      b.emit1(prim, with_param(p, "axis", param<int64_t>(p, "axis", primitive(prim).name) + 1), {move_batch_dim(b, x, 0, size)}),
+      0}};
+}
+
 }  // namespace
 
 std::vector<Aval> Def<Prim::kCumsum>::shape(const Params& p, const std::vector<Aval>& in) {
-  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
-  const int64_t axis = param<int64_t>(p, "axis", kName);
-  if (axis < 0 || axis >= in[0].ndim())
-    fail(ErrorKind::kShape, kName, ": axis ", axis, " is not a dimension of ", in[0].str(), " (0..", in[0].ndim() - 1,
-         ")");
-  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a float32 or int32 operand, got ", in[0].str());
-  return {in[0]};
+  return cumulative_shape(kName, p, in);
 }
 void Def<Prim::kCumsum>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  const int64_t axis = param<int64_t>(p, "axis", kName);
-  const bool reverse = param<bool>(p, "reverse", kName);
-  const auto run = [&](auto* z, const auto* x) {
-    for_each_cumulative(in[0]->aval.shape, axis, reverse, [&](int64_t k, int64_t prev) {
-      z[k] = prev < 0 ? x[k] : z[prev] + x[k];
-    });
-  };
-  if (in[0]->aval.dtype == DType::kFloat32) {
-    run(out[0]->as<float>(), in[0]->as<float>());
-  } else {
-    // Wrapping, as XLA's int32 sums.
-    run(out[0]->as<uint32_t>(), in[0]->as<uint32_t>());
-  }
+  eval_cumulative(kName, p, *in[0], *out[0], [](auto a, auto x) { return a + x; });
 }
 std::vector<MaybeAtom> Def<Prim::kCumsum>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
@@ -333,10 +447,52 @@ std::vector<MaybeAtom> Def<Prim::kCumsum>::transpose(Builder& b, const Params& p
 }
 std::vector<Batched> Def<Prim::kCumsum>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                               int64_t size) {
-  return {Batched{b.emit1(Prim::kCumsum, with_param(p, "axis", param<int64_t>(p, "axis", kName) + 1),
-                          {move_batch_dim(b, in[0], 0, size)}),
-                  0}};
+  return batch_cumulative(b, Prim::kCumsum, p, in[0], size);
 }
 Sample Def<Prim::kCumsum>::sample() { return {{samples::f32({2, 3, 4})}, {{"axis", int64_t{1}}, {"reverse", false}}}; }
+
+// cumprod
+
+std::vector<Aval> Def<Prim::kCumprod>::shape(const Params& p, const std::vector<Aval>& in) {
+  return cumulative_shape(kName, p, in);
+}
+void Def<Prim::kCumprod>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                               const std::vector<Tensor*>& out) {
+  eval_cumulative(kName, p, *in[0], *out[0], [](auto a, auto x) { return a * x; });
+}
+// Hillis-Steele over the pairs (y, dy): at step s each element combines with
+// the one s before it (identity (1, 0) before the start); after log2(n)
+// steps y is the cumulative product and dy its tangent, linear in dx.
+std::vector<MaybeAtom> Def<Prim::kCumprod>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0] || x[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  const int64_t axis = param<int64_t>(p, "axis", kName);
+  const bool reverse = param<bool>(p, "reverse", kName);
+  const Shape& shape = x[0].aval.shape;
+  const int64_t n = shape[axis];
+  Atom y = x[0], dy = *t[0];
+  for (int64_t s = 1; s < n; s *= 2) {
+    // The element s before each one along the scan's direction, identity-padded.
+    std::vector<int64_t> start(shape.size(), 0), limit = shape;
+    IntLists config(shape.size(), std::vector<int64_t>{0, 0, 0});
+    if (reverse) {
+      start[axis] = s;
+      config[axis] = {0, s, 0};
+    } else {
+      limit[axis] = n - s;
+      config[axis] = {s, 0, 0};
+    }
+    const Atom y_before = pad(b, slice(b, y, start, limit), f32_scalar(1.0), config);
+    const Atom dy_before = pad(b, slice(b, dy, start, limit), f32_scalar(0.0), config);
+    dy = add(b, mul(b, dy_before, y), mul(b, y_before, dy));
+    y = mul(b, y_before, y);
+  }
+  return {dy};
+}
+std::vector<Batched> Def<Prim::kCumprod>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                               int64_t size) {
+  return batch_cumulative(b, Prim::kCumprod, p, in[0], size);
+}
+Sample Def<Prim::kCumprod>::sample() { return {{samples::f32({2, 5, 3})}, {{"axis", int64_t{1}}, {"reverse", true}}}; }
 
 }  // namespace shardlab::ir

@@ -1,5 +1,6 @@
-// Reductions over axes: reduce_sum, reduce_max, reduce_min, argmax, argmin,
-// and the cumulative sum along an axis. They run in a fixed order (row-major
+// Reductions over axes: reduce_sum, reduce_prod, reduce_max, reduce_min,
+// reduce_and, reduce_or, argmax, argmin, and the cumulative sum and product
+// along an axis. They run in a fixed order (row-major
 // over the reduced elements; sums with a float64 accumulator), so they are
 // deterministic.
 #pragma once
@@ -30,6 +31,33 @@ struct Def<Prim::kReduceSum> : BatchReduction<Prim::kReduceSum> {
   static constexpr const char* kName = "reduce_sum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_RULES
+};
+
+/// reduce_prod[axes]: the product over `axes` (float64 accumulation for
+/// float32; int32 wraps). dz = sum_i dx_i prod_{j != i} x_j, the products of
+/// the others formed from prefix and suffix products (no division, so zeros
+/// are handled); not linear.
+template <>
+struct Def<Prim::kReduceProd> : NotLinear<Def<Prim::kReduceProd>>, BatchReduction<Prim::kReduceProd> {
+  static constexpr const char* kName = "reduce_prod";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
+  SHARDLAB_NONLINEAR_RULES
+};
+
+/// reduce_and[axes]: whether every bool over `axes` is true (true when empty).
+template <>
+struct Def<Prim::kReduceAnd> : NonDifferentiable<Def<Prim::kReduceAnd>>, BatchReduction<Prim::kReduceAnd> {
+  static constexpr const char* kName = "reduce_and";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+};
+
+/// reduce_or[axes]: whether any bool over `axes` is true (false when empty).
+template <>
+struct Def<Prim::kReduceOr> : NonDifferentiable<Def<Prim::kReduceOr>>, BatchReduction<Prim::kReduceOr> {
+  static constexpr const char* kName = "reduce_or";
+  static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
 };
 
 /// reduce_max[axes]: the maximum over `axes` (NaN if any element is; -inf, the
@@ -80,6 +108,19 @@ struct Def<Prim::kCumsum> {
   static constexpr const char* kName = "cumsum";
   static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
   SHARDLAB_RULES
+  SHARDLAB_BATCH_RULE
+};
+
+/// cumprod[axis, reverse]: z_i = the product of x_j for j <= i along `axis`
+/// (j >= i when reverse), in order. JVP: the prefix scan of pairs (y, dy)
+/// under (a, da) * (b, db) = (a b, da b + a db), as JAX differentiates its
+/// associative scan (log2(n) steps of shifted products; exact at zeros); not
+/// linear.
+template <>
+struct Def<Prim::kCumprod> : NotLinear<Def<Prim::kCumprod>> {
+  static constexpr const char* kName = "cumprod";
+  static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
+  SHARDLAB_NONLINEAR_RULES
   SHARDLAB_BATCH_RULE
 };
 

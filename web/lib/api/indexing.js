@@ -10,6 +10,7 @@
 import { IndexError, NonConcreteBooleanIndexError, ShapeError, ValueError } from '../errors.js';
 import { array, DArray } from './array.js';
 import { avalOf, broadcastShapes, describeValue, literalTracer, traced, traceFor } from './operands.js';
+import { staticKey } from './op.js';
 import { runEager } from './run.js';
 import { currentTrace } from './state.js';
 import { isTracer } from './tracer.js';
@@ -98,9 +99,24 @@ function integral(e) {
   return flat.length && flat.every((v) => Number.isInteger(v)) ? array(e, { dtype: 'int32' }) : e;
 }
 
+/**
+ * The elements of a concrete array (a DArray or JS data), for an operation
+ * whose result's shape depends on them; an array still being computed must
+ * be awaited first (the shape is needed now).
+ */
+export function concreteValues(x, fn) {
+  if (!(x instanceof DArray)) return flatValues(x);
+  try {
+    return Array.from(x.dataSync());
+  } catch (e) {
+    if (!(e instanceof ValueError)) throw e;
+    throw new ValueError(`${fn}: the result's shape depends on the values of an array still being computed; await x.blockUntilReady() first`);
+  }
+}
+
 // The positions of a concrete boolean mask's true entries: one int32 array per dimension.
 function nonzero(mask, shape, fn) {
-  const flat = mask instanceof DArray ? Array.from(mask.dataSync()) : flatValues(mask);
+  const flat = concreteValues(mask, fn);
   if (flat.length !== shape.reduce((a, b) => a * b, 1)) throw new ShapeError(`${fn}: a boolean mask must be a rectangular array`);
   const out = shape.map(() => []);
   flat.forEach((v, k) => {
@@ -146,7 +162,7 @@ function withIndex(fn, x, entries, rest, statics, impl) {
     return impl(t, traced(t, xv, fn), skeleton, values, ...dyn.slice(arrays.length));
   };
   if (currentTrace()) return body(x, ...arrays, ...rest);
-  return runEager(`${fn}|${JSON.stringify([skeleton, statics])}`, body, [x, ...arrays, ...rest]);
+  return runEager(`${fn}|${staticKey([skeleton, statics])}`, body, [x, ...arrays, ...rest]);
 }
 
 // i + n where i < 0 (numpy's negative indices), as JAX emits it: lt, add, select_n.

@@ -137,6 +137,8 @@ export const argmax = prim('argmax', 'argmax', 1, (x, axis, indexDtype = 'int32'
 export const argmin = prim('argmin', 'argmin', 1, (x, axis, indexDtype = 'int32') => ({ axes: [axis], index_dtype: indexDtype }));
 /** jax.lax.cumsum(x, {axis, reverse}): the running sum along `axis` (0), from the end when reverse. */
 export const cumsum = prim('cumsum', 'cumsum', 1, (x, { axis = 0, reverse = false } = {}) => ({ axis, reverse }));
+/** jax.lax.cumprod(x, {axis, reverse}): the running product along `axis` (0), from the end when reverse. */
+export const cumprod = prim('cumprod', 'cumprod', 1, (x, { axis = 0, reverse = false } = {}) => ({ axis, reverse }));
 
 /** jax.lax.dynamic_slice(x, startIndices, sliceSizes): start indices may be traced int32 scalars. */
 export const dynamicSlice = defop('lax.dynamicSlice', 1, (x, starts, sizes) => {

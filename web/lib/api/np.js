@@ -4,10 +4,11 @@
 
 import { ShapeError, ValueError } from '../errors.js';
 import { defop } from './op.js';
+import { nonzero } from './np_nonzero.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from './operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from './shape.js';
 
-const prod = (s) => s.reduce((a, b) => a * b, 1);
+const product = (s) => s.reduce((a, b) => a * b, 1);
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Normalizes a possibly negative axis for rank `rank`; errors name `fn`. */
@@ -209,8 +210,18 @@ export const round = defop('round', 1, (x) => {
   return emitHere('round', 'round', { rounding_method: 1 }, [v]);
 });
 
-/** np.where(cond, x, y): x where cond is true, else y (select_n, broadcast). */
-export const where = defop('where', 3, (c, x, y) => {
+/**
+ * np.where(cond, x, y): x where cond is true, else y (select_n, broadcast).
+ * np.where(cond) alone is np.nonzero(cond).
+ */
+export function where(c, x, y, opts) {
+  if (x === undefined && y === undefined) return nonzero(c, opts);
+  if (x === undefined || y === undefined) {
+    throw new ValueError('np.where: either both or neither of the x and y arguments should be provided');
+  }
+  return select(c, x, y);
+}
+const select = defop('where', 3, (c, x, y) => {
   const t = traceFor('where');
   let cond = traced(t, c, 'where');
   if (cond.dtype !== 'bool') cond = emitHere('where', 'ne', {}, [cond, literalTracer(t, 0, cond.dtype)]);
@@ -288,36 +299,50 @@ export const matmul = defop('matmul', 2, (x, y) => {
 /** np.dot for vectors and matrices (matmul). */
 export const dot = defop('dot', 2, (x, y) => matmul(x, y));
 
-// axis / {axis, keepdims} options of the reductions.
+// axis / {axis, keepdims, initial} options of the reductions.
 function reductionOpts(opts) {
   if (opts === undefined || opts === null) return { axis: null, keepdims: false };
   if (typeof opts === 'number' || Array.isArray(opts)) return { axis: opts, keepdims: false };
-  return { axis: opts.axis ?? null, keepdims: !!opts.keepdims };
+  return { axis: opts.axis ?? null, keepdims: !!opts.keepdims, initial: opts.initial ?? undefined };
 }
 
-function reduction(name, prim, finish) {
+// A reduction over `axis`, operands of dtype `prepare`(v) (bools summed as
+// int32, tested as bools); `initial` joins the reduced elements through `join`.
+function reduction(name, prim, { finish, prepare = (v) => v, join } = {}) {
   return defop(name, 1, (x, opts) => {
     const t = traceFor(name);
-    let v = traced(t, x, name);
-    const { axis, keepdims } = reductionOpts(opts);
+    const v = prepare(traced(t, x, name));
+    const { axis, keepdims, initial } = reductionOpts(opts);
     const axes =
       axis === null ? v.shape.map((_, i) => i) : [...new Set((Array.isArray(axis) ? axis : [axis]).map((a) => normAxis(a, v.ndim, `np.${name}`)))].sort((a, b) => a - b);
-    if (prim === 'reduce_sum' && v.dtype === 'bool') v = asDtype(v, 'int32');
     let out = emitHere(name, prim, { axes }, [v]);
+    if (initial !== undefined) {
+      if (!join) throw new ValueError(`np.${name}: takes no initial value`);
+      out = join(out, initial);
+    }
     if (finish) out = finish(out, axes.reduce((n, a) => n * v.shape[a], 1));
     if (keepdims) out = reshape(out, v.shape.map((d, i) => (axes.includes(i) ? 1 : d)));
     return out;
   });
 }
 
-/** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true}). */
-export const sum = reduction('sum', 'reduce_sum');
+const countable = (v) => (v.dtype === 'bool' ? asDtype(v, 'int32') : v);
+const truth = (v) => (v.dtype === 'bool' ? v : notEqual(v, 0));
+
+/** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial}). */
+export const sum = reduction('sum', 'reduce_sum', { prepare: countable, join: (s, i) => add(s, i) });
+/** Product over `axis` (all by default); {axis, keepdims, initial}. */
+export const prod = reduction('prod', 'reduce_prod', { prepare: countable, join: (s, i) => multiply(s, i) });
 /** Mean over `axis` (float32). */
-export const mean = reduction('mean', 'reduce_sum', (s, n) => divide(s, n));
-/** Maximum over `axis`. */
-export const max = reduction('max', 'reduce_max');
-/** Minimum over `axis`. */
-export const min = reduction('min', 'reduce_min');
+export const mean = reduction('mean', 'reduce_sum', { finish: (s, n) => divide(s, n) });
+/** Maximum over `axis`; {initial} joins a value, which makes an empty reduction valid. */
+export const max = reduction('max', 'reduce_max', { join: (s, i) => maximum(s, i) });
+/** Minimum over `axis`; {initial} as max's. */
+export const min = reduction('min', 'reduce_min', { join: (s, i) => minimum(s, i) });
+/** Whether any element over `axis` (all by default) is nonzero (true), bool: reduce_or, as JAX. */
+export const any = reduction('any', 'reduce_or', { prepare: truth });
+/** Whether every element over `axis` (all by default) is nonzero (true), bool: reduce_and, as JAX. */
+export const all = reduction('all', 'reduce_and', { prepare: truth });
 
 // argmax or argmin over `axis` (the flattened array when null), keepdims as np's.
 function argReduction(name, prim) {
@@ -339,15 +364,20 @@ function argReduction(name, prim) {
 export const argmax = argReduction('argmax', 'argmax');
 /** The index of the first smallest element over `axis` (of the flattened array by default). */
 export const argmin = argReduction('argmin', 'argmin');
+// The running sum or product along `axis` (of the flattened array by default); bools count as int32.
+function cumulative(name, prim) {
+  return defop(name, 1, (x, opts) => {
+    const { axis } = reductionOpts(opts);
+    if (Array.isArray(axis)) throw new ValueError(`np.${name}: axis must be an integer or null, got [${axis}]`);
+    let v = countable(traced(traceFor(name), x, name));
+    if (axis === null) v = reshape(v, [v.size]);
+    return emitHere(name, prim, { axis: axis === null ? 0 : normAxis(axis, v.ndim, `np.${name}`), reverse: false }, [v]);
+  });
+}
 /** The running sum along `axis` (of the flattened array by default); bools count as int32. */
-export const cumsum = defop('cumsum', 1, (x, opts) => {
-  const { axis } = reductionOpts(opts);
-  if (Array.isArray(axis)) throw new ValueError(`np.cumsum: axis must be an integer or null, got [${axis}]`);
-  let v = traced(traceFor('cumsum'), x, 'cumsum');
-  if (v.dtype === 'bool') v = asDtype(v, 'int32');
-  if (axis === null) v = reshape(v, [v.size]);
-  return emitHere('cumsum', 'cumsum', { axis: axis === null ? 0 : normAxis(axis, v.ndim, 'np.cumsum'), reverse: false }, [v]);
-});
+export const cumsum = cumulative('cumsum', 'cumsum');
+/** The running product along `axis` (of the flattened array by default). */
+export const cumprod = cumulative('cumprod', 'cumprod');
 
 /** x with the same elements in `shape` (one entry may be -1). */
 export const reshape = defop('reshape', 1, (x, shape) => {
@@ -355,12 +385,12 @@ export const reshape = defop('reshape', 1, (x, shape) => {
   const s = checkDimensions(shape, 'reshape', 'shape', { allowUnknown: true });
   const unknown = s.indexOf(-1);
   if (unknown >= 0) {
-    const known = prod(s.filter((_, i) => i !== unknown));
+    const known = product(s.filter((_, i) => i !== unknown));
     s[unknown] = known === 0 ? 0 : v.size / known;
   } else {
     checkFits(s, v.dtype, 'reshape'); // a shape that cannot exist, before the count that cannot match
   }
-  if (!s.every((d) => Number.isInteger(d) && d >= 0) || prod(s) !== v.size) {
+  if (!s.every((d) => Number.isInteger(d) && d >= 0) || product(s) !== v.size) {
     throw new ShapeError(`reshape: cannot reshape ${v.aval} (${v.size} elements) into shape [${shape}]`);
   }
   return same(s, v.shape) ? v : emitHere('reshape', 'reshape', { new_sizes: s }, [v]);
@@ -487,16 +517,13 @@ export const variance = defop('var', 1, (x, opts) => {
 });
 /** The standard deviation over `axis`: sqrt(var), with var's ddof. */
 export const std = defop('std', 1, (x, opts) => sqrt(variance(x, opts)));
-/**
- * Whether any element over `axis` (all by default) is nonzero (true), bool;
- * a reduce_max of the bools (JAX binds reduce_or: the same values).
- */
-export const any = defop('any', 1, (x, opts) => max(notEqual(x, 0), opts));
-/** Whether every element over `axis` (all by default) is nonzero (true), bool; a reduce_min of the bools (JAX: reduce_and). */
-export const all = defop('all', 1, (x, opts) => min(notEqual(x, 0), opts));
 /** The number of nonzero (true) elements over `axis` (all by default), int32. */
 export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x, 0), opts));
 
 export { variance as var };
 export * from './np_matrices.js';
 export * from './np_indexing.js';
+export { nonzero } from './np_nonzero.js';
+export * from './np_sorting.js';
+export * from './np_einsum.js';
+export * as linalg from './np_linalg.js';

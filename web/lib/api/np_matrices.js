@@ -8,6 +8,7 @@
 import { ShapeError, ValueError } from '../errors.js';
 import { dotGeneral, slice } from './lax.js';
 import { add, asDtype, broadcastTo, concatenate, equal, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zeros, zerosLike } from './np.js';
+import { take } from './np_indexing.js';
 import { defop } from './op.js';
 import { traced, traceFor } from './operands.js';
 import { checkShape, quote } from './shape.js';
@@ -217,20 +218,28 @@ export const tile = defop('tile', 1, (a, reps) => {
 });
 
 /**
- * np.repeat(a, repeats, axis): each element repeated `repeats` (an integer)
- * times along `axis` (of the flattened array when null), as a broadcast and
- * a reshape. Per-element repeat counts need a gather ShardLab does not have yet.
+ * np.repeat(a, repeats, axis): each element repeated `repeats` times along
+ * `axis` (of the flattened array when null): one count for all (a broadcast
+ * and a reshape) or a JS array of one count per element (a gather).
  */
 export const repeat = defop('repeat', 1, (a, repeats, axis = null) => {
-  if (!Number.isInteger(repeats) || repeats < 0) {
-    throw new ValueError(`np.repeat: repeats is ${quote(repeats)}; ShardLab takes one non-negative integer (per-element counts are not supported yet)`);
-  }
   let v = valueOf(a, 'np.repeat');
   if (axis === null) v = reshape(v, [v.size]);
   const d = axis === null ? 0 : normAxis(axis, v.ndim, 'np.repeat');
+  const counts = Array.isArray(repeats) && repeats.length === 1 ? repeats[0] : repeats;
+  if (Array.isArray(counts)) {
+    // One count per element along the axis: the positions each repeated, gathered.
+    if (counts.length !== v.shape[d] || !counts.every((r) => Number.isInteger(r) && r >= 0)) {
+      throw new ValueError(`np.repeat: repeats has ${counts.length} entries; give one non-negative integer per element along axis ${d} (${v.shape[d]}) or one for all`);
+    }
+    return take(v, counts.flatMap((r, i) => Array(r).fill(i)), { axis: d, mode: 'clip' });
+  }
+  if (!Number.isInteger(counts) || counts < 0) {
+    throw new ValueError(`np.repeat: repeats is ${quote(repeats)}; give a non-negative integer or a JS array of them (static counts; a traced array is not supported)`);
+  }
   const widened = [...v.shape.slice(0, d + 1), 1, ...v.shape.slice(d + 1)];
-  const spread = broadcastTo(reshape(v, widened), widened.map((s, i) => (i === d + 1 ? repeats : s)));
-  return reshape(spread, v.shape.map((s, i) => (i === d ? s * repeats : s)));
+  const spread = broadcastTo(reshape(v, widened), widened.map((s, i) => (i === d + 1 ? counts : s)));
+  return reshape(spread, v.shape.map((s, i) => (i === d ? s * counts : s)));
 });
 
 /** np.kron(a, b): the Kronecker product, a[i] * b[j] at i * b.shape + j along every dimension. */

@@ -6,6 +6,14 @@ import { currentTrace } from './state.js';
 import { runEager } from './run.js';
 
 /**
+ * A cache key of static arguments: JSON, except that Infinity, -Infinity and
+ * NaN stay distinct (JSON writes them all as null).
+ */
+export function staticKey(values) {
+  return JSON.stringify(values, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? `#${v}` : v));
+}
+
+/**
  * An operation `name` whose first `arrays` arguments are arrays (or trees of
  * arrays) and the rest static options. Outside a trace it runs eagerly.
  */
@@ -14,7 +22,7 @@ export function defop(name, arrays, impl) {
     if (currentTrace()) return impl(...args);
     const dynamic = args.slice(0, arrays);
     const statics = args.slice(arrays);
-    return runEager(`${name}|${JSON.stringify(statics)}`, (...xs) => impl(...xs, ...statics), dynamic);
+    return runEager(`${name}|${staticKey(statics)}`, (...xs) => impl(...xs, ...statics), dynamic);
   };
   Object.defineProperty(f, 'name', { value: name });
   return f;

@@ -6,6 +6,7 @@ import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
 import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { avalOf, traced } from './operands.js';
+import { staticKey } from './op.js';
 import { compiled, execute, isLeafValue, traceProgram } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
@@ -21,7 +22,7 @@ export function jit(fn, { staticArgnums = [] } = {}) {
   const caches = new Map();
   // Traces (once per signature) and submits a call: {outs: future arrays, def}.
   const dispatch = (...args) => {
-    const key = JSON.stringify(statics.map((i) => args[i]));
+    const key = staticKey(statics.map((i) => args[i]));
     let cache = caches.get(key);
     if (!cache) {
       cache = new Map();

@@ -73,17 +73,23 @@ numpy  fmod             np.fmod              x1, x2
 numpy  remainder        np.remainder         x1, x2
 numpy  mod              np.remainder         x1, x2
 numpy  floor_divide     np.floorDivide       x1, x2
-numpy  where            np.where             condition, x, y
+numpy  where            np.where             condition, x=..., y=..., *, {size=None, fill_value=None}
+numpy  nonzero          np.nonzero           a, *, {size=None, fill_value=None}
 numpy  matmul           np.matmul            a, b
 numpy  dot              np.dot               a, b
-numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}
+numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None}
+numpy  prod             np.prod              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None}
 numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {keepdims=False}
-numpy  max              np.max               a, {axis=None, keepdims=False}
-numpy  min              np.min               a, {axis=None, keepdims=False}
+numpy  max              np.max               a, {axis=None, keepdims=False}, *, {initial=None}
+numpy  min              np.min               a, {axis=None, keepdims=False}, *, {initial=None}
 numpy  amax             np.max               a, {axis=None, keepdims=False}
 numpy  argmax           np.argmax            a, {axis=None}, *, {keepdims=False}
 numpy  argmin           np.argmin            a, {axis=None}, *, {keepdims=False}
 numpy  cumsum           np.cumsum            a, {axis=None}, dtype:cast=None
+numpy  cumprod          np.cumprod           a, {axis=None}, dtype:cast=None
+numpy  sort             np.sort              a, {axis=-1}, *, {kind=None, stable=True, descending=False}
+numpy  argsort          np.argsort           a, {axis=-1}, *, {kind=None, stable=True, descending=False}
+numpy  einsum           np.einsum            subscripts, *operands
 numpy  amin             np.min               a, {axis=None, keepdims=False}
 numpy  var              np.var               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
 numpy  std              np.std               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
@@ -143,6 +149,7 @@ nn     leaky_relu       nn.leakyRelu         x, negative_slope=0.01
 nn     one_hot          nn.oneHot            x, num_classes, *, {dtype=None}
 nn     logsumexp        nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 nn     standardize      nn.standardize       x, {axis=-1, mean=None, variance=None, epsilon=1e-05}
+numpy.linalg norm     np.linalg.norm       x, {ord=None, axis=None, keepdims=False}
 scipy.special logsumexp nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 lax    psum             lax.psum             x:tree, axis_name
 lax    pmean            lax.pmean            x:tree, axis_name
@@ -174,6 +181,7 @@ lax    reduce_min       lax.reduceMin        operand, axes
 lax    argmax           lax.argmax           operand, axis, index_dtype
 lax    argmin           lax.argmin           operand, axis, index_dtype
 lax    cumsum           lax.cumsum           operand, {axis=0, reverse=False}
+lax    cumprod          lax.cumprod          operand, {axis=0, reverse=False}
 lax    exp              np.exp               x
 lax    log              np.log               x
 lax    tanh             np.tanh              x

@@ -11,6 +11,21 @@ from .._src.dtypes import bool_, dtype, float32, int32
 
 globals().update(_table.functions("numpy"))
 _arange, _full = arange, full  # noqa: F821 (from the table)
+_nonzero, _where = nonzero, where  # noqa: F821 (from the table)
+
+from . import linalg  # noqa: E402
+
+
+def nonzero(a, *, size=None, fill_value=None):
+    """jnp.nonzero: a tuple of int32 arrays, one per dimension (size= is needed under jit)."""
+    return tuple(_nonzero(a, size=size, fill_value=fill_value))
+
+
+def where(condition, x=None, y=None, *, size=None, fill_value=None):
+    """jnp.where(condition, x, y), or jnp.nonzero(condition) with one argument."""
+    if x is None and y is None:
+        return nonzero(condition, size=size, fill_value=fill_value)
+    return _where(condition, x, y)
 
 
 def _python_dtype(*values):

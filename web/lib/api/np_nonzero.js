@@ -1,0 +1,53 @@
+// np.nonzero (and np.where with one argument): the positions of the nonzero
+// elements. Their number is the result's shape, so a traced array needs
+// `size` (JAX's rule); with it, each position is scattered to its rank among
+// the nonzero elements, the rest filled with fillValue.
+
+import { ConcretizationError, ValueError } from '../errors.js';
+import { concreteValues, updateItem } from './indexing.js';
+import { asDtype, cumsum, full, notEqual, reshape, subtract } from './np.js';
+import { avalOf, traced, traceFor } from './operands.js';
+import { staticKey } from './op.js';
+import { runEager } from './run.js';
+import { currentTrace } from './state.js';
+import { isTracer } from './tracer.js';
+
+function positions(a, size, fillValue) {
+  const t = traceFor('nonzero');
+  const v = traced(t, a, 'np.nonzero');
+  const mask = reshape(notEqual(v, 0), [v.size]);
+  // The k-th nonzero element goes to slot k; the others to slot `size` (out of bounds: dropped).
+  const rank = subtract(cumsum(asDtype(mask, 'int32')), 1);
+  const outside = t.emit('broadcast_in_dim', { shape: [v.size], broadcast_dimensions: [] }, [traced(t, size, 'np.nonzero').atomIn(t)])[0];
+  const slot = t.emit('select_n', {}, [mask, outside, rank].map((x) => x.atomIn(t)))[0];
+  const shape = v.shape;
+  return shape.map((_, d) => {
+    const coord = reshape(t.emit('iota', { dtype: 'int32', shape, dimension: d }, [])[0], [v.size]);
+    return updateItem('set', full([size], fillValue, 'int32'), [slot], coord, { mode: 'drop' });
+  });
+}
+
+/**
+ * np.nonzero(a, {size, fillValue}): one int32 array per dimension holding the
+ * positions of a's nonzero elements, in row-major order. A traced `a` needs
+ * `size` (the result's length: extra slots hold fillValue, 0 by default;
+ * positions beyond it are dropped), as in JAX.
+ */
+export function nonzero(a, opts = {}) {
+  let size = opts.size ?? null;
+  const fillValue = opts.fillValue ?? 0;
+  if (size !== null && (!Number.isInteger(size) || size < 0)) throw new ValueError(`np.nonzero: size must be a non-negative integer or null, got ${size}`);
+  const { dtype, shape } = avalOf(a, 'np.nonzero');
+  if (!shape.length) throw new ValueError('np.nonzero: calling nonzero on 0d arrays is not allowed; use np.atleast1d(x) or reshape it to [1]');
+  if (size === null) {
+    if (isTracer(a)) {
+      throw new ConcretizationError(
+        `Abstract tracer value encountered where concrete value is expected: traced array with shape ${dtype}[${shape.join(',')}]\n` +
+          'The size argument of jnp.nonzero must be statically specified to use jnp.nonzero within JAX transformations.',
+      );
+    }
+    size = concreteValues(a, 'np.nonzero').filter((x) => x).length;
+  }
+  if (currentTrace()) return positions(a, size, fillValue);
+  return runEager(`nonzero|${staticKey([size, fillValue])}`, (x) => positions(x, size, fillValue), [a]);
+}
