@@ -1,5 +1,6 @@
 #include "exec/eval_eqn.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "exec/while_loop.h"
@@ -13,8 +14,9 @@ HostArray literal_array(const ir::Atom& a) {
     const float f = static_cast<float>(a.literal);
     std::memcpy(h.words.data(), &f, 4);
   } else {
-    const int32_t i = static_cast<int32_t>(a.literal);
-    std::memcpy(h.words.data(), &i, 4);
+    // Integers wrap to 32 bits (as a uint32 literal above 2^31 must); out-of-range doubles saturate first.
+    const double v = std::max(-9.2e18, std::min(9.2e18, a.literal));
+    h.words[0] = static_cast<uint32_t>(static_cast<int64_t>(v));
   }
   return h;
 }

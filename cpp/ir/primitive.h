@@ -35,6 +35,7 @@ enum class Prim : uint16_t {
   kPow,
   kRem,
   kAtan2,
+  kNextafter,
   // unary_math.h
   kExp,
   kLog,
@@ -59,6 +60,8 @@ enum class Prim : uint16_t {
   kExpm1,
   kExp2,
   kCeil,
+  kErf,
+  kErfInv,
   // comparisons.h
   kEq,
   kNe,
@@ -68,8 +71,18 @@ enum class Prim : uint16_t {
   kGe,
   kIsFinite,
   kSelectN,
+  // bitwise.h
+  kAnd,
+  kOr,
+  kXor,
+  kNot,
+  kShiftLeft,
+  kShiftRightLogical,
+  kShiftRightArithmetic,
+  kThreefry2x32,
   // dtype_ops.h
   kConvertElementType,
+  kBitcastConvertType,
   kIota,
   // shape_ops.h
   kBroadcastInDim,

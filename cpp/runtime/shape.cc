@@ -14,6 +14,8 @@ const char* dtype_name(DType dtype) {
       return "i32";
     case DType::kBool:
       return "bool";
+    case DType::kUInt32:
+      return "u32";
   }
   return "?";
 }
@@ -26,6 +28,8 @@ const char* dtype_long_name(DType dtype) {
       return "int32";
     case DType::kBool:
       return "bool";
+    case DType::kUInt32:
+      return "uint32";
   }
   return "?";
 }
@@ -55,7 +59,8 @@ DType dtype_from_name(const std::string& name, const char* fn) {
   if (name == "float32") return DType::kFloat32;
   if (name == "int32") return DType::kInt32;
   if (name == "bool") return DType::kBool;
-  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32' or 'bool'");
+  if (name == "uint32") return DType::kUInt32;
+  fail(ErrorKind::kValue, fn, ": dtype '", name, "' is not supported; use 'float32', 'int32', 'uint32' or 'bool'");
 }
 
 }  // namespace shardlab

@@ -11,12 +11,12 @@ namespace shardlab {
 
 /// Element types: everything ShardLab stores is 4 bytes wide (a bool is an
 /// int32 holding 0 or 1, so collectives and buffers never see a narrower type).
-enum class DType : uint8_t { kFloat32, kInt32, kBool };
+enum class DType : uint8_t { kFloat32, kInt32, kBool, kUInt32 };
 
 /// Bytes per element of every DType.
 constexpr size_t kElemBytes = 4;
 
-/// JAX's short name of a dtype ("f32", "i32", "bool"), as avals print.
+/// JAX's short name of a dtype ("f32", "i32", "bool", "u32"), as avals print.
 const char* dtype_name(DType dtype);
 /// numpy's name of a dtype ("float32", "int32", "bool"), as params and the JS API print.
 const char* dtype_long_name(DType dtype);

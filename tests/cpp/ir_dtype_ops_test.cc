@@ -142,7 +142,7 @@ TEST(Iota, Errors) {
             }),
             "iota: shape [2,-1] has a negative size");
   EXPECT_EQ(testing::error_message([&] { iota(b, DType::kBool, {2}, 0); }),
-            "iota: dtype bool is not supported; use int32 or float32");
+            "iota: dtype bool is not supported; use int32, uint32 or float32");
 }
 
 }  // namespace

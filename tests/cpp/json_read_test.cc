@@ -69,6 +69,20 @@ Program every_primitive() {
     t = select_n(b, broadcast_in_dim(b, any, {8, 4}, {}), {t, x});
     t = b.emit(Prim::kSort, {{"dimension", int64_t{0}}, {"is_stable", true}, {"num_keys", int64_t{1}}}, {t, x})[1];
   }
+  {  // random bits: threefry2x32 of uint32 counters, bit operations, bits made floats; erf, erf_inv, nextafter
+    const Atom k = Atom::constant(7, DType::kUInt32);
+    const Atom counts = iota(b, DType::kUInt32, {8, 4}, 1);
+    const auto bits = b.emit(Prim::kThreefry2x32, {}, {k, k, convert_element_type(b, iota(b, DType::kInt32, {8, 4}, 0), DType::kUInt32), counts});
+    Atom w = b.emit1(Prim::kXor, {}, {bits[0], bits[1]});
+    w = b.emit1(Prim::kOr, {}, {b.emit1(Prim::kShiftRightLogical, {}, {w, Atom::constant(9, DType::kUInt32)}),
+                                Atom::constant(0x3F800000, DType::kUInt32)});
+    w = b.emit1(Prim::kAnd, {}, {w, b.emit1(Prim::kNot, {}, {b.emit1(Prim::kShiftLeft, {}, {Atom::constant(1, DType::kUInt32), Atom::constant(3, DType::kUInt32)})})});
+    const Atom i = b.emit1(Prim::kShiftRightArithmetic, {}, {convert_element_type(b, w, DType::kInt32), Atom::constant(1, DType::kInt32)});
+    const Atom u = sub(b, b.emit1(Prim::kBitcastConvertType, {{"new_dtype", DType::kFloat32}}, {w}), f32_scalar(1.0));
+    const Atom e = unary(b, Prim::kErfInv, sub(b, mul(b, unary(b, Prim::kErf, u), f32_scalar(0.5)), f32_scalar(0.1)));
+    const Atom small = b.emit1(Prim::kAnd, {}, {i, Atom::constant(7, DType::kInt32)});  // keeps the sums finite
+    t = add(b, t, add(b, b.emit1(Prim::kNextafter, {}, {e, f32_scalar(1.0)}), convert_element_type(b, small, DType::kFloat32)));
+  }
   t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));
   t = add(b, t, broadcast_in_dim(b, reduce_min(b, t, {0}), {8, 4}, {1}));
   const Params along1{{"axes", std::vector<int64_t>{1}}, {"index_dtype", DType::kInt32}};

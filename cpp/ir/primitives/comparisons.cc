@@ -25,6 +25,8 @@ template <class F>
 void eval_comparison(const std::vector<const Tensor*>& in, Tensor* out, F f) {
   if (in[0]->aval.dtype == DType::kFloat32) {
     eval_binary_as<float, int32_t>(in, out, f);
+  } else if (in[0]->aval.dtype == DType::kUInt32) {
+    eval_binary_as<uint32_t, int32_t>(in, out, f);
   } else {
     eval_binary_as<int32_t, int32_t>(in, out, f);
   }

@@ -1,5 +1,7 @@
 #include "ir/primitives/dtype_ops.h"
 
+#include <cstring>
+
 #include <limits>
 
 #include "ir/batching.h"
@@ -19,6 +21,15 @@ int32_t to_int32(float v) {
   return static_cast<int32_t>(v);
 }
 int32_t to_int32(int32_t v) { return v; }
+int32_t to_int32(uint32_t v) { return static_cast<int32_t>(v); }  // wraps, as XLA's integer conversions
+// float -> uint32 saturates (NaN -> 0), as XLA's; integers wrap.
+uint32_t to_uint32(float v) {
+  if (!(v > 0.0f)) return 0;
+  if (v >= 4294967296.0f) return 0xFFFFFFFFu;
+  return static_cast<uint32_t>(v);
+}
+uint32_t to_uint32(int32_t v) { return static_cast<uint32_t>(v); }
+uint32_t to_uint32(uint32_t v) { return v; }
 
 template <class From>
 void convert_from(const From* src, Tensor& out) {
@@ -32,6 +43,9 @@ void convert_from(const From* src, Tensor& out) {
       break;
     case DType::kBool:
       for (int64_t k = 0; k < n; ++k) out.as<int32_t>()[k] = src[k] != 0;
+      break;
+    case DType::kUInt32:
+      for (int64_t k = 0; k < n; ++k) out.as<uint32_t>()[k] = to_uint32(src[k]);
       break;
   }
 }
@@ -49,6 +63,8 @@ void Def<Prim::kConvertElementType>::eval(const Params&, const std::vector<const
                                           const std::vector<Tensor*>& out) {
   if (in[0]->aval.dtype == DType::kFloat32) {
     convert_from(in[0]->as<float>(), *out[0]);
+  } else if (in[0]->aval.dtype == DType::kUInt32) {
+    convert_from(in[0]->as<uint32_t>(), *out[0]);
   } else {
     convert_from(in[0]->as<int32_t>(), *out[0]);
   }
@@ -77,6 +93,22 @@ Sample Def<Prim::kConvertElementType>::sample() {
   return {{samples::f32({2, 3})}, {{"new_dtype", DType::kInt32}, {"weak_type", false}}};
 }
 
+// bitcast_convert_type
+
+std::vector<Aval> Def<Prim::kBitcastConvertType>::shape(const Params& p, const std::vector<Aval>& in) {
+  if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
+  const DType to = param<DType>(p, "new_dtype", kName);
+  if (in[0].dtype == DType::kBool || to == DType::kBool)
+    fail(ErrorKind::kShape, kName, ": converts between float32, int32 and uint32 (32 bits each), got ", in[0].str(),
+         " to ", dtype_long_name(to));
+  return {Aval{to, in[0].shape, in[0].vma}};
+}
+void Def<Prim::kBitcastConvertType>::eval(const Params&, const std::vector<const Tensor*>& in,
+                                          const std::vector<Tensor*>& out) {
+  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+}
+Sample Def<Prim::kBitcastConvertType>::sample() { return {{samples::f32({2, 3})}, {{"new_dtype", DType::kUInt32}}}; }
+
 // iota
 
 std::vector<Aval> Def<Prim::kIota>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -84,7 +116,7 @@ std::vector<Aval> Def<Prim::kIota>::shape(const Params& p, const std::vector<Ava
   const DType dtype = param<DType>(p, "dtype", kName);
   const Shape& shape = param<std::vector<int64_t>>(p, "shape", kName);
   const int64_t dim = param<int64_t>(p, "dimension", kName);
-  if (dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": dtype bool is not supported; use int32 or float32");
+  if (dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": dtype bool is not supported; use int32, uint32 or float32");
   for (int64_t s : shape)
     if (s < 0) fail(ErrorKind::kShape, kName, ": shape ", shape_str(shape), " has a negative size");
   if (dim < 0 || dim >= static_cast<int64_t>(shape.size()))

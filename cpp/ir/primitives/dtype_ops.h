@@ -20,6 +20,17 @@ struct Def<Prim::kConvertElementType> : BatchPerOperand<Prim::kConvertElementTyp
   SHARDLAB_RULES
 };
 
+/// bitcast_convert_type[new_dtype]: the same 32 bits read as another dtype
+/// (float32, int32, uint32); dz = 0 (the bits of a float are not a smooth
+/// function of it).
+template <>
+struct Def<Prim::kBitcastConvertType> : NonDifferentiable<Def<Prim::kBitcastConvertType>>,
+                                        BatchPerOperand<Prim::kBitcastConvertType> {
+  static constexpr const char* kName = "bitcast_convert_type";
+  static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+};
+
 /// iota[dtype, shape, dimension]: z[i_0, ..., i_n] = i_dimension, an array of
 /// float32 or int32 indices; no operands, so no tangent and no transpose.
 template <>

@@ -16,6 +16,8 @@ template <class F>
 void eval_flat(const std::vector<const Tensor*>& in, Tensor* out, F f) {
   if (out->aval.dtype == DType::kFloat32) {
     eval_binary_as<float>(in, out, f);
+  } else if (out->aval.dtype == DType::kUInt32) {
+    eval_binary_as<uint32_t>(in, out, f);
   } else {
     eval_binary_as<int32_t>(in, out, f);
   }
@@ -162,6 +164,12 @@ void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, 
     eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
     return;
   }
+  if (out[0]->aval.dtype == DType::kUInt32) {  // as XLA's: x / 0 is all ones
+    eval_binary_as<uint32_t>(in, out[0], [](auto z, auto x, auto y) {
+      z = x.binaryExpr(y, [](uint32_t a, uint32_t c) { return c == 0 ? ~0u : a / c; });
+    });
+    return;
+  }
   // int32 division truncates, as XLA's: x / 0 is -1, and INT_MIN / -1 (which overflows in C++) is INT_MIN.
   eval_binary_as<int32_t>(in, out[0], [](auto z, auto x, auto y) {
     z = x.binaryExpr(y, [](int32_t a, int32_t c) { return c == 0 ? -1 : (c == -1 ? static_cast<int32_t>(0u - static_cast<uint32_t>(a)) : a / c); });
@@ -276,6 +284,12 @@ void Def<Prim::kRem>::eval(const Params&, const std::vector<const Tensor*>& in, 
     });
     return;
   }
+  if (out[0]->aval.dtype == DType::kUInt32) {  // as XLA: x % 0 is x
+    eval_binary_as<uint32_t>(in, out[0], [](auto z, auto x, auto y) {
+      z = x.binaryExpr(y, [](uint32_t a, uint32_t c) { return c == 0 ? a : a % c; });
+    });
+    return;
+  }
   // As XLA: x % 0 is x, and INT_MIN % -1 (which overflows in C++) is 0.
   eval_binary_as<int32_t>(in, out[0], [](auto z, auto x, auto y) {
     z = x.binaryExpr(y, [](int32_t a, int32_t c) { return c == 0 ? a : (c == -1 ? 0 : a % c); });
@@ -325,5 +339,21 @@ std::vector<MaybeAtom> Def<Prim::kAtan2>::jvp(Builder& b, const Params&, const s
   return {d};
 }
 Sample Def<Prim::kAtan2>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
+
+// nextafter
+
+std::vector<Aval> Def<Prim::kNextafter>::shape(const Params&, const std::vector<Aval>& in) {
+  auto out = binary_shape(kName, in);
+  if (out[0].dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str());
+  return out;
+}
+void Def<Prim::kNextafter>::eval(const Params&, const std::vector<const Tensor*>& in,
+                                 const std::vector<Tensor*>& out) {
+  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) {
+    z = x.binaryExpr(y, [](float a, float c) { return std::nextafter(a, c); });
+  });
+}
+Sample Def<Prim::kNextafter>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
 }  // namespace shardlab::ir

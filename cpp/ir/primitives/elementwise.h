@@ -104,4 +104,13 @@ struct Def<Prim::kAtan2> : NotLinear<Def<Prim::kAtan2>>, BatchElementwise<Prim::
   SHARDLAB_NONLINEAR_RULES
 };
 
+/// nextafter: the float32 next to x in the direction of y (y itself when
+/// equal, NaN if either is); piecewise constant: dz = 0.
+template <>
+struct Def<Prim::kNextafter> : NonDifferentiable<Def<Prim::kNextafter>>, BatchElementwise<Prim::kNextafter> {
+  static constexpr const char* kName = "nextafter";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONDIFFERENTIABLE_RULES
+};
+
 }  // namespace shardlab::ir

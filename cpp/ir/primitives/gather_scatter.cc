@@ -180,7 +180,7 @@ class IndexWalk {
 };
 
 // The 4-byte word gather fills out-of-bounds windows with: fill_value in the
-// dtype, or JAX's default for None (NaN, the smallest int32, True).
+// dtype, or JAX's default for None (NaN, the smallest int32, the largest uint32, True).
 uint32_t fill_word(double fill, DType dtype) {
   uint32_t w = 0;
   if (dtype == DType::kFloat32) {
@@ -189,6 +189,8 @@ uint32_t fill_word(double fill, DType dtype) {
   } else if (dtype == DType::kInt32) {
     const int32_t i = std::isnan(fill) ? std::numeric_limits<int32_t>::min() : static_cast<int32_t>(fill);
     std::memcpy(&w, &i, 4);
+  } else if (dtype == DType::kUInt32) {
+    w = std::isnan(fill) ? 0xFFFFFFFFu : static_cast<uint32_t>(static_cast<int64_t>(fill));
   } else {
     w = std::isnan(fill) || fill != 0 ? 1 : 0;
   }
@@ -202,6 +204,12 @@ std::vector<int64_t> scatter_extent(const DimNumbers& d, const Shape& operand, c
   for (size_t k = 0; k < wdims.size(); ++k) extent[wdims[k]] = updates[d.window[k]];
   return extent;
 }
+
+// A bool element: a 4-byte word holding 0 or 1 (its own type, so that the
+// combiners below can tell it from a uint32).
+struct BoolWord {
+  uint32_t w;
+};
 
 // How each scatter primitive combines an operand element with an update:
 // floats and int32 by their arithmetic (int32 wrapping around), bools as
@@ -221,9 +229,14 @@ T combine(T a, T u) {
     if constexpr (P == Prim::kScatterMul) return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(u));
     if constexpr (P == Prim::kScatterMin) return std::min(a, u);
     return std::max(a, u);
+  } else if constexpr (std::is_same_v<T, uint32_t>) {
+    if constexpr (P == Prim::kScatterAdd) return a + u;
+    if constexpr (P == Prim::kScatterMul) return a * u;
+    if constexpr (P == Prim::kScatterMin) return std::min(a, u);
+    return std::max(a, u);
   } else {  // bool words
-    if constexpr (P == Prim::kScatterAdd || P == Prim::kScatterMax) return (a | u) ? 1u : 0u;
-    return (a & u) ? 1u : 0u;
+    if constexpr (P == Prim::kScatterAdd || P == Prim::kScatterMax) return BoolWord{(a.w | u.w) ? 1u : 0u};
+    return BoolWord{(a.w & u.w) ? 1u : 0u};
   }
 }
 
@@ -253,6 +266,8 @@ void scatter_eval(const Params& p, const std::vector<const Tensor*>& in, const s
     case DType::kInt32:
       return scatter_typed<P, int32_t>(p, in, out);
     case DType::kBool:
+      return scatter_typed<P, BoolWord>(p, in, out);
+    case DType::kUInt32:
       return scatter_typed<P, uint32_t>(p, in, out);
   }
 }

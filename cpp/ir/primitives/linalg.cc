@@ -174,7 +174,7 @@ std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vect
   if (x.dtype != y.dtype)
     fail(ErrorKind::kShape, kName, ": operand dtypes differ (", x.str(), " and ", y.str(),
          "); convert one with convert_element_type");
-  if (x.dtype == DType::kBool)
+  if (x.dtype == DType::kBool || x.dtype == DType::kUInt32)
     fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", x.str(), " and ", y.str());
   if (preferred != x.dtype)
     fail(ErrorKind::kShape, kName, ": preferred_element_type ", dtype_long_name(preferred),

@@ -100,7 +100,7 @@ std::vector<Aval> reduced_shape(const Params& p, const std::vector<Aval>& in, co
   if (in.empty()) fail(ErrorKind::kValue, name, ": takes at least 1 operand, got 0");
   std::vector<Aval> out;
   for (const Aval& a : in) {
-    if (a.dtype == DType::kBool)
+    if (a.dtype == DType::kBool || a.dtype == DType::kUInt32)
       fail(ErrorKind::kShape, name, ": needs float32 or int32 operands, got ", a.str());
     out.push_back(Aval{a.dtype, a.shape, without(a.vma, axes_of(p, name))});
   }

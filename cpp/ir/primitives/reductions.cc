@@ -98,6 +98,9 @@ void eval_extremum(const char* name, const Params& p, const Tensor& in, Tensor& 
     case DType::kBool:
       eval_extremum_as<kMax, int32_t>(name, p, in, out, kMax ? 0 : 1);
       break;
+    case DType::kUInt32:
+      eval_extremum_as<kMax, uint32_t>(name, p, in, out, kMax ? 0u : 0xFFFFFFFFu);
+      break;
   }
 }
 
@@ -331,6 +334,8 @@ template <bool kMax>
 void eval_arg(const char* name, const Params& p, const Tensor& in, Tensor& out) {
   if (in.aval.dtype == DType::kFloat32) {
     eval_arg_as<kMax, float>(name, p, in, out);
+  } else if (in.aval.dtype == DType::kUInt32) {
+    eval_arg_as<kMax, uint32_t>(name, p, in, out);
   } else {
     eval_arg_as<kMax, int32_t>(name, p, in, out);
   }

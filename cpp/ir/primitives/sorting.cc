@@ -25,7 +25,7 @@ bool less(DType dtype, uint32_t a, uint32_t b) {
     return x < y;
   }
   if (dtype == DType::kInt32) return static_cast<int32_t>(a) < static_cast<int32_t>(b);
-  return a < b;  // bool: false before true
+  return a < b;  // uint32; bool: false before true
 }
 
 }  // namespace

@@ -21,6 +21,8 @@ std::vector<Aval> float_unary_shape(const char* name, const std::vector<Aval>& i
 
 std::vector<Aval> any_unary_shape(const char* name, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
+  if (in[0].dtype == DType::kUInt32)
+    fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
   return {in[0]};
 }
 
@@ -31,6 +33,35 @@ void eval_any(const Tensor* in, Tensor* out, F f) {
   } else {
     eval_unary_as<int32_t>(in, out, f);
   }
+}
+
+// erf's inverse in float64: Giles' single-precision approximation ("Approximating
+// the erfinv function", 2010) as the start, then Newton steps on erf (float64),
+// so the float32 result is the correctly rounded one but for rare ties.
+double erf_inv(double y) {
+  if (std::isnan(y) || y < -1 || y > 1) return std::nan("");
+  if (y == 1 || y == -1) return y * HUGE_VAL;
+  double w = -std::log((1.0 - y) * (1.0 + y)), p;
+  if (w < 5.0) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
+                     0.246640727, 1.50140941})
+      p = c + p * w;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    p = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+                     1.00167406, 2.83297682})
+      p = c + p * w;
+  }
+  double x = p * y;
+  for (int i = 0; i < 4; ++i) {
+    const double slope = 1.1283791670955126 * std::exp(-x * x);  // erf'(x) = 2/sqrt(pi) e^{-x^2}
+    if (slope == 0) break;
+    x -= (std::erf(x) - y) / slope;
+  }
+  return x;
 }
 
 }  // namespace
@@ -67,6 +98,10 @@ SHARDLAB_UNARY(Prim::kCosh, float_unary_shape, eval_unary_as<float>, x.cosh())
 SHARDLAB_UNARY(Prim::kLog1p, float_unary_shape, eval_unary_as<float>, x.log1p())
 SHARDLAB_UNARY(Prim::kExpm1, float_unary_shape, eval_unary_as<float>, x.expm1())
 SHARDLAB_UNARY(Prim::kExp2, float_unary_shape, eval_unary_as<float>, x.unaryExpr([](float v) { return std::exp2(v); }))
+SHARDLAB_UNARY(Prim::kErf, float_unary_shape, eval_unary_as<float>,
+               x.unaryExpr([](float v) { return static_cast<float>(std::erf(static_cast<double>(v))); }))
+SHARDLAB_UNARY(Prim::kErfInv, float_unary_shape, eval_unary_as<float>,
+               x.unaryExpr([](float v) { return static_cast<float>(erf_inv(v)); }))
 
 #undef SHARDLAB_UNARY
 
@@ -181,6 +216,17 @@ std::vector<MaybeAtom> Def<Prim::kExpm1>::jvp(Builder& b, const Params&, const s
 std::vector<MaybeAtom> Def<Prim::kExp2>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   return {t[0] ? MaybeAtom(mul(b, *t[0], mul(b, y[0], f32_scalar(0.6931471805599453)))) : std::nullopt};
+}
+std::vector<MaybeAtom> Def<Prim::kErf>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  const Atom gauss = unary(b, Prim::kExp, neg(b, mul(b, x[0], x[0])));
+  return {mul(b, *t[0], mul(b, gauss, f32_scalar(1.1283791670955126)))};
+}
+std::vector<MaybeAtom> Def<Prim::kErfInv>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
+                                               const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
+  if (!t[0]) return {std::nullopt};
+  return {mul(b, *t[0], mul(b, unary(b, Prim::kExp, mul(b, y[0], y[0])), f32_scalar(0.886226925452758)))};
 }
 
 }  // namespace shardlab::ir

@@ -173,5 +173,20 @@ struct Def<Prim::kCeil> : NonDifferentiable<Def<Prim::kCeil>>, BatchPerOperand<P
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
+/// erf: the error function (computed in float64, rounded); dy = t * 2/sqrt(pi) * exp(-x^2).
+template <>
+struct Def<Prim::kErf> : NotLinear<Def<Prim::kErf>>, BatchPerOperand<Prim::kErf> {
+  static constexpr const char* kName = "erf";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
+/// erf_inv: the inverse of erf on (-1, 1) (+-inf at +-1, NaN outside),
+/// computed in float64 and rounded; dy = t * sqrt(pi)/2 * exp(y^2).
+template <>
+struct Def<Prim::kErfInv> : NotLinear<Def<Prim::kErfInv>>, BatchPerOperand<Prim::kErfInv> {
+  static constexpr const char* kName = "erf_inv";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_NONLINEAR_RULES
+};
 
 }  // namespace shardlab::ir
