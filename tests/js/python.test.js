@@ -244,7 +244,8 @@ r`);
     expect(await errorOf('jax.jit(lambda x: bool(x))(jnp.ones(3))')).toBe(
       'builtins.ValueError: The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()',
     );
-    expect(await errorOf('jax.jit(lambda x: x[0])(jnp.ones(3))')).toMatch(/^builtins\.NotImplementedError: indexing a jax Array .* is not supported by ShardLab yet/);
+    expect(await errorOf('jax.jit(lambda x: x[x > 0])(jnp.ones(3))')).toMatch(/^jax\.errors\.NonConcreteBooleanIndexError: Array boolean indices must be concrete/);
+    expect(await errorOf('jax.jit(lambda x: x[0, 0])(jnp.ones(3))')).toMatch(/^builtins\.IndexError: at\.get: Too many indices/);
   });
 
   test('pytrees (nested dicts and tuples) go through jit, grad and shard_map; decorators work', async () => {

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const spec: sl.PartitionSpec = P('data', null);
   const x: sl.Array = sl.devicePut(sl.array([[1, 2], [3, 4]]), new sl.NamedSharding(mesh, spec));
   const shape: number[] = x.shape;
-  const data: Float32Array | Int32Array = await x.data();
+  const data: Float32Array | Int32Array | Uint32Array = await x.data();
   const blocks = x.addressableShards.map((s) => s.index);
   const step = sl.jit((w: sl.Tracer, lr: number) =>
     sl.shardMap((w: sl.Tracer) => lax.pmean(w.matmul(w.T).sum(), 'data'), { mesh, inSpecs: P('data'), outSpecs: P() })(w).mul(lr),
@@ -34,6 +34,9 @@ async function main(): Promise<void> {
   const size = np.linalg.norm(x, { ord: 'fro' });
   const [rows] = np.where(x);
   const top = np.max(x, { axis: 0, initial: 0 });
+  const [k1, k2] = [sl.random.split(sl.random.key(0)), sl.random.PRNGKey(1)];
+  const noise = sl.random.normal(k2, [3]);
+  const keyShape: number[] = k1.shape;
   // @ts-expect-error: modes are JAX's names
   x.at(0).set(1, { mode: 'wrap' });
   sl.cancel();
@@ -58,6 +61,6 @@ async function main(): Promise<void> {
   // @ts-expect-error: limits are numbers
   sl.export.deserialize('{}', { limits: { maxEquations: 'many' } });
   sl.shutdown();
-  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot, row, updated, taken, contracted, order, size, rows, top);
+  console.log(n, shape, data, blocks, out, text, json.eqns.length, value, grads, picture, summed, again.inAvals, perExample, jac, eye, pieces, spread, loop, hot, row, updated, taken, contracted, order, size, rows, top, noise, keyShape);
 }
 void main;

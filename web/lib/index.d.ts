@@ -2,11 +2,11 @@
 // is type-checked against them with `tsc --noEmit`).
 
 /** Element types. */
-export type DType = 'float32' | 'int32' | 'bool';
+export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
 /** One PartitionSpec entry: not split, one mesh axis, or several axes. */
 export type SpecEntry = null | string | string[];
 /** Anything usable as an array: an Array, a traced value, a number, nested numbers or a typed array. */
-export type ArrayLike = ShardArray | Tracer | number | boolean | NestedNumbers | Float32Array | Int32Array;
+export type ArrayLike = ShardArray | Tracer | number | boolean | NestedNumbers | Float32Array | Int32Array | Uint32Array;
 /** Nested JS arrays of numbers (array data). */
 export type NestedNumbers = number[] | NestedNumbers[];
 /** A tree of values: leaves, JS arrays and plain objects of trees. */
@@ -166,13 +166,13 @@ export type ReduceOptions = number | number[] | null | { axis?: number | number[
 export interface ShardArray extends ArrayMethods<ShardArray> {
   readonly sharding: NamedSharding;
   /** Each device's block, copied (once the array is ready; on the lockstep fallback, once blockUntilReady() or data() brought it from its worker). */
-  readonly addressableShards: { device: number; index: [number, number][]; data: Float32Array | Int32Array }[];
+  readonly addressableShards: { device: number; index: [number, number][]; data: Float32Array | Int32Array | Uint32Array }[];
   readonly isDisposed: boolean;
   /** Resolves once computed (jax's block_until_ready); on the lockstep fallback it also brings the array from its worker. */
   blockUntilReady(): Promise<ShardArray>;
-  data(): Promise<Float32Array | Int32Array>;
+  data(): Promise<Float32Array | Int32Array | Uint32Array>;
   /** The elements now, for an array already computed on this thread (always, in a blocking engine: init({blocking: true})). */
-  dataSync(): Float32Array | Int32Array;
+  dataSync(): Float32Array | Int32Array | Uint32Array;
   tolist(): Promise<any>;
   item(): Promise<number>;
   dispose(): void;
@@ -377,6 +377,9 @@ export const np: {
     /** Vector norms (ord null/2, 1, Infinity, -Infinity, 0, p) and matrix norms (null/'fro', 1, -1, Infinity, -Infinity). */
     norm: (x: V, options?: { ord?: number | 'fro' | null; axis?: number | number[] | null; keepdims?: boolean }) => V;
   };
+  bitwiseAnd: Binary; bitwiseOr: Binary; bitwiseXor: Binary; leftShift: Binary; rightShift: Binary;
+  bitwiseNot: Unary; invert: Unary;
+  logicalAnd: Binary; logicalOr: Binary; logicalXor: Binary; logicalNot: Unary;
   /** jnp.take: out-of-bounds indices give fillValue (NaN for floats) by default. */
   take: (a: V, indices: V, options?: { axis?: number | null; mode?: IndexMode; fillValue?: number }) => V;
   /** jnp.take_along_axis. */
@@ -482,8 +485,40 @@ export const lax: {
   argmin: (x: V, axis: number, indexDtype?: 'int32') => V;
   cumsum: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
   cumprod: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
+  shiftLeft: (x: V, y: V) => V; shiftRightLogical: (x: V, y: V) => V; shiftRightArithmetic: (x: V, y: V) => V;
+  bitwiseAnd: (x: V, y: V) => V; bitwiseOr: (x: V, y: V) => V; bitwiseXor: (x: V, y: V) => V; bitwiseNot: (x: V) => V;
+  bitcastConvertType: (x: V, newDtype: 'float32' | 'int32' | 'uint32') => V;
+  erf: Unary; erfInv: Unary; nextafter: (x: V, y: V) => V;
   /** jax.lax.rev(x, dimensions). */
   rev: (x: V, dimensions: number[]) => V;
+};
+
+/** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
+export class KeyArray {
+  readonly data: ShardArray | Tracer;
+  readonly shape: number[];
+  readonly ndim: number;
+  readonly dtype: 'key<fry>';
+}
+type Key = V | KeyArray;
+type ShapeArg = number | number[];
+/** jax.random: threefry2x32, bit for bit as JAX (partitionable). */
+export const random: {
+  PRNGKey: (seed: number | V) => V;
+  key: (seed: number | V) => KeyArray;
+  keyData: (keys: Key) => V;
+  wrapKeyData: (data: V) => KeyArray;
+  split: <K extends Key>(key: K, num?: ShapeArg) => K;
+  foldIn: <K extends Key>(key: K, data: number | V) => K;
+  bits: (key: Key, shape?: ShapeArg, dtype?: 'uint32') => V;
+  uniform: (key: Key, shape?: ShapeArg, dtype?: 'float32', minval?: number | V, maxval?: number | V) => V;
+  normal: (key: Key, shape?: ShapeArg, dtype?: 'float32') => V;
+  bernoulli: (key: Key, p?: number | V, shape?: ShapeArg | null) => V;
+  randint: (key: Key, shape: ShapeArg, minval: number | V, maxval: number | V, dtype?: 'int32') => V;
+  permutation: (key: Key, x: number | V, axis?: number, independent?: boolean) => V;
+  categorical: (key: Key, logits: V, axis?: number, shape?: ShapeArg | null) => V;
+  truncatedNormal: (key: Key, lower: number | V, upper: number | V, shape?: ShapeArg | null, dtype?: 'float32') => V;
+  KeyArray: typeof KeyArray;
 };
 
 /** The device runtime underneath. */

@@ -29,6 +29,7 @@ export {
 export * as np from './api/np.js';
 export * as lax from './api/lax.js';
 export * as nn from './api/nn.js';
+export * as random from './api/random.js';
 export * as export from './api/export.js';
 // The device runtime underneath (meshes, sharded arrays and single collectives).
 export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';

@@ -15,6 +15,7 @@ const BRIDGE = {
   isTracer: (x) => x instanceof sl.Tracer,
   isArray: (x) => x instanceof sl.Tracer || x instanceof sl.Array,
   isJsArray: (x) => Array.isArray(x),
+  isKey: (x) => x instanceof sl.random.KeyArray,
   /** A JS Error with `name` and `message` (how a Python exception leaves a traced function). */
   error: (name, message) => Object.assign(new Error(message), { name }),
 };

@@ -68,7 +68,7 @@ export class DArray extends ArrayBase {
     return this;
   }
 
-  /** The elements, row-major: a Float32Array (float32) or Int32Array (int32, bool as 0/1). */
+  /** The elements, row-major: a Float32Array (float32), Int32Array (int32, bool as 0/1) or Uint32Array (uint32). */
   async data() {
     const h = await this._readable('data');
     return engine().runtime.get(h, { checkReplicas: false });
@@ -181,7 +181,7 @@ export function isArray(x) {
   return x instanceof DArray;
 }
 
-const TYPED = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
+const TYPED = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array, bool: Int32Array };
 
 /** The shape of nested JS array data, checking it is rectangular. */
 function nestedShape(x, fn) {
@@ -209,7 +209,7 @@ export function hostData(x, { dtype, shape } = {}, fn = 'array') {
     return { data: TYPED[dt].of(Number(x)), shape: [], dtype: dt };
   }
   if (ArrayBuffer.isView(x)) {
-    const dt = dtype ?? (x instanceof Int32Array ? 'int32' : 'float32');
+    const dt = dtype ?? (x instanceof Int32Array ? 'int32' : x instanceof Uint32Array ? 'uint32' : 'float32');
     const s = shape ?? [x.length];
     const n = s.reduce((a, b) => a * b, 1);
     if (n !== x.length) throw new ShapeError(`${fn}: ${x.length} elements do not fill shape [${s}]`);

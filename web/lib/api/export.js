@@ -32,7 +32,7 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxWork: 2e10,
 });
 
-const DTYPES = ['float32', 'int32', 'bool'];
+const DTYPES = ['float32', 'int32', 'uint32', 'bool'];
 const TYPED = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
 
 /** A function traced at fixed argument shapes, ready to call, serialize or print (jax.export.Exported). */

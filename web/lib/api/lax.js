@@ -104,6 +104,28 @@ export const iota = prim('iota', 'iota', 0, (dtype, size) => {
   if (!isDimension(size)) throw new ValueError(`lax.iota: size is ${quote(size)}; it must be an integer in 0..${MAX_DIMENSION}`);
   return { dtype, shape: checkShape([size], 'lax.iota', dtype), dimension: 0 };
 });
+/** jax.lax.shift_left(x, y): integers; 0 for shifts of 32 or more. */
+export const shiftLeft = prim('shiftLeft', 'shift_left', 2, () => ({}));
+/** jax.lax.shift_right_logical(x, y): zeros fill from the left. */
+export const shiftRightLogical = prim('shiftRightLogical', 'shift_right_logical', 2, () => ({}));
+/** jax.lax.shift_right_arithmetic(x, y): the sign bit fills from the left. */
+export const shiftRightArithmetic = prim('shiftRightArithmetic', 'shift_right_arithmetic', 2, () => ({}));
+/** jax.lax.bitwise_and(x, y). */
+export const bitwiseAnd = prim('bitwiseAnd', 'and', 2, () => ({}));
+/** jax.lax.bitwise_or(x, y). */
+export const bitwiseOr = prim('bitwiseOr', 'or', 2, () => ({}));
+/** jax.lax.bitwise_xor(x, y). */
+export const bitwiseXor = prim('bitwiseXor', 'xor', 2, () => ({}));
+/** jax.lax.bitwise_not(x). */
+export const bitwiseNot = prim('bitwiseNot', 'not', 1, () => ({}));
+/** jax.lax.bitcast_convert_type(x, newDtype): the same 32 bits as float32, int32 or uint32. */
+export const bitcastConvertType = prim('bitcastConvertType', 'bitcast_convert_type', 1, (x, newDtype) => ({ new_dtype: newDtype }));
+/** jax.lax.erf(x). */
+export const erf = prim('erf', 'erf', 1, () => ({}));
+/** jax.lax.erf_inv(x). */
+export const erfInv = prim('erfInv', 'erf_inv', 1, () => ({}));
+/** jax.lax.nextafter(x, y): the float32 next to x towards y. */
+export const nextafter = prim('nextafter', 'nextafter', 2, () => ({}));
 /** jax.lax.rev(x, dimensions): x reversed along the listed dimensions. */
 export const rev = prim('rev', 'rev', 1, (x, dimensions) => ({ dimensions }));
 /** jax.lax.rem(x, y): the remainder of truncating division (the sign of x); operands of one shape and dtype. */

@@ -71,5 +71,6 @@ export const logsumexp = defop('nn.logsumexp', 1, (a, { axis = null, keepdims = 
 export function standardize(x, { axis = -1, mean = null, variance = null, epsilon = 1e-5 } = {}) {
   const m = mean ?? np.mean(x, { axis, keepdims: true });
   const v = variance ?? np.subtract(np.mean(np.square(x), { axis, keepdims: true }), np.square(m));
-  return np.multiply(np.subtract(x, m), lax.rsqrt(np.add(v, epsilon)));
+  // float32 as JS numbers are floats: variance 1 and epsilon 0 (no 1.0 in JS) make no int32 rsqrt.
+  return np.multiply(np.subtract(x, m), lax.rsqrt(np.astype(np.add(v, epsilon), 'float32')));
 }

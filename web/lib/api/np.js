@@ -7,6 +7,7 @@ import { defop } from './op.js';
 import { nonzero } from './np_nonzero.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from './operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from './shape.js';
+import { isTracer } from './tracer.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -34,21 +35,21 @@ export function broadcastValue(x, shape) {
   return emitHere('broadcastTo', 'broadcast_in_dim', { shape, broadcast_dimensions: dims }, [x]);
 }
 
-// Operands of an elementwise operation: traced, of one dtype, broadcast to
-// one shape (rank-0 operands stay scalars, which the primitives repeat).
-function elementwise(fn, xs, dtype) {
+/** Operands of an elementwise operation: traced, of one dtype, broadcast to
+  one shape (rank-0 operands stay scalars, which the primitives repeat). */
+export function elementwise(fn, xs, dtype) {
   const t = traceFor(fn);
   const avals = xs.map((x) => avalOf(x, fn));
   const dt = dtype ?? resultDtype(avals);
   const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`);
   return xs.map((x, i) => {
-    const v = avals[i].weak ? literalTracer(t, x, dt) : asDtype(traced(t, x, fn), dt);
+    const v = avals[i].weak && !isTracer(x) ? literalTracer(t, x, dt) : asDtype(traced(t, x, fn), dt);
     return v.ndim === 0 && shape.length > 0 ? v : broadcastValue(v, shape);
   });
 }
 
-// Emits into the current trace (operands of enclosing traces are captured).
-function emitHere(fn, prim, params, xs) {
+/** Emits primitive `prim` into the current trace (operands of enclosing traces are captured). */
+export function emitHere(fn, prim, params, xs) {
   const t = traceFor(fn);
   return t.emit(prim, params, xs.map((x) => x.atomIn(t)))[0];
 }
@@ -114,6 +115,7 @@ export const fmod = defop('fmod', 2, (x, y) => rem('fmod', ...elementwise('fmod'
 export const remainder = defop('remainder', 2, (x, y) => {
   const [a, b] = elementwise('remainder', [x, y]);
   const m = rem('remainder', a, b);
+  if (a.dtype === 'uint32') return m; // unsigned: truncating and floored division agree
   return where(both(notEqual(less(m, 0), less(b, 0)), notEqual(m, 0)), add(m, b), m);
 });
 
@@ -121,6 +123,7 @@ export const remainder = defop('remainder', 2, (x, y) => {
 export const floorDivide = defop('floorDivide', 2, (x, y) => {
   const [a, b] = elementwise('floorDivide', [x, y]);
   const m = rem('floorDivide', a, b);
+  if (a.dtype === 'uint32') return emitHere('floorDivide', 'div', {}, [a, b]);
   if (a.dtype !== 'float32') {
     const q = emitHere('floorDivide', 'div', {}, [a, b]);
     return where(both(notEqual(sign(a), sign(b)), notEqual(m, 0)), subtract(q, 1), q);
@@ -432,7 +435,7 @@ export const concatenate = defop('concatenate', 1, (xs, axis = 0) => {
 /** Stacks arrays along a new axis (0 by default). */
 export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(xs.map((x) => expandDims(x, axis)), axis));
 
-/** x converted to `dtype` ('float32', 'int32', 'bool'). */
+/** x converted to `dtype` ('float32', 'int32', 'uint32', 'bool'). */
 export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype));
 
 // An operation `name` making an array of `shape` filled with a value.
@@ -523,6 +526,7 @@ export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x
 export { variance as var };
 export * from './np_matrices.js';
 export * from './np_indexing.js';
+export * from './np_bitwise.js';
 export { nonzero } from './np_nonzero.js';
 export * from './np_sorting.js';
 export * from './np_einsum.js';

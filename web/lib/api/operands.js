@@ -15,7 +15,7 @@ export function isArrayLike(x) {
 
 /** {dtype, shape, weak} of an operand; weak for JS numbers. */
 export function avalOf(x, fn) {
-  if (isTracer(x)) return { dtype: x.dtype, shape: x.shape, weak: false };
+  if (isTracer(x)) return { dtype: x.dtype, shape: x.shape, weak: Boolean(x.weak) };
   if (x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: false };
   if (typeof x === 'number') return { dtype: Number.isInteger(x) ? 'int32' : 'float32', shape: [], weak: true };
   if (typeof x === 'boolean') return { dtype: 'bool', shape: [], weak: true };
@@ -63,7 +63,7 @@ export function traced(t, x, fn) {
 
 /** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable). */
 export function literalTracer(t, value, dtype) {
-  const v = dtype === 'bool' ? Number(Boolean(value)) : dtype === 'int32' ? Math.trunc(value) : value;
+  const v = dtype === 'bool' ? Number(Boolean(value)) : dtype === 'int32' ? Math.trunc(value) : dtype === 'uint32' ? Math.trunc(value) >>> 0 : value;
   return new Tracer(t, { literal: v, dtype, shape: [], vma: [] });
 }
 
@@ -99,6 +99,8 @@ export function resultDtype(avals) {
   const has = (dt, list) => list.some((a) => a.dtype === dt);
   if (has('float32', avals)) return 'float32';
   if (strong.length === 0) return has('int32', avals) ? 'int32' : 'bool';
+  if (has('int32', strong)) return 'int32'; // with uint32 too: JAX's int64, int32 without x64
+  if (has('uint32', strong)) return 'uint32';
   if (has('int32', avals)) return 'int32';
   return 'bool';
 }

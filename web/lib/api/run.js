@@ -26,22 +26,32 @@ export function isLeafValue(x) {
 }
 
 // The input aval of an argument leaf: JS numbers are f32[] (a learning rate), booleans bool[].
-function inputAval(x, fn) {
+/**
+ * The dtype of a JS-number argument, weakly typed: a float32 for a function
+ * (JS cannot tell 3 from 3.0, and a function's number is usually a float, a
+ * learning rate); for one eager operation (scalarInts), int32 for an integer
+ * in int32's range, as the same number inside a trace is a weak int literal.
+ */
+function scalarDtype(x, scalarInts) {
+  return scalarInts && Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 31 ? 'int32' : 'float32';
+}
+
+function inputAval(x, fn, scalarInts = false) {
   if (x instanceof ShapeDtypeStruct) {
     checkFits(x.shape, x.dtype, fn, 'the ShapeDtypeStruct');
     return { dtype: x.dtype, shape: x.shape };
   }
-  if (typeof x === 'number') return { dtype: 'float32', shape: [] };
+  if (typeof x === 'number') return { dtype: scalarDtype(x, scalarInts), shape: [], weak: true };
   const a = avalOf(x, fn);
   return { dtype: a.dtype, shape: a.shape };
 }
 
 /** The cache key of arguments: their structure and each leaf's dtype and shape. */
-export function signature(args, fn) {
+export function signature(args, fn, scalarInts = false) {
   const { leaves, def } = flattenArgs(args, isLeafValue);
   const parts = leaves.map((x) => {
-    const a = inputAval(x, fn);
-    return `${a.dtype}[${a.shape}]`;
+    const a = inputAval(x, fn, scalarInts);
+    return `${a.weak && scalarInts ? '~' : ''}${a.dtype}[${a.shape}]`;
   });
   return { key: `${describe(def)}|${parts.join(';')}`, leaves, def };
 }
@@ -52,15 +62,16 @@ export function signature(args, fn) {
  * program and what running it needs, the structures, the captured constant
  * arrays and the meshes its shard_maps use.
  */
-export function traceProgram(fn, args, kind) {
+export function traceProgram(fn, args, kind, scalarInts = false) {
   const { Module } = engine();
   const { leaves, def } = flattenArgs(args, isLeafValue);
   const core = new Module.Trace();
   const t = new Trace(core, null, kind);
   try {
     const inputs = leaves.map((x) => {
-      const a = inputAval(x, kind);
+      const a = inputAval(x, kind, scalarInts);
       const v = t.wrap([callCore(() => core.input(a.dtype, a.shape))])[0];
+      if (a.weak) v.weak = true; // a JS number: combined with arrays, it takes their dtype
       // Its sharding, as shard_map over Explicit axes checks it: an array's, else unsharded (P()).
       v.spec = isArray(x) ? x.sharding.spec : P();
       return v;
@@ -75,6 +86,7 @@ export function traceProgram(fn, args, kind) {
       inDef: def,
       outDef,
       consts: t.consts,
+      scalarInts,
       meshes: [...t.meshes],
       outAvals: program.outAvals(),
       outSpecs: program.outSpecs(),
@@ -87,11 +99,11 @@ export function traceProgram(fn, args, kind) {
 }
 
 /** Traces fn for `args` unless a program for their signature is cached in `cache`. */
-export function compiled(cache, fn, args, kind) {
-  const sig = signature(args, kind);
+export function compiled(cache, fn, args, kind, scalarInts = false) {
+  const sig = signature(args, kind, scalarInts);
   let tracedProgram = cache.get(sig.key);
   if (!tracedProgram) {
-    tracedProgram = traceProgram(fn, args, kind);
+    tracedProgram = traceProgram(fn, args, kind, scalarInts);
     cache.set(sig.key, tracedProgram);
   }
   return { tracedProgram, leaves: sig.leaves };
@@ -116,19 +128,20 @@ function execMesh(tracedProgram, leaves) {
 const scalarCaches = new WeakMap();
 const SCALAR_CACHE_SIZE = 64;
 
-function scalarArray(runtime, mesh, x) {
+function scalarArray(runtime, mesh, x, scalarInts) {
   let cache = scalarCaches.get(runtime);
   if (!cache) {
     cache = new Map();
     scalarCaches.set(runtime, cache);
   }
-  const value = Math.fround(x);
-  const key = `${mesh.key}|${Object.is(value, -0) ? '-0' : value}`;
+  const dtype = scalarDtype(x, scalarInts);
+  const value = dtype === 'int32' ? x : Math.fround(x);
+  const key = `${mesh.key}|${dtype}|${Object.is(value, -0) ? '-0' : value}`;
   let core = cache.get(key);
   if (core) {
     cache.delete(key); // re-inserted below as the most recent
   } else {
-    core = callCore(() => runtime.put(mesh._handle, Float32Array.of(value), [], [], 'float32'));
+    core = callCore(() => runtime.put(mesh._handle, dtype === 'int32' ? Int32Array.of(value) : Float32Array.of(value), [], [], dtype));
     if (cache.size >= SCALAR_CACHE_SIZE) {
       const [oldest, handle] = cache.entries().next().value;
       cache.delete(oldest);
@@ -180,7 +193,7 @@ function programInputs(tracedProgram, leaves, mesh, fn, handleOf, temps) {
   return [...leaves, ...tracedProgram.consts].map((x) => {
     if (x instanceof ShapeDtypeStruct) throw new ValueError(`${fn}: a ShapeDtypeStruct has no values; pass arrays to run the function`);
     if (isArray(x)) return handleOf(x);
-    if (typeof x === 'number') return scalarArray(runtime, mesh, x);
+    if (typeof x === 'number') return scalarArray(runtime, mesh, x, tracedProgram.scalarInts);
     const h = hostData(x, {}, fn);
     const core = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
     temps.push(core);
@@ -210,6 +223,6 @@ export function runEager(key, fn, args) {
     cache = new Map();
     eagerCaches.set(key, cache);
   }
-  const { tracedProgram, leaves } = compiled(cache, fn, args, key.split('|')[0]);
+  const { tracedProgram, leaves } = compiled(cache, fn, args, key.split('|')[0], true);
   return unflatten(tracedProgram.outDef, execute(tracedProgram, leaves, key.split('|')[0]));
 }

@@ -12,7 +12,7 @@ import { state } from './state.js';
 /** The largest dimension (2^53 - 1, as the core's kMaxDimension). */
 export const MAX_DIMENSION = Number.MAX_SAFE_INTEGER;
 
-const BYTES_PER_ELEMENT = 4; // float32, int32 and bool (stored as int32)
+const BYTES_PER_ELEMENT = 4; // float32, int32, uint32 and bool (stored as int32)
 
 /** A value as messages quote it: 2.5, NaN, '3', undefined. */
 export function quote(v) {

@@ -5,7 +5,7 @@
 import { ConcretizationError, fromCore, ValueError } from '../errors.js';
 import { currentTrace, state } from './state.js';
 
-const SHORT = { float32: 'f32', int32: 'i32', bool: 'bool' };
+const SHORT = { float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' };
 
 /** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map. */
 export function avalString({ dtype, shape, vma = [] }) {
@@ -80,7 +80,7 @@ export class ArrayBase {
     return this._type.shape.length;
   }
 
-  /** 'float32', 'int32' or 'bool'. */
+  /** 'float32', 'int32', 'uint32' or 'bool'. */
   get dtype() {
     return this._type.dtype;
   }

@@ -26,11 +26,20 @@ function isPlainObject(x) {
   return proto === Object.prototype || proto === null;
 }
 
-/** Flattens `tree` into its leaves (in order) and a description of its structure. */
+/**
+ * Flattens `tree` into its leaves (in order) and a description of its
+ * structure: arrays and plain objects are nodes, and so is an object whose
+ * class has treeFlatten() and a static treeUnflatten(aux, children).
+ */
 export function flatten(tree, isLeaf = () => false) {
   const leaves = [];
   const walk = (t) => {
     if (t === null || t === undefined) return { kind: 'none', value: t };
+    // A class registered as a node: treeFlatten() gives its children and what else rebuilds it.
+    if (!isLeaf(t) && typeof t === 'object' && typeof t.treeFlatten === 'function') {
+      const [children, aux] = t.treeFlatten();
+      return { kind: 'node', cls: t.constructor, aux, children: children.map(walk) };
+    }
     if (!isLeaf(t) && Array.isArray(t) && !isNumericData(t)) return { kind: 'array', children: t.map(walk) };
     if (!isLeaf(t) && isPlainObject(t)) {
       const keys = Object.keys(t);
@@ -49,6 +58,7 @@ export function unflatten(def, leaves) {
     if (d.kind === 'none') return d.value;
     if (d.kind === 'leaf') return leaves[i++];
     if (d.kind === 'array') return d.children.map(build);
+    if (d.kind === 'node') return d.cls.treeUnflatten(d.aux, d.children.map(build));
     const out = {};
     d.keys.forEach((k, j) => {
       out[k] = build(d.children[j]);
@@ -70,6 +80,7 @@ export function describe(def) {
   if (def.kind === 'leaf') return '*';
   if (def.kind === 'none') return String(def.value);
   if (def.kind === 'array') return `[${def.children.map(describe).join(', ')}]`;
+  if (def.kind === 'node') return `${def.cls.name}(${def.children.map(describe).join(', ')})`;
   return `{${def.keys.map((k, j) => `${k}: ${describe(def.children[j])}`).join(', ')}}`;
 }
 

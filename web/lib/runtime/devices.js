@@ -10,7 +10,7 @@ import { ResidentArray, startLockstepWorker } from './lockstep_client.js';
 /** The base class of the runtime's errors (ShardLabError); `name` is the category. */
 export { ShardLabError as RuntimeError } from '../errors.js';
 
-const DTYPES = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
+const DTYPES = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array, bool: Int32Array };
 // A dtype's typed array over the bits of a host array (a Uint32Array).
 const hostView = (dtype, bits) => new DTYPES[dtype](bits.buffer, bits.byteOffset, bits.length);
 // Jobs submitted to the device pool and not yet completed, at most (the pool
@@ -200,9 +200,9 @@ export class DeviceRuntime {
    * null | axis | [axes] per dimension). `dtype` defaults to the array's
    * ('bool' stores 0/1 in an Int32Array). Returns a ShardedArray handle; call .delete() when done.
    */
-  put(mesh, data, shape, spec, dtype = data instanceof Int32Array ? 'int32' : 'float32') {
-    if (!(data instanceof Int32Array || data instanceof Float32Array)) {
-      throw errorOf('ValueError', 'put: data must be a Float32Array or an Int32Array');
+  put(mesh, data, shape, spec, dtype = data instanceof Int32Array ? 'int32' : data instanceof Uint32Array ? 'uint32' : 'float32') {
+    if (!(data instanceof Int32Array || data instanceof Float32Array || data instanceof Uint32Array)) {
+      throw errorOf('ValueError', 'put: data must be a Float32Array, an Int32Array or a Uint32Array');
     }
     const expected = shape.reduce((a, b) => a * b, 1);
     if (data.length !== expected) {

@@ -216,6 +216,48 @@ class Array:
         """jnp.var(self, axis, keepdims=keepdims)."""
         return _np().var(self, axis=axis, keepdims=keepdims)
 
+    def std(self, axis=None, ddof=0, keepdims=False):
+        """jnp.std(self, axis, ddof=ddof, keepdims=keepdims)."""
+        return _np().std(self, axis=axis, ddof=ddof, keepdims=keepdims)
+
+    def prod(self, axis=None, keepdims=False):
+        """jnp.prod(self, axis, keepdims=keepdims)."""
+        return _np().prod(self, axis=axis, keepdims=keepdims)
+
+    def any(self, axis=None, keepdims=False):
+        """jnp.any(self, axis, keepdims=keepdims)."""
+        return _np().any(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis=None, keepdims=False):
+        """jnp.all(self, axis, keepdims=keepdims)."""
+        return _np().all(self, axis=axis, keepdims=keepdims)
+
+    def argmax(self, axis=None, keepdims=False):
+        """jnp.argmax(self, axis, keepdims=keepdims)."""
+        return _np().argmax(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        """jnp.argmin(self, axis, keepdims=keepdims)."""
+        return _np().argmin(self, axis=axis, keepdims=keepdims)
+
+    def cumsum(self, axis=None):
+        """jnp.cumsum(self, axis)."""
+        return _np().cumsum(self, axis=axis)
+
+    def sort(self, axis=-1):
+        """jnp.sort(self, axis)."""
+        return _np().sort(self, axis=axis)
+
+    def argsort(self, axis=-1):
+        """jnp.argsort(self, axis)."""
+        return _np().argsort(self, axis=axis)
+
+    def ravel(self):
+        """The elements as a 1-d array."""
+        return _np().reshape(self, (-1,))
+
+    flatten = ravel
+
     def squeeze(self, axis=None):
         """jnp.squeeze(self, axis)."""
         return _np().squeeze(self, axis)
@@ -286,6 +328,39 @@ class Array:
 
     def __abs__(self):
         return _np().abs(self)
+
+    def __and__(self, o):
+        return _np().bitwise_and(self, o)
+
+    def __rand__(self, o):
+        return _np().bitwise_and(o, self)
+
+    def __or__(self, o):
+        return _np().bitwise_or(self, o)
+
+    def __ror__(self, o):
+        return _np().bitwise_or(o, self)
+
+    def __xor__(self, o):
+        return _np().bitwise_xor(self, o)
+
+    def __rxor__(self, o):
+        return _np().bitwise_xor(o, self)
+
+    def __invert__(self):
+        return _np().bitwise_not(self)
+
+    def __lshift__(self, o):
+        return _np().left_shift(self, o)
+
+    def __rlshift__(self, o):
+        return _np().left_shift(o, self)
+
+    def __rshift__(self, o):
+        return _np().right_shift(self, o)
+
+    def __rrshift__(self, o):
+        return _np().right_shift(o, self)
 
     def __eq__(self, o):
         return _np().equal(self, o)

@@ -48,20 +48,21 @@ class DType:
 
     @property
     def kind(self):
-        return {"float32": "f", "int32": "i", "bool": "b"}[self.name]
+        return {"float32": "f", "int32": "i", "uint32": "u", "bool": "b"}[self.name]
 
 
 float32 = _ScalarMeta("float32", (), {"dtype": DType("float32")})
 int32 = _ScalarMeta("int32", (), {"dtype": DType("int32")})
 bool_ = _ScalarMeta("bool_", (), {"dtype": DType("bool")})
+uint32 = _ScalarMeta("uint32", (), {"dtype": DType("uint32")})
 
-_BY_NAME = {"float32": float32.dtype, "int32": int32.dtype, "bool": bool_.dtype}
+_BY_NAME = {"float32": float32.dtype, "int32": int32.dtype, "uint32": uint32.dtype, "bool": bool_.dtype}
 _PYTHON = {float: "float32", int: "int32", bool: "bool"}
-_UNSUPPORTED = ("float64", "float16", "bfloat16", "int64", "int8", "int16", "uint8", "uint32", "complex64")
+_UNSUPPORTED = ("float64", "float16", "bfloat16", "int64", "int8", "int16", "uint8", "uint16", "uint64", "complex64")
 
 
 def name(d):
-    """The dtype name ('float32', 'int32', 'bool') of a dtype-like: a scalar
+    """The dtype name ('float32', 'int32', 'uint32', 'bool') of a dtype-like: a scalar
     type, a dtype object, a name, or Python's float, int and bool."""
     if isinstance(d, DType):
         return d.name
@@ -70,12 +71,12 @@ def name(d):
     if isinstance(d, type) and d in _PYTHON:
         return _PYTHON[d]
     if isinstance(d, str):
-        n = {"bool_": "bool", "f32": "float32", "i32": "int32"}.get(d, d)
+        n = {"bool_": "bool", "f32": "float32", "i32": "int32", "u32": "uint32"}.get(d, d)
         if n in _BY_NAME:
             return n
         if n in _UNSUPPORTED:
-            raise TypeError(f"dtype {n} is not supported by ShardLab; the dtypes are float32, int32 and bool")
-    raise TypeError(f"{d!r} is not a dtype; use jnp.float32, jnp.int32 or jnp.bool_")
+            raise TypeError(f"dtype {n} is not supported by ShardLab; the dtypes are float32, int32, uint32 and bool")
+    raise TypeError(f"{d!r} is not a dtype; use jnp.float32, jnp.int32, jnp.uint32 or jnp.bool_")
 
 
 def is_dtype_like(d):

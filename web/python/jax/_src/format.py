@@ -54,7 +54,7 @@ def _float_texts(values):
 def _texts(values, dtype):
     if dtype == "bool":
         return [" True" if v else "False" for v in values]
-    if dtype == "int32":
+    if dtype in ("int32", "uint32"):
         return [str(int(v)) for v in values]
     return _float_texts(values)
 
@@ -100,7 +100,7 @@ def array_str(values, shape, dtype):
         v = values[0]
         if dtype == "bool":
             return str(bool(v))
-        if dtype == "int32":
+        if dtype in ("int32", "uint32"):
             return str(int(v))
         s = _f32_repr(v)
         return s + ".0" if s.lstrip("-").isdigit() else s

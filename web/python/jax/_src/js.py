@@ -56,6 +56,10 @@ def from_js(v):
     # JS answers for the rest (isinstance against Pyodide's proxy types is slow).
     if bridge.isArray(v):
         return _array.Array(v)
+    if bridge.isKey(v):
+        from .. import random
+
+        return random.PRNGKeyArray(v)
     if bridge.isJsArray(v):
         return [from_js(x) for x in v]
     return v

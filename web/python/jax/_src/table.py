@@ -133,6 +133,17 @@ numpy  diag             np.diag              v, k=0
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
 numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
 numpy  clip             np.clip              arr, min=None, max=None
+numpy  bitwise_and      np.bitwiseAnd        x, y
+numpy  bitwise_or       np.bitwiseOr         x, y
+numpy  bitwise_xor      np.bitwiseXor        x, y
+numpy  bitwise_not      np.bitwiseNot        x
+numpy  invert           np.bitwiseNot        x
+numpy  left_shift       np.leftShift         x, y
+numpy  right_shift      np.rightShift        x, y
+numpy  logical_and      np.logicalAnd        x, y
+numpy  logical_or       np.logicalOr         x, y
+numpy  logical_xor      np.logicalXor        x, y
+numpy  logical_not      np.logicalNot        x
 numpy  take             np.take              a, indices, {axis=None}, *, {mode=None, fill_value=None}
 numpy  take_along_axis  np.takeAlongAxis     arr, indices, axis, *, {mode=None, fill_value=None}
 numpy  flip             np.flip              m, axis=None
@@ -150,6 +161,20 @@ nn     one_hot          nn.oneHot            x, num_classes, *, {dtype=None}
 nn     logsumexp        nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 nn     standardize      nn.standardize       x, {axis=-1, mean=None, variance=None, epsilon=1e-05}
 numpy.linalg norm     np.linalg.norm       x, {ord=None, axis=None, keepdims=False}
+random PRNGKey           random.PRNGKey       seed
+random key              random.key           seed
+random key_data         random.keyData       keys
+random wrap_key_data    random.wrapKeyData   key_bits
+random split            random.split         key, num=2
+random fold_in          random.foldIn        key, data
+random bits             random.bits          key, shape:shape=(), dtype=None
+random uniform          random.uniform       key, shape:shape=(), dtype=float32, minval=0.0, maxval=1.0
+random normal           random.normal        key, shape:shape=(), dtype=float32
+random bernoulli        random.bernoulli     key, p=0.5, shape:shape=None
+random randint          random.randint       key, shape:shape, minval, maxval, dtype=int32
+random permutation      random.permutation   key, x, axis=0, independent=False
+random categorical      random.categorical   key, logits, axis=-1, shape:shape=None
+random truncated_normal random.truncatedNormal key, lower, upper, shape:shape=None, dtype=float32
 scipy.special logsumexp nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 lax    psum             lax.psum             x:tree, axis_name
 lax    pmean            lax.pmean            x:tree, axis_name
@@ -189,6 +214,17 @@ lax    sqrt             np.sqrt              x
 lax    abs              np.abs               x
 lax    sign             np.sign              x
 lax    rev              lax.rev              operand, dimensions
+lax    shift_left       lax.shiftLeft        x, y
+lax    shift_right_logical lax.shiftRightLogical x, y
+lax    shift_right_arithmetic lax.shiftRightArithmetic x, y
+lax    bitwise_and      lax.bitwiseAnd       x, y
+lax    bitwise_or       lax.bitwiseOr        x, y
+lax    bitwise_xor      lax.bitwiseXor       x, y
+lax    bitwise_not      lax.bitwiseNot       x
+lax    bitcast_convert_type lax.bitcastConvertType operand, new_dtype
+lax    erf              lax.erf              x
+lax    erf_inv          lax.erfInv           x
+lax    nextafter        lax.nextafter        x1, x2
 lax    rem              lax.rem              x, y
 lax    floor            lax.floor            x
 lax    ceil             np.ceil              x

@@ -7,7 +7,7 @@ import math as _math
 from .._src import table as _table
 from .._src.api import array, asarray
 from .._src.array import Array as ndarray
-from .._src.dtypes import bool_, dtype, float32, int32
+from .._src.dtypes import bool_, dtype, float32, int32, uint32
 
 globals().update(_table.functions("numpy"))
 _arange, _full = arange, full  # noqa: F821 (from the table)

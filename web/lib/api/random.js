@@ -1,0 +1,310 @@
+// sl.random: jax.random's threefry2x32 PRNG, bit for bit as JAX (with
+// jax_threefry_partitionable on, its default since JAX 0.5). A key is a
+// uint32 array of shape [2] (PRNGKey) or a typed key (key(), a KeyArray over
+// that data). Element i of an array of random bits is the threefry2x32 hash
+// of the 64-bit counter i (its high and low words) under the key, the two
+// output words xor-ed; split's key i is the hash of counter i itself, so
+// fold_in(key, i) equals split(key, n)[i]. The distributions are JAX's
+// formulas over those bits (uniform from the mantissa bits, normal through
+// erf_inv, randint from two draws and a modulus, permutation by sorting on
+// random keys).
+
+import { ShapeError, ValueError } from '../errors.js';
+import * as lax from './lax.js';
+import * as np from './np.js';
+import { staticKey } from './op.js';
+import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './operands.js';
+import { runEager } from './run.js';
+import { checkShape } from './shape.js';
+import { currentTrace } from './state.js';
+
+/** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
+export class KeyArray {
+  constructor(data) {
+    this.data = data;
+  }
+  /** The shape of the array of keys (the data's without its last dimension). */
+  get shape() {
+    return this.data.shape.slice(0, -1);
+  }
+  /** The number of dimensions. */
+  get ndim() {
+    return this.shape.length;
+  }
+  /** JAX's name of the threefry key type. */
+  get dtype() {
+    return 'key<fry>';
+  }
+  /** The key data (a tree node over it: jit, vmap and grad see the uint32 data). */
+  treeFlatten() {
+    return [[this.data], null];
+  }
+  /** Rebuilds a KeyArray from its data. */
+  static treeUnflatten(_, [data]) {
+    return new KeyArray(data);
+  }
+  toString() {
+    return `Array((${this.shape.join(', ')}${this.ndim === 1 ? ',' : ''}), dtype=key<fry>) overlaying:\n${this.data}`;
+  }
+}
+
+// The key data of `key` and whether it was typed; errors name `fn`.
+function unpack(key, fn) {
+  const typed = key instanceof KeyArray;
+  const data = typed ? key.data : key;
+  let aval;
+  try {
+    aval = avalOf(data, fn);
+  } catch {
+    aval = null;
+  }
+  if (!aval || aval.dtype !== 'uint32' || aval.shape.length !== 1 || aval.shape[0] !== 2) {
+    const got = aval ? `${aval.dtype}[${aval.shape}]` : typeof key;
+    throw new ValueError(`${fn}: key must be a single PRNG key: a uint32[2] array from PRNGKey or a typed key from key(); got ${got}`);
+  }
+  return { data, typed };
+}
+
+// Runs body(...tracers) in the current trace, or eagerly as one cached program
+// keyed by `statics`; `arrays` are the operands (numbers among them are statics).
+function run(name, statics, arrays, body) {
+  const dyn = [];
+  const slots = arrays.map((a) => (typeof a === 'number' ? { n: a } : { i: dyn.push(a) - 1 }));
+  const call = (...xs) => body(...slots.map((s) => (s.i === undefined ? s.n : traced(traceFor(`random.${name}`), xs[s.i], `random.${name}`))));
+  if (currentTrace()) return call(...dyn);
+  return runEager(`random.${name}|${staticKey([statics, slots])}`, call, dyn);
+}
+
+const u32 = (v) => lax.convertElementType(v, 'uint32');
+const u32Literal = (v) => literalTracer(traceFor('random'), v, 'uint32');
+const shapeOf = (shape, fn) => checkShape(shape === undefined || shape === null ? [] : typeof shape === 'number' ? [shape] : shape, fn, 'uint32');
+
+// threefry2x32 of counter (hi, lo) arrays under key data k: its two output words.
+function hash(k, hi, lo) {
+  const t = traceFor('random');
+  const [k1, k2] = [k.at(0).get(), k.at(1).get()];
+  return t.emit('threefry2x32', {}, [k1, k2, hi, lo].map((v) => v.atomIn(t)));
+}
+
+// The 64-bit counters 0..n-1 of `shape` (row-major) as (hi, lo) uint32 words.
+function counters(shape) {
+  const n = shape.reduce((a, b) => a * b, 1);
+  const lo = np.reshape(lax.iota('uint32', n), shape);
+  return [np.zeros(shape, 'uint32'), lo];
+}
+
+// 32 random bits per element of `shape`: the two words of the counter's hash xor-ed.
+function bitsOf(k, shape) {
+  const [o1, o2] = hash(k, ...counters(shape));
+  return lax.bitwiseXor(o1, o2);
+}
+
+// Key data k split into `shape` keys: key i is the hash of counter i (both words).
+function splitOf(k, shape) {
+  const [o1, o2] = hash(k, ...counters(shape));
+  return np.stack([o1, o2], shape.length);
+}
+
+const rewrap = (typed, data) => (typed ? new KeyArray(data) : data);
+
+/** jax.random.PRNGKey(seed): the uint32[2] key [0, seed mod 2^32] of an integer seed (a JS integer or a traced int32/uint32 scalar). */
+export function PRNGKey(seed) {
+  if (typeof seed === 'number') {
+    if (!Number.isSafeInteger(seed)) throw new ValueError(`random.PRNGKey: seed must be an integer, got ${seed}`);
+    const low = ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
+    return run('PRNGKey', [low], [], () => np.stack([np.zeros([], 'uint32'), np.broadcastTo(u32Literal(low), [])]));
+  }
+  const { dtype, shape } = avalOf(seed, 'random.PRNGKey');
+  if (shape.length || (dtype !== 'int32' && dtype !== 'uint32')) throw new ValueError(`random.PRNGKey: seed must be an integer scalar, got ${dtype}[${shape}]`);
+  return run('PRNGKey', [], [seed], (s) => np.stack([np.zeros([], 'uint32'), u32(s)]));
+}
+
+/** jax.random.key(seed): a typed key (KeyArray) over PRNGKey(seed)'s data. */
+export const key = (seed) => new KeyArray(PRNGKey(seed));
+/** jax.random.key_data(keys): the uint32 data of typed keys (raw keys unchanged). */
+export const keyData = (keys) => (keys instanceof KeyArray ? keys.data : keys);
+/** jax.random.wrap_key_data(data): typed keys over uint32 data of shape [..., 2]. */
+export function wrapKeyData(data) {
+  const { dtype, shape } = avalOf(data, 'random.wrapKeyData');
+  if (dtype !== 'uint32' || shape[shape.length - 1] !== 2) throw new ValueError(`random.wrapKeyData: key data must be uint32 of shape [..., 2], got ${dtype}[${shape}]`);
+  return new KeyArray(data);
+}
+
+/** jax.random.split(key, num = 2): `num` new keys (or an array of keys of shape `num` when it is a list). */
+export function split(key, num = 2) {
+  const { data, typed } = unpack(key, 'random.split');
+  const shape = shapeOf(num, 'random.split');
+  return rewrap(typed, run('split', [shape], [data], (k) => splitOf(k, shape)));
+}
+
+/** jax.random.fold_in(key, data): a new key from key and an integer (the same as split(key, n)[data]). */
+export function foldIn(key, value) {
+  const { data, typed } = unpack(key, 'random.foldIn');
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new ValueError(`random.foldIn: data must be an integer, got ${value}`);
+  const v = typeof value === 'number' ? ((value % 2 ** 32) + 2 ** 32) % 2 ** 32 : value;
+  return rewrap(
+    typed,
+    run('foldIn', [], [data, v], (k, d) => {
+      const [o1, o2] = hash(k, np.zeros([], 'uint32'), typeof d === 'number' ? u32Literal(d) : u32(d));
+      return np.stack([o1, o2]);
+    }),
+  );
+}
+
+/** jax.random.bits(key, shape, dtype = 'uint32'): raw random bits. */
+export function bits(key, shape = [], dtype = 'uint32') {
+  if ((dtype ?? 'uint32') !== 'uint32') throw new ValueError(`random.bits: dtype must be 'uint32' (the only unsigned dtype ShardLab has), got ${dtype}`);
+  const { data } = unpack(key, 'random.bits');
+  const s = shapeOf(shape, 'random.bits');
+  return run('bits', [s], [data], (k) => bitsOf(k, s));
+}
+
+function checkFloat(fn, dtype) {
+  if ((dtype ?? 'float32') !== 'float32') throw new ValueError(`random.${fn}: dtype must be 'float32', got ${dtype}`);
+}
+
+// Floats in [minval, maxval): the top 23 bits as a mantissa of [1, 2), minus 1, scaled; at least minval.
+function uniformOf(k, shape, minval, maxval) {
+  const mantissa = lax.bitwiseOr(lax.shiftRightLogical(bitsOf(k, shape), u32Literal(9)), u32Literal(0x3f800000));
+  const floats = np.subtract(lax.bitcastConvertType(mantissa, 'float32'), 1);
+  const lo = np.astype(minval, 'float32');
+  const hi = np.astype(maxval, 'float32');
+  return np.maximum(lo, np.add(np.multiply(floats, np.subtract(hi, lo)), lo));
+}
+
+/** jax.random.uniform(key, shape = [], dtype = 'float32', minval = 0, maxval = 1): floats in [minval, maxval). */
+export function uniform(key, shape = [], dtype = 'float32', minval = 0, maxval = 1) {
+  [minval, maxval] = [minval ?? 0, maxval ?? 1];
+  checkFloat('uniform', dtype);
+  const { data } = unpack(key, 'random.uniform');
+  const s = shapeOf(shape, 'random.uniform');
+  return run('uniform', [s], [data, minval, maxval], (k, lo, hi) => uniformOf(k, s, lo, hi));
+}
+
+const SQRT2 = Math.fround(Math.SQRT2);
+const NEXT_BELOW_MINUS_ONE = -0.9999999403953552; // nextafter(-1, 0) in float32
+
+/** jax.random.normal(key, shape = [], dtype = 'float32'): standard normal samples, sqrt(2) erf_inv(u) for u uniform in (-1, 1). */
+export function normal(key, shape = [], dtype = 'float32') {
+  checkFloat('normal', dtype);
+  const { data } = unpack(key, 'random.normal');
+  const s = shapeOf(shape, 'random.normal');
+  return run('normal', [s], [data], (k) => np.multiply(SQRT2, lax.erfInv(uniformOf(k, s, NEXT_BELOW_MINUS_ONE, 1))));
+}
+
+/** jax.random.bernoulli(key, p = 0.5, shape): booleans, true with probability p (uniform < p). */
+export function bernoulli(key, p = 0.5, shape = null) {
+  const { data } = unpack(key, 'random.bernoulli');
+  const s = shapeOf(shape ?? avalOf(p, 'random.bernoulli').shape, 'random.bernoulli');
+  return run('bernoulli', [s], [data, p], (k, q) => np.less(uniformOf(k, s, 0, 1), np.astype(q, 'float32')));
+}
+
+const INT32_MAX = 2147483647;
+const INT32_MIN = -2147483648;
+const clipInt = (v) => (typeof v === 'number' ? Math.min(Math.max(Math.trunc(v), INT32_MIN), INT32_MAX) : v);
+
+/**
+ * jax.random.randint(key, shape, minval, maxval, dtype = 'int32'): integers
+ * in [minval, maxval), as JAX draws them: two 32-bit draws combined modulo
+ * the span (maxval <= minval gives minval).
+ */
+export function randint(key, shape, minval, maxval, dtype = 'int32') {
+  if ((dtype ?? 'int32') !== 'int32') throw new ValueError(`random.randint: dtype must be 'int32', got ${dtype}`);
+  const { data } = unpack(key, 'random.randint');
+  const s = shapeOf(shape, 'random.randint');
+  for (const v of [minval, maxval]) {
+    if (typeof v !== 'number' && avalOf(v, 'random.randint').dtype === 'float32') throw new ValueError('random.randint: minval and maxval must be integers');
+  }
+  const outOfRange = typeof maxval === 'number' && maxval > INT32_MAX;
+  return run('randint', [s, outOfRange], [data, clipInt(minval), clipInt(maxval)], (k, lo, hi) => {
+    const int = (v) => (typeof v === 'number' ? traced(traceFor('random.randint'), v, 'random.randint').astype('int32') : np.astype(v, 'int32'));
+    const [mn, mx] = [int(lo), int(hi)];
+    const keys = splitOf(k, [2]);
+    const higher = bitsOf(keys.at(0).get(), s);
+    const lower = bitsOf(keys.at(1).get(), s);
+    let span = u32(np.subtract(mx, mn));
+    span = np.where(np.lessEqual(mx, mn), u32Literal(1), span);
+    if (outOfRange) span = np.where(np.greater(mx, mn), np.add(span, u32Literal(1)), span);
+    let multiplier = lax.rem(np.broadcastTo(u32Literal(2 ** 16), span.shape), span);
+    multiplier = lax.rem(np.multiply(multiplier, multiplier), span);
+    const offset = lax.rem(np.add(np.multiply(lax.rem(higher, np.broadcastTo(span, s)), np.broadcastTo(multiplier, s)), lax.rem(lower, np.broadcastTo(span, s))), np.broadcastTo(span, s));
+    return np.add(mn, lax.convertElementType(offset, 'int32'));
+  });
+}
+
+// x shuffled along `axis` as JAX does: rounds of sorting by fresh random keys.
+function shuffleOf(k, x, axis) {
+  const rounds = Math.ceil((3 * Math.log(Math.max(1, x.size))) / Math.log(2 ** 32 - 1));
+  let kk = k;
+  let v = x;
+  const t = traceFor('random.permutation');
+  for (let r = 0; r < rounds; r++) {
+    const keys = splitOf(kk, [2]);
+    kk = keys.at(0).get();
+    const sortKeys = bitsOf(keys.at(1).get(), v.shape);
+    v = t.emit('sort', { dimension: axis, is_stable: true, num_keys: 1 }, [sortKeys.atomIn(t), v.atomIn(t)])[1];
+  }
+  return v;
+}
+
+/**
+ * jax.random.permutation(key, x, axis = 0, independent = false): a random
+ * permutation of range(x) for an integer x, else x's slices along `axis`
+ * permuted (each one-dimensional slice independently when independent).
+ */
+export function permutation(key, x, axis = 0, independent = false) {
+  const { data } = unpack(key, 'random.permutation');
+  if (typeof x === 'number') {
+    if (!Number.isInteger(x) || x < 0) throw new ValueError(`random.permutation: x must be a non-negative integer or an array, got ${x}`);
+    return run('permutation', [x], [data], (k) => shuffleOf(k, lax.iota('int32', x), 0));
+  }
+  const { shape } = avalOf(x, 'random.permutation');
+  if (!shape.length) throw new ShapeError('random.permutation: x must be an integer or an array of rank 1 or more');
+  const ax = np.normAxis(axis, shape.length, 'random.permutation');
+  return run('permutation', [ax, independent], [data, x], (k, v) => {
+    if (independent || v.ndim === 1) return shuffleOf(k, v, ax);
+    const order = shuffleOf(k, lax.iota('int32', v.shape[ax]), 0);
+    return np.take(v, order, { axis: ax, mode: 'clip' });
+  });
+}
+
+const TINY = 1.1754943508222875e-38; // float32's smallest normal number
+
+/**
+ * jax.random.categorical(key, logits, axis = -1, shape): indices drawn with
+ * probabilities softmax(logits) along `axis` (the Gumbel-max trick, as JAX).
+ */
+export function categorical(key, logits, axis = -1, shape = null) {
+  const { data } = unpack(key, 'random.categorical');
+  const ls = avalOf(logits, 'random.categorical').shape;
+  const ax = np.normAxis(axis, ls.length, 'random.categorical');
+  const batch = ls.filter((_, d) => d !== ax);
+  const s = shape === null ? batch : shapeOf(shape, 'random.categorical');
+  if (s.length < batch.length || batch.some((n, i) => s[s.length - batch.length + i] !== n)) {
+    throw new ShapeError(`random.categorical: shape [${s}] must end with the logits' batch shape [${batch}]`);
+  }
+  const prefix = s.slice(0, s.length - batch.length);
+  const full = [...prefix, ...ls];
+  return run('categorical', [full, ax, prefix.length], [data, logits], (k, l) => {
+    const gumbel = np.negative(np.log(np.negative(np.log(uniformOf(k, full, TINY, 1)))));
+    const lifted = prefix.length ? np.reshape(l, [...prefix.map(() => 1), ...ls]) : l;
+    return np.argmax(np.add(gumbel, lifted), ax + prefix.length);
+  });
+}
+
+/**
+ * jax.random.truncated_normal(key, lower, upper, shape): standard normal
+ * samples conditioned on (lower, upper), by the inverse CDF.
+ */
+export function truncatedNormal(key, lower, upper, shape = null, dtype = 'float32') {
+  checkFloat('truncatedNormal', dtype);
+  const { data } = unpack(key, 'random.truncatedNormal');
+  const s = shapeOf(shape ?? broadcastShapes([avalOf(lower, 'random.truncatedNormal').shape, avalOf(upper, 'random.truncatedNormal').shape], 'random.truncatedNormal'), 'random.truncatedNormal');
+  return run('truncatedNormal', [s], [data, lower, upper], (k, lo, hi) => {
+    const [l, u] = [np.astype(lo, 'float32'), np.astype(hi, 'float32')];
+    const a = lax.erf(np.divide(l, SQRT2));
+    const b = lax.erf(np.divide(u, SQRT2));
+    const out = np.multiply(SQRT2, lax.erfInv(uniformOf(k, s, a, b)));
+    return np.clip(out, lax.nextafter(lax.stopGradient(l), Infinity), lax.nextafter(lax.stopGradient(u), -Infinity));
+  });
+}
