@@ -23,6 +23,7 @@ using shardlab::js::ProgramRun;
 EMSCRIPTEN_BINDINGS(shardlab_program) {
   class_<JsProgram>("Program")
       .function("toString", &JsProgram::text)
+      .function("textWithConsts", &JsProgram::text_with_consts)
       .function("printedBodies", &JsProgram::printed_bodies)
       .function("toJSON", &JsProgram::json)
       .function("inAvals", &JsProgram::in_avals)

@@ -77,23 +77,6 @@ std::vector<Batched> batch_elementwise(Builder& b, Prim prim, const Params& para
   return batched_at(b.emit(prim, params, values), dim);
 }
 
-Atom example(Builder& b, const Batched& x, int64_t k) {
-  if (!x.batched()) return x.value;
-  const Shape& shape = x.value.aval.shape;
-  std::vector<int64_t> start(shape.size(), 0);
-  std::vector<int64_t> limit = shape;
-  start[x.dim] = k;
-  limit[x.dim] = k + 1;
-  return squeeze(b, slice(b, x.value, start, limit), {x.dim});
-}
-
-Atom stack_examples(Builder& b, int64_t size, const std::function<Atom(int64_t)>& one) {
-  if (size == 0) fail(ErrorKind::kValue, "vmap: this operation needs at least one example (axis_size 0 given)");
-  std::vector<Atom> parts;
-  for (int64_t k = 0; k < size; ++k) parts.push_back(expand_dims(b, one(k), {0}));
-  return parts.size() == 1 ? parts[0] : concatenate(b, parts, 0);
-}
-
 std::vector<Batched> batch_program(Builder& b, const Program& p, const std::vector<Batched>& inputs, int64_t size) {
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "vmap: the program takes ", p.invars.size(), " inputs, got ", inputs.size());

@@ -51,15 +51,6 @@ std::vector<int64_t> skip_batch_dim(const std::vector<int64_t>& dims, int batch_
 std::vector<Batched> batch_elementwise(Builder& b, Prim prim, const Params& params, const std::vector<Batched>& in,
                                        int64_t size, size_t scalars_kept);
 
-/// Example k of `x` (x itself when it is the same for every example).
-Atom example(Builder& b, const Batched& x, int64_t k);
-
-/// The batch as a loop over its examples, unrolled: `one(k)` emits example
-/// k's result, and the results are stacked along a new leading dimension.
-/// For an operand a rule has no single-equation form for (per-example
-/// indices of dynamic_slice, which JAX turns into a gather).
-Atom stack_examples(Builder& b, int64_t size, const std::function<Atom(int64_t)>& one);
-
 /// Every operand with its batch dimension, if it has one, at 0 (values the
 /// same for every example stay as they are): how a rule hands its operands
 /// to a body it batches (batched_body).

@@ -44,6 +44,7 @@ enum class Prim : uint16_t {
   kSqrt,
   kRsqrt,
   kSquare,
+  kIntegerPow,
   kAbs,
   kSign,
   kFloor,

@@ -30,12 +30,16 @@ class Printer {
   std::vector<PrintedBody> bodies;
 
   // The text of p, whose equations go at column indent + 4.
-  std::string program(const Program& p, int indent) {
+  std::string program(const Program& p, int indent, size_t num_consts = 0) {
     Names names;
     auto name = [&](VarId v) { return names.emplace(v, var_name(counter_)).second ? var_name(counter_++) : names[v]; };
     std::ostringstream head;
-    head << "{ lambda ; ";
-    for (size_t i = 0; i < p.invars.size(); ++i)
+    head << "{ lambda ";
+    const size_t args = p.invars.size() - std::min(num_consts, p.invars.size());
+    for (size_t i = args; i < p.invars.size(); ++i)
+      head << (i > args ? " " : "") << name(p.invars[i]) << ":" << p.avals[p.invars[i]].str();
+    head << "; ";
+    for (size_t i = 0; i < args; ++i)
       head << (i ? " " : "") << name(p.invars[i]) << ":" << p.avals[p.invars[i]].str();
     head << ". let";
     // An equation's output nothing reads prints as `_` (JAX's DropVar, which
@@ -168,11 +172,11 @@ class Printer {
 
 }  // namespace
 
-std::string to_text(const Program& p) { return Printer().program(p, 0); }
+std::string to_text(const Program& p, size_t num_consts) { return Printer().program(p, 0, num_consts); }
 
-std::string to_text(const Program& p, std::vector<PrintedBody>& bodies) {
+std::string to_text(const Program& p, std::vector<PrintedBody>& bodies, size_t num_consts) {
   Printer printer;
-  std::string text = printer.program(p, 0);
+  std::string text = printer.program(p, 0, num_consts);
   bodies = std::move(printer.bodies);
   return text;
 }

@@ -12,8 +12,10 @@ namespace shardlab::ir {
 /// JAX's variable names: a..z, then ba, bb, ... (as jax.core's counter prints them).
 std::string var_name(VarId v);
 
-/// The program as jaxpr text; one line when it is short, else one equation per line.
-std::string to_text(const Program& program);
+/// The program as jaxpr text; one line when it is short, else one equation
+/// per line. Its last `num_consts` inputs are closed-over constants, printed
+/// first, before the `;`, as JAX prints constvars: { lambda a:f32[3]; b:f32[3]. ...
+std::string to_text(const Program& program, size_t num_consts = 0);
 
 /// Where a nested program (a shard_map body) printed on several lines has
 /// its equations: lines [first, last) of the text (0-based), `equations` of them.
@@ -24,6 +26,6 @@ struct PrintedBody {
 };
 
 /// The text of to_text and, in order, every nested program printed on several lines.
-std::string to_text(const Program& program, std::vector<PrintedBody>& bodies);
+std::string to_text(const Program& program, std::vector<PrintedBody>& bodies, size_t num_consts = 0);
 
 }  // namespace shardlab::ir

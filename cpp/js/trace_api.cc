@@ -1,5 +1,6 @@
 #include "js/trace_api.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "exec/interpreter.h"
@@ -181,9 +182,13 @@ JsProgram JsProgram::of(ir::Program p) {
 
 std::string JsProgram::text() const { return ir::to_text(*traced); }
 
-val JsProgram::printed_bodies() const {
+std::string JsProgram::text_with_consts(int num_consts) const {
+  return ir::to_text(*traced, static_cast<size_t>(std::max(num_consts, 0)));
+}
+
+val JsProgram::printed_bodies(int num_consts) const {
   std::vector<ir::PrintedBody> bodies;
-  ir::to_text(*traced, bodies);
+  ir::to_text(*traced, bodies, static_cast<size_t>(std::max(num_consts, 0)));
   val out = val::array();
   for (const ir::PrintedBody& b : bodies) {
     val o = val::object();

@@ -33,9 +33,11 @@ struct JsProgram {
   static JsProgram of(ir::Program p);
   /// jax.make_jaxpr's text.
   std::string text() const;
+  /// jax.make_jaxpr's text with the last `num_consts` inputs as constvars (closed-over arrays).
+  std::string text_with_consts(int num_consts) const;
   /// Where the text's nested programs (shard_map bodies) printed on several
   /// lines have their equations: [{first, last, equations}], lines [first, last).
-  emscripten::val printed_bodies() const;
+  emscripten::val printed_bodies(int num_consts) const;
   /// The JSON form (ir/json.h).
   std::string json() const;
   /// The input avals as JS atoms without trace ids.

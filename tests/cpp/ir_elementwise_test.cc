@@ -384,5 +384,13 @@ TEST(RemDivFloorRound, JvpsAndErrors) {
             "floor: needs a float32 operand, got i32[4]; convert it with convert_element_type");
 }
 
+TEST(Print, ClosedOverArraysAreConstvarsBeforeTheSemicolon) {
+  Builder b;
+  const Atom x = b.input(f32({3})), c = b.input(f32({3}));  // c: a constant the function closed over
+  const Program p = b.build({add(b, x, c)});
+  EXPECT_EQ(to_text(p, 1), "{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = add b a in (c,) }");
+  EXPECT_EQ(to_text(p), "{ lambda ; a:f32[3] b:f32[3]. let c:f32[3] = add a b in (c,) }");
+}
+
 }  // namespace
 }  // namespace shardlab::ir

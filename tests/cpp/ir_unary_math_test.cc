@@ -133,5 +133,21 @@ TEST(Div, ValuesJvpAndTranspose) {
   EXPECT_NE(testing::error_message([&] { div(b, p, p); }).find("div: needs float32 or int32 operands"), std::string::npos);
 }
 
+TEST(IntegerPow, SquareAndMultiplyNegativePowersIntsAndJvp) {
+  const auto run = [](int64_t y, const exec::HostArray& x) {
+    return evaluate([y](Builder& b, auto in) { return b.emit1(Prim::kIntegerPow, {{"y", y}}, {in[0]}); }, {x});
+  };
+  const std::vector<float> x = {1.5f, -2.0f, 0.5f};
+  for (int64_t y : {0, 1, 2, 3, 7, -1, -2}) {
+    const auto z = exec::as_floats(run(y, exec::host_f32({3}, x)));
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(z[i], std::pow(double(x[i]), double(y)), 1e-6 * std::fabs(std::pow(double(x[i]), double(y)))) << y;
+  }
+  EXPECT_EQ(exec::as_ints(run(3, exec::host_i32({2}, {-3, 2000}))), (std::vector<int32_t>{-27, static_cast<int32_t>(8000000000ll & 0xFFFFFFFF)}));
+  for (int64_t y : {2, 3, -2}) check_jvp([y](Builder& b, auto in) { return b.emit1(Prim::kIntegerPow, {{"y", y}}, {add(b, in[0], f32_scalar(3.0))}); }, {f32({4})});
+  Builder b;
+  EXPECT_EQ(testing::error_message([&] { b.emit1(Prim::kIntegerPow, {{"y", int64_t{-1}}}, {b.input(Aval{DType::kInt32, {2}, {}})}); }),
+            "integer_pow: a negative power y=-1 needs a float32 operand, got i32[2]");
+}
+
 }  // namespace
 }  // namespace shardlab::ir

@@ -3,7 +3,9 @@
 // is float32 and psum of bools counts them; a collective outside any mesh is
 // JAX's "unbound axis name" error; a JS number returned from jit is a weak
 // float32 whatever its value; a spec list of the wrong length says how many
-// entries the structure has.
+// entries the structure has; vjp works eagerly and checks its cotangents as
+// JAX; closed-over arrays print as constvars and integer powers as
+// integer_pow; jit's shardings are honoured.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 
@@ -59,5 +61,42 @@ describe('JAX fidelity', () => {
     expect(() => sl.makeJaxpr(f)(sl.array(new Array(8).fill(1)), sl.array(new Array(8).fill(1)))).toThrow(
       'shardMap inSpecs: has 1 entry, but the structure [*, *] has 2; give one entry per element or one for a whole subtree',
     );
+  });
+
+  test('vjp works eagerly; a cotangent of the wrong structure, shape or dtype is JAX\'s error', async () => {
+    const f = (x) => np.multiply(x, np.sin(x));
+    const x = sl.array([0.5, 1.5]);
+    const [y, back] = sl.vjp(f, x);
+    expect(await y.tolist()).toEqual(await f(x).tolist());
+    const [g] = back(sl.array([1, 10]));
+    const want = [0.5, 1.5].map((v, i) => [1, 10][i] * (Math.sin(v) + v * Math.cos(v)));
+    (await g.tolist()).forEach((v, i) => expect(Math.abs(v - want[i])).toBeLessThan(1e-5));
+    expect(() => back(sl.array([1, 2, 3]))).toThrow(
+      'Shape of cotangent input to vjp pullback function (3,) must be the same as the shape of corresponding primal input (2,).',
+    );
+    expect(() => back(sl.array([1, 2], { dtype: 'int32' }))).toThrow(
+      'Type of cotangent input to vjp pullback function (int32) is not the expected tangent type (float32) of corresponding primal output with dtype float32.',
+    );
+    expect(() => back([sl.array([1, 2])])).toThrow('Tree structure of cotangent input [*], does not match structure of primal output *.');
+  });
+
+  test('printing as JAX: constvars for closed-over arrays, integer_pow for integer powers', () => {
+    const c = sl.array([1, 2, 3]);
+    expect(sl.makeJaxpr((x) => np.add(x, c))(c).toString()).toBe('{ lambda a:f32[3]; b:f32[3]. let c:f32[3] = add b a in (c,) }');
+    expect(sl.makeJaxpr((x) => np.power(x, 3))(c).toString()).toBe('{ lambda ; a:f32[3]. let b:f32[3] = integer_pow[y=3] a in (b,) }');
+    expect(sl.makeJaxpr((x) => np.power(x, 0.5))(c).toString()).toContain('pow a 0.5:f32[]');
+    const ints = sl.makeJaxpr((x) => np.power(x, 2))(sl.array([3], { dtype: 'int32' }));
+    expect(ints.toString()).toContain('b:i32[1] = integer_pow[y=2] a');
+    expect(() => np.power(sl.array([2], { dtype: 'int32' }), -1)).toThrow('np.power: integers cannot be raised to negative powers');
+  });
+
+  test('jit inShardings and outShardings place the arguments and results', async () => {
+    const mesh = sl.makeMesh([8], ['i']);
+    const out = await sl.jit((x) => np.multiply(x, 2), { outShardings: new sl.NamedSharding(mesh, P('i')) })(sl.array(new Array(8).fill(1)));
+    expect(out.sharding.spec.toString()).toBe("P('i')");
+    expect(await out.tolist()).toEqual(new Array(8).fill(2));
+    const summed = await sl.jit((x) => np.sum(x), { inShardings: new sl.NamedSharding(mesh, P('i')) })(sl.array([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(await summed.item()).toBe(36);
+    expect(sl.makeJaxpr(sl.jit((x) => x, { inShardings: new sl.NamedSharding(mesh, P('i')) }))(sl.array(new Array(8).fill(1))).toString()).toContain('shard_map');
   });
 });

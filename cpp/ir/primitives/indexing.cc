@@ -1,6 +1,7 @@
 #include "ir/primitives/indexing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "ir/batching.h"
@@ -49,6 +50,14 @@ std::vector<Atom> indices_of(const std::vector<Atom>& x, const std::vector<bool>
   std::vector<Atom> indices(x.begin() + first, x.end());
   not_linear(name, indices, std::vector<bool>(linear.begin() + first, linear.end()));
   return indices;
+}
+
+// The index operands in[first..] of a batch (one int32 scalar per dimension,
+// each example's own or shared) as index vectors [size, n], one per example.
+Atom index_vectors(Builder& b, const std::vector<Batched>& in, size_t first, int64_t size) {
+  std::vector<Atom> columns;
+  for (size_t i = first; i < in.size(); ++i) columns.push_back(reshape(b, move_batch_dim(b, in[i], 0, size), {size, 1}));
+  return columns.size() == 1 ? columns[0] : concatenate(b, columns, 1);
 }
 
 }  // namespace
@@ -337,20 +346,28 @@ std::vector<MaybeAtom> Def<Prim::kDynamicSlice>::transpose(Builder& b, const Par
   return out;
 }
 
-// Indices the same for every example: the whole batch dimension, first. Per-example
-// indices: one dynamic_slice per example (JAX emits a gather; ShardLab has none).
+// Indices the same for every example: the whole batch dimension, first.
+// Per-example indices: one gather (as JAX's), the index vectors [B, rank]
+// stacked from the examples' indices, clamped as dynamic_slice clamps ("clip");
+// a batched operand's batch dimension is a batching dimension of the gather.
 std::vector<Batched> Def<Prim::kDynamicSlice>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                                     int64_t size) {
   std::vector<int64_t> sizes = param<std::vector<int64_t>>(p, "slice_sizes", kName);
   bool per_example = false;
   for (size_t i = 1; i < in.size(); ++i) per_example = per_example || in[i].batched();
-  if (per_example)
-    return {Batched{stack_examples(b, size, [&](int64_t k) {
-                      std::vector<Atom> idx;
-                      for (size_t i = 1; i < in.size(); ++i) idx.push_back(example(b, in[i], k));
-                      return dynamic_slice(b, example(b, in[0], k), idx, sizes);
-                    }),
-                    0}};
+  if (per_example) {
+    const auto rank = static_cast<int64_t>(sizes.size());
+    const Atom idx = index_vectors(b, in, 1, size);
+    std::vector<int64_t> offset, map;
+    for (int64_t d = 0; d < rank; ++d) offset.push_back(d + 1);
+    const bool batched = in[0].batched();
+    for (int64_t d = 0; d < rank; ++d) map.push_back(batched ? d + 1 : d);
+    if (batched) sizes.insert(sizes.begin(), 1);
+    const IntLists dims{offset, {}, map, batched ? std::vector<int64_t>{0} : std::vector<int64_t>{},
+                        batched ? std::vector<int64_t>{0} : std::vector<int64_t>{}};
+    const Atom x = batched ? move_batch_dim(b, in[0], 0, size) : in[0].value;
+    return {Batched{gather(b, x, idx, dims, sizes, IndexMode{"clip"}, std::nan("")), 0}};
+  }
   std::vector<Atom> idx{Atom::constant(0, DType::kInt32)};
   for (size_t i = 1; i < in.size(); ++i) idx.push_back(in[i].value);
   sizes.insert(sizes.begin(), size);
@@ -401,18 +418,21 @@ std::vector<MaybeAtom> Def<Prim::kDynamicUpdateSlice>::transpose(Builder& b, con
   return out;
 }
 
-// As dynamic_slice: the batch dimension first, or one update per example.
+// As dynamic_slice: the batch dimension first, or, for per-example indices,
+// one scatter (as JAX's) of every example's update at its index vector, the
+// batch a batching dimension of operand and indices, windows clamped ("clip").
 std::vector<Batched> Def<Prim::kDynamicUpdateSlice>::batch(Builder& b, const Params&, const std::vector<Batched>& in,
                                                           int64_t size) {
   bool per_example = false;
   for (size_t i = 2; i < in.size(); ++i) per_example = per_example || in[i].batched();
-  if (per_example)
-    return {Batched{stack_examples(b, size, [&](int64_t k) {
-                      std::vector<Atom> idx;
-                      for (size_t i = 2; i < in.size(); ++i) idx.push_back(example(b, in[i], k));
-                      return dynamic_update_slice(b, example(b, in[0], k), example(b, in[1], k), idx);
-                    }),
+  if (per_example) {
+    const auto rank = static_cast<int64_t>(in.size()) - 2;
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < rank; ++d) dims.push_back(d + 1);
+    return {Batched{scatter(b, Prim::kScatter, move_batch_dim(b, in[0], 0, size), index_vectors(b, in, 2, size),
+                            move_batch_dim(b, in[1], 0, size), {dims, {}, dims, {0}, {0}}, IndexMode{"clip"}),
                     0}};
+  }
   std::vector<Atom> idx{Atom::constant(0, DType::kInt32)};
   for (size_t i = 2; i < in.size(); ++i) idx.push_back(in[i].value);
   return {Batched{dynamic_update_slice(b, move_batch_dim(b, in[0], 0, size), move_batch_dim(b, in[1], 0, size), idx),

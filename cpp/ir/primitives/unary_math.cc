@@ -1,6 +1,7 @@
 #include "ir/primitives/unary_math.h"
 
 #include <cmath>
+#include <type_traits>
 
 #include "ir/batching.h"
 #include "ir/ops.h"
@@ -152,6 +153,48 @@ std::vector<MaybeAtom> Def<Prim::kRsqrt>::jvp(Builder& b, const Params&, const s
   if (!t[0]) return {std::nullopt};
   return {mul(b, *t[0], div(b, mul(b, f32_scalar(-0.5), y[0]), x[0]))};
 }
+// integer_pow
+
+std::vector<Aval> Def<Prim::kIntegerPow>::shape(const Params& p, const std::vector<Aval>& in) {
+  const int64_t y = param<int64_t>(p, "y", kName);
+  auto out = any_unary_shape(kName, in);
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a float32 or int32 operand, got ", in[0].str());
+  if (y < 0 && in[0].dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, kName, ": a negative power y=", y, " needs a float32 operand, got ", in[0].str());
+  return out;
+}
+void Def<Prim::kIntegerPow>::eval(const Params& p, const std::vector<const Tensor*>& in,
+                                  const std::vector<Tensor*>& out) {
+  const int64_t y = param<int64_t>(p, "y", kName);
+  // x^|y| by square-and-multiply (as XLA lowers it); int32 products wrap.
+  const auto power = [y](auto x) {
+    using T = decltype(x);
+    using U = std::conditional_t<std::is_same_v<T, float>, float, uint32_t>;
+    U acc = 1, base = static_cast<U>(x);
+    for (uint64_t e = static_cast<uint64_t>(y < 0 ? -y : y); e; e >>= 1) {
+      if (e & 1) acc *= base;
+      base *= base;
+    }
+    if constexpr (std::is_same_v<T, float>) return y < 0 ? 1.0f / acc : acc;
+    else return static_cast<T>(acc);
+  };
+  if (in[0]->aval.dtype == DType::kFloat32) {
+    eval_unary_as<float>(in[0], out[0], [&](auto z, auto x) { z = x.unaryExpr(power); });
+  } else {
+    eval_unary_as<int32_t>(in[0], out[0], [&](auto z, auto x) { z = x.unaryExpr(power); });
+  }
+}
+std::vector<MaybeAtom> Def<Prim::kIntegerPow>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
+                                                   const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  const int64_t y = param<int64_t>(p, "y", kName);
+  if (!t[0] || x[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (y == 0) return {zeros_like(b, x[0].aval)};
+  if (y == 1) return {*t[0]};
+  const Atom lower = y == 2 ? x[0] : b.emit1(Prim::kIntegerPow, {{"y", y - 1}}, {x[0]});
+  return {mul(b, *t[0], mul(b, f32_scalar(static_cast<double>(y)), lower))};
+}
+Sample Def<Prim::kIntegerPow>::sample() { return {{samples::f32({2, 3})}, {{"y", int64_t{3}}}}; }
+
 std::vector<MaybeAtom> Def<Prim::kSquare>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                                const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};

@@ -59,6 +59,14 @@ struct Def<Prim::kSquare> : NotLinear<Def<Prim::kSquare>>, BatchPerOperand<Prim:
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
+/// integer_pow[y]: x^y for an integer y, by square-and-multiply in x's dtype
+/// (float32 or int32; 1 / x^-y for a negative y on floats); dx = t * y * x^(y-1).
+template <>
+struct Def<Prim::kIntegerPow> : NotLinear<Def<Prim::kIntegerPow>>, BatchPerOperand<Prim::kIntegerPow> {
+  static constexpr const char* kName = "integer_pow";
+  static constexpr ParamSchema kParams{{"y", ParamType::kInt}};
+  SHARDLAB_NONLINEAR_RULES
+};
 /// abs: dy = t * sign(x).
 template <>
 struct Def<Prim::kAbs> : NotLinear<Def<Prim::kAbs>>, BatchPerOperand<Prim::kAbs> {

@@ -83,8 +83,20 @@ export const subtract = binary('subtract', 'sub');
 export const multiply = binary('multiply', 'mul');
 /** x / y (true division: integers become float32). */
 export const divide = binary('divide', 'div', { float: true });
-/** x ** y (float32). */
-export const power = binary('power', 'pow', { float: true });
+const floatPower = binary('power', 'pow', { float: true });
+const intPower = defop('power', 1, (x, y) => {
+  const v = traced(traceFor('power'), x, 'power');
+  if (y < 0 && v.dtype !== 'float32') throw new ValueError('np.power: integers cannot be raised to negative powers');
+  return emitHere('power', 'integer_pow', { y }, [v]);
+});
+/**
+ * x ** y: for an integer JS number y, integer_pow in x's dtype (as jnp.power
+ * with a static integer exponent); otherwise pow in float32.
+ */
+export function power(x, y) {
+  const integral = typeof y === 'number' && Number.isInteger(y) && Math.abs(y) < 2 ** 31 && typeof x !== 'number';
+  return integral ? intPower(x, y) : floatPower(x, y);
+}
 /** Elementwise maximum. */
 export const maximum = binary('maximum', 'max');
 /** Elementwise minimum. */

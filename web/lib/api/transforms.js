@@ -10,14 +10,18 @@ import { staticKey } from './op.js';
 import { compiled, execute, isLeafValue, traceProgram } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
-import { broadcastPrefix, flatten, flattenArgs, unflatten } from './tree.js';
+import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './tree.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
  * shapes). Calling it returns a Promise of the output tree of arrays; the
  * work runs on the device workers. Inside another trace it is inlined.
+ * inShardings / outShardings (a sharding or a PartitionSpec for all, or a
+ * tree prefix of the argument list / the output) place the arguments and
+ * outputs so, as devicePut inside the function would.
  */
-export function jit(fn, { staticArgnums = [] } = {}) {
+export function jit(f, { staticArgnums = [], inShardings = null, outShardings = null } = {}) {
+  const fn = inShardings === null && outShardings === null ? f : placed(f, inShardings, outShardings);
   const statics = Array.isArray(staticArgnums) ? staticArgnums : [staticArgnums];
   const caches = new Map();
   // Traces (once per signature) and submits a call: {outs: future arrays, def}.
@@ -55,17 +59,21 @@ export function jit(fn, { staticArgnums = [] } = {}) {
     const run = dispatch(...args);
     return unflatten(run.def, run.outs);
   };
-  Object.defineProperty(jitted, 'name', { value: `jit(${fn.name || 'fn'})` });
+  Object.defineProperty(jitted, 'name', { value: `jit(${f.name || 'fn'})` });
   return jitted;
 }
 
 /** A traced program: toString() gives jax.make_jaxpr's text, toJSON() its structured form. */
 export class Jaxpr {
-  /** Internal: from a core program (its text, JSON and printed bodies are read now). */
-  constructor(program) {
-    this._text = program.toString();
+  /**
+   * Internal: from a core program whose last `numConsts` inputs are
+   * closed-over arrays (JAX's constvars); its text, JSON and printed bodies
+   * are read now.
+   */
+  constructor(program, numConsts = 0) {
+    this._text = program.textWithConsts(numConsts);
     this._json = program.toJSON();
-    this._bodies = program.printedBodies();
+    this._bodies = program.printedBodies(numConsts);
   }
 
   /** The program as jaxpr text. */
@@ -94,7 +102,7 @@ export function makeJaxpr(fn) {
     if (currentTrace()) throw new ValueError('makeJaxpr: call it outside traced functions');
     const tracedProgram = traceProgram(fn, args, 'make_jaxpr');
     try {
-      return new Jaxpr(tracedProgram.program);
+      return new Jaxpr(tracedProgram.program, tracedProgram.consts.length);
     } finally {
       tracedProgram.program.delete();
     }
@@ -108,6 +116,16 @@ export function makeJaxpr(fn) {
 const eagerPrograms = new FinalizationRegistry((cache) => {
   for (const tracedProgram of cache.values()) tracedProgram.program.delete();
 });
+
+// f with its arguments and outputs put where jit's shardings say (devicePut
+// in the trace: a resharding shard_map where the layout changes).
+function placed(f, inShardings, outShardings) {
+  return (...args) => {
+    const ins = inShardings === null ? args : devicePut(args, inShardings);
+    const out = f(...ins);
+    return outShardings === null ? out : devicePut(out, outShardings);
+  };
+}
 
 /** Runs a transformed function eagerly: traced as a whole (once per signature, cached on g), executed at once. */
 export function eagerly(name, g, args) {
@@ -229,7 +247,7 @@ export function grad(f, opts = {}) {
 /** jax.vjp(f, ...primals): returns [out, vjpFn] where vjpFn(cotangents) gives one cotangent per primal. */
 export function vjp(f, ...primals) {
   const t = currentTrace();
-  if (!t) throw new ValueError('vjp: call it inside a traced function (jit, makeJaxpr); use grad or valueAndGrad eagerly');
+  if (!t) return eagerVjp(f, primals);
   const nums = primals.map((_, i) => i);
   const { ft, inner, newArgs, split } = beginDiff(t, f, primals, nums, 'vjp');
   t.root.cleanups.push(ft);
@@ -246,11 +264,56 @@ export function vjp(f, ...primals) {
   // Called in this trace or one nested in it (vmap's, for jacrev): the cotangents are emitted there.
   const vjpFn = (cts) => {
     const here = currentTrace();
+    checkCotangents(cts, outTree);
     const ctLeaves = flatten(cts, isLeafValue).leaves.map((x) => traced(here, x, 'vjp').atomIn(here));
     const r = callCore(() => ft.vjp(outAtoms, ctLeaves, here.core));
     return split(here.wrap(r.derivs));
   };
   return [out, vjpFn];
+}
+
+const pyShape = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+
+// The cotangents of a vjp pullback against its function's outputs, with JAX's errors.
+function checkCotangents(cts, outTree) {
+  const { leaves, def } = flatten(cts, isLeafValue);
+  if (describe(def) !== describe(outTree.def)) {
+    throw new ShapeError(`Tree structure of cotangent input ${describe(def)}, does not match structure of primal output ${describe(outTree.def)}.`);
+  }
+  leaves.forEach((ct, i) => {
+    const want = avalOf(outTree.leaves[i], 'vjp');
+    const got = avalOf(ct, 'vjp');
+    if (want.dtype === 'float32' && got.dtype !== 'float32' && !got.weak) {
+      throw new ShapeError(`Type of cotangent input to vjp pullback function (${got.dtype}) is not the expected tangent type (float32) of corresponding primal output with dtype float32.`);
+    }
+    if (got.shape.length !== want.shape.length || got.shape.some((n, k) => n !== want.shape[k])) {
+      throw new ValueError(`Shape of cotangent input to vjp pullback function ${pyShape(got.shape)} must be the same as the shape of corresponding primal input ${pyShape(want.shape)}.`);
+    }
+  });
+}
+
+// vjp called outside any trace: the outputs computed now, and a pullback
+// that runs the backward pass as one program (the forward pass traced again
+// inside it), per function and number of primals.
+const eagerVjps = new WeakMap();
+function eagerVjp(f, primals) {
+  if (!eagerVjps.has(f)) eagerVjps.set(f, new Map());
+  const byCount = eagerVjps.get(f);
+  const n = primals.length;
+  if (!byCount.has(n)) {
+    byCount.set(n, {
+      forward: (...xs) => f(...xs),
+      backward: (...xs) => vjp(f, ...xs.slice(0, n))[1](xs[n]),
+    });
+  }
+  const { forward, backward } = byCount.get(n);
+  const out = eagerly('vjp', forward, primals);
+  const outTree = flatten(out, isLeafValue);
+  const pullback = (cts) => {
+    checkCotangents(cts, outTree);
+    return eagerly('vjp', backward, [...primals, cts]);
+  };
+  return [out, pullback];
 }
 
 // Per function, per number of primals: jvp as one transformed function of

@@ -115,8 +115,10 @@ def _args_body(fun, flat, box):
 
 
 class _Jit:
-    def __init__(self, fun, static_argnums, static_argnames):
+    def __init__(self, fun, static_argnums, static_argnames, in_shardings=None, out_shardings=None):
         self._fun = fun
+        self._in_shardings = in_shardings
+        self._out_shardings = out_shardings
         self._static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         self._static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
         self._compiled = {}  # static values and in-tree -> (js jit, callback, {signature: out tree})
@@ -152,7 +154,12 @@ class _Jit:
             positions = dict(statics)
             total = len(dyn_args) + len(positions)
             args = [positions[i] if i in positions else next(dyn) for i in range(total)]
-            out, tree = _flat_out(self._fun(*args, **dyn_kw, **static_kw))
+            if self._in_shardings is not None:
+                args = _placed(args, self._in_shardings, "in_shardings")
+            result = self._fun(*args, **dyn_kw, **static_kw)
+            if self._out_shardings is not None:
+                result = _placed(result, self._out_shardings, "out_shardings")
+            out, tree = _flat_out(result)
             out_trees[tuple(_leaf_key(from_js(x)) for x in js_leaves)] = tree
             return out
 
@@ -163,13 +170,29 @@ class _Jit:
         raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), **unsupported):
-    """jax.jit(fun, static_argnums=..., static_argnames=...); usable as a decorator."""
+def _placed(tree, shardings, what):
+    """tree's arrays device_put as `shardings` says: one sharding for all, or one per element of a tuple or list."""
+    from ..sharding import NamedSharding
+
+    if shardings is None or isinstance(shardings, NamedSharding):
+        return device_put(tree, shardings)
+    if isinstance(shardings, (tuple, list)) and isinstance(tree, (tuple, list)) and len(shardings) == len(tree):
+        return type(tree)(_placed(x, s, what) for x, s in zip(tree, shardings))
+    raise ValueError(
+        f"jax.jit: {what} must be a NamedSharding, None, or a tuple of them with one entry per "
+        f"{'argument' if what == 'in_shardings' else 'output'}; got {shardings!r}"
+    )
+
+
+def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), in_shardings=None, out_shardings=None,
+        **unsupported):
+    """jax.jit(fun, static_argnums=..., static_argnames=..., in_shardings=..., out_shardings=...); a decorator too."""
     if unsupported:
         raise NotImplementedError(f"jax.jit: {', '.join(unsupported)} not supported by ShardLab yet")
     if fun is None:
-        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames)
-    return _Jit(fun, static_argnums, static_argnames)
+        return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
+                                 in_shardings=in_shardings, out_shardings=out_shardings)
+    return _Jit(fun, static_argnums, static_argnames, in_shardings, out_shardings)
 
 
 class ClosedJaxpr:
@@ -282,18 +305,22 @@ def vjp(fun, *primals, has_aux=False):
     flat = [pytree.tree_flatten(p) for p in primals]
     leaves = [_as_leaf(x) for f in flat for x in f[0]]
     box = {}
-    with _for_call(_args_body(fun, flat, box)) as fn:
-        res = call(sl.vjp, fn, *leaves)
+    # Kept while vjp_fn lives: called outside a trace, the pullback traces fun again when it runs.
+    fn = _Callback(_args_body(fun, flat, box))
+    res = call(sl.vjp, fn.proxy, *leaves)
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     js_vjp = res[1]
 
     def vjp_fn(cotangents):
         ct_leaves, ct_tree = pytree.tree_flatten(cotangents)
         if ct_tree != box["tree"]:
-            raise ValueError(f"vjp: the cotangent's structure {ct_tree} differs from the output's {box['tree']}")
+            raise TypeError(
+                f"Tree structure of cotangent input {ct_tree}, does not match structure of primal output {box['tree']}."
+            )
         cts = list(call(js_vjp, [_as_leaf(x) for x in ct_leaves]))
         return tuple(_unflatten_args(flat, [from_js(x) for x in cts]))
 
+    vjp_fn.callback = fn
     return out, vjp_fn
 
 
