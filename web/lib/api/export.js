@@ -52,7 +52,7 @@ export class Exported {
 
   /** The program as a Jaxpr (toString(): jax.make_jaxpr's text; toJSON(): its structured form). */
   jaxpr() {
-    return new Jaxpr(this._traced.program);
+    return new Jaxpr(this._traced.program, this._traced.consts.length);
   }
 
   /** Calls the program on arguments of the exported shapes and dtypes: a Promise of the result tree, as a jit call. */

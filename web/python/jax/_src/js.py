@@ -83,6 +83,8 @@ def _python_error(name, message):
         "TypeError": TypeError,
         "RangeError": ValueError,
     }.get(name, RuntimeError)
+    if message.startswith("unbound axis name"):
+        cls = NameError  # as JAX raises it for a collective outside any mesh
     if cls in (errors.ConcretizationTypeError, errors.NonConcreteBooleanIndexError):
         err = cls.__new__(cls)
         Exception.__init__(err, message)

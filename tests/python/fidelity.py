@@ -1,0 +1,26 @@
+# JAX behaviours from Python (run by tests/js/python_scripts.test.js; each
+# line is what JAX 0.11 does): vjp eagerly and its cotangent errors, constvars
+# and integer_pow in printed programs, jit's shardings, NameError for a
+# collective outside any mesh.
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+x = jnp.array([1.0, 2.0])
+y, back = jax.vjp(lambda v: v * v, x)
+print("vjp", y.tolist(), back(jnp.ones(2))[0].tolist())
+for bad in (jnp.ones(3), jnp.ones(2, dtype=jnp.int32), (jnp.ones(2),)):
+    try:
+        back(bad)
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, str(e))
+c = jnp.array([1.0, 2.0, 3.0])
+print(jax.make_jaxpr(lambda v: v + c)(c))
+print(jax.make_jaxpr(lambda v: v ** 3)(c))
+mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Explicit,))
+out = jax.jit(lambda v: v * 2, out_shardings=NamedSharding(mesh, P("i")))(jnp.arange(8.0))
+print("out_shardings", out.sharding.spec, out.tolist()[:3])
+try:
+    jax.make_jaxpr(lambda v: jax.lax.psum(v, "i"))(x)
+except NameError as e:
+    print("NameError", e)
