@@ -335,6 +335,31 @@ Sample scatter_sample() {
 
 }  // namespace
 
+// The rules every scatter shares.
+
+template <Prim P>
+std::vector<Aval> ScatterRules<P>::shape(const Params& p, const std::vector<Aval>& in) {
+  return scatter_shape(Def<P>::kName, p, in);
+}
+template <Prim P>
+void ScatterRules<P>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  scatter_eval<P>(p, in, out);
+}
+template <Prim P>
+std::vector<Batched> ScatterRules<P>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                            int64_t size) {
+  return batch_scatter(b, P, p, in, size);
+}
+template <Prim P>
+Sample ScatterRules<P>::sample() {
+  return scatter_sample<P>();
+}
+template struct ScatterRules<Prim::kScatter>;
+template struct ScatterRules<Prim::kScatterAdd>;
+template struct ScatterRules<Prim::kScatterMul>;
+template struct ScatterRules<Prim::kScatterMin>;
+template struct ScatterRules<Prim::kScatterMax>;
+
 // gather
 
 std::vector<Aval> Def<Prim::kGather>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -427,12 +452,6 @@ Sample Def<Prim::kGather>::sample() {
 
 // scatter
 
-std::vector<Aval> Def<Prim::kScatter>::shape(const Params& p, const std::vector<Aval>& in) {
-  return scatter_shape(kName, p, in);
-}
-void Def<Prim::kScatter>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  scatter_eval<Prim::kScatter>(p, in, out);
-}
 std::vector<MaybeAtom> Def<Prim::kScatter>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                 const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (!t[0] && !t[2]) return {std::nullopt};
@@ -466,21 +485,9 @@ std::vector<MaybeAtom> Def<Prim::kScatter>::transpose(Builder& b, const Params& 
   }
   return out;
 }
-std::vector<Batched> Def<Prim::kScatter>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
-                                               int64_t size) {
-  return batch_scatter(b, Prim::kScatter, p, in, size);
-}
-Sample Def<Prim::kScatter>::sample() { return scatter_sample<Prim::kScatter>(); }
 
 // scatter-add
 
-std::vector<Aval> Def<Prim::kScatterAdd>::shape(const Params& p, const std::vector<Aval>& in) {
-  return scatter_shape(kName, p, in);
-}
-void Def<Prim::kScatterAdd>::eval(const Params& p, const std::vector<const Tensor*>& in,
-                                  const std::vector<Tensor*>& out) {
-  scatter_eval<Prim::kScatterAdd>(p, in, out);
-}
 std::vector<MaybeAtom> Def<Prim::kScatterAdd>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                    const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (!t[0] && !t[2]) return {std::nullopt};
@@ -497,21 +504,9 @@ std::vector<MaybeAtom> Def<Prim::kScatterAdd>::transpose(Builder& b, const Param
   if (linear[2]) out[2] = gather_updates(b, p, kName, *cts[0], x[1], x[2].aval);
   return out;
 }
-std::vector<Batched> Def<Prim::kScatterAdd>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
-                                                  int64_t size) {
-  return batch_scatter(b, Prim::kScatterAdd, p, in, size);
-}
-Sample Def<Prim::kScatterAdd>::sample() { return scatter_sample<Prim::kScatterAdd>(); }
 
 // scatter-mul
 
-std::vector<Aval> Def<Prim::kScatterMul>::shape(const Params& p, const std::vector<Aval>& in) {
-  return scatter_shape(kName, p, in);
-}
-void Def<Prim::kScatterMul>::eval(const Params& p, const std::vector<const Tensor*>& in,
-                                  const std::vector<Tensor*>& out) {
-  scatter_eval<Prim::kScatterMul>(p, in, out);
-}
 std::vector<MaybeAtom> Def<Prim::kScatterMul>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                    const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (!t[0] && !t[2]) return {std::nullopt};
@@ -534,11 +529,6 @@ std::vector<MaybeAtom> Def<Prim::kScatterMul>::transpose(Builder& b, const Param
   if (!linear[0] || !cts[0]) return std::vector<MaybeAtom>(3);
   return {b.emit1(Prim::kScatterMul, p, {*cts[0], x[1], x[2]}), std::nullopt, std::nullopt};
 }
-std::vector<Batched> Def<Prim::kScatterMul>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
-                                                  int64_t size) {
-  return batch_scatter(b, Prim::kScatterMul, p, in, size);
-}
-Sample Def<Prim::kScatterMul>::sample() { return scatter_sample<Prim::kScatterMul>(); }
 
 // scatter-min and scatter-max
 
@@ -568,46 +558,14 @@ MaybeAtom extremal_jvp(Builder& b, Prim prim, const Params& p, const std::vector
 
 }  // namespace
 
-std::vector<Aval> Def<Prim::kScatterMin>::shape(const Params& p, const std::vector<Aval>& in) {
-  return scatter_shape(kName, p, in);
-}
-void Def<Prim::kScatterMin>::eval(const Params& p, const std::vector<const Tensor*>& in,
-                                  const std::vector<Tensor*>& out) {
-  scatter_eval<Prim::kScatterMin>(p, in, out);
-}
 std::vector<MaybeAtom> Def<Prim::kScatterMin>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                    const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return {extremal_jvp(b, Prim::kScatterMin, p, x, z[0], t)};
 }
-std::vector<MaybeAtom> Def<Prim::kScatterMin>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                         const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
-}
-std::vector<Batched> Def<Prim::kScatterMin>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
-                                                  int64_t size) {
-  return batch_scatter(b, Prim::kScatterMin, p, in, size);
-}
-Sample Def<Prim::kScatterMin>::sample() { return scatter_sample<Prim::kScatterMin>(); }
 
-std::vector<Aval> Def<Prim::kScatterMax>::shape(const Params& p, const std::vector<Aval>& in) {
-  return scatter_shape(kName, p, in);
-}
-void Def<Prim::kScatterMax>::eval(const Params& p, const std::vector<const Tensor*>& in,
-                                  const std::vector<Tensor*>& out) {
-  scatter_eval<Prim::kScatterMax>(p, in, out);
-}
 std::vector<MaybeAtom> Def<Prim::kScatterMax>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                    const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   return {extremal_jvp(b, Prim::kScatterMax, p, x, z[0], t)};
 }
-std::vector<MaybeAtom> Def<Prim::kScatterMax>::transpose(Builder&, const Params&, const std::vector<MaybeAtom>&,
-                                                         const std::vector<Atom>& x, const std::vector<bool>& linear) {
-  return not_linear(kName, x, linear);
-}
-std::vector<Batched> Def<Prim::kScatterMax>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
-                                                  int64_t size) {
-  return batch_scatter(b, Prim::kScatterMax, p, in, size);
-}
-Sample Def<Prim::kScatterMax>::sample() { return scatter_sample<Prim::kScatterMax>(); }
 
 }  // namespace shardlab::ir

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "ir/primitive.h"
+#include "ir/primitives/rule_bases.h"
 #include "ir/program.h"
 
 namespace shardlab::ir {
@@ -40,32 +41,46 @@ struct Def<Prim::kGather> {
   SHARDLAB_BATCH_RULE
 };
 
+/// The rules the scatters share (their Defs add their JVP and transpose):
+/// the shape rule (the operand's type; updates shaped as the indices' batch
+/// dimensions and the windows), evaluation (each update combined into the
+/// operand in row-major order, dropped or clamped out of bounds), batching
+/// (every operand batched along 0, the batch a batching dimension of operand
+/// and indices) and the sample.
+template <Prim P>
+struct ScatterRules {
+  SHARDLAB_SHAPE_RULE
+  SHARDLAB_EVAL_RULE
+  SHARDLAB_BATCH_RULE
+  SHARDLAB_SAMPLE
+};
+
 /// scatter[dimension_numbers, indices_are_sorted, mode, unique_indices](x,
 /// idx, u): x with each update window written at its index (the last write
 /// wins where windows overlap). Linear in (x, u) jointly: dz = scatter(dx,
 /// idx, du); transpose: x's cotangent is ct with the written entries zeroed,
 /// u's the gather of ct where that update is the one that won.
 template <>
-struct Def<Prim::kScatter> {
+struct Def<Prim::kScatter> : ScatterRules<Prim::kScatter> {
   static constexpr const char* kName = "scatter";
   static constexpr ParamSchema kParams{
       {"dimension_numbers", ParamType::kIntLists, false, false, ParamFormat::kScatterDimensions},
       {"indices_are_sorted", ParamType::kBool},
       {"mode", ParamType::kString, false, false, ParamFormat::kGatherMode},
       {"unique_indices", ParamType::kBool}};
-  SHARDLAB_RULES
-  SHARDLAB_BATCH_RULE
+  SHARDLAB_JVP_RULE
+  SHARDLAB_TRANSPOSE_RULE
 };
 
 /// scatter-add: x with the updates added at their indices (duplicates
 /// accumulate). Linear in (x, u) jointly: dz = scatter-add(dx, idx, du);
 /// transpose: x's cotangent is ct, u's the gather of ct.
 template <>
-struct Def<Prim::kScatterAdd> {
+struct Def<Prim::kScatterAdd> : ScatterRules<Prim::kScatterAdd> {
   static constexpr const char* kName = "scatter-add";
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
-  SHARDLAB_RULES
-  SHARDLAB_BATCH_RULE
+  SHARDLAB_JVP_RULE
+  SHARDLAB_TRANSPOSE_RULE
 };
 
 /// scatter-mul: x multiplied by the updates at their indices. With unique
@@ -73,32 +88,30 @@ struct Def<Prim::kScatterAdd> {
 /// scatter-add(0, idx, gather(x) du); linear in x alone: ct ->
 /// scatter-mul(ct, idx, u).
 template <>
-struct Def<Prim::kScatterMul> {
+struct Def<Prim::kScatterMul> : ScatterRules<Prim::kScatterMul> {
   static constexpr const char* kName = "scatter-mul";
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
-  SHARDLAB_RULES
-  SHARDLAB_BATCH_RULE
+  SHARDLAB_JVP_RULE
+  SHARDLAB_TRANSPOSE_RULE
 };
 
 /// scatter-min: the smaller of x and the updates at their indices. dz at
 /// an entry is the mean of the tangents of the values that tie for the
 /// result there (x's and every update's written to it).
 template <>
-struct Def<Prim::kScatterMin> {
+struct Def<Prim::kScatterMin> : ScatterRules<Prim::kScatterMin>, NotLinear<Def<Prim::kScatterMin>> {
   static constexpr const char* kName = "scatter-min";
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
-  SHARDLAB_RULES
-  SHARDLAB_BATCH_RULE
+  SHARDLAB_JVP_RULE
 };
 
 /// scatter-max: the larger of x and the updates at their indices; dz as
 /// scatter-min's.
 template <>
-struct Def<Prim::kScatterMax> {
+struct Def<Prim::kScatterMax> : ScatterRules<Prim::kScatterMax>, NotLinear<Def<Prim::kScatterMax>> {
   static constexpr const char* kName = "scatter-max";
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
-  SHARDLAB_RULES
-  SHARDLAB_BATCH_RULE
+  SHARDLAB_JVP_RULE
 };
 
 }  // namespace shardlab::ir
