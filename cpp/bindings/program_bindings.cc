@@ -49,6 +49,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("jvp", &JsFunction::jvp)
       .function("grad", &JsFunction::grad)
       .function("customJvpCall", &JsFunction::custom_jvp_call)
+      .function("jitCall", &JsFunction::jit_call)
       .function("customVjpCall", &JsFunction::custom_vjp_call);
   class_<JsCond>("CondTrace")
       .constructor<JsTrace&, const val&>()

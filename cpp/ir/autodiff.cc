@@ -99,6 +99,11 @@ std::vector<Atom> FunctionTrace::custom_jvp_call(std::vector<Atom> outs, const s
   return outer_.emit(Prim::kCustomJvpCall, params, concat(inner_.captured(), args_));
 }
 
+std::vector<Atom> FunctionTrace::jit_call(std::vector<Atom> outs, const std::string& name) {
+  const Params params{{"name", name}, {"jaxpr", std::make_shared<const Program>(program(outs))}};
+  return outer_.emit(Prim::kJit, params, concat(inner_.captured(), args_));
+}
+
 std::vector<Atom> FunctionTrace::custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd,
                                                  RuleRef bwd) {
   const Program p = program(outs);

@@ -45,6 +45,9 @@ class FunctionTrace {
   /// custom_jvp_call of f's program (the values it closes over first among
   /// its operands: num_consts), differentiated by the rule `jvp`.
   std::vector<Atom> custom_jvp_call(std::vector<Atom> outs, const std::string& name, RuleRef jvp);
+  /// A jitted function's call inside another trace: one jit equation of f's
+  /// program (the values it closes over first among its operands), named `name`.
+  std::vector<Atom> jit_call(std::vector<Atom> outs, const std::string& name);
   /// jax.custom_vjp's call: as custom_jvp_call, differentiated by `fwd` and `bwd`.
   std::vector<Atom> custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd, RuleRef bwd);
 

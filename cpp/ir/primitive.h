@@ -135,6 +135,8 @@ enum class Prim : uint16_t {
   kCustomJvpCall,
   kCustomVjpCall,
   kCustomLin,
+  // call.h
+  kJit,
   // control_flow.h
   kCond,
   kScan,

@@ -7,6 +7,7 @@
 
 #include "ir/primitive.h"
 #include "ir/primitives/bitwise.h"
+#include "ir/primitives/call.h"
 #include "ir/primitives/comparisons.h"
 #include "ir/primitives/control_flow.h"
 #include "ir/primitives/derivatives.h"

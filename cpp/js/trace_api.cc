@@ -396,6 +396,10 @@ val JsFunction::custom_jvp_call(const val& outs, const std::string& name, const 
   return with_js_errors([&] { return atoms_to_js(t_->custom_jvp_call(body_.atoms(outs), name, js_rule(jvp_name, jvp))); });
 }
 
+val JsFunction::jit_call(const val& outs, const std::string& name) {
+  return with_js_errors([&] { return atoms_to_js(t_->jit_call(body_.atoms(outs), name)); });
+}
+
 val JsFunction::custom_vjp_call(const val& outs, const std::string& name, const std::string& fwd_name, const val& fwd,
                                 const std::string& bwd_name, const val& bwd) {
   return with_js_errors([&] {

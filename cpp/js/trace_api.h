@@ -147,6 +147,8 @@ class JsFunction {
   /// differentiated by the JS rule `jvp` named `jvp_name` (js_rule).
   emscripten::val custom_jvp_call(const emscripten::val& outs, const std::string& name, const std::string& jvp_name,
                                   const emscripten::val& jvp);
+  /// A jitted function's call (outputs `outs`) named `name`: one jit equation.
+  emscripten::val jit_call(const emscripten::val& outs, const std::string& name);
   /// jax.custom_vjp's call, differentiated by the JS rules `fwd` and `bwd`.
   emscripten::val custom_vjp_call(const emscripten::val& outs, const std::string& name, const std::string& fwd_name,
                                   const emscripten::val& fwd, const std::string& bwd_name, const emscripten::val& bwd);

@@ -82,6 +82,8 @@ Program every_primitive() {
     const Atom e = unary(b, Prim::kErfInv, sub(b, mul(b, unary(b, Prim::kErf, u), f32_scalar(0.5)), f32_scalar(0.1)));
     const Atom small = b.emit1(Prim::kAnd, {}, {i, Atom::constant(7, DType::kInt32)});  // keeps the sums finite
     t = add(b, t, b.emit1(Prim::kIntegerPow, {{"y", int64_t{2}}}, {unary(b, Prim::kTanh, t)}));
+    const Sample jit = primitive(Prim::kJit).sample();  // square(x) = x * x
+    t = add(b, t, broadcast_in_dim(b, reduce_sum(b, b.emit1(Prim::kJit, jit.params, {slice(b, t, {0, 0}, {2, 3}, {1, 1})}), {0, 1}), {8, 4}, {}));
     t = add(b, t, add(b, b.emit1(Prim::kNextafter, {}, {e, f32_scalar(1.0)}), convert_element_type(b, small, DType::kFloat32)));
   }
   t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));

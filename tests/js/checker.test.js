@@ -46,6 +46,25 @@ describe('data-parallel-step', () => {
     expect(r.passed).toBe(true);
   });
 
+  test("a learner's own jit inside (a jit equation in the traced program) changes no verdict", async () => {
+    const jitted = sl.jit(dataParallelSolution);
+    const r = await checkSolution(dataParallel, (...args) => jitted(...args), { seed: 7 });
+    expect(failed(r)).toEqual({ requirements: [], cases: 0 });
+    const innerJit = (w, b, x, y, lr) => {
+      const mesh = sl.makeMesh([8], ['data']);
+      const local = sl.jit((w, b, x, y) => {
+        const loss = (w, b) => x.matmul(w).add(b).sub(y).square().sum().div(x.shape[0]);
+        const [wv, bv] = lax.pcast([w, b], 'data', { to: 'varying' });
+        const [l, [gw, gb]] = sl.valueAndGrad(loss, { argnums: [0, 1] })(wv, bv);
+        const [mw, mb, ml] = lax.pmean([gw, gb, l], 'data');
+        return { w: w.sub(mw.mul(lr)), b: b.sub(mb.mul(lr)), loss: ml };
+      });
+      return sl.shardMap(local, { mesh, inSpecs: [P(), P(), P('data'), P('data')], outSpecs: P() })(w, b, x, y);
+    };
+    const inner = await checkSolution(dataParallel, innerJit, { seed: 7 });
+    expect(failed(inner)).toEqual({ requirements: [], cases: 0 });
+  });
+
   test('psum divided by 8 passes like pmean; grad works like valueAndGrad', async () => {
     const viaPsum = (w, b, x, y, lr) => {
       const mesh = sl.makeMesh([8], ['data']);

@@ -99,4 +99,32 @@ describe('JAX fidelity', () => {
     expect(await summed.item()).toBe(36);
     expect(sl.makeJaxpr(sl.jit((x) => x, { inShardings: new sl.NamedSharding(mesh, P('i')) }))(sl.array(new Array(8).fill(1))).toString()).toContain('shard_map');
   });
+
+  test('a jitted function inside a trace is one jit equation, as JAX prints it; values, grad and vmap go through it', async () => {
+    const inner = sl.jit(function affine(x) {
+      return np.add(np.multiply(x, 2), 1);
+    });
+    const outer = (x) => np.sum(inner(np.sin(x)));
+    expect(sl.makeJaxpr(outer)(sl.array([1, 2])).toString()).toBe(
+      [
+        '{ lambda ; a:f32[2]. let',
+        '    b:f32[2] = sin a',
+        '    c:f32[2] = jit[',
+        '      name=affine',
+        '      jaxpr={ lambda ; d:f32[2]. let',
+        '          e:f32[2] = mul d 2.0:f32[]',
+        '          f:f32[2] = add e 1.0:f32[]',
+        '        in (f,) }',
+        '    ] b',
+        '    g:f32[] = reduce_sum[axes=(0,)] c',
+        '  in (g,) }',
+      ].join('\n'),
+    );
+    const x = [0.5, 1.5];
+    expect(Math.abs((await sl.jit(outer)(sl.array(x)).then((v) => v.item())) - x.reduce((s, v) => s + 2 * Math.sin(v) + 1, 0))).toBeLessThan(1e-5);
+    const g = await (await sl.grad(outer)(sl.array(x))).tolist();
+    g.forEach((v, i) => expect(Math.abs(v - 2 * Math.cos(x[i]))).toBeLessThan(1e-5));
+    const batched = await (await sl.vmap(outer)(sl.array([x, x]))).tolist();
+    expect(batched[0]).toBeCloseTo(batched[1], 6);
+  });
 });

@@ -1,6 +1,7 @@
 # JAX behaviours from Python (run by tests/js/python_scripts.test.js; each
 # line is what JAX 0.11 does): vjp eagerly and its cotangent errors, constvars
-# and integer_pow in printed programs, jit's shardings, NameError for a
+# and integer_pow in printed programs, a nested jit as a jit equation,
+# jit's shardings, NameError for a
 # collective outside any mesh.
 import jax
 import jax.numpy as jnp
@@ -17,6 +18,15 @@ for bad in (jnp.ones(3), jnp.ones(2, dtype=jnp.int32), (jnp.ones(2),)):
 c = jnp.array([1.0, 2.0, 3.0])
 print(jax.make_jaxpr(lambda v: v + c)(c))
 print(jax.make_jaxpr(lambda v: v ** 3)(c))
+
+
+@jax.jit
+def double(u):
+    return u * 2
+
+
+print(jax.make_jaxpr(lambda v: double(v) + 1)(c))
+print("grad through a nested jit", jax.grad(lambda v: double(v).sum())(c).tolist())
 mesh = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Explicit,))
 out = jax.jit(lambda v: v * 2, out_shardings=NamedSharding(mesh, P("i")))(jnp.arange(8.0))
 print("out_shardings", out.sharding.spec, out.tolist()[:3])

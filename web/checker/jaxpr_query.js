@@ -41,9 +41,27 @@ export function equationRuns(program) {
   return out;
 }
 
-/** Every shard_map equation, at any depth. */
+// The primitives whose program's inputs are their operands, one for one (a
+// nested jit, a custom call): a value passed in is the same value inside.
+const CALLS = new Set(['jit', 'custom_jvp_call', 'custom_vjp_call']);
+
+/**
+ * Every shard_map equation, at any depth, each operand with its `origin`: the
+ * name of the variable it is, followed out through the calls it was passed
+ * into (so a learner's own jit around a shard_map changes nothing).
+ */
 export function shardMaps(program) {
-  return allEquations(program).filter((e) => e.primitive === 'shard_map');
+  const out = [];
+  const walk = (p, origin) => {
+    const of = (a) => origin.get(a.name) ?? a.name;
+    for (const e of p.eqns) {
+      if (e.primitive === 'shard_map') out.push({ ...e, inputs: e.inputs.map((a) => ({ ...a, origin: of(a) })) });
+      const inner = CALLS.has(e.primitive) ? new Map(subPrograms(e)[0].invars.map((v, i) => [v.name, of(e.inputs[i])])) : new Map();
+      subPrograms(e).forEach((q) => walk(q, inner));
+    }
+  };
+  walk(program, new Map());
+  return out;
 }
 
 /**
@@ -55,7 +73,7 @@ export function bodyInputsFrom(sm, varName, { split } = {}) {
   const body = sm.params.jaxpr;
   const out = [];
   sm.inputs.forEach((a, i) => {
-    if (a.name !== varName) return;
+    if ((a.origin ?? a.name) !== varName) return;
     const v = body.invars[i];
     const whole = JSON.stringify(v.aval.shape) === JSON.stringify(a.aval.shape);
     if (split === false && !whole) return;

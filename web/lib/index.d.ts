@@ -259,10 +259,18 @@ declare const exportNs: {
   readonly Exported: typeof Exported;
 };
 export { exportNs as export };
-/** jax.jit: returns an async function (inlined inside other traces). */
+/** jax.jit: returns an async function (inside other traces, one `jit` equation, run inline). */
 export function jit<F extends AnyFn>(
   f: F,
-  options?: { staticArgnums?: number | number[] },
+  options?: {
+    staticArgnums?: number | number[];
+    /** Where the arguments go: one sharding (or spec) for all, or a tree prefix of the argument list. */
+    inShardings?: any;
+    /** Where the outputs go: one sharding for all, or a tree prefix of the output. */
+    outShardings?: any;
+    /** The name the printed jit equation gives the function (f.name by default). */
+    name?: string;
+  },
 ): ((...args: Parameters<F>) => Promise<any>) & {
   /** jax.jit's call: the output tree at once, its arrays futures (computed in a blocking engine). */
   dispatch(...args: Parameters<F>): any;

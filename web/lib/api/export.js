@@ -205,15 +205,18 @@ function checkAvals(list, what, n) {
   });
 }
 
-// The meshes of a program's shard_maps (in its JSON form, as the core accepted it).
+// The meshes of a program's shard_maps at any depth (in its JSON form, as
+// the core accepted it): in shard_map bodies, jit calls, branches, loops.
 function meshesOf(program) {
   const out = new Map();
+  const isProgram = (v) => v !== null && typeof v === 'object' && Array.isArray(v.eqns);
   const walk = (p) => {
     for (const e of p.eqns) {
-      if (e.primitive !== 'shard_map') continue;
-      const m = makeMesh(e.params.mesh.shape, e.params.mesh.axis_names);
-      out.set(m.key, m);
-      walk(e.params.jaxpr);
+      if (e.primitive === 'shard_map') {
+        const m = makeMesh(e.params.mesh.shape, e.params.mesh.axis_names);
+        out.set(m.key, m);
+      }
+      Object.values(e.params).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isProgram).forEach(walk);
     }
   };
   walk(program);

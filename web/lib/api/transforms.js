@@ -15,12 +15,14 @@ import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './tr
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
  * shapes). Calling it returns a Promise of the output tree of arrays; the
- * work runs on the device workers. Inside another trace it is inlined.
+ * work runs on the device workers. Inside another trace it is one `jit`
+ * equation of fn's program (printed as JAX prints it, run inline), named
+ * `name` (fn's name by default).
  * inShardings / outShardings (a sharding or a PartitionSpec for all, or a
  * tree prefix of the argument list / the output) place the arguments and
  * outputs so, as devicePut inside the function would.
  */
-export function jit(f, { staticArgnums = [], inShardings = null, outShardings = null } = {}) {
+export function jit(f, { staticArgnums = [], inShardings = null, outShardings = null, name = f.name || 'fn' } = {}) {
   const fn = inShardings === null && outShardings === null ? f : placed(f, inShardings, outShardings);
   const statics = Array.isArray(staticArgnums) ? staticArgnums : [staticArgnums];
   const caches = new Map();
@@ -40,8 +42,24 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
     const { tracedProgram, leaves } = compiled(cache, call, dynamic, 'jit');
     return { outs: execute(tracedProgram, leaves, 'jit'), def: tracedProgram.outDef };
   };
+  // Inside another trace: fn traced as a function of its non-static
+  // arguments (closing over the trace's values), emitted as one jit equation.
+  const nested = (...args) => {
+    const t = currentTrace();
+    const nums = args.map((_, i) => i).filter((i) => !statics.includes(i));
+    const { ft, inner, newArgs } = beginDiff(t, fn, args, nums, 'jit');
+    try {
+      const out = withTrace(inner, () => fn(...newArgs));
+      const { leaves, def } = flatten(out, isLeafValue);
+      const outAtoms = leaves.map((x) => traced(inner, x, 'jit').atomIn(inner));
+      return unflatten(def, t.wrap(callCore(() => ft.jitCall(outAtoms, name))));
+    } finally {
+      inner.live = false;
+      ft.delete();
+    }
+  };
   const jitted = function (...args) {
-    if (currentTrace()) return fn(...args);
+    if (currentTrace()) return nested(...args);
     let run;
     try {
       run = dispatch(...args);
@@ -55,11 +73,11 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
    * arrays futures (computed already in a blocking engine); errors throw.
    */
   jitted.dispatch = (...args) => {
-    if (currentTrace()) return fn(...args);
+    if (currentTrace()) return nested(...args);
     const run = dispatch(...args);
     return unflatten(run.def, run.outs);
   };
-  Object.defineProperty(jitted, 'name', { value: `jit(${f.name || 'fn'})` });
+  Object.defineProperty(jitted, 'name', { value: `jit(${name})` });
   return jitted;
 }
 

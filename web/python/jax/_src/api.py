@@ -164,7 +164,7 @@ class _Jit:
             return out
 
         cb = _Callback(body)
-        return sl.jit(cb.proxy), cb, out_trees
+        return sl.jit(cb.proxy, {"name": getattr(self._fun, "__name__", "fun")}), cb, out_trees
 
     def lower(self, *args, **kwargs):
         raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")
