@@ -235,7 +235,7 @@ function indexer(t, shape, idx, values) {
   const advShapes = advanced.map((d) => (idx[d].kind === 'array' ? values[idx[d].k].shape : []));
   const B = broadcastShapes(advShapes, 'index');
   const contiguous = advanced.every((d, k) => k === 0 || d === advanced[k - 1] + 1);
-  const result = []; // {size, window: operand dim} or {size, batch: 'adv' | {arange}}
+  const result = []; // per result dimension: {size, window: operand dim} or {size, batch: 'adv' or 'arange'}
   const columns = []; // {dim, value: (batchShape, batchPos) => int32 tracer of batchShape}
   const sliceSizes = [];
   let advAt = -1;
