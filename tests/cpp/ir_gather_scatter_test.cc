@@ -124,14 +124,15 @@ TEST(Scatter, EachCombinerWithDuplicatesAndDroppedWindows) {
       {Prim::kScatterMul, [](float a, float b) { return a * b; }},
       {Prim::kScatterMin, [](float a, float b) { return std::min(a, b); }},
       {Prim::kScatterMax, [](float a, float b) { return std::max(a, b); }}};
-  for (const auto& [prim, combine] : cases) {
+  for (const auto& c : cases) {
+    const Prim prim = c.first;  // a plain variable: lambdas cannot capture structured bindings in C++17
     SCOPED_TRACE(primitive(prim).name);
     const auto z = as_floats(evaluate(
         [&](Builder& b, auto in) {
           return scatter(b, prim, in[0], const_i32(b, {5, 1}, idx), in[1], kRows, IndexMode{"fill"});
         },
         {host_f32({4, 2}, x), host_f32({5, 2}, u)}));
-    EXPECT_EQ(z, scatter_rows(x, idx, u, 2, combine));
+    EXPECT_EQ(z, scatter_rows(x, idx, u, 2, c.second));
   }
   // clip: the out-of-bounds rows land on the last and the first row.
   const auto clipped = as_floats(evaluate(
