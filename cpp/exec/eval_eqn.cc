@@ -1,7 +1,5 @@
 #include "exec/eval_eqn.h"
 
-#include <algorithm>
-#include <cstring>
 
 #include "exec/while_loop.h"
 #include "runtime/errors.h"
@@ -9,16 +7,7 @@
 namespace shardlab::exec {
 
 HostArray literal_array(const ir::Atom& a) {
-  HostArray h{a.aval, std::vector<uint32_t>(1)};
-  if (a.aval.dtype == DType::kFloat32) {
-    const float f = static_cast<float>(a.literal);
-    std::memcpy(h.words.data(), &f, 4);
-  } else {
-    // Integers wrap to 32 bits (as a uint32 literal above 2^31 must); out-of-range doubles saturate first.
-    const double v = std::max(-9.2e18, std::min(9.2e18, a.literal));
-    h.words[0] = static_cast<uint32_t>(static_cast<int64_t>(v));
-  }
-  return h;
+  return HostArray{a.aval, {element_word(a.literal, a.aval.dtype)}};
 }
 
 void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,

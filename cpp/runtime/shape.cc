@@ -1,5 +1,7 @@
 #include "runtime/shape.h"
 
+#include <algorithm>
+#include <cstring>
 #include <sstream>
 
 #include "runtime/errors.h"
@@ -32,6 +34,19 @@ const char* dtype_long_name(DType dtype) {
       return "uint32";
   }
   return "?";
+}
+
+uint32_t element_word(double value, DType dtype) {
+  uint32_t w = 0;
+  if (dtype == DType::kFloat32) {
+    const float f = static_cast<float>(value);
+    std::memcpy(&w, &f, 4);
+  } else if (dtype == DType::kBool) {
+    w = value != 0 ? 1 : 0;
+  } else {
+    w = static_cast<uint32_t>(static_cast<int64_t>(std::max(-9.2e18, std::min(9.2e18, value))));
+  }
+  return w;
 }
 
 Dims strides_of(const Shape& shape) noexcept {

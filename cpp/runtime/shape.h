@@ -21,6 +21,11 @@ const char* dtype_name(DType dtype);
 /// numpy's name of a dtype ("float32", "int32", "bool"), as params and the JS API print.
 const char* dtype_long_name(DType dtype);
 
+/// The 4-byte element of `dtype` holding `value` (a literal's, a fill's): a
+/// float32's bits; an integer wrapped to 32 bits (saturating first beyond
+/// int64), as a uint32 literal above 2^31 needs; a bool's 0 or 1.
+uint32_t element_word(double value, DType dtype);
+
 /// The DType numpy calls `name`; throws a ValueError naming `fn` and the valid names.
 DType dtype_from_name(const std::string& name, const char* fn);
 

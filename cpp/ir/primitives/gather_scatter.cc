@@ -182,19 +182,18 @@ class IndexWalk {
 // The 4-byte word gather fills out-of-bounds windows with: fill_value in the
 // dtype, or JAX's default for None (NaN, the smallest int32, the largest uint32, True).
 uint32_t fill_word(double fill, DType dtype) {
-  uint32_t w = 0;
-  if (dtype == DType::kFloat32) {
-    const float f = std::isnan(fill) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(fill);
-    std::memcpy(&w, &f, 4);
-  } else if (dtype == DType::kInt32) {
-    const int32_t i = std::isnan(fill) ? std::numeric_limits<int32_t>::min() : static_cast<int32_t>(fill);
-    std::memcpy(&w, &i, 4);
-  } else if (dtype == DType::kUInt32) {
-    w = std::isnan(fill) ? 0xFFFFFFFFu : static_cast<uint32_t>(static_cast<int64_t>(fill));
-  } else {
-    w = std::isnan(fill) || fill != 0 ? 1 : 0;
+  if (!std::isnan(fill)) return element_word(fill, dtype);
+  switch (dtype) {
+    case DType::kFloat32:
+      return element_word(fill, dtype);
+    case DType::kInt32:
+      return 0x80000000u;  // the smallest int32
+    case DType::kUInt32:
+      return 0xFFFFFFFFu;
+    case DType::kBool:
+      return 1;
   }
-  return w;
+  return 0;
 }
 
 // The window extents along each operand dimension of a scatter's updates.

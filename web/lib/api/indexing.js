@@ -304,7 +304,8 @@ function arangeTracer(t, start, step, len) {
 }
 
 const MODES = { clip: 'clip', fill: 'fill', drop: 'fill', promise_in_bounds: 'promise_in_bounds' };
-function modeOf(mode, dflt, fn) {
+/** The primitives' mode for an index mode (JAX's names; 'drop' is 'fill'), `dflt` when none; errors name `fn`. */
+export function modeOf(mode, dflt, fn) {
   if (mode === undefined || mode === null) return dflt;
   if (!(mode in MODES)) throw new ValueError(`${fn}: mode ${describeValue(mode)} must be 'clip', 'fill', 'drop' or 'promise_in_bounds'`);
   return MODES[mode];

@@ -342,7 +342,8 @@ function reduction(name, prim, { finish, prepare = (v) => v, join } = {}) {
 }
 
 const countable = (v) => (v.dtype === 'bool' ? asDtype(v, 'int32') : v);
-const truth = (v) => (v.dtype === 'bool' ? v : notEqual(v, 0));
+/** v as bools: v itself for bools, else v != 0 (numpy's truth of a value). */
+export const truth = (v) => (v.dtype === 'bool' ? v : notEqual(v, 0));
 
 /** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial}). */
 export const sum = reduction('sum', 'reduce_sum', { prepare: countable, join: (s, i) => add(s, i) });

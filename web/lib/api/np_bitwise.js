@@ -3,7 +3,7 @@
 // (operands converted to bool first, as jnp's).
 
 import { ShapeError } from '../errors.js';
-import { elementwise, emitHere, notEqual } from './np.js';
+import { elementwise, emitHere, truth } from './np.js';
 import { defop } from './op.js';
 import { traced, traceFor } from './operands.js';
 
@@ -40,7 +40,6 @@ export const bitwiseNot = defop('bitwiseNot', 1, (x) => {
 /** np.invert: bitwiseNot. */
 export const invert = bitwiseNot;
 
-const truth = (v) => (v.dtype === 'bool' ? v : notEqual(v, 0));
 const logical = (name, prim) =>
   defop(name, 2, (x, y) => {
     const t = traceFor(name);

@@ -1,14 +1,13 @@
 // numpy's indexing functions over x.at(...): take, take_along_axis and flip
 // (re-exported by np.js).
 
-import { ShapeError, ValueError } from '../errors.js';
-import { getItem, Slice } from './indexing.js';
+import { ShapeError } from '../errors.js';
+import { getItem, modeOf, Slice } from './indexing.js';
 import { normAxis, reshape } from './np.js';
 import { defop } from './op.js';
 import { avalOf, traced, traceFor } from './operands.js';
 
 const all = () => new Slice(null, null, null);
-const MODES = ['fill', 'clip', 'drop', 'promise_in_bounds'];
 
 /**
  * np.take(a, indices, {axis, mode, fillValue}): the elements of `a` at
@@ -17,7 +16,7 @@ const MODES = ['fill', 'clip', 'drop', 'promise_in_bounds'];
  * 'fill'; 'clip' clamps them.
  */
 export function take(a, indices, { axis = null, mode = 'fill', fillValue } = {}) {
-  if (!MODES.includes(mode)) throw new ValueError(`np.take: mode ${JSON.stringify(mode)} must be one of ${MODES.map((m) => `'${m}'`).join(', ')}`);
+  modeOf(mode, 'fill', 'np.take');
   const { shape } = avalOf(a, 'np.take');
   const x = axis === null ? reshape(a, [-1]) : a;
   const ax = axis === null ? 0 : normAxis(axis, shape.length, 'np.take');
@@ -38,7 +37,7 @@ function positions(n, dim, rank) {
  */
 export function takeAlongAxis(arr, indices, axis, { mode = 'fill', fillValue } = {}) {
   const fn = 'np.takeAlongAxis';
-  if (!MODES.includes(mode)) throw new ValueError(`${fn}: mode ${JSON.stringify(mode)} must be one of ${MODES.map((m) => `'${m}'`).join(', ')}`);
+  modeOf(mode, 'fill', fn);
   const { shape } = avalOf(arr, fn);
   const ishape = avalOf(indices, fn).shape;
   if (axis === null) return take(arr, indices, { mode, fillValue });

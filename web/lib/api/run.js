@@ -210,7 +210,12 @@ function outShardings(tracedProgram, mesh) {
   return tracedProgram.outShardings.list;
 }
 
+// The eager programs, per operation and static options, the most recently
+// used last: keys carry values (an index's integers, a slice's bounds), so a
+// loop over them would otherwise keep one program per value forever. A
+// running job holds the program it runs, so deleting an evicted one is safe.
 const eagerCaches = new Map();
+const EAGER_CACHE_KEYS = 256;
 
 /**
  * Runs fn(...args) now, outside any trace, as a one-off program cached under
@@ -219,10 +224,18 @@ const eagerCaches = new Map();
  */
 export function runEager(key, fn, args) {
   let cache = eagerCaches.get(key);
-  if (!cache) {
+  if (cache) {
+    eagerCaches.delete(key); // re-inserted below as the most recent
+  } else {
     cache = new Map();
-    eagerCaches.set(key, cache);
+    if (eagerCaches.size >= EAGER_CACHE_KEYS) {
+      const [oldest, programs] = eagerCaches.entries().next().value;
+      eagerCaches.delete(oldest);
+      for (const p of programs.values()) p.program.delete();
+    }
   }
-  const { tracedProgram, leaves } = compiled(cache, fn, args, key.split('|')[0], true);
-  return unflatten(tracedProgram.outDef, execute(tracedProgram, leaves, key.split('|')[0]));
+  eagerCaches.set(key, cache);
+  const name = key.split('|')[0];
+  const { tracedProgram, leaves } = compiled(cache, fn, args, name, true);
+  return unflatten(tracedProgram.outDef, execute(tracedProgram, leaves, name));
 }
