@@ -1,6 +1,5 @@
 #include "exec/eval_eqn.h"
 
-
 #include "exec/while_loop.h"
 #include "runtime/errors.h"
 

@@ -310,21 +310,24 @@ function checkCotangents(cts, outTree) {
   });
 }
 
+// What `make(n)` makes for function f and n primals, made once: the
+// functions eager vjp and jvp run (their programs are cached on them).
+function perArity(cache, f, n, make) {
+  if (!cache.has(f)) cache.set(f, new Map());
+  const byCount = cache.get(f);
+  if (!byCount.has(n)) byCount.set(n, make(n));
+  return byCount.get(n);
+}
+
 // vjp called outside any trace: the outputs computed now, and a pullback
 // that runs the backward pass as one program (the forward pass traced again
 // inside it), per function and number of primals.
 const eagerVjps = new WeakMap();
 function eagerVjp(f, primals) {
-  if (!eagerVjps.has(f)) eagerVjps.set(f, new Map());
-  const byCount = eagerVjps.get(f);
-  const n = primals.length;
-  if (!byCount.has(n)) {
-    byCount.set(n, {
-      forward: (...xs) => f(...xs),
-      backward: (...xs) => vjp(f, ...xs.slice(0, n))[1](xs[n]),
-    });
-  }
-  const { forward, backward } = byCount.get(n);
+  const { forward, backward } = perArity(eagerVjps, f, primals.length, (n) => ({
+    forward: (...xs) => f(...xs),
+    backward: (...xs) => vjp(f, ...xs.slice(0, n))[1](xs[n]),
+  }));
   const out = eagerly('vjp', forward, primals);
   const outTree = flatten(out, isLeafValue);
   const pullback = (cts) => {
@@ -337,12 +340,7 @@ function eagerVjp(f, primals) {
 // Per function, per number of primals: jvp as one transformed function of
 // primals and tangents, run eagerly (jvp called outside any trace).
 const eagerJvps = new WeakMap();
-function eagerJvp(f, n) {
-  if (!eagerJvps.has(f)) eagerJvps.set(f, new Map());
-  const byCount = eagerJvps.get(f);
-  if (!byCount.has(n)) byCount.set(n, (...xs) => jvp(f, xs.slice(0, n), xs.slice(n)));
-  return byCount.get(n);
-}
+const eagerJvp = (f, n) => perArity(eagerJvps, f, n, () => (...xs) => jvp(f, xs.slice(0, n), xs.slice(n)));
 
 /** jax.jvp(f, primals, tangents): returns [out, tangentOut] (future arrays when called outside a trace). */
 export function jvp(f, primals, tangents) {
