@@ -6,5 +6,6 @@ import deviceMesh from './device-mesh-named-sharding/problem.js';
 import dataParallel from './data-parallel-step/problem.js';
 import tensorParallel from './tensor-parallel-mlp/problem.js';
 import ring from './ring-allreduce-ppermute/problem.js';
+import ema from './ema-scan/problem.js';
 
-export default [deviceMesh, dataParallel, tensorParallel, ring];
+export default [deviceMesh, dataParallel, tensorParallel, ring, ema];

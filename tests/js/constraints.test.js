@@ -36,20 +36,26 @@ describe.each(problems.map((p) => [p.id, p]))('%s', (_, problem) => {
     for (const [name, a] of Object.entries(problem.inputs)) {
       const r = a.values;
       if (!r) continue;
-      if (a.shape.length) expect(section, name).toContain(`values in $[${r.ge}, ${r.le}]$`);
-      else expect(section, name).toContain(`${r.gt} < \\mathrm{${name}} \\le ${r.le}`);
+      // Arrays' ranges as intervals ($[-10, 10]$), scalars' as inequalities ($0 < \mathrm{lr} \le 0.3$).
+      if (a.shape.length) expect(section, name).toContain(`values in $${'gt' in r ? '(' : '['}${r.gt ?? r.ge}, ${r.lt ?? r.le}${'lt' in r ? ')' : ']'}$`);
+      else {
+        const lower = 'gt' in r ? `${r.gt} < ` : 'ge' in r ? `${r.ge} \\le ` : '';
+        const upper = 'lt' in r ? ` < ${r.lt}` : 'le' in r ? ` \\le ${r.le}` : '';
+        expect(section, name).toContain(`${lower}\\mathrm{${name}}${upper}`);
+      }
     }
-    expect(section).toContain('float32');
+    for (const a of Object.values(problem.inputs)) expect(section).toContain(a.dtype);
     if (Object.values(problem.inputs).some((a) => !a.values)) expect(section).toContain('finite');
   });
 });
 
-test('the one-line constraints text of every problem, derived from the data', () => {
-  expect(Object.fromEntries(problems.map((p) => [p.id, p.constraints]))).toEqual({
+test('the one-line constraints text of the problems, derived from the data', () => {
+  expect(Object.fromEntries(problems.map((p) => [p.id, p.constraints]))).toMatchObject({
     'device-mesh-named-sharding': 'float32 x (R, C); R in {8, 16}; C in {4, 8, 12}; finite values',
     'data-parallel-step': 'float32 w (D, K), b (K,), x (N, D), y (N, K), lr (a scalar); N in {8, 16, 24, 32}; 1 <= D <= 4; 1 <= K <= 3; finite values; 0 < lr <= 0.3',
     'tensor-parallel-mlp': 'float32 x (B, D), w1 (D, H), b1 (H,), w2 (H, O), b2 (O,); 1 <= B <= 4; 1 <= D <= 5; H in {8, 16, 24, 32}; 1 <= O <= 4; finite values',
     'ring-allreduce-ppermute': 'float32 x (8, N); 1 <= N <= 16; values in [-10, 10]',
+    'ema-scan': 'float32 xs (T, D), decay (a scalar); 2 <= T <= 64; 1 <= D <= 8; xs in [-10, 10]; 0 < decay < 1',
   });
 });
 

@@ -14,7 +14,10 @@
 /** The dtypes an input or output may have: what each element must be. */
 export const DTYPES = {
   // JSON numbers are float64; the devices hold float32, so 1e39 would become Infinity.
-  float32: { test: (v) => Number.isFinite(Math.fround(v)), what: 'a finite float32 (magnitude about 3.4e38 at most)' },
+  float32: { test: (v) => typeof v === 'number' && Number.isFinite(Math.fround(v)), what: 'a finite float32 (magnitude about 3.4e38 at most)' },
+  int32: { test: (v) => Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31, what: 'an int32 (an integer from -2147483648 to 2147483647)' },
+  // JSON's true and false: a bool output (a mask) is compared exactly.
+  bool: { test: (v) => typeof v === 'boolean', what: 'a bool (true or false)' },
 };
 
 /** Whether `size` satisfies the dimension rule `rule`. */

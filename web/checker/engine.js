@@ -46,6 +46,8 @@ function compareOutput(problem, key, actual, expected) {
   }
   const dtype = problem.outputs[key]?.dtype ?? 'float32';
   if (actual.dtype !== dtype) return { message: `output '${key}' has dtype ${actual.dtype} but should be ${dtype}`, maxAbsError: null, diffs: [] };
+  // Integers and booleans are exact: only float outputs get the tolerance.
+  const near = dtype === 'float32' ? (err, e) => err <= tol.atol + tol.rtol * Math.abs(e) : (err) => err === 0;
   const spec = problem.outputs[key]?.sharding;
   if (spec && specEntries(actual.spec) !== specEntries(spec)) {
     return {
@@ -54,20 +56,21 @@ function compareOutput(problem, key, actual, expected) {
       diffs: [],
     };
   }
-  const flat = [expected].flat(Infinity);
+  const flat = [expected].flat(Infinity).map(Number);
   let maxAbsError = 0;
   const diffs = [];
   flat.forEach((e, i) => {
     const err = Math.abs(actual.data[i] - e);
     maxAbsError = Math.max(maxAbsError, Number.isNaN(err) ? Infinity : err);
-    if (!(err <= tol.atol + tol.rtol * Math.abs(e)) && diffs.length < 5) {
+    if (!near(err, e) && diffs.length < 5) {
       const index = [];
       let r = i;
       for (let d = want.length - 1; d >= 0; d--) {
         index.unshift(r % want[d]);
         r = Math.floor(r / want[d]);
       }
-      diffs.push({ output: key, index, expected: e, actual: actual.data[i] });
+      const shown = (v) => (dtype === 'bool' ? Boolean(v) : v);
+      diffs.push({ output: key, index, expected: shown(e), actual: shown(actual.data[i]) });
     }
   });
   if (diffs.length) return { message: `output '${key}' differs from the expected values`, maxAbsError, diffs };
@@ -129,9 +132,9 @@ function argValue(problem, name, v) {
   return typeof v === 'number' && dtype === 'float32' ? v : sl.array(v, { dtype });
 }
 
-// The signature the sandbox traces a case at: each argument's name, dtype and shape.
-function signatureOf(problem, input) {
-  return problem.args.map((name) => ({ name, dtype: problem.inputs?.[name]?.dtype ?? 'float32', shape: shapeOf(input[name]) }));
+// The signature the sandbox traces a case at: each argument's name, dtype and shape (`shapes` overrides some).
+function signatureOf(problem, input, shapes = {}) {
+  return problem.args.map((name) => ({ name, dtype: problem.inputs?.[name]?.dtype ?? 'float32', shape: shapes[name] ?? shapeOf(input[name]) }));
 }
 
 /**
@@ -186,12 +189,19 @@ export async function checkSolution(
   const traced = cases.find((c) => c.name.startsWith('generated')) ?? cases[0];
   // One trace per distinct signature: key -> {sig, program (an Exported), error}.
   const signatures = new Map();
-  const keys = cases.map((c) => {
-    const sig = signatureOf(problem, c.input);
+  const keyOf = (sig) => {
     const key = JSON.stringify(sig);
     if (!signatures.has(key)) signatures.set(key, { sig, program: null, error: null });
     return key;
-  });
+  };
+  const keys = cases.map((c) => keyOf(signatureOf(problem, c.input)));
+  // The shapes requirements compare programs at (traceAt), traced in the same batch: requirement id -> label -> key.
+  const variants = new Map(
+    problem.requirements.map((r) => [
+      r.id,
+      Object.fromEntries(Object.entries(r.traceAt?.(traced.input) ?? {}).map(([label, shapes]) => [label, keyOf(signatureOf(problem, traced.input, shapes))])),
+    ]),
+  );
   const entries = [...signatures.values()];
   try {
     let traces = [];
@@ -222,6 +232,7 @@ export async function checkSolution(
     const main = signatures.get(keys[cases.indexOf(traced)]);
     const jaxpr = main.program ? main.program.jaxpr() : null;
     const program = jaxpr ? jaxpr.toJSON() : null;
+    const programOf = (e) => (e.program ? { jaxpr: e.program.jaxpr().toJSON(), error: null } : { jaxpr: null, error: e.error });
     const vars = program ? Object.fromEntries(problem.args.map((a, i) => [a, program.invars[i]?.name])) : {};
     const api = (name) => apiName(name, lang);
     const requirements = problem.requirements.map((r) => {
@@ -233,7 +244,8 @@ export async function checkSolution(
       }
       let verdict;
       try {
-        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, query, lang, api });
+        const traces = Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(signatures.get(key))]));
+        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, traces, query, lang, api });
       } catch (e) {
         verdict = `the requirement could not be evaluated (${e.message})`;
       }

@@ -86,3 +86,46 @@ export function bodyInputsFrom(sm, varName, { split } = {}) {
 export function hasPrimitive(program, primitive, where = () => true) {
   return allEquations(program).some((e) => e.primitive === primitive && where(e));
 }
+
+// The primitives whose sub-program takes their operands one for one (a call,
+// a shard_map's body): elsewhere (a cond, a scan, a loop) operands reach a
+// sub-program in other positions, so every input of it is taken to depend.
+const ONE_FOR_ONE = new Set([...CALLS, 'shard_map']);
+
+/**
+ * The names of every value computed from the variable `varName` (itself
+ * included), at any depth: a value depends on `varName` when an equation
+ * computing it reads one that does.
+ */
+export function dependents(program, varName) {
+  const names = new Set([varName]);
+  const walk = (p) => {
+    for (const e of p.eqns) {
+      const hit = e.inputs.map((a) => a.name !== undefined && names.has(a.name));
+      if (!hit.some(Boolean)) continue;
+      for (const q of subPrograms(e)) {
+        q.invars.forEach((v, i) => (!ONE_FOR_ONE.has(e.primitive) || hit[i]) && names.add(v.name));
+        walk(q);
+      }
+      for (const o of e.outputs) names.add(o.name);
+    }
+  };
+  walk(program);
+  return names;
+}
+
+/**
+ * How the programs a requirement asked for at other shapes (its `traces`:
+ * label -> {jaxpr, error}) differ in size: null when every one has as many
+ * equations, at any depth, as the first; else what differs ("14 equations at
+ * B=4 but 26 at B=8"), or which could not be traced. A Python loop over an
+ * axis unrolls into equations per element; vmap and scan do not.
+ */
+export function sizeGrowth(traces) {
+  const entries = Object.entries(traces);
+  const failed = entries.find(([, t]) => !t.jaxpr);
+  if (failed) return `the solution could not be traced at ${failed[0]} (${failed[1].error})`;
+  const [[first, a], ...rest] = entries.map(([label, t]) => [label, allEquations(t.jaxpr).length]);
+  const other = rest.find(([, n]) => n !== a);
+  return other ? `${a} equations at ${first} but ${other[1]} at ${other[0]}` : null;
+}

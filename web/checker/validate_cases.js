@@ -28,28 +28,31 @@ function sizeText(size, axis, rank) {
   return `size ${size} along axis ${axis}`;
 }
 
-const arrayText = (shape) => (shape.length ? `a ${shape.length}-D array of shape ${shapeText(shape)}` : 'a number (a float32 scalar)');
+// What one element is, by dtype, for messages.
+const SCALARS = { float32: 'a number (a float32 scalar)', int32: 'an integer (an int32 scalar)', bool: 'true or false (a bool scalar)' };
+const arrayText = (shape, dtype) => (shape.length ? `a ${shape.length}-D ${dtype} array of shape ${shapeText(shape)}` : SCALARS[dtype]);
 
 /**
  * Walks `value` (the field `name` of `where`, 'input' or 'expected') down
- * the rank of `shape`: {shape (the sizes found), leaves: [[path, number]]}
+ * the rank of its `shape`, each element of its `dtype`: {shape (the sizes
+ * found), leaves: [[path, value]]}
  * or {error} for a wrong type, a wrong rank or ragged rows.
  */
-function walk(where, name, value, shape) {
+function walk(where, name, value, { shape, dtype }) {
   const rank = shape.length;
   const sizes = [];
   const leaves = [];
   const visit = (v, depth, path) => {
     if (depth === rank) {
-      if (typeof v === 'number') {
+      if (typeof v === (dtype === 'bool' ? 'boolean' : 'number')) {
         leaves.push([path, v]);
         return null;
       }
-      if (depth === 0) return `${where} ${name} must be ${arrayText(shape)}, got ${kind(v)}`;
-      if (Array.isArray(v)) return `${where} ${name} must be ${arrayText(shape)}, but ${path} is an array`;
-      return `${where} ${path} is ${kind(v)}; the elements of ${name} are numbers`;
+      if (depth === 0) return `${where} ${name} must be ${arrayText(shape, dtype)}, got ${kind(v)}`;
+      if (Array.isArray(v)) return `${where} ${name} must be ${arrayText(shape, dtype)}, but ${path} is an array`;
+      return `${where} ${path} is ${kind(v)}; the elements of ${name} are ${dtype === 'bool' ? 'true or false' : 'numbers'}`;
     }
-    if (!Array.isArray(v)) return depth === 0 ? `${where} ${name} must be ${arrayText(shape)}, got ${kind(v)}` : `${where} ${name} must be ${arrayText(shape)}, but ${path} is ${kind(v)}`;
+    if (!Array.isArray(v)) return depth === 0 ? `${where} ${name} must be ${arrayText(shape, dtype)}, got ${kind(v)}` : `${where} ${name} must be ${arrayText(shape, dtype)}, but ${path} is ${kind(v)}`;
     if (!sizes[depth]) sizes[depth] = { size: v.length, path };
     else if (sizes[depth].size !== v.length) {
       const first = sizes[depth];
@@ -111,7 +114,7 @@ export function checkInput(problem, input) {
   const dims = {};
   for (const name of args) {
     const spec = problem.inputs[name];
-    const w = walk('input', name, input[name], spec.shape);
+    const w = walk('input', name, input[name], spec);
     const error = w.error ?? dimsError(problem, name, spec, w.shape, dims) ?? leafError('input', name, w.leaves, spec);
     if (error) return { error };
   }
@@ -132,7 +135,7 @@ function expectedError(problem, expected, dims) {
   if (missing.length) return `expected lacks ${missing.join(', ')}; ${omit}`;
   for (const key of keys) {
     const spec = problem.outputs[key];
-    const w = walk('expected', key, expected[key], spec.shape);
+    const w = walk('expected', key, expected[key], spec);
     if (w.error) return w.error;
     const want = spec.shape.map((d) => (typeof d === 'number' ? d : dims[d]));
     if (JSON.stringify(w.shape) !== JSON.stringify(want)) {

@@ -1,0 +1,41 @@
+// The problems' known solutions as the tests read them: each problem's
+// references (problems/<id>/solution.py, .mjs) and its known-wrong solutions
+// (tests/solutions/<id>/<name>.py, .mjs), each of which says in its first
+// lines how it must fail:
+//
+//   # fails: <requirement id>, ..., cases   (exactly these requirements fail;
+//                                            "cases": some case fails too)
+//   # message: <regular expression>          (optional: a failing message matches)
+//
+// (// in JavaScript). Every problem has at least two of each language.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const root = new URL('../../', import.meta.url);
+
+/** The known-wrong solutions of problem `id` in `lang` ('python' or 'javascript'): [{name, file, source, fails, cases, message}]. */
+export function wrongSolutions(id, lang) {
+  const ext = lang === 'python' ? '.py' : '.mjs';
+  const dir = new URL(`tests/solutions/${id}/`, root);
+  let files = [];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
+  } catch {
+    return [];
+  }
+  return files.map((f) => {
+    const file = new URL(f, dir);
+    const source = readFileSync(file, 'utf8');
+    const field = (key) => source.match(new RegExp(`^(?:#|//) ${key}: (.*)$`, 'm'))?.[1].trim();
+    const listed = (field('fails') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (!listed.length) throw new Error(`${f} does not say how it fails (a "fails:" line)`);
+    const message = field('message');
+    return { name: f, file, source, fails: listed.filter((s) => s !== 'cases').sort(), cases: listed.includes('cases'), message: message && new RegExp(message) };
+  });
+}
+
+/** What failed in a checker report: {requirements (ids, sorted), cases (how many), messages}. */
+export function failures(report) {
+  const reqs = report.requirements.filter((r) => !r.passed);
+  const cases = report.cases.filter((c) => !c.passed);
+  return { requirements: reqs.map((r) => r.id).sort(), cases: cases.length, messages: [...reqs, ...cases].map((x) => x.message) };
+}

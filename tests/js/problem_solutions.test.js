@@ -1,0 +1,51 @@
+// Every problem's JavaScript solutions on the checker: the reference passes
+// every case and requirement, and each known-wrong solution
+// (tests/solutions/<id>/*.mjs) fails exactly as it says it does
+// (known_solutions.js). The Python ones: python_problems.test.js.
+import { beforeAll, describe, expect, test } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+import { checkSolution } from '../../web/checker/engine.js';
+import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
+import { failures, wrongSolutions } from './known_solutions.js';
+
+beforeAll(() => sl.init());
+
+// The first four problems' known-wrong solutions are written out in checker.test.js and python.test.js.
+const SEEDS = new Set(['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute']);
+
+describe.each(PROBLEM_IDS)('%s', (id) => {
+  test("its examples' expected outputs are the float64 reference's (to the 6 decimals they are written with)", async () => {
+    const problem = await loadProblem(id);
+    for (const { input, expected } of problem.examples) {
+      const ref = problem.reference(input);
+      expect(Object.keys(expected).sort()).toEqual(Object.keys(problem.outputs).sort());
+      for (const key of Object.keys(problem.outputs)) {
+        const [got, want] = [[expected[key]].flat(Infinity), [ref[key]].flat(Infinity)];
+        expect(got.length, key).toBe(want.length);
+        // Booleans and integers exactly; floats to half a unit of the sixth decimal.
+        got.forEach((v, i) => expect(typeof v === 'number' ? Math.abs(v - want[i]) <= 5.0001e-7 * Math.max(1, Math.abs(want[i])) : v === want[i], `${key}[${i}]: ${v} vs ${want[i]}`).toBe(true));
+      }
+    }
+  });
+
+  test('the JavaScript reference passes', async () => {
+    const problem = await loadProblem(id);
+    const f = failures(await checkSolution(problem, problem.solution, { seed: 13 }));
+    expect(f.messages).toEqual([]);
+  });
+
+  test.each(wrongSolutions(id, 'javascript').map((w) => [w.name, w]))('%s fails as it says', async (_, w) => {
+    const problem = await loadProblem(id);
+    const solution = (await import(w.file.href)).default;
+    const f = failures(await checkSolution(problem, solution, { seed: 13 }));
+    expect(f.requirements).toEqual(w.fails);
+    expect(f.cases > 0).toBe(w.cases);
+    if (w.message) expect(f.messages.some((m) => w.message.test(m)), f.messages.join('\n')).toBe(true);
+  });
+
+  test('has at least two known-wrong solutions in each language', () => {
+    if (SEEDS.has(id)) return;
+    expect(wrongSolutions(id, 'javascript').length).toBeGreaterThanOrEqual(2);
+    expect(wrongSolutions(id, 'python').length).toBeGreaterThanOrEqual(2);
+  });
+});
