@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { casesOf, checkSolution, GENERATED_CASES } from '../../web/checker/engine.js';
+import { checkInput } from '../../web/checker/validate_cases.js';
 import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
 import dataParallel from '../../problems/data-parallel-step/problem.js';
 import dataParallelSolution from '../../problems/data-parallel-step/solution.mjs';
@@ -254,31 +255,73 @@ describe('every problem', () => {
     const cases = casesOf(problem, { seed: 5 }).slice(problem.examples.length);
     expect(cases).toHaveLength(GENERATED_CASES);
     expect(casesOf(problem, { seed: 5 }).slice(problem.examples.length)).toEqual(cases);
-    for (const { input } of cases) {
-      const shape = (x) => (Array.isArray(x) ? [x.length, ...shape(x[0])] : []);
-      const s = Object.fromEntries(problem.args.map((a) => [a, shape(input[a])]));
-      const values = problem.args.flatMap((a) => [input[a]].flat(Infinity));
-      expect(values.every(Number.isFinite)).toBe(true);
-      if (id === 'data-parallel-step') {
-        expect([8, 16, 24, 32]).toContain(s.x[0]);
-        expect(s.x[1]).toBeGreaterThanOrEqual(1);
-        expect(s.x[1]).toBeLessThanOrEqual(4);
-        expect(s.y[1]).toBeLessThanOrEqual(3);
-        expect(input.lr > 0 && input.lr <= 0.3).toBe(true);
-      } else if (id === 'tensor-parallel-mlp') {
-        expect(s.x[0] >= 1 && s.x[0] <= 4 && s.x[1] >= 1 && s.x[1] <= 5).toBe(true);
-        expect([8, 16, 24, 32]).toContain(s.w1[1]);
-        expect(s.w2[1] >= 1 && s.w2[1] <= 4).toBe(true);
-      } else if (id === 'ring-allreduce-ppermute') {
-        expect(s.x[0]).toBe(8);
-        expect(s.x[1] >= 1 && s.x[1] <= 16).toBe(true);
-        expect(values.every((v) => v >= -1 && v <= 1)).toBe(true);
-      } else {
-        expect([8, 16]).toContain(s.x[0]);
-        expect([4, 8, 12]).toContain(s.x[1]);
-        expect(values.every((v) => v >= -10 && v <= 10)).toBe(true);
-      }
-    }
+    for (const { input } of cases) expect(checkInput(problem, input).error).toBeUndefined();
   });
 });
 
+// A problem made up for the engine's own features: an int32 argument, a bool
+// output, and a requirement that compares the programs traced at B and 2B.
+const maskedSum = {
+  id: 'masked-sum',
+  args: ['x', 'n'],
+  inputs: { x: { dtype: 'float32', shape: ['B', 4] }, n: { dtype: 'int32', shape: ['B'], values: { ge: 0, le: 4 } } },
+  dims: { B: { min: 1, max: 4 } },
+  outputs: { mask: { dtype: 'bool', shape: ['B', 4] }, total: { dtype: 'float32', shape: ['B'] } },
+  examples: [{ input: { x: [[1, 2, 3, 4]], n: [2] }, expected: { mask: [[true, true, false, false]], total: [3] } }],
+  generate: (rng) => {
+    const b = rng.int(1, 4);
+    return { x: rng.matrix(b, 4, -1, 1), n: Array.from({ length: b }, () => rng.int(0, 4)) };
+  },
+  reference: ({ x, n }) => ({ mask: x.map((_, i) => [0, 1, 2, 3].map((j) => j < n[i])), total: x.map((row, i) => row.slice(0, n[i]).reduce((s, v) => s + v, 0)) }),
+  requirements: [
+    {
+      id: 'flat',
+      text: 'The program does not grow with B.',
+      traceAt: ({ x }) => ({ [`B=${x.length}`]: { x: [x.length, 4], n: [x.length] }, [`B=${2 * x.length}`]: { x: [2 * x.length, 4], n: [2 * x.length] } }),
+      check: ({ traces, query }) => query.sizeGrowth(traces) ?? true,
+    },
+    {
+      id: 'n-compared',
+      text: 'n is compared, traced.',
+      check: ({ jaxpr, vars, query }) => {
+        const from = query.dependents(jaxpr, vars.n);
+        return query.allEquations(jaxpr).some((e) => e.primitive === 'lt' && e.inputs.some((a) => from.has(a.name))) || 'n reaches no lt';
+      },
+    },
+  ],
+};
+
+describe('the engine on int32 arguments, bool outputs and programs at other shapes', () => {
+  const { np } = sl;
+  const vectorized = (x, n) => {
+    const mask = np.arange(4).lt(n.reshape([n.shape[0], 1]));
+    return { mask, total: np.where(mask, x, 0).sum({ axis: 1 }) };
+  };
+  const rowLoop = (x, n) => {
+    const rows = Array.from({ length: x.shape[0] }, (_, i) => vectorized(x.at(sl.slice(i, i + 1)).get(), n.at(sl.slice(i, i + 1)).get()));
+    return { mask: np.concatenate(rows.map((r) => r.mask)), total: np.concatenate(rows.map((r) => r.total)) };
+  };
+
+  test('n arrives as int32, the bool mask compares exactly, and the vectorized solution passes', async () => {
+    const r = await checkSolution(maskedSum, vectorized, { seed: 2 });
+    expect(failed(r)).toEqual({ requirements: [], cases: 0 });
+  });
+
+  test('a loop over the rows grows with B: the requirement names both sizes', async () => {
+    const r = await checkSolution(maskedSum, rowLoop, { seed: 2 });
+    expect(failed(r)).toEqual({ requirements: ['flat'], cases: 0 });
+    expect(r.requirements[0].message).toMatch(/^\d+ equations at B=(\d) but \d+ at B=\d$/);
+  });
+
+  test('a wrong mask is shown as booleans; a float mask is the wrong dtype; a program that fails at 2B is reported', async () => {
+    const le = await checkSolution(maskedSum, (x, n) => ({ ...vectorized(x, n), mask: np.arange(4).le(n.reshape([n.shape[0], 1])) }), { seed: 2 });
+    expect(le.cases[0].diffs[0]).toMatchObject({ output: 'mask', expected: false, actual: true });
+    const asFloat = await checkSolution(maskedSum, (x, n) => ({ ...vectorized(x, n), mask: vectorized(x, n).mask.astype('float32') }), { seed: 2 });
+    expect(asFloat.cases[0].message).toBe("output 'mask' has dtype float32 but should be bool");
+    const small = await checkSolution(maskedSum, (x, n) => {
+      if (x.shape[0] > 4) throw new Error('too many rows');
+      return vectorized(x, n);
+    });
+    expect(small.requirements[0].message).toMatch(/could not be traced at B=\d+ \(the solution failed: Error: too many rows\)/);
+  });
+});

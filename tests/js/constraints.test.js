@@ -15,11 +15,16 @@ describe.each(problems.map((p) => [p.id, p]))('%s', (_, problem) => {
     const used = new Set(Object.values(problem.inputs).flatMap((a) => named(a.shape)));
     // Every dimension is declared, and every declared one sized by some input.
     expect([...used].sort()).toEqual(Object.keys(problem.dims).sort());
-    for (const [name, a] of [...Object.entries(problem.inputs), ...Object.entries(problem.outputs)]) {
+    const derived = Object.keys(problem.derived ?? {});
+    const entries = (o, output) => Object.entries(o).map(([name, a]) => [name, a, output]);
+    for (const [name, a, output] of [...entries(problem.inputs, false), ...entries(problem.outputs, true)]) {
       expect(Object.keys(DTYPES), name).toContain(a.dtype);
       expect(Array.isArray(a.shape), name).toBe(true);
-      for (const d of a.shape) expect(typeof d === 'string' ? used.has(d) : Number.isInteger(d) && d > 0, `${name}: ${d}`).toBe(true);
+      // Outputs may also use dimensions derived from the inputs' (derived: {name: {size(dims), what}}).
+      const known = (d) => used.has(d) || (output && derived.includes(d));
+      for (const d of a.shape) expect(typeof d === 'string' ? known(d) : Number.isInteger(d) && d > 0, `${name}: ${d}`).toBe(true);
     }
+    for (const d of derived) expect(typeof problem.derived[d].size === 'function' && typeof problem.derived[d].what === 'string', d).toBe(true);
     for (const [d, rule] of Object.entries(problem.dims)) {
       const ok = rule.oneOf ? rule.oneOf.every((n) => Number.isInteger(n) && n > 0) : Number.isInteger(rule.min) && rule.min >= 1 && rule.max >= rule.min;
       expect(ok, d).toBe(true);

@@ -111,6 +111,30 @@ describe('inputs', () => {
   });
 });
 
+describe('int32 and bool data, a derived output dimension', () => {
+  // n: int32 lengths, one per row of x; mask: bool, as wide as the bucket (the smallest of 4, 8 >= L).
+  const problem = {
+    args: ['x', 'n'],
+    inputs: { x: { dtype: 'float32', shape: ['B', 'L'] }, n: { dtype: 'int32', shape: ['B'], values: { ge: 1, le: 8 } } },
+    dims: { B: { min: 1, max: 2 }, L: { min: 1, max: 8 } },
+    derived: { W: { size: ({ L }) => (L <= 4 ? 4 : 8), what: 'the bucket' } },
+    outputs: { mask: { dtype: 'bool', shape: ['B', 'W'] } },
+  };
+  const check = (input, expected) => validateCases(problem, [{ input, ...(expected && { expected }) }]);
+  test.each([
+    ['an int32 that is not an integer', { x: [[0]], n: [1.5] }, null, 'case 1: input n[0] = 1.5 is not an int32 (an integer from -2147483648 to 2147483647)'],
+    ['an int32 out of its range', { x: [[0]], n: [0] }, null, 'case 1: input n[0] = 0 is out of range: the elements of n must satisfy 1 <= n <= 8'],
+    ['a number for a bool', { x: [[0]], n: [1] }, { mask: [[1, 0, 0, 0]] }, 'case 1: expected mask[0][0] is a number (1); the elements of mask are true or false'],
+    ['a bool for a number', { x: [[true]], n: [1] }, null, 'case 1: input x[0][0] is a boolean (true); the elements of x are numbers'],
+    ['the derived width', { x: [[0, 0, 0, 0, 0]], n: [1] }, { mask: [[true, false, false, false]] }, 'case 1: expected mask has shape [1, 4]; for this input it must be (B, W) = [1, 8]'],
+  ])('%s', (_, input, expected, message) => {
+    expect(check(input, expected)).toBe(message);
+  });
+  test('valid int32 and bool data pass', () => {
+    expect(check({ x: [[0, 0]], n: [2] }, { mask: [[true, true, false, false]] })).toBeNull();
+  });
+});
+
 describe('expected outputs', () => {
   test.each([
     ['null', { expected: null }, 'case 1: expected must be an object of the outputs {w, b, loss}, got null; give every output or omit "expected" to have the reference compute them'],

@@ -5,6 +5,8 @@
 //   inputs:  {<argument>: {dtype, shape, values?}}, in the order the solution takes them
 //   outputs: {<key>: {dtype, shape, ...}}, shapes in the inputs' dimensions
 //   dims:    {<name>: {oneOf: [sizes]} | {min, max}}, in the order the text lists them
+//   derived?: {<name>: {size(dims), what}}: an output's dimension computed from
+//            the inputs' (a bucket width from L), named in outputs' shapes
 //   validate(input)?: a message or null, for relations the shapes cannot state
 //
 // shape lists one entry per axis: a dimension's name ('N') or a fixed size

@@ -137,7 +137,7 @@ function expectedError(problem, expected, dims) {
     const spec = problem.outputs[key];
     const w = walk('expected', key, expected[key], spec);
     if (w.error) return w.error;
-    const want = spec.shape.map((d) => (typeof d === 'number' ? d : dims[d]));
+    const want = spec.shape.map((d) => (typeof d === 'number' ? d : (dims[d] ?? problem.derived[d].size(dims))));
     if (JSON.stringify(w.shape) !== JSON.stringify(want)) {
       return `expected ${key} has shape [${w.shape.join(', ')}]; for this input it must be ${shapeText(spec.shape)} = [${want.join(', ')}]`;
     }

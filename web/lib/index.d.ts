@@ -121,8 +121,11 @@ interface ArrayMethods<Self> {
   expandDims(axis: number | number[]): Self;
   squeeze(axis?: number | number[]): Self;
   eq(y: ArrayLike): Self;
+  ne(y: ArrayLike): Self;
   lt(y: ArrayLike): Self;
+  le(y: ArrayLike): Self;
   gt(y: ArrayLike): Self;
+  ge(y: ArrayLike): Self;
   /** JAX's x.at[index]: entries are integers, sl.slice(...), null (a new axis), '...' or integer/boolean arrays. */
   at(...index: IndexEntry[]): IndexRef<Self>;
 }

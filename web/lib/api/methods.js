@@ -32,8 +32,11 @@ const METHODS = {
   /** insert a size-1 axis */ expandDims: np.expandDims,
   /** drop size-1 axes */ squeeze: np.squeeze,
   /** x == y */ eq: np.equal,
+  /** x != y */ ne: np.notEqual,
   /** x < y */ lt: np.less,
+  /** x <= y */ le: np.lessEqual,
   /** x > y */ gt: np.greater,
+  /** x >= y */ ge: np.greaterEqual,
 };
 
 for (const [name, f] of Object.entries(METHODS)) {
