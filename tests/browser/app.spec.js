@@ -4,19 +4,21 @@
 // page stays usable; the sharding picture shows 8 blocks for a split array.
 // Screenshots of the problem view and the results are kept as artifacts.
 import { expect, test } from '@playwright/test';
+import PROBLEMS from '../../problems/index.js';
 import { buildApp, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 
 test.beforeAll(buildApp);
 
-test('the list shows the four problems', async ({ page }) => {
+test('the list shows every problem', async ({ page }) => {
   await page.goto('/build/app/index.html');
-  await expect(page.locator('table.list tbody tr')).toHaveCount(4);
+  await expect(page.locator('table.list tbody tr')).toHaveCount(13);
+  expect(PROBLEMS).toHaveLength(13);
   await expect(page.locator('#notice')).toBeHidden();
 });
 
-for (const id of ['device-mesh-named-sharding', 'data-parallel-step', 'tensor-parallel-mlp', 'ring-allreduce-ppermute']) {
+for (const { id } of PROBLEMS) {
   test(`${id}: the reference solution typed into the editor passes Submit`, async ({ page }) => {
     await page.goto(`/build/app/index.html#/problem/${id}?lang=javascript`);
     await expect(page.locator('.statement h1')).toBeVisible();

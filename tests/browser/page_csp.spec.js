@@ -8,6 +8,7 @@ import { createServer as netServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import PROBLEMS from '../../problems/index.js';
 import { build, createServer, preview } from 'vite';
 import { CONTENT_SECURITY_POLICY, DEV_SANDBOX_WORKER_POLICY, PAGE_HEADERS, SANDBOX_WORKER_POLICY } from '../../web/app/headers.js';
 
@@ -75,7 +76,7 @@ test('without isolation serve.mjs still sends the policy, and the fallback works
 
 test('under the policy an inline script or event handler added to the page does not run', async ({ page }) => {
   await page.goto('/build/app/index.html');
-  await expect(page.locator('table.list tbody tr')).toHaveCount(4);
+  await expect(page.locator('table.list tbody tr')).toHaveCount(PROBLEMS.length);
   const r = await page.evaluate(async () => {
     const script = document.createElement('script');
     script.textContent = 'window.__ran = "inline script"';

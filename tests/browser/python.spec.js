@@ -6,6 +6,7 @@
 // worker serves successive checks. Screenshots are kept as artifacts.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import PROBLEMS from '../../problems/index.js';
 import { buildApp, root, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
@@ -14,12 +15,12 @@ const pythonSolution = (id) => readFileSync(`${root}problems/${id}/solution.py`,
 test.beforeAll(buildApp);
 
 test('every problem solved in Python with one warm Python; a wrong solution shows the message', async ({ page }) => {
-  test.setTimeout(240000);
+  test.setTimeout(120000 + 30000 * PROBLEMS.length);
   await page.goto('/build/app/index.html#/problem/data-parallel-step');
   await expect(page.locator('#language')).toHaveValue('python');
   await expect(page.locator('.statement h1')).toBeVisible();
   await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
-  for (const id of ['data-parallel-step', 'tensor-parallel-mlp', 'device-mesh-named-sharding', 'ring-allreduce-ppermute']) {
+  for (const { id } of PROBLEMS) {
     await page.goto(`/build/app/index.html#/problem/${id}?lang=python`);
     await typeCode(page, pythonSolution(id));
     await page.click('#submit');
