@@ -29,6 +29,23 @@ test('activations against float64 formulas; softplus and logsumexp do not overfl
   close(await g.tolist(), [0.25, 0.75], 'logsumexp grad is softmax', 1e-6);
 });
 
+test('np.logaddexp is a custom_jvp function as JAX\'s: exact values, infinities, and softplus\'s second derivative sigma(1 - sigma), 1/4 at 0', async () => {
+  const [a, b] = [[0, 1, -3, 1000, -1000, 5], [0, 2, 4, 1000, 3, -Infinity]];
+  const want = a.map((x, i) => Math.max(x, b[i]) + Math.log1p(Math.exp(-Math.abs(x - b[i]))));
+  close(await np.logaddexp(sl.array(a), sl.array(b)).tolist(), want, 'logaddexp', 1e-6);
+  expect(await np.logaddexp(sl.array([-Infinity, Infinity]), sl.array([-Infinity, Infinity])).tolist()).toEqual([-Infinity, Infinity]);
+  expect(np.logaddexp(1, 2).dtype).toBe('float32');
+  // d/dx logaddexp(x, inf) = e^(x - inf) read as e^(x - 0): JAX's _replace_inf keeps it finite.
+  expect(Number.isFinite(await sl.grad((x) => np.logaddexp(x, Infinity))(1).item())).toBe(true);
+  const xs = [-2, -1e-3, 0, 1e-3, 3];
+  const second = sl.vmap(sl.grad(sl.grad(nn.softplus)));
+  close(await second(sl.array(xs)).tolist(), xs.map((t) => sig(t) * (1 - sig(t))), 'softplus second derivative', 1e-6);
+  const text = sl.makeJaxpr(nn.softplus)(sl.array([1])).toString();
+  expect(text).toMatch(/custom_jvp_call\[\s+name=logaddexp/);
+  expect(text).toContain('jvp=logaddexp_jvp');
+  expect(text).toContain('0.0:f32[]');
+});
+
 test('oneHot and standardize as jax.nn', async () => {
   expect(await nn.oneHot(sl.array([0, 2, 5, -1], { dtype: 'int32' }), 3).tolist()).toEqual([[1, 0, 0], [0, 0, 1], [0, 0, 0], [0, 0, 0]]);
   expect(nn.oneHot(sl.array([1], { dtype: 'int32' }), 4, { dtype: 'int32' }).dtype).toBe('int32');

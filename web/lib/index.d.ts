@@ -357,6 +357,8 @@ export const np: {
   sinh: Unary; cosh: Unary; log1p: Unary; expm1: Unary; exp2: Unary; log2: Unary; log10: Unary; reciprocal: Unary;
   /** The angle of the point (x2, x1) in (-pi, pi]. */
   arctan2: Binary;
+  /** log(e^x1 + e^x2) without overflow (a custom_jvp function, as jnp.logaddexp). */
+  logaddexp: Binary;
   isfinite: Unary; isnan: Unary; isinf: Unary;
   /** NaN -> nan (0), +inf -> posinf, -inf -> neginf (the largest finite float32s by default). */
   nanToNum: (x: V, options?: { nan?: number; posinf?: number | null; neginf?: number | null }) => V;

@@ -33,8 +33,8 @@ export const logSoftmax = defop('nn.logSoftmax', 1, (x, { axis = -1 } = {}) => {
 /** x * sigmoid(x) (jax.nn.silu, also swish). */
 export const silu = defop('nn.silu', 1, (x) => np.multiply(x, sigmoid(x)));
 export { silu as swish };
-/** log(1 + e^x), computed as max(x, 0) + log1p(e^-|x|) so it neither overflows nor loses small values. */
-export const softplus = defop('nn.softplus', 1, (x) => np.add(np.maximum(x, 0), np.log1p(np.exp(np.negative(np.abs(x))))));
+/** log(1 + e^x) = logaddexp(x, 0), as jax.nn.softplus: no overflow, and smooth derivatives of every order. */
+export const softplus = defop('nn.softplus', 1, (x) => np.logaddexp(x, 0));
 /** x for x > 0, alpha * (e^x - 1) otherwise (alpha = 1). */
 export const elu = defop('nn.elu', 1, (x, alpha = 1) => {
   const positive = np.greater(x, 0);

@@ -543,4 +543,5 @@ export * from './np_bitwise.js';
 export { nonzero } from './np_nonzero.js';
 export * from './np_sorting.js';
 export * from './np_einsum.js';
+export { logaddexp } from './np_logaddexp.js';
 export * as linalg from './np_linalg.js';

@@ -55,6 +55,7 @@ numpy  asin             np.arcsin            x
 numpy  acos             np.arccos            x
 numpy  atan             np.arctan            x
 numpy  arctan2          np.arctan2           x1, x2
+numpy  logaddexp        np.logaddexp         x1, x2
 numpy  atan2            np.arctan2           x1, x2
 numpy  sinh             np.sinh              x
 numpy  cosh             np.cosh              x
