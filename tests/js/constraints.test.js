@@ -46,7 +46,8 @@ describe.each(problems.map((p) => [p.id, p]))('%s', (_, problem) => {
       else {
         const lower = 'gt' in r ? `${r.gt} < ` : 'ge' in r ? `${r.ge} \\le ` : '';
         const upper = 'lt' in r ? ` < ${r.lt}` : 'le' in r ? ` \\le ${r.le}` : '';
-        expect(section, name).toContain(`${lower}\\mathrm{${name}}${upper}`);
+        // TeX needs \_ for an underscore in a name (max\_norm).
+        expect(section, name).toContain(`${lower}\\mathrm{${name.replaceAll('_', '\\_')}}${upper}`);
       }
     }
     for (const a of Object.values(problem.inputs)) expect(section).toContain(a.dtype);
