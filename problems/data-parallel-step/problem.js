@@ -166,6 +166,7 @@ export default {
   id: 'data-parallel-step',
   title: 'Data-Parallel Step with psum',
   difficulty: 'Medium',
+  topic: 'Sharding',
   args: Object.keys(inputs),
   /** The Python solution's function (or the file's one public function). */
   functionName: 'step',

@@ -47,6 +47,7 @@ export default {
   id: 'device-mesh-named-sharding',
   title: 'Device Mesh and Named Sharding',
   difficulty: 'Easy',
+  topic: 'Sharding',
   args: Object.keys(inputs),
   /** The Python solution's function (or the file's one public function). */
   functionName: 'place',

@@ -57,6 +57,7 @@ export default {
   id: 'ring-allreduce-ppermute',
   title: 'Ring All-Reduce with ppermute',
   difficulty: 'Hard',
+  topic: 'Sharding',
   args: Object.keys(inputs),
   /** The Python solution's function (or the file's one public function). */
   functionName: 'ring_all_reduce',

@@ -132,6 +132,7 @@ export default {
   id: 'tensor-parallel-mlp',
   title: 'Tensor-Parallel MLP',
   difficulty: 'Medium',
+  topic: 'Sharding',
   args: Object.keys(inputs),
   /** The Python solution's function (or the file's one public function). */
   functionName: 'mlp',

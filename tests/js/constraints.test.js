@@ -11,6 +11,8 @@ const named = (shape) => shape.filter((d) => typeof d === 'string');
 
 describe.each(problems.map((p) => [p.id, p]))('%s', (_, problem) => {
   test('its constraint data is well formed', () => {
+    // The topics the page groups the list by.
+    expect(['Sharding', 'Autodiff', 'Transformations', 'Control flow']).toContain(problem.topic);
     expect(problem.args).toEqual(Object.keys(problem.inputs));
     const used = new Set(Object.values(problem.inputs).flatMap((a) => named(a.shape)));
     // Every dimension is declared, and every declared one sized by some input.

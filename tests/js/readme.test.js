@@ -63,3 +63,9 @@ test('the README links docs/architecture.md, and every file and folder that page
   expect(paths.length).toBeGreaterThan(30);
   expect(paths.filter((p) => !existsSync(new URL(p, root)))).toEqual([]);
 });
+
+test("the README's problem table lists every problem with its Python function", async () => {
+  const { PROBLEMS } = await import('../../web/checker/problems.js');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  for (const p of PROBLEMS) expect(readme).toMatch(new RegExp(`^\\| \`${p.id}\` \\| ${p.topic}.*\\| \`${p.functionName}\` \\|$`, 'm'));
+});
