@@ -53,8 +53,8 @@ const requirements = [
   {
     id: 'decay-traced',
     text: 'decay stays a traced float32 scalar.',
-    check({ jaxpr, vars, query: { allEquations } }) {
-      return allEquations(jaxpr).some((e) => e.inputs.some((a) => a.name === vars.decay)) || 'decay is not used by the program: every step multiplies by the traced decay';
+    check({ jaxpr, vars, query: { reads } }) {
+      return reads(jaxpr, vars.decay) || 'decay is not used by the program: every step multiplies by the traced decay';
     },
     traceError(error, { lang }) {
       if (!/^Concretization/.test(error.name)) return null;

@@ -97,8 +97,8 @@ const requirements = [
   {
     id: 'max-norm-traced',
     text: 'max_norm stays a traced float32 scalar (never converted to a number or compared in Python).',
-    check({ jaxpr, vars, query: { allEquations } }) {
-      const used = allEquations(jaxpr).some((e) => e.inputs.some((a) => a.name === vars.max_norm));
+    check({ jaxpr, vars, query: { reads } }) {
+      const used = reads(jaxpr, vars.max_norm);
       return used || 'max_norm is not used by the program: every factor min(1, max_norm / norm) takes the traced max_norm';
     },
     traceError(error, { lang, api }) {

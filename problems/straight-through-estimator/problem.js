@@ -89,8 +89,8 @@ const requirements = [
   {
     id: 'lr-traced',
     text: 'lr stays a traced float32 scalar (never converted to a number).',
-    check({ jaxpr, vars, query: { allEquations } }) {
-      const used = allEquations(jaxpr).some((e) => e.inputs.some((a) => a.name === vars.lr));
+    check({ jaxpr, vars, query: { reads } }) {
+      const used = reads(jaxpr, vars.lr);
       return used || 'lr is not used by the program: the update must multiply the gradient by the traced lr';
     },
     traceError(error, { lang }) {

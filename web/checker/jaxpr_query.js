@@ -82,6 +82,11 @@ export function bodyInputsFrom(sm, varName, { split } = {}) {
   return out;
 }
 
+/** Whether any equation of `program` (at any depth) reads the variable named `varName` (an argument the program uses). */
+export function reads(program, varName) {
+  return allEquations(program).some((e) => e.inputs.some((a) => a.name === varName));
+}
+
 /** Whether any equation of `program` (at any depth) is `primitive` (and passes `where`). */
 export function hasPrimitive(program, primitive, where = () => true) {
   return allEquations(program).some((e) => e.primitive === primitive && where(e));
