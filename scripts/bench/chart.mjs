@@ -1,4 +1,4 @@
-// An SVG bar chart of benchmark medians, one panel per group, bars on a log
+// An SVG bar chart of benchmark medians, one panel per group and unit, bars on a log
 // scale per panel (the rows span microseconds to hundreds of milliseconds).
 
 const COLORS = {
@@ -17,11 +17,16 @@ const COLORS = {
   'plain-js': '#59a14f',
   node: '#76b7b2',
   page: '#76b7b2',
+  shardlab: '#f28e2b',
+  'tfjs-wasm': '#edc948',
+  'jax-js': '#17becf',
 };
 
 /** The chart of `rows` ({group, impl, case, size, unit, median}). */
 export function chartSvg(rows) {
-  const groups = [...new Set(rows.map((r) => r.group))];
+  // One panel per group and unit (the peers group holds GFLOP/s, ms/step and us/call rows).
+  const panel = (r) => `${r.group} (${r.unit})`;
+  const groups = [...new Set(rows.map(panel))];
   const barH = 14;
   const label = (r) => `${r.impl} ${r.case} ${r.size}`;
   // The label column fits the longest label (about 6.2 px per character at 11 px).
@@ -30,10 +35,10 @@ export function chartSvg(rows) {
   let y = 30;
   let body = `<text x="10" y="18" font-size="14" font-weight="bold">ShardLab benchmarks (median; log scale)</text>`;
   for (const g of groups) {
-    const rs = rows.filter((r) => r.group === g);
+    const rs = rows.filter((r) => panel(r) === g);
     // Each panel has its own unit, so its own scale.
     const maxLog = Math.log10(Math.max(...rs.map((r) => r.median), 10));
-    body += `<text x="10" y="${y + 12}" font-size="12" font-weight="bold">${g} (${rs[0].unit})</text>`;
+    body += `<text x="10" y="${y + 12}" font-size="12" font-weight="bold">${g}</text>`;
     y += 18;
     for (const r of rs) {
       const w = Math.max(1, ((Math.log10(Math.max(r.median, 1)) / maxLog) * (width - left - 80)));

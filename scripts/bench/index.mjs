@@ -6,7 +6,9 @@
 // references and the checker's time per problem (in Node and, through
 // scripts/bench/page.html, in headless Chromium), the large data- and
 // tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
-// kernel (wasm vs native, and each against its CPU's arithmetic ceiling). Prints a table with the
+// kernel (wasm vs native, and each against its CPU's arithmetic ceiling), and
+// ShardLab against its peers, TensorFlow.js (wasm) and jax-js, on the same
+// work (scripts/bench/peers/). Prints a table with the
 // ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
 // min, median}]}) and draws an SVG chart of the medians. (scripts/bench/ab.mjs
 // times two checkouts against each other, for refactors.)
@@ -20,6 +22,7 @@ import { scaleRows } from './scale.mjs';
 import { chartSvg } from './chart.mjs';
 import { chromiumRows } from './chromium.mjs';
 import { pythonRows } from './python.mjs';
+import { peerChromiumRows, peerRows } from './peers/index.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
@@ -46,6 +49,10 @@ const rows = [
   ...kernelRows({ quick }),
   ...(await pythonRows({ quick })),
 ];
+// The peers in Node, then in Chromium: what each library ran is printed with the table.
+const peers = await peerRows({ quick });
+const peersChromium = await peerChromiumRows({ quick });
+rows.push(...peers.rows, ...peersChromium.rows);
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
 const ratio = (r) => {
@@ -71,6 +78,16 @@ const ratio = (r) => {
     if (r.case === 'later-python-run') return `${((r.median / 1000) * 100).toFixed(0)}% of the 1 s target`;
     return '';
   }
+  if (r.group === 'peers') {
+    // ShardLab against the fastest peer in the same engine (higher GFLOP/s, fewer ms or us, is faster).
+    const engine = r.impl.endsWith('-chromium') ? '-chromium' : '';
+    const same = rows.filter((x) => x.group === 'peers' && x.case === r.case && x.impl.endsWith(engine) && (engine || !x.impl.endsWith('-chromium')));
+    const speed = (x) => (x.unit === 'GFLOP/s' ? x.median : 1 / x.median);
+    const ours = same.find((x) => x.impl === `shardlab${engine}`);
+    const best = same.filter((x) => x !== ours).sort((a, b) => speed(b) - speed(a))[0];
+    if (!ours || !best) return '';
+    return r === ours ? `${(speed(ours) / speed(best)).toFixed(2)}x the fastest peer (${best.impl})` : `ShardLab is ${(speed(ours) / speed(r)).toFixed(2)}x as fast`;
+  }
   if (r.group === 'kernels') {
     // Against native Eigen, and against the ceiling of the arithmetic each one
     // uses: 128-bit multiply-then-add (SIMD128), 128-bit FMA (relaxed SIMD), the widest FMA (native).
@@ -92,5 +109,7 @@ for (const r of rows) console.log([r.group, r.impl, r.case, r.size, r.unit, r.mi
 execFileSync('mkdir', ['-p', 'build/bench']);
 writeFileSync(jsonFile, `${JSON.stringify({ rows }, null, 1)}\n`);
 writeFileSync(svgFile, chartSvg(rows));
+const ranAs = (configs) => Object.entries(configs).map(([p, c]) => `${p}: ${c.backend}`).join('; ');
+console.log(`\npeers ran as, in Node: ${ranAs(peers.configs)}; in Chromium: ${ranAs(peersChromium.configs)}`);
 console.log(`\nrows: ${jsonFile}\nchart: ${svgFile}`);
 process.exit(0);
