@@ -37,13 +37,15 @@ export async function traceAt(solution, signature) {
  * answers trace requests one at a time. Eager operations of the solution (on
  * constants) run on the lockstep executor in this same thread, blocking, as
  * a synchronous front end (Python) needs; `sources` is the module handed
- * over where the sandbox may not fetch it (the page).
+ * over where the sandbox may not fetch it (the page). With `shareRuntime`
+ * the sandbox uses the runtime its realm already runs (the in-process
+ * sandbox: never blocking, so it also works on a page's main thread).
  */
-export async function serveSandbox({ post, onMessage, load, prepare, sources }) {
+export async function serveSandbox({ post, onMessage, load, prepare, sources, shareRuntime = false }) {
   const send = (m) => post({ v: PROTOCOL_VERSION, ...m });
   let solution;
   try {
-    await sl.init({ threads: false, inThread: true, sources, blocking: true });
+    await (shareRuntime ? sl.init() : sl.init({ threads: false, inThread: true, sources, blocking: true }));
     await prepare?.();
     send({ type: 'started' });
     solution = await load();
@@ -79,6 +81,7 @@ export function inProcessSandbox(solution) {
       deliver = f;
     },
     load: async () => solution,
+    shareRuntime: true,
   });
   return sandbox;
 }
