@@ -56,3 +56,23 @@ export function disagreement(want, got) {
   }
   return null;
 }
+
+/**
+ * What a library's setup returns for a case, {run (one awaited call, its
+ * outputs freed), output ({key: Float32Array}), dispose}, from `call()`
+ * (-> {key: the library's array}), `read(a)` (its values, the array freed),
+ * `free(a)` and `dispose()` (the inputs).
+ */
+export function caseHandle({ call, read, free, dispose }) {
+  return {
+    async run() {
+      for (const a of Object.values(await call())) free(a);
+    },
+    async output() {
+      const result = {};
+      for (const [k, a] of Object.entries(await call())) result[k] = Float32Array.from(await read(a));
+      return result;
+    },
+    dispose,
+  };
+}

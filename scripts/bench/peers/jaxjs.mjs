@@ -2,7 +2,7 @@
 // one jit-compiled function, gradients by jax-js's grad. jax-js counts
 // references: a call consumes its arguments, so every call passes `.ref`s.
 import { blockUntilReady, grad, init, jit, nn, numpy as np, valueAndGrad } from '@jax-js/jax';
-import { LR } from './cases.mjs';
+import { caseHandle, LR } from './cases.mjs';
 
 /** Starts the wasm device (with its worker pool, one worker per core, where a page has Workers and SharedArrayBuffer). */
 export async function load() {
@@ -33,20 +33,13 @@ function program(name) {
 export async function setup(name, inputs) {
   const args = Object.values(inputs).map(({ data, shape }) => np.array(data).reshape(shape));
   const fn = jit(program(name));
-  const call = async () => blockUntilReady(fn(...args.map((a) => a.ref)));
-  return {
-    async run() {
-      for (const a of Object.values(await call())) a.dispose();
-    },
-    async output() {
-      const out = await call();
-      const result = {};
-      for (const [k, a] of Object.entries(out)) result[k] = Float32Array.from(await a.data());
-      return result;
-    },
-    dispose() {
+  return caseHandle({
+    call: () => blockUntilReady(fn(...args.map((a) => a.ref))),
+    read: (a) => a.data(), // data() consumes the array
+    free: (a) => a.dispose(),
+    dispose: () => {
       for (const a of args) a.dispose();
       fn.dispose();
     },
-  };
+  });
 }

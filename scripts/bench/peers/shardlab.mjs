@@ -5,7 +5,7 @@
 // data-parallel problem's reference solution (x and y by rows, pmean).
 import * as sl from '../../../web/lib/index.js';
 import dataParallelStep from '../../../problems/data-parallel-step/solution.mjs';
-import { LR } from './cases.mjs';
+import { caseHandle, LR } from './cases.mjs';
 
 const { P, NamedSharding, lax, np, nn } = sl;
 
@@ -60,25 +60,19 @@ export async function setup(name, inputs) {
   const host = Object.values(inputs).map(({ data, shape }) => sl.array(data, { shape }));
   const args = specs ? host.map((a, i) => sl.devicePut(a, new NamedSharding(mesh, P(...specs[i].entries.map((e) => (e === 'd' ? mesh.axisNames[0] : e)))))) : host;
   const jitted = sl.jit(fn);
-  const call = async () => {
-    const out = await jitted(...args);
-    return out instanceof sl.Array ? { c: out } : out;
-  };
-  return {
-    async run() {
-      for (const a of Object.values(await call())) a.dispose();
+  return caseHandle({
+    call: async () => {
+      const out = await jitted(...args);
+      return out instanceof sl.Array ? { c: out } : out;
     },
-    async output() {
-      const out = await call();
-      const result = {};
-      for (const [k, a] of Object.entries(out)) {
-        result[k] = Float32Array.from(await a.data());
-        a.dispose();
-      }
-      return result;
+    read: async (a) => {
+      const data = await a.data();
+      a.dispose();
+      return data;
     },
-    dispose() {
+    free: (a) => a.dispose(),
+    dispose: () => {
       for (const a of new Set([...host, ...args])) a.dispose();
     },
-  };
+  });
 }

@@ -4,7 +4,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients.js';
 import { getThreadsCount, setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { LR } from './cases.mjs';
+import { caseHandle, LR } from './cases.mjs';
 
 /**
  * Selects the wasm backend (in a page, `wasmPaths` says where its .wasm files
@@ -44,22 +44,14 @@ function program(name) {
 export async function setup(name, inputs) {
   const args = Object.values(inputs).map(({ data, shape }) => tf.tensor(data, shape, 'float32'));
   const fn = program(name);
-  const call = () => tf.tidy(() => fn(...args));
-  return {
-    async run() {
-      for (const t of Object.values(call())) t.dispose();
+  return caseHandle({
+    call: async () => tf.tidy(() => fn(...args)),
+    read: async (t) => {
+      const data = await t.data();
+      t.dispose();
+      return data;
     },
-    async output() {
-      const out = call();
-      const result = {};
-      for (const [k, t] of Object.entries(out)) {
-        result[k] = Float32Array.from(await t.data());
-        t.dispose();
-      }
-      return result;
-    },
-    dispose() {
-      for (const t of args) t.dispose();
-    },
-  };
+    free: (t) => t.dispose(),
+    dispose: () => args.forEach((t) => t.dispose()),
+  });
 }
