@@ -11,10 +11,24 @@ const shots = `${root}build/test-results/screenshots`;
 
 test.beforeAll(buildApp);
 
-test('the list shows every problem', async ({ page }) => {
+test('the list shows every problem, grouped by topic; the filter narrows it', async ({ page }) => {
   await page.goto('/build/app/index.html');
   await expect(page.locator('table.list tbody tr')).toHaveCount(13);
   expect(PROBLEMS).toHaveLength(13);
+  await expect(page.locator('section.topic h2')).toHaveText([/^Sharding 0 of 4 solved/, /^Autodiff 0 of 2 solved/, /^Transformations 0 of 4 solved/, /^Control flow 0 of 3 solved/]);
+  await page.screenshot({ path: `${shots}/list.png`, fullPage: true });
+  const visible = page.locator('table.list tbody tr:visible');
+  await page.fill('#filter', 'vmap');
+  await expect(visible).toHaveCount(2);
+  await expect(page.locator('section.topic:visible h2')).toHaveText([/^Transformations/]);
+  await page.fill('#filter', 'control MEDIUM');
+  await expect(visible).toHaveCount(3);
+  await page.fill('#filter', 'no such problem');
+  await expect(visible).toHaveCount(0);
+  await expect(page.locator('#no-match')).toBeVisible();
+  await page.fill('#filter', '');
+  await expect(visible).toHaveCount(13);
+  await expect(page.locator('#no-match')).toBeHidden();
   await expect(page.locator('#notice')).toBeHidden();
 });
 

@@ -64,18 +64,39 @@ function template(p, lang) {
   return `import * as sl from 'shardlab';\nconst { P, lax, np, nn } = sl;\n\nexport default function solve(${p.args.join(', ')}) {\n  // return { ${Object.keys(p.outputs).join(', ')} };\n}\n`;
 }
 
+/** The list's groups, in order (each problem names its topic). */
+const TOPICS = ['Sharding', 'Autodiff', 'Transformations', 'Control flow'];
+
+// The problem list: one table per topic (difficulty, a mark on the solved
+// ones), and a filter on the titles, ids, topics and difficulties as one types.
 function showList() {
-  const rows = PROBLEMS.map((p) =>
+  const solved = (p) => Boolean(localStorage.getItem(solvedKey(p.id)));
+  const row = (p) =>
     h(
       'tr',
-      {},
-      h('td', {}, localStorage.getItem(solvedKey(p.id)) && h('span', { class: 'pass', title: 'solved' }, '✓')),
+      { 'data-search': `${p.title} ${p.id} ${p.topic} ${p.difficulty}`.toLowerCase() },
+      h('td', {}, solved(p) && h('span', { class: 'pass', title: 'solved' }, '✓')),
       h('td', {}, h('a', { href: `#/problem/${p.id}` }, p.title)),
       h('td', {}, p.difficulty),
-    ),
-  );
-  const head = h('thead', {}, h('tr', {}, h('th'), h('th', {}, 'Problem'), h('th', {}, 'Difficulty')));
-  main.replaceChildren(h('h1', {}, 'Problems'), h('table', { class: 'list' }, head, h('tbody', {}, rows)));
+    );
+  const groups = TOPICS.map((topic) => {
+    const problems = PROBLEMS.filter((p) => p.topic === topic);
+    const head = h('thead', {}, h('tr', {}, h('th', {}, h('span', { class: 'sr-only' }, 'Solved')), h('th', {}, 'Problem'), h('th', {}, 'Difficulty')));
+    const count = `${problems.filter(solved).length} of ${problems.length} solved`;
+    return h('section', { class: 'topic' }, h('h2', {}, topic, h('span', { class: 'count' }, ` ${count}`)), h('table', { class: 'list' }, head, h('tbody', {}, problems.map(row))));
+  });
+  const none = h('p', { id: 'no-match', hidden: '' }, 'No problem matches the filter.');
+  const filter = h('input', { id: 'filter', type: 'search', placeholder: 'Filter: vmap, Autodiff, Hard…', 'aria-label': 'Filter problems' });
+  filter.oninput = () => {
+    const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const section of groups) {
+      const rows = [...section.querySelectorAll('tbody tr')];
+      for (const r of rows) r.hidden = !words.every((w) => r.dataset.search.includes(w));
+      section.hidden = rows.every((r) => r.hidden);
+    }
+    none.hidden = groups.some((g) => !g.hidden);
+  };
+  main.replaceChildren(h('h1', {}, 'Problems'), filter, none, ...groups);
 }
 
 function showProblem(p, lang) {
