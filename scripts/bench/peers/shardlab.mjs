@@ -23,12 +23,12 @@ function program(name, devices) {
   }
   if (name === 'mlp-train-step') {
     const local = (x, w1, b1, w2) => nn.relu(x.matmul(w1).add(b1)).matmul(w2);
-    const forward = mesh
-      ? sl.shardMap((x, w1, b1, w2) => lax.psum(local(x, w1, b1, w2), 'd'), { mesh, inSpecs: [P(), P(null, 'd'), P('d'), P('d', null)], outSpecs: P() })
-      : local;
-    const loss = mlpLoss(forward);
-    const fn = (w1, b1, w2, b2, x, y) => sgd({ w1, b1, w2, b2 }, sl.grad(loss)({ w1, b1, w2, b2 }, x, y));
-    return { fn, specs: [P(null, 'd'), P('d'), P('d', null), P(), P(), P()] };
+    const step = (w1, b1, w2, b2, x, y) => sgd({ w1, b1, w2, b2 }, sl.grad(mlpLoss(mesh ? (...a) => lax.psum(local(...a), 'd') : local))({ w1, b1, w2, b2 }, x, y));
+    if (!mesh) return { fn: step };
+    // The whole step in the shard_map, as one writes it in JAX: each device differentiates its blocks
+    // (the psum's transpose hands every device the output's cotangent), so nothing is recomputed.
+    const specs = [P(null, 'd'), P('d'), P('d', null), P(), P(), P()];
+    return { fn: sl.shardMap(step, { mesh, inSpecs: specs, outSpecs: { w1: specs[0], b1: specs[1], w2: specs[2], b2: P() } }), specs };
   }
   // The linear steps: the problem's reference solution makes its own 8-device mesh.
   if (mesh) return { fn: (w, b, x, y) => dataParallelStep(w, b, x, y, LR), specs: [P(), P(), P('d'), P('d')], mesh: sl.makeMesh([8], ['data']) };
