@@ -11,6 +11,8 @@ import katex from 'katex';
 import { marked } from 'marked';
 import { EditorView, basicSetup } from 'codemirror';
 import { keymap } from '@codemirror/view';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import { javascript } from '@codemirror/lang-javascript';
 import { python } from '@codemirror/lang-python';
 import { checkSolution } from '../checker/engine.js';
@@ -31,6 +33,34 @@ if (!globalThis.crossOriginIsolated) {
     'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp for 8 device threads.';
 }
 document.getElementById('runtime').textContent = globalThis.crossOriginIsolated ? '8 devices: Web Worker threads' : '8 devices: lockstep worker';
+
+// The theme: the system's (auto) unless the toggle chose light or dark; kept in localStorage.
+const THEMES = ['auto', 'light', 'dark'];
+const themeKey = 'shardlab.theme';
+function applyTheme(theme) {
+  if (theme === 'auto') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  const button = document.getElementById('theme');
+  button.textContent = `Theme: ${theme}`;
+  button.setAttribute('aria-label', `Colour theme: ${theme} (change)`);
+}
+let theme = THEMES.includes(localStorage.getItem(themeKey)) ? localStorage.getItem(themeKey) : 'auto';
+applyTheme(theme);
+document.getElementById('theme').onclick = () => {
+  theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
+  localStorage.setItem(themeKey, theme);
+  applyTheme(theme);
+};
+
+// The editor's colours come from the theme's variables (style.css), so one highlight style serves both themes.
+const highlight = HighlightStyle.define([
+  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword, tags.operatorKeyword], color: 'var(--hl-keyword)' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--hl-string)' },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--hl-comment)', fontStyle: 'italic' },
+  { tag: [tags.number, tags.bool, tags.null], color: 'var(--hl-number)' },
+  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: 'var(--hl-def)' },
+  { tag: [tags.definition(tags.variableName), tags.className], color: 'var(--hl-name)' },
+]);
 
 /** Markdown with $inline$ and $$display$$ math rendered by KaTeX, as HTML: only for the project's own statement.md files. */
 function renderMarkdown(md) {
@@ -121,8 +151,8 @@ function showProblem(p, lang) {
   const buttons = h(
     'div',
     { class: 'buttons' },
-    h('button', { id: 'run' }, 'Run (examples)'),
-    h('button', { id: 'submit' }, 'Submit'),
+    h('button', { id: 'run', 'aria-keyshortcuts': 'Control+Enter', title: 'Ctrl+Enter' }, 'Run (examples)'),
+    h('button', { id: 'submit', 'aria-keyshortcuts': 'Control+Shift+Enter', title: 'Ctrl+Shift+Enter' }, 'Submit'),
     h('button', { id: 'reset' }, 'Reset to template'),
     h('span', { id: 'python-status', class: 'status', role: 'status' }, lang === 'python' ? describeStatus(pythonStatus) : ''),
   );
@@ -131,7 +161,15 @@ function showProblem(p, lang) {
       'div',
       { class: 'problem' },
       statement,
-      h('section', {}, h('div', { class: 'toolbar' }, select), h('div', { class: 'editor', id: 'editor' }), buttons, h('div', { id: 'results', class: 'results' })),
+      h(
+        'section',
+        {},
+        h('div', { class: 'toolbar' }, select),
+        h('div', { class: 'editor', id: 'editor' }),
+        buttons,
+        h('p', { class: 'shortcuts' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Enter'), ' runs the examples · ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Shift'), '+', h('kbd', {}, 'Enter'), ' submits'),
+        h('div', { id: 'results', class: 'results' }),
+      ),
     ),
   );
   const run = (full) => runChecks(p, lang, editor.state.doc.toString(), full);
@@ -139,12 +177,20 @@ function showProblem(p, lang) {
     doc: localStorage.getItem(codeKey(p.id, lang)) ?? template(p, lang),
     parent: document.getElementById('editor'),
     extensions: [
-      keymap.of([{ key: 'Ctrl-Enter', run: () => (run(false), true) }]),
+      keymap.of([
+        { key: 'Mod-Enter', run: () => (run(false), true) },
+        { key: 'Mod-Shift-Enter', run: () => (run(true), true) },
+      ]),
       basicSetup,
+      syntaxHighlighting(highlight),
+      EditorView.contentAttributes.of({ 'aria-label': `Your solution in ${LANGUAGE_NAMES[lang]}` }),
       lang === 'python' ? python() : javascript(),
       EditorView.updateListener.of((u) => u.docChanged && localStorage.setItem(codeKey(p.id, lang), u.state.doc.toString())),
     ],
   });
+  // A long solution scrolls the editor: its scroller is a tab stop too, so the keyboard reaches all of it (axe's scrollable-region-focusable).
+  editor.scrollDOM.tabIndex = 0;
+  editor.scrollDOM.setAttribute('aria-label', 'Solution editor');
   window.__shardlabEditor = editor;
   document.getElementById('run').onclick = () => run(false);
   document.getElementById('submit').onclick = () => run(true);
