@@ -53,6 +53,32 @@ test('a known-wrong solution shows the failing requirement', async ({ page }) =>
   await page.click('#submit');
   await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
   await expect(page.locator('.req.fail')).toContainText('8 times the mean gradient');
+  // The results are tabs; the first with a failure is open (8 times the gradient fails the cases too), the arrow keys move between them.
+  await expect(page.locator('[role=tab]')).toHaveText(['Cases (0/23)', 'Requirements (5/6)', 'Program', 'Sharding']);
+  await expect(page.locator('#tab-cases')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.case.fail').first()).toBeVisible();
+  await expect(page.locator('#panel-requirements')).toBeHidden();
+  await page.focus('#tab-cases');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('#tab-requirements')).toBeFocused();
+  await expect(page.locator('.req.fail')).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('pre.jaxpr')).toBeVisible();
+  await page.keyboard.press('End');
+  await expect(page.locator('#panel-sharding figure').first()).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(page.locator('#tab-cases')).toBeFocused();
+  await expect(page.locator('#panel-cases')).toBeVisible();
+});
+
+test("at a phone's width the statement stacks above the editor", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/build/app/index.html#/problem/ema-scan?lang=javascript');
+  const statement = await page.locator('.statement').boundingBox();
+  const editor = await page.locator('#editor').boundingBox();
+  expect(editor.y).toBeGreaterThan(statement.y + statement.height - 1);
+  expect(editor.width).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `${shots}/phone.png`, fullPage: true });
 });
 
 test('an endless loop is stopped after the time limit and the next run works', async ({ page }) => {

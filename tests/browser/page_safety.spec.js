@@ -13,8 +13,10 @@ test.beforeAll(buildApp);
 
 // Fires mouseover on every element of the results (and really hovers each
 // picture), then looks for what markup injection leaves behind: an <img>, an
-// on... attribute, or the flag an injected handler sets.
+// on... attribute, or the flag an injected handler sets. The pictures are in
+// the Sharding tab, opened first.
 async function expectNoInjection(page) {
+  if (await page.locator('#tab-sharding').count()) await page.click('#tab-sharding');
   for (const svg of await page.locator('#results svg').all()) await svg.hover();
   const found = await page.evaluate(async () => {
     const all = [...document.querySelectorAll('#results *')];

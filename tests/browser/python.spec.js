@@ -35,7 +35,10 @@ test('every problem solved in Python with one warm Python; a wrong solution show
   await expect(page.locator('.req.fail')).toContainText('jax.lax.pcast w and b to varying');
   await typeCode(page, 'import jax\n\ndef step(w, b, x, y, lr):\n    if lr > 0:\n        pass\n    return {"w": w, "b": b, "loss": lr}\n');
   await page.click('#submit');
-  await expect(page.locator('.req.fail').filter({ hasText: 'branches on a traced value' })).toBeVisible({ timeout: 60000 });
+  const branch = page.locator('.req.fail').filter({ hasText: 'branches on a traced value' });
+  await expect(branch).toHaveCount(1, { timeout: 60000 });
+  await page.click('#tab-requirements');
+  await expect(branch).toBeVisible();
   await expect(page.locator('.case.fail').first()).toContainText('line 4, in step');
 });
 

@@ -57,6 +57,16 @@ describe.each(problems.map((p) => [p.id, p]))('%s', (_, problem) => {
   });
 });
 
+test("no statement's inline math spans a line (the page renders $...$ within one line)", () => {
+  for (const p of problems) {
+    for (const file of ['statement.md', 'statement.js.md']) {
+      const text = readFileSync(new URL(file, p.statementUrl), 'utf8').replace(/\$\$[\s\S]+?\$\$/g, '').replace(/`[^`]*`/g, '');
+      const odd = text.split('\n').findIndex((line) => (line.match(/\$/g) ?? []).length % 2 === 1);
+      expect(odd, `${p.id}/${file} line ${odd + 1}`).toBe(-1);
+    }
+  }
+});
+
 test('the one-line constraints text of the problems, derived from the data', () => {
   expect(Object.fromEntries(problems.map((p) => [p.id, p.constraints]))).toMatchObject({
     'device-mesh-named-sharding': 'float32 x (R, C); R in {8, 16}; C in {4, 8, 12}; finite values',

@@ -1,6 +1,6 @@
-// The results of a Run or Submit, built as elements: the verdict, each case
-// (with its differing entries), each requirement, the traced program with its
-// shard_map bodies folded, and the sharding pictures. Everything in a report
+// The results of a Run or Submit, built as elements: the verdict, then tabs:
+// each case (with its differing entries), each requirement, the traced
+// program with its shard_map bodies folded, and the sharding pictures. Everything in a report
 // can come from the learner's code (messages, values, axis names), so all of
 // it goes in as text (dom.js).
 
@@ -24,15 +24,48 @@ export function renderReport(p, r, full) {
     c.diffs.map((d) => h('div', { class: 'diff' }, `${d.output}[${d.index}] expected ${d.expected}, got `, h('span', { class: 'actual' }, d.actual))),
   ]);
   const reqs = full ? r.requirements.map((q) => h('div', { class: `req ${q.passed ? 'pass' : 'fail'}` }, `${q.passed ? '✓' : '✗'} ${q.message}`)) : [];
+  const panels = [
+    { id: 'cases', title: `Cases (${r.cases.length - failedCases}/${r.cases.length})`, body: cases, failed: failedCases > 0 },
+    full && { id: 'requirements', title: `Requirements (${reqs.length - failedReqs}/${reqs.length})`, body: reqs, failed: failedReqs > 0 },
+    r.jaxpr && { id: 'program', title: 'Program', body: h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies)) },
+    r.program && { id: 'sharding', title: 'Sharding', body: programPictures(r.program, p.args) },
+  ].filter(Boolean);
   return frag(
     h('p', { class: `verdict ${ok ? 'pass' : 'fail'}`, id: 'verdict' }, verdict),
     h('p', {}, `${r.cases.length} cases in ${r.timeMs} ms (seed ${r.seed})`),
-    h('h3', {}, 'Cases'),
-    cases,
-    full && [h('h3', {}, 'Requirements'), reqs],
-    r.jaxpr && h('details', {}, h('summary', {}, 'Traced program'), h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies))),
-    r.program && h('details', { open: '' }, h('summary', {}, 'Sharding'), programPictures(r.program, p.args)),
+    tabs(panels, (panels.find((t) => t.failed) ?? panels[0]).id),
   );
+}
+
+/**
+ * Tabs over `panels` ({id, title, body}), `open` shown first: the ARIA tabs
+ * pattern (a tablist of buttons, one tabpanel each; arrow keys, Home and End
+ * move between tabs). Ids: tab-<id>, panel-<id>.
+ */
+function tabs(panels, open) {
+  const buttons = panels.map((t) =>
+    h('button', { type: 'button', role: 'tab', id: `tab-${t.id}`, 'aria-controls': `panel-${t.id}`, class: t.failed ? 'fail' : null }, t.title),
+  );
+  const bodies = panels.map((t) => h('div', { role: 'tabpanel', id: `panel-${t.id}`, 'aria-labelledby': `tab-${t.id}`, class: 'panel', tabindex: 0 }, t.body));
+  const select = (k, focus) => {
+    buttons.forEach((b, i) => {
+      b.setAttribute('aria-selected', String(i === k));
+      b.tabIndex = i === k ? 0 : -1;
+      bodies[i].hidden = i !== k;
+    });
+    if (focus) buttons[k].focus();
+  };
+  buttons.forEach((b, i) => {
+    b.onclick = () => select(i, false);
+    b.onkeydown = (e) => {
+      const k = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: buttons.length - 1 }[e.key];
+      if (k === undefined) return;
+      e.preventDefault();
+      select((k + buttons.length) % buttons.length, true);
+    };
+  });
+  select(Math.max(0, panels.findIndex((t) => t.id === open)), false);
+  return frag(h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Results' }, buttons), bodies);
 }
 
 /**
