@@ -1,5 +1,7 @@
 // Batched Attention with vmap: the problem as data for the checker.
 
+import { doesNotGrow } from '../requirements.js';
+
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
   q: { dtype: 'float32', shape: ['B', 'T', 'd'], values: { ge: -10, le: 10 } },
@@ -86,18 +88,13 @@ function atBand2B({ q, k, v }) {
 }
 
 const requirements = [
-  {
+  doesNotGrow({
     id: 'does-not-grow-with-B',
     text: 'The program does not grow with B (traced with b and 2b examples, b the batch of a case raised to at least 2, it has as many equations).',
     traceAt: atBand2B,
-    check({ traces, api, query: { sizeGrowth } }) {
-      const growth = sizeGrowth(traces);
-      return (
-        growth === null ||
-        `the program grows with the batch size (${growth}): a loop over the examples unrolls one copy of attention per example; write attention for one example and map it over the batch axis with ${api('sl.vmap')}`
-      );
-    },
-  },
+    advice: (growth, api) =>
+      `the program grows with the batch size (${growth}): a loop over the examples unrolls one copy of attention per example; write attention for one example and map it over the batch axis with ${api('sl.vmap')}`,
+  }),
   // Judged on the outputs, not on the program's structure: a reduce_max in
   // the program proves nothing (the example-wide maximum subtracted instead
   // of each row's is as unstable, and a maximum may be computed and not

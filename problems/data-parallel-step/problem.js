@@ -1,5 +1,7 @@
 // Data-Parallel Step with psum: the problem as data for the checker.
 
+import { tracedScalar } from '../requirements.js';
+
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
   w: { dtype: 'float32', shape: ['D', 'K'] },
@@ -135,19 +137,10 @@ const requirements = [
       return true;
     },
   },
-  {
-    id: 'lr-traced',
-    text: 'lr stays a traced float32 scalar (never converted to a number).',
-    check({ jaxpr, vars, query: { reads } }) {
-      const used = reads(jaxpr, vars.lr);
-      return used || 'lr is not used by the program: the update must multiply the gradient by the traced lr';
-    },
-    traceError(error, { lang }) {
-      if (!/^Concretization/.test(error.name)) return null;
-      const how = lang === 'python' ? 'float(lr), int(lr) or lr.item()' : 'Number(lr), +lr or a comparison';
-      return `the solution turns a traced value into a number (${how}): under jit every argument, lr included, is abstract; keep it an array (${error.name})`;
-    },
-  },
+  tracedScalar('lr', {
+    unused: 'the update must multiply the gradient by the traced lr',
+    how: { python: 'float(lr), int(lr) or lr.item()', javascript: 'Number(lr), +lr or a comparison' },
+  }),
   {
     id: 'no-branch-on-traced',
     text: 'The function does not branch on traced values.',

@@ -1,5 +1,7 @@
 // Exponential Moving Average with Scan: the problem as data for the checker.
 
+import { doesNotGrow, tracedScalar } from '../requirements.js';
+
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
   xs: { dtype: 'float32', shape: ['T', 'D'], values: { ge: -10, le: 10 } },
@@ -41,27 +43,17 @@ const requirements = [
       return hasPrimitive(jaxpr, 'scan') || `the traced program has no scan: carry the running average through ${api('lax.scan')}, whose body computes one step`;
     },
   },
-  {
+  doesNotGrow({
     id: 'does-not-grow-with-T',
     text: 'The program does not grow with T (traced at T and 2T, it has as many equations).',
     traceAt: atTand2T,
-    check({ traces, api, query: { sizeGrowth } }) {
-      const growth = sizeGrowth(traces);
-      return growth === null || `the program grows with the number of steps (${growth}): a loop over the rows unrolls into equations for every step; write one step as the body of ${api('lax.scan')}`;
-    },
-  },
-  {
-    id: 'decay-traced',
-    text: 'decay stays a traced float32 scalar.',
-    check({ jaxpr, vars, query: { reads } }) {
-      return reads(jaxpr, vars.decay) || 'decay is not used by the program: every step multiplies by the traced decay';
-    },
-    traceError(error, { lang }) {
-      if (!/^Concretization/.test(error.name)) return null;
-      const how = lang === 'python' ? 'float(decay) or decay.item()' : 'Number(decay) or +decay';
-      return `the solution turns a traced value into a number (${how}): under jit every argument is abstract; keep decay an array (${error.name})`;
-    },
-  },
+    advice: (growth, api) =>
+      `the program grows with the number of steps (${growth}): a loop over the rows unrolls into equations for every step; write one step as the body of ${api('lax.scan')}`,
+  }),
+  tracedScalar('decay', {
+    unused: 'every step multiplies by the traced decay',
+    how: { python: 'float(decay) or decay.item()', javascript: 'Number(decay) or +decay' },
+  }),
 ];
 
 export default {

@@ -1,5 +1,7 @@
 // Hessian-Vector Product: the problem as data for the checker.
 
+import { doesNotGrow } from '../requirements.js';
+
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
   w: { dtype: 'float32', shape: ['D'] },
@@ -100,18 +102,13 @@ const requirements = [
       return `the program computes ${count} of shape (D, D) (${o.aval.str}): the Hessian, or the identity whose columns are pushed through the gradient to build it, D² numbers and D passes of differentiation when only the product with v is asked; push v through the gradient instead: ${call} gives the gradient and H v in one pass`;
     },
   },
-  {
+  doesNotGrow({
     id: 'does-not-grow-with-D',
     text: 'The program does not grow with D (traced at D and 2D, it has as many equations): one pass, not one per coordinate.',
     traceAt: atDand2D,
-    check({ traces, api, query: { sizeGrowth } }) {
-      const growth = sizeGrowth(traces);
-      return (
-        growth === null ||
-        `the program grows with the dimension (${growth}): a loop over the coordinates builds the Hessian column by column, one pass of differentiation each; one ${api('sl.jvp')} of ${api('sl.grad')}(loss) with tangent v gives H v at the cost of a few gradients`
-      );
-    },
-  },
+    advice: (growth, api) =>
+      `the program grows with the dimension (${growth}): a loop over the coordinates builds the Hessian column by column, one pass of differentiation each; one ${api('sl.jvp')} of ${api('sl.grad')}(loss) with tangent v gives H v at the cost of a few gradients`,
+  }),
 ];
 
 export default {

@@ -68,7 +68,6 @@ const widthOf = (label) => bucketOf(Number(label.slice(2)));
 
 // The outputs of a traced program with two axes (padded and mask), as "f32[2,8]".
 const matrices = (jaxpr) => jaxpr.outvars.filter((v) => v.aval.shape.length === 2).map((v) => v.aval.str.replace(/\{.*\}$/, ''));
-const untraced = (traces) => Object.entries(traces).find(([, t]) => !t.jaxpr);
 
 const COMPARISONS = new Set(['lt', 'le', 'gt', 'ge']);
 
@@ -77,9 +76,9 @@ const requirements = [
     id: 'pads-to-bucket',
     text: 'padded and mask have the bucket width: traced at L = 1, 8, 9, 16, 17, 32, 33 and 64, they are (B, 8), (B, 8), (B, 16), (B, 16), ..., (B, 64).',
     traceAt: atEdges,
-    check({ traces }) {
-      const failed = untraced(traces);
-      if (failed) return `the solution could not be traced at ${failed[0]} (${failed[1].error})`;
+    check({ traces, query: { traceFailure } }) {
+      const failed = traceFailure(traces);
+      if (failed) return failed;
       for (const [label, { jaxpr }] of Object.entries(traces)) {
         const found = matrices(jaxpr);
         const W = widthOf(label);
@@ -96,9 +95,9 @@ const requirements = [
     id: 'same-shape-in-bucket',
     text: 'Two lengths L in the same bucket give outputs of the same shapes (one compiled program per bucket).',
     traceAt: atEdges,
-    check({ traces }) {
-      const failed = untraced(traces);
-      if (failed) return `the solution could not be traced at ${failed[0]} (${failed[1].error})`;
+    check({ traces, query: { traceFailure } }) {
+      const failed = traceFailure(traces);
+      if (failed) return failed;
       const outs = ({ jaxpr }) => jaxpr.outvars.map((v) => v.aval.str.replace(/\{.*\}$/, '')).join(', ');
       for (let k = 0; k < EDGES.length; k += 2) {
         const [a, b] = [`L=${EDGES[k]}`, `L=${EDGES[k + 1]}`];

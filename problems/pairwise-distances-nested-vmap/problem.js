@@ -72,7 +72,9 @@ const requirements = [
     id: 'does-not-grow-with-N-or-M',
     text: 'The program does not grow with N or with M (traced at (n, m), (2n, m) and (n, 2m), for the sizes of a case raised to at least 2, it has as many equations).',
     traceAt: atDoubledSizes,
-    check({ traces, api, lang, query: { sizeGrowth } }) {
+    check({ traces, api, lang, query: { traceFailure, sizeGrowth } }) {
+      const failed = traceFailure(traces);
+      if (failed) return failed;
       const [base, twiceN, twiceM] = Object.entries(traces);
       const growsN = sizeGrowth(Object.fromEntries([base, twiceN]));
       const growsM = sizeGrowth(Object.fromEntries([base, twiceM]));

@@ -1,5 +1,7 @@
 // Per-Example Gradient Clipping: the problem as data for the checker.
 
+import { doesNotGrow } from '../requirements.js';
+
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
   w: { dtype: 'float32', shape: ['D'] },
@@ -82,18 +84,13 @@ const requirements = [
       );
     },
   },
-  {
+  doesNotGrow({
     id: 'does-not-grow-with-B',
     text: 'The program does not grow with B (traced at B and 2B, it has as many equations).',
     traceAt: atBand2B,
-    check({ traces, api, query: { sizeGrowth } }) {
-      const growth = sizeGrowth(traces);
-      return (
-        growth === null ||
-        `the program grows with the batch (${growth}): a loop over the examples unrolls into one gradient per example; ${api('sl.vmap')} of ${api('sl.grad')} traces the gradient once for the whole batch`
-      );
-    },
-  },
+    advice: (growth, api) =>
+      `the program grows with the batch (${growth}): a loop over the examples unrolls into one gradient per example; ${api('sl.vmap')} of ${api('sl.grad')} traces the gradient once for the whole batch`,
+  }),
   {
     id: 'max-norm-traced',
     text: 'max_norm stays a traced float32 scalar (never converted to a number or compared in Python).',

@@ -1,5 +1,7 @@
 // Straight-Through Estimator with Custom VJP: the problem as data for the checker.
 
+import { tracedScalar } from '../requirements.js';
+
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
   w: { dtype: 'float32', shape: ['D'] },
@@ -86,19 +88,10 @@ const requirements = [
       return `the quantizer has no derivative rule of its own (${found}): round is flat almost everywhere, so its derivative is zero and so is the gradient; ${rule}`;
     },
   },
-  {
-    id: 'lr-traced',
-    text: 'lr stays a traced float32 scalar (never converted to a number).',
-    check({ jaxpr, vars, query: { reads } }) {
-      const used = reads(jaxpr, vars.lr);
-      return used || 'lr is not used by the program: the update must multiply the gradient by the traced lr';
-    },
-    traceError(error, { lang }) {
-      if (!/^Concretization/.test(error.name)) return null;
-      const how = lang === 'python' ? 'float(lr) or lr.item()' : 'Number(lr) or +lr';
-      return `the solution turns a traced value into a number (${how}): under jit every argument, lr included, is abstract; keep it an array (${error.name})`;
-    },
-  },
+  tracedScalar('lr', {
+    unused: 'the update must multiply the gradient by the traced lr',
+    how: { python: 'float(lr) or lr.item()', javascript: 'Number(lr) or +lr' },
+  }),
 ];
 
 export default {

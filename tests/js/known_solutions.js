@@ -9,6 +9,7 @@
 //
 // (// in JavaScript). Every problem has at least two of each language.
 import { readdirSync, readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 
 const root = new URL('../../', import.meta.url);
 
@@ -38,4 +39,12 @@ export function failures(report) {
   const reqs = report.requirements.filter((r) => !r.passed);
   const cases = report.cases.filter((c) => !c.passed);
   return { requirements: reqs.map((r) => r.id).sort(), cases: cases.length, messages: [...reqs, ...cases].map((x) => x.message) };
+}
+
+/** Asserts that `report` fails as the known-wrong solution `w` says: exactly its requirements, cases or not, a message matching. */
+export function expectFailsAsDeclared(report, w) {
+  const f = failures(report);
+  expect(f.requirements).toEqual(w.fails);
+  expect(f.cases > 0).toBe(w.cases);
+  if (w.message) expect(f.messages.some((m) => w.message.test(m)), f.messages.join('\n')).toBe(true);
 }

@@ -229,10 +229,17 @@ export async function checkSolution(
       const entry = signatures.get(keys[i]);
       caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
     }
-    const main = signatures.get(keys[cases.indexOf(traced)]);
+    const mainKey = keys[cases.indexOf(traced)];
+    const main = signatures.get(mainKey);
     const jaxpr = main.program ? main.program.jaxpr() : null;
-    const program = jaxpr ? jaxpr.toJSON() : null;
-    const programOf = (e) => (e.program ? { jaxpr: e.program.jaxpr().toJSON(), error: null } : { jaxpr: null, error: e.error });
+    // Each signature's program as JSON ({jaxpr, error}), made once: requirements share traces, and the main one is among them.
+    const programs = new Map([[mainKey, { jaxpr: jaxpr ? jaxpr.toJSON() : null, error: main.error }]]);
+    const programOf = (key) => {
+      const e = signatures.get(key);
+      if (!programs.has(key)) programs.set(key, e.program ? { jaxpr: e.program.jaxpr().toJSON(), error: null } : { jaxpr: null, error: e.error });
+      return programs.get(key);
+    };
+    const program = programOf(mainKey).jaxpr;
     const vars = program ? Object.fromEntries(problem.args.map((a, i) => [a, program.invars[i]?.name])) : {};
     const api = (name) => apiName(name, lang);
     const requirements = problem.requirements.map((r) => {
@@ -244,7 +251,7 @@ export async function checkSolution(
       }
       let verdict;
       try {
-        const traces = Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(signatures.get(key))]));
+        const traces = Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(key)]));
         verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, traces, query, lang, api });
       } catch (e) {
         verdict = `the requirement could not be evaluated (${e.message})`;

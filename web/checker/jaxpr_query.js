@@ -120,17 +120,23 @@ export function dependents(program, varName) {
 }
 
 /**
- * How the programs a requirement asked for at other shapes (its `traces`:
- * label -> {jaxpr, error}) differ in size: null when every one has as many
- * equations, at any depth, as the first; else what differs ("14 equations at
- * B=4 but 26 at B=8"), or which could not be traced. A Python loop over an
- * axis unrolls into equations per element; vmap and scan do not.
+ * Which of the programs a requirement asked for at other shapes (its
+ * `traces`: label -> {jaxpr, error}) could not be traced, as a message
+ * ("the solution could not be traced at B=8 (...)"), or null.
+ */
+export function traceFailure(traces) {
+  const failed = Object.entries(traces).find(([, t]) => !t.jaxpr);
+  return failed ? `the solution could not be traced at ${failed[0]} (${failed[1].error})` : null;
+}
+
+/**
+ * How the programs of `traces` (every one traced: see traceFailure) differ in
+ * size: null when every one has as many equations, at any depth, as the
+ * first; else what differs ("14 equations at B=4 but 26 at B=8"). A Python
+ * loop over an axis unrolls into equations per element; vmap and scan do not.
  */
 export function sizeGrowth(traces) {
-  const entries = Object.entries(traces);
-  const failed = entries.find(([, t]) => !t.jaxpr);
-  if (failed) return `the solution could not be traced at ${failed[0]} (${failed[1].error})`;
-  const [[first, a], ...rest] = entries.map(([label, t]) => [label, allEquations(t.jaxpr).length]);
+  const [[first, a], ...rest] = Object.entries(traces).map(([label, t]) => [label, allEquations(t.jaxpr).length]);
   const other = rest.find(([, n]) => n !== a);
   return other ? `${a} equations at ${first} but ${other[1]} at ${other[0]}` : null;
 }
