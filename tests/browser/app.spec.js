@@ -5,14 +5,14 @@
 // Screenshots of the problem view and the results are kept as artifacts.
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
-import { buildApp, root, solution, typeCode } from './app_page.js';
+import { APP_DIR, appUrl, buildApp, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 
 test.beforeAll(buildApp);
 
 test('the list shows every problem, grouped by topic; the filter narrows it', async ({ page }) => {
-  await page.goto('/build/app/index.html');
+  await page.goto(appUrl());
   await expect(page.locator('table.list tbody tr')).toHaveCount(13);
   expect(PROBLEMS).toHaveLength(13);
   await expect(page.locator('section.topic h2')).toHaveText([/^Sharding 0 of 4 solved/, /^Autodiff 0 of 2 solved/, /^Transformations 0 of 4 solved/, /^Control flow 0 of 3 solved/]);
@@ -34,7 +34,7 @@ test('the list shows every problem, grouped by topic; the filter narrows it', as
 
 for (const { id } of PROBLEMS) {
   test(`${id}: the reference solution typed into the editor passes Submit`, async ({ page }) => {
-    await page.goto(`/build/app/index.html#/problem/${id}?lang=javascript`);
+    await page.goto(appUrl(`#/problem/${id}?lang=javascript`));
     await expect(page.locator('.statement h1')).toBeVisible();
     await expect(page.locator('.katex').first()).toBeVisible();
     await typeCode(page, solution(id));
@@ -48,7 +48,7 @@ for (const { id } of PROBLEMS) {
 }
 
 test('a known-wrong solution shows the failing requirement', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/data-parallel-step?lang=javascript');
+  await page.goto(appUrl('#/problem/data-parallel-step?lang=javascript'));
   await typeCode(page, solution('data-parallel-step').replace("lax.pcast([w, b], 'data', { to: 'varying' })", '[w, b]'));
   await page.click('#submit');
   await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
@@ -73,7 +73,7 @@ test('a known-wrong solution shows the failing requirement', async ({ page }) =>
 
 test("at a phone's width the statement stacks above the editor", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/build/app/index.html#/problem/ema-scan?lang=javascript');
+  await page.goto(appUrl('#/problem/ema-scan?lang=javascript'));
   const statement = await page.locator('.statement').boundingBox();
   const editor = await page.locator('#editor').boundingBox();
   expect(editor.y).toBeGreaterThan(statement.y + statement.height - 1);
@@ -83,7 +83,7 @@ test("at a phone's width the statement stacks above the editor", async ({ page }
 
 test('an endless loop is stopped after the time limit and the next run works', async ({ page }) => {
   test.setTimeout(90000);
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await typeCode(page, 'export default function solve(x) {\n  for (;;) {}\n}\n');
   await page.click('#run');
   await expect(page.locator('.case.fail').first()).toContainText('ran longer than 10 s', { timeout: 40000 });
@@ -93,7 +93,7 @@ test('an endless loop is stopped after the time limit and the next run works', a
 });
 
 test('the sharding picture shows 8 blocks for an array split over 8 devices', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/tensor-parallel-mlp?lang=javascript');
+  await page.goto(appUrl('#/problem/tensor-parallel-mlp?lang=javascript'));
   await typeCode(page, solution('tensor-parallel-mlp'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
@@ -102,7 +102,7 @@ test('the sharding picture shows 8 blocks for an array split over 8 devices', as
 });
 
 test('the traced program folds the shard_map body', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await typeCode(page, solution('ring-allreduce-ppermute'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
@@ -113,7 +113,7 @@ test('the traced program folds the shard_map body', async ({ page }) => {
 
 test('without the two headers the page says so and still checks through the fallback', async ({ page, baseURL }) => {
   const port = Number(new URL(baseURL).port) + 1;
-  await page.goto(`http://127.0.0.1:${port}/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript`);
+  await page.goto(`http://127.0.0.1:${port}/${APP_DIR}/index.html#/problem/ring-allreduce-ppermute?lang=javascript`);
   await expect(page.locator('#notice')).toContainText('Cross-Origin-Embedder-Policy: require-corp');
   await typeCode(page, solution('ring-allreduce-ppermute'));
   await page.click('#run');

@@ -7,10 +7,16 @@ import { build } from 'vite';
 /** The repository root. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Where the page is built, under the root (SHARDLAB_APP_DIR, so two test runs at once build apart; build/app by default). */
+export const APP_DIR = process.env.SHARDLAB_APP_DIR ?? 'build/app';
+
+/** The built page's address on the test server, with `hash` (a route such as `#/problem/<id>?lang=python`). */
+export const appUrl = (hash = '') => `/${APP_DIR}/index.html${hash}`;
+
 let built = null;
-/** Builds the page into build/app, once for all the specs of this worker. */
+/** Builds the page into APP_DIR, once for all the specs of this worker. */
 export function buildApp() {
-  built ??= build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error' });
+  built ??= build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error', build: { outDir: `${root}${APP_DIR}` } });
   return built;
 }
 

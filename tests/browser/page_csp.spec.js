@@ -9,17 +9,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
-import { build, createServer, preview } from 'vite';
+import { createServer, preview } from 'vite';
+import { APP_DIR, appUrl, buildApp } from './app_page.js';
 import { CONTENT_SECURITY_POLICY, DEV_SANDBOX_WORKER_POLICY, PAGE_HEADERS, SANDBOX_WORKER_POLICY } from '../../web/app/headers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const configFile = `${root}web/app/vite.config.js`;
 // The built sandbox worker's script, relative to the built page.
-const builtWorker = () => `assets/${readdirSync(`${root}build/app/assets/`).find((f) => f.startsWith('sandbox_worker') && f.endsWith('.js'))}`;
+const builtWorker = () => `assets/${readdirSync(`${root}${APP_DIR}/assets/`).find((f) => f.startsWith('sandbox_worker') && f.endsWith('.js'))}`;
 const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
 
 test.beforeAll(async () => {
-  await build({ configFile, logLevel: 'error' });
+  await buildApp();
 });
 
 // Every violation the page's document reports, from before its first script.
@@ -66,16 +67,16 @@ async function expectWorksUnderPolicy(page, url, { isolated = true, workerPolicy
 }
 
 test('scripts/serve.mjs sends the policy with the built page, which works under it', async ({ page }) => {
-  await expectWorksUnderPolicy(page, '/build/app/index.html');
+  await expectWorksUnderPolicy(page, appUrl());
 });
 
 test('without isolation serve.mjs still sends the policy, and the fallback works under it', async ({ page, baseURL }) => {
   const port = Number(new URL(baseURL).port) + 1;
-  await expectWorksUnderPolicy(page, `http://127.0.0.1:${port}/build/app/index.html`, { isolated: false });
+  await expectWorksUnderPolicy(page, `http://127.0.0.1:${port}/${APP_DIR}/index.html`, { isolated: false });
 });
 
 test('under the policy an inline script or event handler added to the page does not run', async ({ page }) => {
-  await page.goto('/build/app/index.html');
+  await page.goto(appUrl());
   await expect(page.locator('table.list tbody tr')).toHaveCount(PROBLEMS.length);
   const r = await page.evaluate(async () => {
     const script = document.createElement('script');
@@ -95,7 +96,7 @@ test('under the policy an inline script or event handler added to the page does 
 
 test("Vite's preview server sends the policy and the page works under it", async ({ page }) => {
   const port = await freePort();
-  const server = await preview({ configFile, logLevel: 'error', preview: { host: '127.0.0.1', port, strictPort: true } });
+  const server = await preview({ configFile, logLevel: 'error', build: { outDir: `${root}${APP_DIR}` }, preview: { host: '127.0.0.1', port, strictPort: true } });
   try {
     await expectWorksUnderPolicy(page, `http://127.0.0.1:${port}/`);
   } finally {

@@ -5,7 +5,7 @@
 // __pwned flag stays unset, also after hovering the pictures). And the built,
 // minified page names the API's errors by their classes (ValueError, ...).
 import { expect, test } from '@playwright/test';
-import { buildApp, solution, typeCode } from './app_page.js';
+import { appUrl, buildApp, solution, typeCode } from './app_page.js';
 
 const IMG = '<img src=x onerror=window.__pwned=1>';
 
@@ -35,7 +35,7 @@ const ariaLabels = (page) => page.locator('#results svg').evaluateAll((svgs) => 
 
 for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=window.__pwned=1 x="', IMG]) {
   test(`the mesh axis name ${axis} is shown as text in the pictures, the program and the mesh line`, async ({ page }) => {
-    await page.goto('/build/app/index.html#/problem/data-parallel-step?lang=javascript');
+    await page.goto(appUrl('#/problem/data-parallel-step?lang=javascript'));
     await typeCode(page, solution('data-parallel-step').replaceAll("'data'", JSON.stringify(axis)));
     await page.click('#run');
     await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
@@ -50,7 +50,7 @@ for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=windo
 }
 
 test("an error message thrown by the learner's code is shown as text", async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await typeCode(page, `export default function solve(x) {\n  throw new Error(${JSON.stringify(IMG)});\n}\n`);
   await page.click('#run');
   await expect(page.locator('.case.fail').first()).toContainText(`the solution failed: Error: ${IMG}`, { timeout: 60000 });
@@ -58,7 +58,7 @@ test("an error message thrown by the learner's code is shown as text", async ({ 
 });
 
 test('an error thrown while loading the code is shown as text', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await typeCode(page, `throw new Error(${JSON.stringify(IMG)});\nexport default function solve(x) {}\n`);
   await page.click('#run');
   await expect(page.locator('#results')).toContainText(`your code does not load: Error: ${IMG}`, { timeout: 60000 });
@@ -66,7 +66,7 @@ test('an error thrown while loading the code is shown as text', async ({ page })
 });
 
 test("a custom function's and its rule's names (the learner's) are shown as text in the traced program", async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   const code = solution('ring-allreduce-ppermute')
     .replace(
       'export default function',
@@ -103,7 +103,7 @@ test('every string of a report is rendered as text (report.js on a hostile repor
 
 test('the built (minified) page names the API errors by their classes', async ({ page }) => {
   test.setTimeout(120000);
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   const cases = {
     ValueError: "sl.makeMesh([8], ['data', 'model'])",
     ShapeError: 'x.matmul(sl.array([[1], [2], [3]]))',

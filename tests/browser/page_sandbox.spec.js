@@ -6,7 +6,7 @@
 // set the solved mark but a solution whose programs pass.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { buildApp, root, solution, typeCode } from './app_page.js';
+import { APP_DIR, appUrl, buildApp, root, solution, typeCode } from './app_page.js';
 
 // A ring "solution" that returns its input unchanged: wrong on every case.
 const GARBAGE = 'export default function solve(x) {\n  return { out: x };\n}\n';
@@ -14,7 +14,7 @@ const GARBAGE = 'export default function solve(x) {\n  return { out: x };\n}\n';
 test.beforeAll(buildApp);
 
 async function submit(page, code) {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await page.evaluate(() => localStorage.clear());
   await typeCode(page, code);
   const t0 = Date.now();
@@ -92,7 +92,7 @@ test("a program whose while_loop never ends is stopped on the page's devices by 
 
 test("the sandbox worker's bundle holds no problem data", async () => {
   const { readdirSync } = await import('node:fs');
-  const assets = `${root}build/app/assets/`;
+  const assets = `${root}${APP_DIR}/assets/`;
   const worker = readdirSync(assets).filter((f) => f.startsWith('sandbox_worker') && f.endsWith('.js'));
   expect(worker).toHaveLength(1);
   const text = readFileSync(assets + worker[0], 'utf8');
@@ -106,10 +106,10 @@ test("the sandbox worker's bundle holds no problem data", async () => {
 test('the sandbox worker has a policy of its own: no connection, no nested worker, no import of the site', async ({ page }) => {
   const { readdirSync } = await import('node:fs');
   const { SANDBOX_WORKER_POLICY } = await import('../../web/app/headers.js');
-  const worker = readdirSync(`${root}build/app/assets/`).find((f) => f.startsWith('sandbox_worker') && f.endsWith('.js'));
+  const worker = readdirSync(`${root}${APP_DIR}/assets/`).find((f) => f.startsWith('sandbox_worker') && f.endsWith('.js'));
   // A chunk of the site that loads anywhere (the page's own would fail in a worker, policy or not).
-  const chunk = readdirSync(`${root}build/app/assets/`).find((f) => f.startsWith('__vite-browser-external') && f.endsWith('.js'));
-  const target = '/build/app/index.html';
+  const chunk = readdirSync(`${root}${APP_DIR}/assets/`).find((f) => f.startsWith('__vite-browser-external') && f.endsWith('.js'));
+  const target = appUrl();
   // The learner's code tries each way out while it loads and reports, through
   // the error its solution throws, what each try did and which directives the
   // worker saw violated; it still traces nothing but that error.
@@ -124,7 +124,7 @@ const tries = {
   eventsource: event(() => new EventSource(${JSON.stringify(target)})),
   beacon: async () => { if (!navigator.sendBeacon?.(${JSON.stringify(target)}, 'x')) throw new Error('refused'); },
   worker: event(() => new Worker(URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' })))),
-  import: () => import(new URL('/build/app/assets/${chunk}', location.href).href),
+  import: () => import(new URL('/${APP_DIR}/assets/${chunk}', location.href).href),
 };
 for (const [name, f] of Object.entries(tries)) {
   try {
@@ -139,7 +139,7 @@ export default function solve(x) {
   throw new Error('PROBE' + report + 'PROBE');
 }
 `;
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   expect(await page.evaluate((url) => fetch(url).then((r) => r.status), target)).toBe(200); // the page itself may
   await typeCode(page, probe);
   await page.click('#run');

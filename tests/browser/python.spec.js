@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
-import { buildApp, root, typeCode } from './app_page.js';
+import { appUrl, buildApp, root, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const pythonSolution = (id) => readFileSync(`${root}problems/${id}/solution.py`, 'utf8');
@@ -16,19 +16,19 @@ test.beforeAll(buildApp);
 
 test('every problem solved in Python with one warm Python; a wrong solution shows the message', async ({ page }) => {
   test.setTimeout(120000 + 30000 * PROBLEMS.length);
-  await page.goto('/build/app/index.html#/problem/data-parallel-step');
+  await page.goto(appUrl('#/problem/data-parallel-step'));
   await expect(page.locator('#language')).toHaveValue('python');
   await expect(page.locator('.statement h1')).toBeVisible();
   await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
   for (const { id } of PROBLEMS) {
-    await page.goto(`/build/app/index.html#/problem/${id}?lang=python`);
+    await page.goto(appUrl(`#/problem/${id}?lang=python`));
     await typeCode(page, pythonSolution(id));
     await page.click('#submit');
     await expect(page.locator('#verdict')).toHaveText('All passed', { timeout: 60000 });
     await expect(page.locator('.req.fail')).toHaveCount(0);
     await page.screenshot({ path: `${shots}/python-${id}-results.png`, fullPage: true });
   }
-  await page.goto('/build/app/index.html#/problem/data-parallel-step?lang=python');
+  await page.goto(appUrl('#/problem/data-parallel-step?lang=python'));
   await typeCode(page, pythonSolution('data-parallel-step').replace('jax.lax.pcast((w, b), "data", to="varying")', '(w, b)'));
   await page.click('#submit');
   await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
@@ -44,7 +44,7 @@ test('every problem solved in Python with one warm Python; a wrong solution show
 
 test('an endless Python loop is stopped by the time limit; the warm worker is replaced and the next run works', async ({ page }) => {
   test.setTimeout(180000);
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=python');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=python'));
   await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
   await typeCode(page, 'def ring_all_reduce(x):\n    while True:\n        pass\n');
   await page.click('#run');
@@ -55,7 +55,7 @@ test('an endless Python loop is stopped by the time limit; the warm worker is re
 });
 
 test('the language selector and ?lang= choose the language; code is kept per language', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ring-allreduce-ppermute?lang=javascript');
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await expect(page.locator('#language')).toHaveValue('javascript');
   await expect(page.locator('.cm-content')).toContainText('export default function solve(x)');
   await expect(page.locator('.statement')).toContainText('sl.lax');
@@ -72,7 +72,7 @@ test('the language selector and ?lang= choose the language; code is kept per lan
 
 test('the page stays responsive while Python loads', async ({ page }) => {
   test.setTimeout(120000);
-  await page.goto('/build/app/index.html');
+  await page.goto(appUrl());
   // Count main-thread timer ticks from opening a Python problem until Python is ready.
   await page.evaluate(() => {
     window.__ticks = [];
@@ -83,7 +83,7 @@ test('the page stays responsive while Python loads', async ({ page }) => {
     window.__ticking = true;
     tick();
   });
-  await page.goto('/build/app/index.html#/problem/tensor-parallel-mlp?lang=python');
+  await page.goto(appUrl('#/problem/tensor-parallel-mlp?lang=python'));
   await expect(page.locator('#python-status')).toContainText(/Loading Python|Starting Python|Python ready/);
   await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
   const ticks = await page.evaluate(() => {

@@ -6,7 +6,7 @@
 // Screenshots of the dark views are kept as artifacts.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { buildApp, root, solution, typeCode } from './app_page.js';
+import { appUrl, buildApp, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -15,7 +15,7 @@ test.beforeAll(buildApp);
 
 test('dark follows the system; the toggle chooses light or dark and is kept', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto('/build/app/index.html');
+  await page.goto(appUrl());
   await expect(page.locator('#theme')).toHaveText('Theme: auto');
   expect(await background(page)).toBe('rgb(13, 17, 23)');
   await page.screenshot({ path: `${shots}/list-dark.png`, fullPage: true });
@@ -35,7 +35,7 @@ test('dark follows the system; the toggle chooses light or dark and is kept', as
 });
 
 test('the shortcuts are shown; Ctrl+Shift+Enter in the editor submits', async ({ page }) => {
-  await page.goto('/build/app/index.html#/problem/ema-scan?lang=javascript');
+  await page.goto(appUrl('#/problem/ema-scan?lang=javascript'));
   await expect(page.locator('.shortcuts')).toHaveText('Ctrl+Enter runs the examples · Ctrl+Shift+Enter submits');
   await expect(page.locator('#submit')).toHaveAttribute('aria-keyshortcuts', 'Control+Shift+Enter');
   await typeCode(page, solution('ema-scan'));
@@ -52,10 +52,10 @@ for (const colorScheme of ['light', 'dark']) {
       const { violations } = await new AxeBuilder({ page }).analyze();
       return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
     };
-    await page.goto('/build/app/index.html');
+    await page.goto(appUrl());
     await expect(page.locator('table.list').first()).toBeVisible();
     expect(await serious()).toEqual([]);
-    await page.goto('/build/app/index.html#/problem/tensor-parallel-mlp?lang=javascript');
+    await page.goto(appUrl('#/problem/tensor-parallel-mlp?lang=javascript'));
     await expect(page.locator('.statement h1')).toBeVisible();
     expect(await serious()).toEqual([]);
     await typeCode(page, solution('tensor-parallel-mlp'));
