@@ -4,6 +4,7 @@
 #include "runtime/event.h"
 #include "runtime/large_blocks.h"
 #include "runtime/platform.h"
+#include "runtime/timeline.h"
 #include "js/async_runtime.h"
 
 namespace {
@@ -44,6 +45,8 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .constructor<int>()
       .function("devices", &AsyncRuntime::devices)
       .function("cancel", &AsyncRuntime::cancel);
+  function("armTimeline", &shardlab::Timeline::arm);
+  function("takeTimeline", &shardlab::js::take_timeline);
   function("heapBytesInUse", &shardlab::js::heap_bytes_in_use);
   function("heapBytes", &shardlab::js::heap_bytes);
   function("releaseFreeSpans", &shardlab::release_free_spans);

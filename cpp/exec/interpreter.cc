@@ -6,6 +6,7 @@
 #include "exec/lockstep.h"
 #include "ir/lower.h"
 #include "runtime/errors.h"
+#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -23,14 +24,20 @@ std::vector<HostArray> interpret(const ir::Program& traced, const std::vector<Ho
            want.str());
     env[p.invars[i]].words = inputs[i].words;
   }
-  for (const ir::Eqn& e : p.eqns) {
+  if (Timeline* t = Timeline::armed())
+    for (int d = 0; d < kMaxDevices; ++d) t->restart(d);
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const ir::Eqn& e = p.eqns[i];
     if (e.prim != ir::Prim::kShardMap) {
+      // The host's work, drawn on device 0's row as the threaded executor's device 0 does it.
+      const int64_t t0 = span_begin(0);
       eval_eqn(e, env, nullptr);
+      span_end(0, SpanKind::kEquation, static_cast<int32_t>(i), ir::primitive(e.prim).name, t0);
       continue;
     }
     std::vector<HostArray> operands;
     for (const ir::Atom& a : e.inputs) operands.push_back(value_of(a, env));
-    auto outs = run_shard_map_lockstep(e, operands);
+    auto outs = run_shard_map_lockstep(e, operands, static_cast<int32_t>(i));
     for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]].words = std::move(outs[i].words);
   }
   std::vector<HostArray> results;

@@ -7,6 +7,7 @@
 #include "runtime/collectives/lockstep_collectives.h"
 #include "runtime/errors.h"
 #include "runtime/sharded_array.h"
+#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -17,15 +18,26 @@ using Envs = std::vector<std::vector<HostArray>>;  // per device: its values of 
 void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives);
 
 // Steps `devices` through p's equations, each on its own values envs[d].
+// Each device's span of equation i covers its step alone, except a while's:
+// the devices step through its iterations together, so each one's span covers all of them.
 void step(const ir::Program& p, Envs& envs, const std::vector<int>& devices, Collectives& collectives) {
-  for (const ir::Eqn& eq : p.eqns) {
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const ir::Eqn& eq = p.eqns[i];
+    const auto index = static_cast<int32_t>(i);
+    const ir::PrimitiveDef& def = ir::primitive(eq.prim);
     if (eq.prim == ir::Prim::kWhile) {
+      std::vector<int64_t> t0;
+      for (int d : devices) t0.push_back(span_begin(d));
       step_while(eq, envs, devices, collectives);
+      for (size_t k = 0; k < devices.size(); ++k) span_end(devices[k], SpanKind::kEquation, index, def.name, t0[k]);
       continue;
     }
+    const SpanKind kind = def.collective ? SpanKind::kCollective : SpanKind::kEquation;
     for (int d : devices) {
       const ir::DeviceContext ctx{d, &collectives};
+      const int64_t t0 = span_begin(d);
       eval_eqn(eq, envs[d], &ctx);
+      span_end(d, kind, index, def.name, t0);
     }
   }
 }
@@ -80,7 +92,7 @@ void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, C
 
 }  // namespace
 
-std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vector<HostArray>& operands) {
+std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vector<HostArray>& operands, int32_t index) {
   const auto& body = *ir::param<ir::ProgramRef>(e.params, "jaxpr", "shard_map");
   const auto& mesh = ir::param<ir::MeshRef>(e.params, "mesh", "shard_map");
   const auto& in_specs = ir::param<ir::Specs>(e.params, "in_specs", "shard_map");
@@ -98,7 +110,10 @@ std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vecto
   }
   std::vector<int> devices(static_cast<size_t>(n));
   for (int d = 0; d < n; ++d) devices[static_cast<size_t>(d)] = d;
+  std::vector<int64_t> t0;
+  for (int d : devices) t0.push_back(span_begin(d));
   step(body, envs, devices, collectives);
+  for (int d : devices) span_end(d, SpanKind::kEquation, index, "shard_map", t0[static_cast<size_t>(d)]);
   // Each output block goes to its place from the device that owns it
   // (Layout::owner, the lowest-numbered holder, as the threaded executor):
   // its replicas agree when check_vma holds; otherwise JAX also takes one copy.

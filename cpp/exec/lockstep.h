@@ -8,6 +8,7 @@
 // every device still looping, then the body on those whose predicate holds.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "exec/interpreter.h"
@@ -15,7 +16,9 @@
 namespace shardlab::exec {
 
 /// Runs the shard_map equation `e` on its operands' global values, stepping
-/// every device of its mesh in lockstep; returns the global outputs.
-std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vector<HostArray>& operands);
+/// every device of its mesh in lockstep; returns the global outputs. `index`
+/// is the equation's position in its program, for an armed timeline.
+std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vector<HostArray>& operands,
+                                              int32_t index = -1);
 
 }  // namespace shardlab::exec

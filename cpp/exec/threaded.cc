@@ -8,6 +8,7 @@
 #include "exec/frame.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/errors.h"
+#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -210,6 +211,7 @@ struct Run {
   }
 
   void device(Communicator& comm, int d) {
+    if (Timeline* t = Timeline::armed()) t->restart(d);
     for (int r = 0; r < reps; ++r) {
       if (r > 0 && sync_between_reps) comm.sync(d);
       run_once(comm, d);
@@ -231,24 +233,29 @@ struct Run {
     const ir::Program& p = program();
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
+      const auto index = static_cast<int32_t>(i);
       if (e.prim != ir::Prim::kShardMap) {
         if (d != 0) continue;
+        const int64_t t0 = span_begin(d);
         if (on_blocks[i]) {
           run_on_blocks(i);
-          continue;
+        } else {
+          std::vector<HostArray> scratch(e.inputs.size());
+          for (size_t k = 0; k < e.inputs.size(); ++k) whole_value(e.inputs[k], scratch[k]);
+          for (ir::VarId v : e.outputs) env[v].aval = p.avals[v];
+          eval_eqn(e, env, nullptr);
+          for (ir::VarId v : e.outputs) whole[v] = true;
         }
-        std::vector<HostArray> scratch(e.inputs.size());
-        for (size_t i = 0; i < e.inputs.size(); ++i) whole_value(e.inputs[i], scratch[i]);
-        for (ir::VarId v : e.outputs) env[v].aval = p.avals[v];
-        eval_eqn(e, env, nullptr);
-        for (ir::VarId v : e.outputs) whole[v] = true;
+        span_end(d, SpanKind::kEquation, index, ir::primitive(e.prim).name, t0);
         continue;
       }
       if (sync_before[i]) {
         if (d == 0) stage(i);
         comm.sync(d);
       }
+      const int64_t t0 = span_begin(d);
       run_body(i, comm, d);
+      span_end(d, SpanKind::kEquation, index, "shard_map", t0);
       if (sync_after[i]) comm.sync(d);
     }
   }

@@ -5,6 +5,7 @@
 #include "exec/eval_eqn.h"
 #include "ir/primitives/control_flow.h"
 #include "runtime/device_pool.h"
+#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -30,7 +31,14 @@ class Part {
   // outputs are copies: they may repeat an input or each other).
   std::vector<HostArray> run(std::vector<HostArray>& carry, const ir::DeviceContext* ctx) {
     for (size_t j = 0; j < carry.size(); ++j) env_[p_.invars[nconsts_ + j]].words = std::move(carry[j].words);
-    for (const ir::Eqn& e : p_.eqns) eval_eqn(e, env_, ctx);
+    const int d = ctx ? ctx->device : 0;
+    for (size_t i = 0; i < p_.eqns.size(); ++i) {
+      const ir::Eqn& e = p_.eqns[i];
+      const ir::PrimitiveDef& def = ir::primitive(e.prim);
+      const int64_t t0 = span_begin(d);
+      eval_eqn(e, env_, ctx);
+      span_end(d, def.collective ? SpanKind::kCollective : SpanKind::kEquation, static_cast<int32_t>(i), def.name, t0);
+    }
     std::vector<HostArray> outs;
     for (const ir::Atom& a : p_.outvars) outs.push_back(value_of(a, env_));
     for (size_t j = 0; j < carry.size(); ++j) carry[j].words = std::move(env_[p_.invars[nconsts_ + j]].words);

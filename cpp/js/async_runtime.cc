@@ -15,6 +15,7 @@
 #include "runtime/platform.h"
 #include "runtime/large_blocks.h"
 #include "runtime/sizes.h"
+#include "runtime/timeline.h"
 #include "platform/thread_cache_alloc.h"
 
 namespace shardlab::js {
@@ -88,6 +89,27 @@ double heap_bytes_in_use() {
   const LargeBlockStats spans = large_block_stats();
   return static_cast<double>(mallinfo().uordblks) - static_cast<double>(thread_cache_bytes()) -
          static_cast<double>(spans.reserved - spans.in_use);
+}
+
+val take_timeline() {
+  static const char* const kKinds[] = {"equation", "collective", "wait"};
+  const Recording r = Timeline::take();
+  val spans = val::array();
+  for (const Span& s : r.spans) {
+    val o = val::object();
+    o.set("device", s.device);
+    o.set("kind", kKinds[static_cast<int>(s.kind)]);
+    o.set("depth", s.depth);
+    o.set("index", s.index);
+    o.set("name", std::string(s.name));
+    o.set("begin", static_cast<double>(s.begin_ns) / 1e6);
+    o.set("end", static_cast<double>(s.end_ns) / 1e6);
+    spans.call<void>("push", o);
+  }
+  val out = val::object();
+  out.set("spans", spans);
+  out.set("dropped", static_cast<double>(r.dropped));
+  return out;
 }
 
 double heap_bytes() { return static_cast<double>(emscripten_get_heap_size()); }

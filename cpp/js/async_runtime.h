@@ -56,6 +56,12 @@ double heap_bytes_in_use();
 /// The wasm heap's current size in bytes (it grows; it never shrinks).
 double heap_bytes();
 
+/// Stops the timeline (runtime/timeline.h) and returns {spans, dropped}:
+/// its spans as a JS array of {device, kind ('equation' | 'collective' |
+/// 'wait'), depth, index, name, begin, end}, times in milliseconds on the
+/// clock of performance.now(), and how many spans it dropped past its cap.
+emscripten::val take_timeline();
+
 /// How a job ended, where a thread that may block can wait for it: `state`
 /// is 0 while it runs, then 1 (ok) or 2 (failed, with `kind` and `message`).
 struct JobStatus {

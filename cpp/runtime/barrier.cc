@@ -3,6 +3,7 @@
 #include <string>
 
 #include "runtime/errors.h"
+#include "runtime/timeline.h"
 
 namespace shardlab {
 
@@ -18,8 +19,10 @@ void Barrier::arrive_and_wait(int device, const char* what) {
     event_.notify();
     return;
   }
+  const int64_t t0 = span_begin(device);
   event_.wait(
       [&] { return generation_.load() != gen || flags_->aborted.load() || (flags_->finished.load() & members_) != 0; });
+  span_end(device, SpanKind::kWait, -1, what, t0);
   // A member can only leave after the barrier released, so re-reading the
   // generation after seeing an exit tells a late release from a missing member.
   if (generation_.load() != gen) return;

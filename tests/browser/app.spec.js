@@ -54,7 +54,7 @@ test('a known-wrong solution shows the failing requirement', async ({ page }) =>
   await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
   await expect(page.locator('.req.fail')).toContainText('8 times the mean gradient');
   // The results are tabs; the first with a failure is open (8 times the gradient fails the cases too), the arrow keys move between them.
-  await expect(page.locator('[role=tab]')).toHaveText(['Cases (0/23)', 'Requirements (5/6)', 'Program', 'Sharding']);
+  await expect(page.locator('[role=tab]')).toHaveText(['Cases (0/23)', 'Requirements (5/6)', 'Program', 'Sharding', 'Timeline']);
   await expect(page.locator('#tab-cases')).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('.case.fail').first()).toBeVisible();
   await expect(page.locator('#panel-requirements')).toBeHidden();
@@ -65,6 +65,9 @@ test('a known-wrong solution shows the failing requirement', async ({ page }) =>
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('pre.jaxpr')).toBeVisible();
   await page.keyboard.press('End');
+  await expect(page.locator('#tab-timeline')).toBeFocused();
+  await expect(page.locator('#panel-timeline svg.timeline')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
   await expect(page.locator('#panel-sharding figure').first()).toBeVisible();
   await page.keyboard.press('Home');
   await expect(page.locator('#tab-cases')).toBeFocused();
@@ -97,8 +100,8 @@ test('the sharding picture shows 8 blocks for an array split over 8 devices', as
   await typeCode(page, solution('tensor-parallel-mlp'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
-  const split = page.locator('figure', { hasText: `["model",null]` }).first();
-  await expect(split.locator('rect.block')).toHaveCount(8);
+  const split = page.locator('figure.array', { hasText: "P('model', None)" }).first();
+  await expect(split.locator('g.block')).toHaveCount(8);
 });
 
 test('the traced program folds the shard_map body', async ({ page }) => {

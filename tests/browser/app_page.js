@@ -30,3 +30,10 @@ export async function typeCode(page, code) {
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(code);
 }
+
+/** The serious and critical accessibility violations axe finds on the page, one line each (id, help, where). */
+export async function seriousViolations(page) {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+}

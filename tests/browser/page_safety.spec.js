@@ -17,7 +17,7 @@ test.beforeAll(buildApp);
 // the Sharding tab, opened first.
 async function expectNoInjection(page) {
   if (await page.locator('#tab-sharding').count()) await page.click('#tab-sharding');
-  for (const svg of await page.locator('#results svg').all()) await svg.hover();
+  for (const svg of await page.locator('#results svg:visible').all()) await svg.hover();
   const found = await page.evaluate(async () => {
     const all = [...document.querySelectorAll('#results *')];
     for (const el of all) el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
@@ -31,7 +31,7 @@ async function expectNoInjection(page) {
   expect(found).toEqual({ pwned: null, images: 0, handlers: [] });
 }
 
-const ariaLabels = (page) => page.locator('#results svg').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label')));
+const ariaLabels = (page) => page.locator('#results figure.array svg').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label')));
 
 for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=window.__pwned=1 x="', IMG]) {
   test(`the mesh axis name ${axis} is shown as text in the pictures, the program and the mesh line`, async ({ page }) => {
@@ -39,9 +39,9 @@ for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=windo
     await typeCode(page, solution('data-parallel-step').replaceAll("'data'", JSON.stringify(axis)));
     await page.click('#run');
     await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
-    await expect(page.locator('#results')).toContainText(`Mesh: ${axis} = 8 (8 devices)`);
-    await expect(page.locator('figcaption', { hasText: `in x: f32[8,1] ${JSON.stringify([axis])}` })).toHaveCount(1);
-    expect((await ariaLabels(page)).filter((l) => l.includes(JSON.stringify([axis])))).toHaveLength(2); // x and y
+    await expect(page.locator('figure.mesh figcaption')).toHaveText(`Mesh ${axis} = 8: 8 devices`);
+    await expect(page.locator('figure.array figcaption', { hasText: `x f32[8,1] P('${axis}') · input of shard_map` })).toHaveCount(1);
+    expect((await ariaLabels(page)).filter((l) => l.includes(`P('${axis}')`))).toHaveLength(2); // x and y
     const jaxpr = await page.locator('pre.jaxpr').textContent();
     expect(jaxpr).toContain(`psum[axes=('${axis}',)]`);
     expect(jaxpr).toContain(`mesh=Mesh('${axis}': 8)`);
@@ -94,10 +94,13 @@ test('every string of a report is rendered as text (report.js on a hostile repor
   await expect(page.locator('details.body')).toContainText(`psum[axes=(${x},)]`);
   await expect(page.locator('details.body summary')).toHaveText(`shard_map body (${x} equations)`);
   expect(await page.locator('pre.jaxpr').textContent()).toContain(`in (b,) }\n${x}`);
-  await expect(page.locator('#results')).toContainText(`Mesh: ${x} = 8 (8 devices)`);
-  await expect(page.locator('figcaption').first()).toHaveText(`in ${x}: f32[8,4]${x} ${JSON.stringify([x, null])}`);
-  expect(await ariaLabels(page)).toEqual([`in ${x}: f32[8,4]${x} ${JSON.stringify([x, null])}`, `out output 0: f32[8,4]${x} ${JSON.stringify([x, null])}`]);
-  await expect(page.locator('.pictures + h4 + ul li')).toHaveText(`psum over ${JSON.stringify([x])}: each device sends 128 bytes`);
+  await expect(page.locator('figure.mesh figcaption')).toHaveText(`Mesh ${x} = 8: 8 devices`);
+  await expect(page.locator('figure.array figcaption code').first()).toHaveText(x);
+  await expect(page.locator('figure.array figcaption').first()).toContainText(`f32[8,4]${x} P('${x}', None) · input of shard_map`);
+  const layout = `f32[8,4]${x} P('${x}', None)`;
+  expect(await ariaLabels(page)).toEqual([`${x}: ${layout}, input of shard_map; each block on one device`, `${x}: ${layout}, output of shard_map and of the program; each block on one device`]);
+  await expect(page.locator('figure.collective figcaption')).toContainText(`psum over ${x}: 1 group of 8`);
+  await expect(page.locator('figure.collective figcaption')).toContainText(`block f32[8,4]${x} = 128 B per device; each device sends 896 B`);
   await expectNoInjection(page);
 });
 

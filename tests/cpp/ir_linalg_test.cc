@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "exec/interpreter.h"
+#include "ir/lower.h"
 #include "ir/ops.h"
 #include "ir/print.h"
 #include "ir/vjp.h"
@@ -115,6 +116,56 @@ TEST(DotGeneral, Float32ValuesMatchTheDefinition) {
     for (size_t i = 0; i < got.size(); ++i)
       EXPECT_NEAR(got[i], want[i], 1e-5) << shape_str(c.xs) << " . " << shape_str(c.ys) << " element " << i;
   }
+}
+
+// The primitives of a program's equations, in order.
+std::vector<Prim> prims(const Program& p) {
+  std::vector<Prim> out;
+  for (const Eqn& e : p.eqns) out.push_back(e.prim);
+  return out;
+}
+
+TEST(DotGeneral, ATransposeSwappingTheFreeDimensionsIsLoweredIntoTheProductOfTheSwappedOperands) {
+  struct Case {
+    Shape xs, ys;
+    IntLists dims;
+    std::vector<int64_t> perm;
+    bool fused;
+  };
+  const std::vector<Case> cases = {
+      {{3, 4}, {4, 5}, {{1}, {0}, {}, {}}, {1, 0}, true},                 // (x y)^T = y^T x^T
+      {{4, 3}, {4, 5}, {{0}, {0}, {}, {}}, {1, 0}, true},                 // a weight's gradient, as the VJP emits it
+      {{2, 3, 4}, {2, 4, 5}, {{2}, {1}, {0}, {0}}, {0, 2, 1}, true},      // batched: the batch stays first
+      {{2, 3, 4}, {4, 5}, {{2}, {0}, {}, {}}, {2, 0, 1}, true},           // two free dimensions of x, moved together
+      {{2, 3, 4}, {4, 5}, {{2}, {0}, {}, {}}, {1, 0, 2}, false},          // reorders x's own free dimensions
+      {{2, 3, 4}, {2, 4, 5}, {{2}, {1}, {0}, {0}}, {2, 0, 1}, false},     // moves the batch dimension
+  };
+  for (const Case& c : cases) {
+    Builder b;
+    const Atom x = b.input(f32(c.xs)), y = b.input(f32(c.ys));
+    const auto traced = std::make_shared<const Program>(b.build({transpose(b, dot_general(b, x, y, c.dims), c.perm)}));
+    const ProgramRef lowered = lower(traced);
+    EXPECT_EQ(prims(*traced), (std::vector<Prim>{Prim::kDotGeneral, Prim::kTranspose}));
+    EXPECT_EQ(prims(*lowered), c.fused ? std::vector<Prim>{Prim::kDotGeneral} : prims(*traced)) << to_text(*traced);
+    // The same values either way: the definition's, transposed.
+    const auto xv = testing::random_floats(num_elements(c.xs), 3), yv = testing::random_floats(num_elements(c.ys), 4);
+    const auto got = as_floats(exec::interpret(*traced, {host_f32(c.xs, xv), host_f32(c.ys, yv)})[0]);
+    const auto ref = dot_reference(xv, c.xs, yv, c.ys, c.dims);
+    const Shape& out = traced->avals[traced->eqns[0].outputs[0]].shape;  // the product's
+    ASSERT_EQ(got.size(), ref.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      // Element i of the result sits at index `at` of the product: its coordinates through the permutation.
+      std::vector<int64_t> idx = unravel(static_cast<int64_t>(i), traced->avals[traced->outvars[0].var].shape), at(idx.size());
+      for (size_t k = 0; k < idx.size(); ++k) at[static_cast<size_t>(c.perm[k])] = idx[k];
+      EXPECT_NEAR(got[i], ref[static_cast<size_t>(ravel(at, out))], 1e-5) << shape_str(c.xs) << " . " << shape_str(c.ys);
+    }
+  }
+  // A product with another use stays: its result is needed as it is.
+  Builder b;
+  const Atom x = b.input(f32({3, 4})), y = b.input(f32({4, 3}));
+  const Atom p = dot_general(b, x, y, {{1}, {0}, {}, {}});
+  const auto traced = std::make_shared<const Program>(b.build({transpose(b, p, {1, 0}), p}));
+  EXPECT_EQ(prims(*lower(traced)), prims(*traced));
 }
 
 TEST(DotGeneral, Int32ValuesWrapAround) {

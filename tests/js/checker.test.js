@@ -47,6 +47,20 @@ describe('data-parallel-step', () => {
     expect(r.passed).toBe(true);
   });
 
+  test('timeline: true records what each device did in the traced case (and only then)', async () => {
+    const r = await checkSolution(dataParallel, dataParallelSolution, { seed: 7, timeline: true });
+    expect(r.passed).toBe(true);
+    expect(r.timeline.devices).toBe(8);
+    for (let d = 0; d < 8; d++) {
+      const mine = r.timeline.spans.filter((s) => s.device === d);
+      // One shard_map body per device, and in it the one pmean of the gradients and loss, run as a psum (then a division).
+      expect(mine.filter((s) => s.depth === 0 && s.name === 'shard_map')).toHaveLength(1);
+      expect(mine.filter((s) => s.kind === 'collective').map((s) => s.name)).toEqual(['psum']);
+      expect(mine.filter((s) => s.kind === 'collective' || s.depth === 1).length).toBeGreaterThan(5);
+    }
+    expect((await checkSolution(dataParallel, dataParallelSolution, { seed: 7 })).timeline).toBe(null);
+  });
+
   test("a learner's own jit inside (a jit equation in the traced program) changes no verdict", async () => {
     const jitted = sl.jit(dataParallelSolution);
     const r = await checkSolution(dataParallel, (...args) => jitted(...args), { seed: 7 });

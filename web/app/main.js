@@ -7,19 +7,20 @@
 // are HTML.
 
 import 'katex/dist/katex.min.css';
+import './cases.css';
+import './pictures.css';
+import './timeline.css';
 import katex from 'katex';
 import { marked } from 'marked';
-import { EditorView, basicSetup } from 'codemirror';
-import { keymap } from '@codemirror/view';
-import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { tags } from '@lezer/highlight';
-import { javascript } from '@codemirror/lang-javascript';
-import { python } from '@codemirror/lang-python';
 import { checkSolution } from '../checker/engine.js';
+import { myInputSection } from './my_input.js';
 import { PythonSandboxes, startPageSandbox } from './page_sandbox.js';
+import { showPlayground } from './playground.js';
 import { h } from './dom.js';
-import { LANGUAGES, PROBLEMS, problemById } from './problems.js';
+import { createEditor, setText } from './editor.js';
+import { LANGUAGE_NAMES, LANGUAGES, PROBLEMS, problemById } from './problems.js';
 import { renderReport } from './report.js';
+import { splitter } from './splitter.js';
 
 const TIME_LIMIT_MS = 10000;
 const main = document.getElementById('main');
@@ -52,16 +53,6 @@ document.getElementById('theme').onclick = () => {
   applyTheme(theme);
 };
 
-// The editor's colours come from the theme's variables (style.css), so one highlight style serves both themes.
-const highlight = HighlightStyle.define([
-  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword, tags.operatorKeyword], color: 'var(--hl-keyword)' },
-  { tag: [tags.string, tags.special(tags.string)], color: 'var(--hl-string)' },
-  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--hl-comment)', fontStyle: 'italic' },
-  { tag: [tags.number, tags.bool, tags.null], color: 'var(--hl-number)' },
-  { tag: [tags.function(tags.variableName), tags.function(tags.propertyName)], color: 'var(--hl-def)' },
-  { tag: [tags.definition(tags.variableName), tags.className], color: 'var(--hl-name)' },
-]);
-
 /** Markdown with $inline$ and $$display$$ math rendered by KaTeX, as HTML: only for the project's own statement.md files. */
 function renderMarkdown(md) {
   const math = [];
@@ -75,7 +66,6 @@ function renderMarkdown(md) {
 
 const solvedKey = (id) => `shardlab.solved.${id}`;
 const codeKey = (id, lang) => `shardlab.code.${id}.${lang}`;
-const LANGUAGE_NAMES = { python: 'Python (JAX)', javascript: 'JavaScript' };
 
 // Python's sandbox starts Pyodide as soon as a problem opens in Python; its state shows beside the buttons.
 let pythonStatus = { stage: '' };
@@ -126,7 +116,8 @@ function showList() {
     }
     none.hidden = groups.some((g) => !g.hidden);
   };
-  main.replaceChildren(h('h1', {}, 'Problems'), filter, none, ...groups);
+  const playground = h('p', {}, 'Or try anything on the 8 devices in the ', h('a', { href: '#/playground' }, 'playground'), '.');
+  main.replaceChildren(h('h1', {}, 'Problems'), playground, filter, none, ...groups);
 }
 
 function showProblem(p, lang) {
@@ -156,67 +147,71 @@ function showProblem(p, lang) {
     h('button', { id: 'reset' }, 'Reset to template'),
     h('span', { id: 'python-status', class: 'status', role: 'status' }, lang === 'python' ? describeStatus(pythonStatus) : ''),
   );
-  main.replaceChildren(
+  const panes = h('div', { class: 'problem split' });
+  panes.append(
+    statement,
+    splitter(panes, { key: 'shardlab.split.problem', label: 'Resize the statement and the editor' }),
     h(
-      'div',
-      { class: 'problem' },
-      statement,
-      h(
-        'section',
-        {},
-        h('div', { class: 'toolbar' }, select),
-        h('div', { class: 'editor', id: 'editor' }),
-        buttons,
-        h('p', { class: 'shortcuts' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Enter'), ' runs the examples · ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Shift'), '+', h('kbd', {}, 'Enter'), ' submits'),
-        h('div', { id: 'results', class: 'results' }),
-      ),
+      'section',
+      { class: 'work' },
+      h('div', { class: 'toolbar' }, select),
+      h('div', { class: 'editor', id: 'editor' }),
+      buttons,
+      h('p', { class: 'shortcuts' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Enter'), ' runs the examples · ', h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Shift'), '+', h('kbd', {}, 'Enter'), ' submits'),
+      myInputSection(p, (cases) => checkCode(p, lang, editor.state.doc.toString(), cases)),
+      h('div', { id: 'results', class: 'results' }),
     ),
   );
+  main.replaceChildren(panes);
   const run = (full) => runChecks(p, lang, editor.state.doc.toString(), full);
-  const editor = new EditorView({
-    doc: localStorage.getItem(codeKey(p.id, lang)) ?? template(p, lang),
+  const editor = createEditor({
     parent: document.getElementById('editor'),
-    extensions: [
-      keymap.of([
-        { key: 'Mod-Enter', run: () => (run(false), true) },
-        { key: 'Mod-Shift-Enter', run: () => (run(true), true) },
-      ]),
-      basicSetup,
-      syntaxHighlighting(highlight),
-      EditorView.contentAttributes.of({ 'aria-label': `Your solution in ${LANGUAGE_NAMES[lang]}` }),
-      lang === 'python' ? python() : javascript(),
-      EditorView.updateListener.of((u) => u.docChanged && localStorage.setItem(codeKey(p.id, lang), u.state.doc.toString())),
+    doc: localStorage.getItem(codeKey(p.id, lang)) ?? template(p, lang),
+    lang,
+    keys: [
+      { key: 'Mod-Enter', run: () => (run(false), true) },
+      { key: 'Mod-Shift-Enter', run: () => (run(true), true) },
     ],
+    label: `Your solution in ${LANGUAGE_NAMES[lang]}`,
+    scrollerLabel: 'Solution editor',
+    onChange: (text) => localStorage.setItem(codeKey(p.id, lang), text),
   });
-  // A long solution scrolls the editor: its scroller is a tab stop too, so the keyboard reaches all of it (axe's scrollable-region-focusable).
-  editor.scrollDOM.tabIndex = 0;
-  editor.scrollDOM.setAttribute('aria-label', 'Solution editor');
   window.__shardlabEditor = editor;
   document.getElementById('run').onclick = () => run(false);
   document.getElementById('submit').onclick = () => run(true);
-  document.getElementById('reset').onclick = () => editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: template(p, lang) } });
+  document.getElementById('reset').onclick = () => setText(editor, template(p, lang));
+}
+
+// Checks `code` on `cases` (all of the problem's when undefined), one check at a time on the page's devices: every check button waits for it.
+async function checkCode(p, lang, code, cases) {
+  const buttons = [...document.querySelectorAll('.buttons button')];
+  for (const b of buttons) b.disabled = true;
+  try {
+    const sandbox = lang === 'python' ? pythons.sandbox(code, p.functionName) : startPageSandbox(code);
+    return await checkSolution(p, null, { sandbox, cases, timeLimitMs: TIME_LIMIT_MS, lang, timeline: true });
+  } finally {
+    for (const b of buttons) b.disabled = false;
+  }
 }
 
 async function runChecks(p, lang, code, full) {
   const out = document.getElementById('results');
   out.replaceChildren(h('p', {}, `${full ? 'Submitting' : 'Running the examples'}…`));
-  for (const b of document.querySelectorAll('.buttons button')) b.disabled = true;
   let report;
   try {
-    const sandbox = lang === 'python' ? pythons.sandbox(code, p.functionName) : startPageSandbox(code);
-    report = await checkSolution(p, null, { sandbox, cases: full ? undefined : p.examples, timeLimitMs: TIME_LIMIT_MS, lang });
+    report = await checkCode(p, lang, code, full ? undefined : p.examples);
   } catch (e) {
     out.replaceChildren(h('p', { class: 'fail verdict' }, e.message));
     return;
-  } finally {
-    for (const b of document.querySelectorAll('.buttons button')) b.disabled = false;
   }
   if (full && report.passed) localStorage.setItem(solvedKey(p.id), '1');
   out.replaceChildren(renderReport(p, report, full));
 }
 
-// #/problem/<id>?lang=python|javascript (Python when not given).
+// #/problem/<id>?lang=python|javascript (Python when not given); #/playground?lang=...[&code=...].
 function route() {
+  const play = location.hash.match(/^#\/playground(?:\?(.*))?$/);
+  if (play) return void showPlayground(main, new URLSearchParams(play[1] ?? ''));
   const m = location.hash.match(/^#\/problem\/([\w-]+)(?:\?(.*))?$/);
   const p = m && problemById(m[1]);
   const lang = new URLSearchParams(m?.[2] ?? '').get('lang');

@@ -14,6 +14,9 @@ const file = (id, name) => files[`../../problems/${id}/${name}`];
 /** The page's languages, the first the default. */
 export const LANGUAGES = ['python', 'javascript'];
 
+/** Each language's name in the page. */
+export const LANGUAGE_NAMES = { python: 'Python (JAX)', javascript: 'JavaScript' };
+
 /**
  * Every problem: its data with `statements` and `solutionCode` (the
  * references' sources), each {python, javascript}; `hints` per language too.

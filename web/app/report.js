@@ -1,11 +1,14 @@
 // The results of a Run or Submit, built as elements: the verdict, then tabs:
-// each case (with its differing entries), each requirement, the traced
-// program with its shard_map bodies folded, and the sharding pictures. Everything in a report
+// each case (its values side by side: case_tables.js), each requirement, the traced
+// program with its shard_map bodies folded, the sharding pictures and the
+// timeline of the devices (timeline.js). Everything in a report
 // can come from the learner's code (messages, values, axis names), so all of
 // it goes in as text (dom.js).
 
+import { caseView, casesLegend } from './case_tables.js';
 import { frag, h } from './dom.js';
 import { programPictures } from './pictures.js';
+import { timelineView } from './timeline.js';
 
 /** The report `r` of checking problem `p` (Submit when `full`), as a fragment for the results box. */
 export function renderReport(p, r, full) {
@@ -13,22 +16,14 @@ export function renderReport(p, r, full) {
   const failedReqs = full ? r.requirements.filter((q) => !q.passed).length : 0;
   const ok = failedCases === 0 && failedReqs === 0;
   const verdict = ok ? (full ? 'All passed' : 'Examples passed') : `${failedCases} case(s) and ${failedReqs} requirement(s) failed`;
-  const cases = r.cases.map((c) => [
-    h(
-      'div',
-      { class: `case ${c.passed ? 'pass' : 'fail'}` },
-      `${c.passed ? '✓' : '✗'} ${c.name}`,
-      c.maxAbsError === null ? '' : ` (max abs error ${c.maxAbsError.toExponential(1)})`,
-      c.passed ? '' : `: ${c.message}`,
-    ),
-    c.diffs.map((d) => h('div', { class: 'diff' }, `${d.output}[${d.index}] expected ${d.expected}, got `, h('span', { class: 'actual' }, d.actual))),
-  ]);
+  const cases = [casesLegend(p), r.cases.map((c, i) => caseView(p, c, r.caseValues?.[i]))];
   const reqs = full ? r.requirements.map((q) => h('div', { class: `req ${q.passed ? 'pass' : 'fail'}` }, `${q.passed ? '✓' : '✗'} ${q.message}`)) : [];
   const panels = [
     { id: 'cases', title: `Cases (${r.cases.length - failedCases}/${r.cases.length})`, body: cases, failed: failedCases > 0 },
     full && { id: 'requirements', title: `Requirements (${reqs.length - failedReqs}/${reqs.length})`, body: reqs, failed: failedReqs > 0 },
     r.jaxpr && { id: 'program', title: 'Program', body: h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies)) },
-    r.program && { id: 'sharding', title: 'Sharding', body: programPictures(r.program, p.args) },
+    r.program && { id: 'sharding', title: 'Sharding', body: programPictures(r.program, p.args, r.outTree) },
+    r.timeline && { id: 'timeline', title: 'Timeline', body: timelineView(r.timeline, r.program) },
   ].filter(Boolean);
   return frag(
     h('p', { class: `verdict ${ok ? 'pass' : 'fail'}`, id: 'verdict' }, verdict),

@@ -7,32 +7,17 @@
 // comes with a channel of its own ({run: {code, functionName, port}}).
 
 import * as sl from 'shardlab';
-import { loadPyodide } from 'pyodide';
 import { serveSandbox } from '../checker/sandbox_serve.js';
-import { pythonFiles } from '../python/files_vite.js';
-import { handedPyodideOptions } from '../python/handed_pyodide.js';
-import { startPython } from '../python/host.js';
 import { pythonSolution } from '../python/solution.js';
-
-globalThis.__shardlab = sl;
-
-// `import * as sl from 'shardlab'` and `import { P } from 'shardlab'` become
-// reads of this worker's instance (a module from a blob cannot import by name).
-function bindImports(code) {
-  return code
-    .replace(/import\s+\*\s+as\s+(\w+)\s+from\s+['"]shardlab['"];?/g, 'const $1 = globalThis.__shardlab;')
-    .replace(/import\s+\{([^}]*)\}\s+from\s+['"]shardlab['"];?/g, (_, names) => `const {${names.replace(/\s+as\s+/g, ': ')}} = globalThis.__shardlab;`);
-}
+import { importLearnerModule } from './learner_module.js';
+import { startHandedPython } from './worker_python.js';
 
 async function loadJs(code) {
   let mod;
-  const url = URL.createObjectURL(new Blob([bindImports(code)], { type: 'text/javascript' }));
   try {
-    mod = await import(/* @vite-ignore */ url);
+    mod = await importLearnerModule(code, sl);
   } catch (e) {
     throw new Error(`your code does not load: ${e.name}: ${e.message}`);
-  } finally {
-    URL.revokeObjectURL(url);
   }
   if (typeof mod.default !== 'function') throw new Error('your code has no default export: write `export default function solve(...) { ... }`');
   return mod.default;
@@ -41,9 +26,7 @@ async function loadJs(code) {
 // Serves Python checks: Pyodide starts now; each {run} gets a channel of its own.
 function servePython(init, receive) {
   const print = (s) => console.log(s);
-  const python = handedPyodideOptions(init.pyodide, { stdout: print, stderr: print }).then((options) =>
-    startPython(loadPyodide, pythonFiles(), options),
-  );
+  const python = startHandedPython(init.pyodide, { stdout: print, stderr: print });
   python.then(() => self.postMessage({ pythonReady: true }));
   receive((data) => {
     const run = data?.run;

@@ -104,7 +104,7 @@ async function main() {
     throw e;
   }
   if (opts.json) {
-    const { jaxpr, jaxprBodies, program, ...rest } = report;
+    const { jaxpr, jaxprBodies, program, outTree, caseValues, timeline, ...rest } = report;
     process.stdout.write(`${JSON.stringify(rest)}\n`);
   } else {
     printReport(report);

@@ -6,6 +6,7 @@
 
 import * as sl from '../lib/index.js';
 import { nestFlat } from '../lib/api/tree.js';
+import { entryMatcher, shapeOf } from './compare.js';
 import * as query from './jaxpr_query.js';
 import { apiName } from './names.js';
 import { makeRng } from './rng.js';
@@ -16,7 +17,6 @@ import { inProcessSandbox } from './sandbox_serve.js';
 /** Generated cases per problem. */
 export const GENERATED_CASES = 20;
 
-const shapeOf = (x) => (Array.isArray(x) ? [x.length, ...shapeOf(x[0])] : []);
 const specEntries = (entries) => {
   const e = entries.map((x) => x ?? null);
   while (e.length && e[e.length - 1] === null) e.pop();
@@ -38,7 +38,6 @@ export function casesOf(problem, { seed, custom } = {}) {
 
 // Compares one output (plain data from rawOutputs) with its expected value.
 function compareOutput(problem, key, actual, expected) {
-  const tol = problem.tolerance ?? { atol: 1e-4, rtol: 1e-4 };
   const want = shapeOf(expected);
   if (!actual || actual.notArray) return { message: `output '${key}' is not an array (got ${actual?.notArray ?? 'nothing'})`, maxAbsError: null, diffs: [] };
   if (JSON.stringify(actual.shape) !== JSON.stringify(want)) {
@@ -47,7 +46,7 @@ function compareOutput(problem, key, actual, expected) {
   const dtype = problem.outputs[key]?.dtype ?? 'float32';
   if (actual.dtype !== dtype) return { message: `output '${key}' has dtype ${actual.dtype} but should be ${dtype}`, maxAbsError: null, diffs: [] };
   // Integers and booleans are exact: only float outputs get the tolerance.
-  const near = dtype === 'float32' ? (err, e) => err <= tol.atol + tol.rtol * Math.abs(e) : (err) => err === 0;
+  const matches = entryMatcher(problem, dtype);
   const spec = problem.outputs[key]?.sharding;
   if (spec && specEntries(actual.spec) !== specEntries(spec)) {
     return {
@@ -62,7 +61,7 @@ function compareOutput(problem, key, actual, expected) {
   flat.forEach((e, i) => {
     const err = Math.abs(actual.data[i] - e);
     maxAbsError = Math.max(maxAbsError, Number.isNaN(err) ? Infinity : err);
-    if (!near(err, e) && diffs.length < 5) {
+    if (!matches(actual.data[i], e) && diffs.length < 5) {
       const index = [];
       let r = i;
       for (let d = want.length - 1; d >= 0; d--) {
@@ -74,16 +73,16 @@ function compareOutput(problem, key, actual, expected) {
     }
   });
   if (diffs.length) return { message: `output '${key}' differs from the expected values`, maxAbsError, diffs };
-  return { message: actual.blocks ? checkBlocks(key, actual.blocks, expected, tol) : null, maxAbsError, diffs };
+  return { message: actual.blocks ? checkBlocks(key, actual.blocks, expected, matches) : null, maxAbsError, diffs };
 }
 
 // Every device's block (addressableShards) against the slice of the expected array it should hold.
-function checkBlocks(key, blocks, expected, tol) {
+function checkBlocks(key, blocks, expected, matches) {
   for (const b of blocks) {
     const slice = (x, dim) => (dim === b.index.length ? [x] : x.slice(b.index[dim][0], b.index[dim][1]).flatMap((e) => slice(e, dim + 1)));
     const want = slice(expected, 0).flat(Infinity);
     const where = b.index.map(([lo, hi], d) => `${['rows', 'columns'][d] ?? `dim ${d}`} ${lo}..${hi - 1}`).join(', ');
-    if (want.length !== b.data.length || want.some((v, i) => !(Math.abs(v - b.data[i]) <= tol.atol + tol.rtol * Math.abs(v)))) {
+    if (want.length !== b.data.length || want.some((v, i) => !matches(b.data[i], v))) {
       return `device ${b.device}'s block of '${key}' (${where}) does not hold those elements of the array`;
     }
   }
@@ -111,7 +110,7 @@ async function runCase(problem, exported, c, deadline) {
     const got = raw.kind === 'object' ? `{${raw.keys.join(', ')}}` : raw.kind;
     return fail(`the solution returned ${got}; it should return an object with keys ${keys.join(', ')}`);
   }
-  const result = { name: c.name, passed: true, maxAbsError: 0, message: 'ok', diffs: [], input: c.input, expected: c.expected, outputs: {} };
+  const result = { name: c.name, passed: true, maxAbsError: 0, message: 'ok', diffs: [], input: c.input, expected: c.expected, outputs: {}, actual: {} };
   for (const k of keys) {
     const cmp = compareOutput(problem, k, raw.values[k], c.expected[k]);
     if (cmp.maxAbsError === null) result.maxAbsError = null;
@@ -121,7 +120,10 @@ async function runCase(problem, exported, c, deadline) {
       result.message = cmp.message;
     }
     result.diffs.push(...cmp.diffs);
-    if (raw.values[k]?.data) result.outputs[k] = nestFlat(raw.values[k].data, raw.values[k].shape);
+    if (raw.values[k]?.data) {
+      result.outputs[k] = nestFlat(raw.values[k].data, raw.values[k].shape);
+      result.actual[k] = { dtype: raw.values[k].dtype, shape: raw.values[k].shape, value: result.outputs[k] };
+    }
   }
   return result;
 }
@@ -158,17 +160,27 @@ export function freshSeed() {
  * those programs. The examples are fixed; the generated cases come from
  * `seed` (fresh by default, reported). `timeLimitMs` bounds the whole check.
  * Returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text),
- * jaxprBodies (its folds: Jaxpr.printedBodies) and program (JSON), null when
- * nothing could be traced}; rejects with
+ * jaxprBodies (its folds: Jaxpr.printedBodies), program (JSON) and outTree
+ * (the result's structure: its keys name the program's outputs), null when
+ * nothing could be traced, and caseValues: for the page, not the CLI's JSON}
+ * where caseValues[i] holds case i's values: {input ({argument: value}),
+ * expected ({output: value}), actual ({output: {dtype, shape, value}} for the
+ * outputs returned as arrays; null when the case gave none)}, each value
+ * a number, boolean or nested array (dtypes of inputs and expected as the
+ * problem declares them). `cases` ([{input, expected?}]: the
+ * reference computes a missing expected) replace the examples and generated
+ * ones. Rejects with
  * a LoadError when the solution cannot be loaded. The time limit starts once
  * the sandbox's runtime is up (Python's start is not the solution's time;
  * `startupLimitMs` bounds it). `lang` ('javascript' or 'python') is the
- * solution's language: requirement messages name its API.
+ * solution's language: requirement messages name its API. With `timeline`
+ * (the page's Timeline tab) the report's `timeline` is what each device did
+ * while running the traced case (profiler.stopTrace's form), else null.
  */
 export async function checkSolution(
   problem,
   solution,
-  { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000, startupLimitMs = 120000, lang = 'javascript' } = {},
+  { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000, startupLimitMs = 120000, lang = 'javascript', timeline: record = false } = {},
 ) {
   const t0 = performance.now();
   await sl.init();
@@ -225,9 +237,17 @@ export async function checkSolution(
       }
     });
     const caseResults = [];
+    let timeline = null;
     for (const [i, c] of cases.entries()) {
       const entry = signatures.get(keys[i]);
-      caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
+      // The timeline is the traced case's run: what the devices did with the program the requirements read.
+      const recorded = record && c === traced && !entry.error;
+      if (recorded) await sl.profiler.startTrace();
+      try {
+        caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
+      } finally {
+        if (recorded) timeline = await sl.profiler.stopTrace();
+      }
     }
     const mainKey = keys[cases.indexOf(traced)];
     const main = signatures.get(mainKey);
@@ -265,10 +285,14 @@ export async function checkSolution(
       passed: publicCases.every((c) => c.passed) && requirements.every((r) => r.passed),
       timeMs: Math.round(performance.now() - t0),
       cases: publicCases,
+      // The same arrays the cases ran with and returned, shared rather than copied.
+      caseValues: cases.map((c, i) => ({ input: c.input, expected: c.expected, actual: caseResults[i].actual ?? null })),
       requirements,
       jaxpr: jaxpr ? jaxpr.toString() : null,
       jaxprBodies: jaxpr ? jaxpr.printedBodies() : null,
       program,
+      outTree: main.program ? main.program.outTree : null,
+      timeline,
     };
   } finally {
     box.close();

@@ -280,6 +280,8 @@ export function jit<F extends AnyFn>(
 };
 /** jax.make_jaxpr. */
 export function makeJaxpr(f: AnyFn): (...args: any[]) => Jaxpr;
+/** Calls `observer` with each program a jit call or makeJaxpr traces from now on (Python's too); null stops. */
+export function observeTraces(observer: ((traced: { kind: 'jit' | 'make_jaxpr'; jaxpr: Jaxpr }) => void) | null): void;
 /** jax.grad. */
 export function grad(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;
 /** jax.value_and_grad: [value, grads]. */
@@ -532,6 +534,33 @@ export const random: {
   categorical: (key: Key, logits: V, axis?: number, shape?: ShapeArg | null) => V;
   truncatedNormal: (key: Key, lower: number | V, upper: number | V, shape?: ShapeArg | null, dtype?: 'float32') => V;
   KeyArray: typeof KeyArray;
+};
+
+/** One span of a device's time in a recorded timeline (times in ms from the first span). */
+export interface TimelineSpan {
+  device: number;
+  kind: 'equation' | 'collective' | 'wait';
+  /** 0: a top-level equation (a shard_map's whole body); 1: an equation of the body; deeper: inside a loop. */
+  depth: number;
+  /** The equation's position in its program (-1 for a wait). */
+  index: number;
+  /** The primitive, or (a wait) what it waited in. */
+  name: string;
+  begin: number;
+  end: number;
+}
+/** What each device did between profiler.startTrace() and profiler.stopTrace(). */
+export interface Timeline {
+  executor: 'threaded' | 'lockstep';
+  devices: number;
+  spans: TimelineSpan[];
+  /** Spans not kept: past the 16384 a device keeps. */
+  dropped: number;
+}
+/** jax.profiler's start_trace / stop_trace, in memory: stopTrace returns the timeline (Promises, except in a blocking engine). */
+export const profiler: {
+  startTrace: () => Promise<void>;
+  stopTrace: () => Promise<Timeline>;
 };
 
 /** The device runtime underneath. */

@@ -5,7 +5,7 @@ import './api/methods.js';
 export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from './api/state.js';
 export { makeMesh, Mesh, P, PartitionSpec, NamedSharding } from './api/mesh.js';
 export { array, DArray as Array } from './api/array.js';
-export { jit, makeJaxpr, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
+export { jit, makeJaxpr, observeTraces, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
 export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';
 export { customJvp, customVjp } from './api/custom.js';
@@ -30,6 +30,7 @@ export * as np from './api/np.js';
 export * as lax from './api/lax.js';
 export * as nn from './api/nn.js';
 export * as random from './api/random.js';
+export * as profiler from './api/profiler.js';
 export * as export from './api/export.js';
 // The device runtime underneath (meshes, sharded arrays and single collectives).
 export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';

@@ -32,6 +32,6 @@ window.__pictures = async () => {
     registry: state.Module.collectivePrimitives(),
     used: [...new Set(eqns.map((e) => e.primitive))],
     marked: [...new Set(eqns.filter((e) => e.collective).map((e) => e.primitive))],
-    pictured: [...document.querySelectorAll('.pictures + h4 + ul li code')].map((c) => c.textContent),
+    pictured: [...document.querySelectorAll('figure.collective')].map((f) => f.dataset.primitive),
   };
 };

@@ -56,6 +56,16 @@ export function signature(args, fn, scalarInts = false) {
   return { key: `${describe(def)}|${parts.join(';')}`, leaves, def };
 }
 
+// Told of each program jit or makeJaxpr traces (setTraceObserver); null when
+// nobody asked, so tracing then pays one test.
+let traceObserver = null;
+const OBSERVED_KINDS = new Set(['jit', 'make_jaxpr']);
+
+/** Internal (transforms.js observeTraces): calls `observer(kind, program, numConsts)` with each program jit or makeJaxpr traces; null stops. */
+export function setTraceObserver(observer) {
+  traceObserver = observer;
+}
+
 /**
  * Traces fn(...args) with every argument leaf abstract. Returns a traced
  * program (what the rest of this file calls `tracedProgram`): the core
@@ -81,6 +91,7 @@ export function traceProgram(fn, args, kind, scalarInts = false) {
     // A JS number returned is a weak float32, as a JS number argument is (JS has no int literals).
     const outAtoms = outLeaves.map((x) => (typeof x === 'number' ? literalTracer(t, x, 'float32') : traced(t, x, kind)).atomIn(t));
     const program = callCore(() => core.build(outAtoms));
+    if (traceObserver && OBSERVED_KINDS.has(kind)) traceObserver(kind, program, t.consts.length);
     return {
       program,
       inDef: def,

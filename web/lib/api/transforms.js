@@ -7,7 +7,7 @@ import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { avalOf, traced } from './operands.js';
 import { staticKey } from './op.js';
-import { compiled, execute, isLeafValue, traceProgram } from './run.js';
+import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';
 import { callCore, Trace } from './tracer.js';
 import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './tree.js';
@@ -125,6 +125,16 @@ export function makeJaxpr(fn) {
       tracedProgram.program.delete();
     }
   };
+}
+
+/**
+ * Calls `observer({kind, jaxpr})` with each program a jit call or makeJaxpr
+ * traces from now on (`kind` 'jit' or 'make_jaxpr', `jaxpr` a Jaxpr), in
+ * Python too; `null` stops. For tools that show what a script traced (the
+ * page's playground); a jit traces once per argument signature.
+ */
+export function observeTraces(observer) {
+  setTraceObserver(observer && ((kind, program, numConsts) => observer({ kind, jaxpr: new Jaxpr(program, numConsts) })));
 }
 
 // A transformed function's eager programs live as long as the function: a

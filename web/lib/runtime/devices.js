@@ -67,6 +67,7 @@ export class DeviceRuntime {
     this._dead = null;
     this._inFlight = 0;
     this._waiting = [];
+    this._idleWaiters = []; // resolved once no job is in flight or waiting (whenIdle)
     this.devices = devices;
     /** Whether the devices are threads ('threaded') or stepped by one worker ('lockstep'). */
     this.executor = lockstepWorker ? 'lockstep' : 'threaded';
@@ -291,6 +292,49 @@ export class DeviceRuntime {
     else this._call(() => this._core.cancel());
   }
 
+  /**
+   * Starts recording what each device does in the jobs that follow
+   * (cpp/runtime/timeline.h), once the jobs in flight have ended. Resolves
+   * when recording; see takeTimeline.
+   */
+  async startTimeline() {
+    await this.whenIdle();
+    if (this._worker && !this._inThread) await this._worker.call({ timeline: 'arm' });
+    else this.startTimelineSync();
+  }
+
+  /**
+   * Stops recording once the jobs in flight have ended; resolves to {spans,
+   * dropped}: [{device, kind ('equation' | 'collective' | 'wait'), depth,
+   * index, name, begin, end}], times in ms on the clock of the thread that
+   * ran them, and how many spans were dropped past the cap.
+   */
+  async takeTimeline() {
+    await this.whenIdle();
+    if (this._worker && !this._inThread) return this._worker.call({ timeline: 'take' });
+    return this.takeTimelineSync();
+  }
+
+  /** startTimeline for a caller whose jobs have all completed (a blocking engine, where each does before it returns). */
+  startTimelineSync() {
+    this._call(() => this.Module.armTimeline());
+  }
+
+  /** takeTimeline for a caller whose jobs have all completed, as startTimelineSync. */
+  takeTimelineSync() {
+    return this._call(() => this.Module.takeTimeline());
+  }
+
+  /** Resolves once no job is in flight or waiting (at once if none is). */
+  whenIdle() {
+    if (this._idle()) return Promise.resolve();
+    return new Promise((resolve) => this._idleWaiters.push(resolve));
+  }
+
+  _idle() {
+    return this._dead || (this._inFlight === 0 && this._waiting.length === 0);
+  }
+
   /** Stops the device threads (lets Node exit); the runtime is unusable afterwards. */
   terminate() {
     if (!this._dead) this._die('the runtime was terminated');
@@ -347,6 +391,7 @@ export class DeviceRuntime {
       finish?.(errorOf(kind, message));
     }
     this._startWaiting();
+    if (this._idle()) for (const resolve of this._idleWaiters.splice(0)) resolve();
   }
 
   _die(reason) {
@@ -355,6 +400,7 @@ export class DeviceRuntime {
     const error = errorOf('DeviceError', `the device runtime is gone: ${reason}; call loadDevices() for a fresh one`);
     for (const finish of this._pending.values()) finish(error);
     this._pending.clear();
+    for (const resolve of this._idleWaiters.splice(0)) resolve();
     for (const { held, reject } of this._waiting.splice(0)) {
       reject(error);
       try {

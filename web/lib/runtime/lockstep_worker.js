@@ -38,6 +38,11 @@ async function handle(msg, reply) {
       reply({ id: msg.id, result: [] });
       return;
     }
+    if (msg.timeline) {
+      // After the runs posted before it: messages are handled in order.
+      reply({ id: msg.id, result: msg.timeline === 'arm' ? (M.armTimeline(), []) : M.takeTimeline() });
+      return;
+    }
     if (msg.release) {
       programs.get(msg.release)?.delete();
       programs.delete(msg.release);
