@@ -17,7 +17,7 @@ test('statement left, editor right, results below; the divider resizes the panes
   const box = (sel) => page.locator(sel).boundingBox();
   const [statement, editor] = [await box('.statement'), await box('#editor')];
   expect(statement.x + statement.width).toBeLessThan(editor.x);
-  expect((await box('.buttons')).y).toBeGreaterThan(editor.y + editor.height - 1);
+  expect((await box('#run')).y).toBeGreaterThan(editor.y + editor.height - 1);
   const bar = page.getByRole('separator', { name: 'Resize the statement and the editor' });
   await expect(bar).toHaveAttribute('aria-valuenow', '45');
   // Dragged to 30% of the panes' width, the statement narrows and the editor widens.
