@@ -26,6 +26,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("textWithConsts", &JsProgram::text_with_consts)
       .function("printedBodies", &JsProgram::printed_bodies)
       .function("toJSON", &JsProgram::json)
+      .function("loweredJSON", &JsProgram::lowered_json)
       .function("inAvals", &JsProgram::in_avals)
       .function("outAvals", &JsProgram::out_avals)
       .function("outSpecs", &JsProgram::out_specs);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "exec/eval_eqn.h"
+#include "exec/timed.h"
 #include "runtime/errors.h"
 #include "runtime/platform.h"
 #include "runtime/shape.h"
@@ -98,9 +99,7 @@ Frame::Frame(const ir::Program& body, std::vector<bool> writes)
   for (size_t i = 0; i < body.eqns.size(); ++i) {
     if (!run[i]) continue;
     const ir::Eqn& e = body.eqns[i];
-    const ir::PrimitiveDef& def = ir::primitive(e.prim);
-    const SpanKind kind = def.collective ? SpanKind::kCollective : SpanKind::kEquation;
-    Step& step = steps_.emplace_back(Step{&e, {}, {}, {}, def.eval != nullptr, static_cast<int32_t>(i), kind});
+    Step& step = steps_.emplace_back(Step{&e, {}, {}, {}, ir::primitive(e.prim).eval != nullptr, static_cast<int32_t>(i)});
     for (size_t k = 0; k < e.inputs.size(); ++k)
       step.in.push_back(tensor(e.inputs[k].aval, input_offsets[i][k], e.inputs[k].is_literal() ? -1 : e.inputs[k].var));
     for (ir::VarId v : e.outputs) {
@@ -139,9 +138,7 @@ void Frame::run(const ir::DeviceContext& ctx) {
   for (const Step& step : steps_) {
     if (step.clear)
       for (size_t j = 0; j < step.out.size(); ++j) std::memset(step.out[j]->data, 0, step.out_bytes[j]);
-    const int64_t t0 = span_begin(ctx.device);
-    eval_tensors(*step.eqn, step.in, step.out, &ctx);
-    span_end(ctx.device, step.kind, step.index, ir::primitive(step.eqn->prim).name, t0);
+    timed(ctx.device, step.index, ir::primitive(step.eqn->prim), [&] { eval_tensors(*step.eqn, step.in, step.out, &ctx); });
   }
 }
 

@@ -17,7 +17,6 @@
 
 #include "ir/primitive.h"
 #include "ir/program.h"
-#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -57,7 +56,6 @@ class Frame {
     std::vector<size_t> out_bytes;
     bool clear;  // local rules may accumulate into their outputs; collectives write every element
     int32_t index;  // the equation's position in the body, for an armed timeline
-    SpanKind kind;
   };
   // A variable whose storage is outside the arena: the tensors to repoint.
   struct Users {

@@ -4,9 +4,9 @@
 
 #include "exec/eval_eqn.h"
 #include "exec/lockstep.h"
+#include "exec/timed.h"
 #include "ir/lower.h"
 #include "runtime/errors.h"
-#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -30,15 +30,13 @@ std::vector<HostArray> interpret(const ir::Program& traced, const std::vector<Ho
     const ir::Eqn& e = p.eqns[i];
     if (e.prim != ir::Prim::kShardMap) {
       // The host's work, drawn on device 0's row as the threaded executor's device 0 does it.
-      const int64_t t0 = span_begin(0);
-      eval_eqn(e, env, nullptr);
-      span_end(0, SpanKind::kEquation, static_cast<int32_t>(i), ir::primitive(e.prim).name, t0);
+      timed(0, static_cast<int32_t>(i), ir::primitive(e.prim), [&] { eval_eqn(e, env, nullptr); });
       continue;
     }
     std::vector<HostArray> operands;
     for (const ir::Atom& a : e.inputs) operands.push_back(value_of(a, env));
     auto outs = run_shard_map_lockstep(e, operands, static_cast<int32_t>(i));
-    for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]].words = std::move(outs[i].words);
+    for (size_t j = 0; j < outs.size(); ++j) env[e.outputs[j]].words = std::move(outs[j].words);
   }
   std::vector<HostArray> results;
   for (const ir::Atom& a : p.outvars) results.push_back(value_of(a, env));

@@ -1,19 +1,28 @@
 #include "exec/lockstep.h"
 
 #include "exec/eval_eqn.h"
+#include "exec/timed.h"
 #include "ir/primitives/control_flow.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/device_pool.h"
 #include "runtime/collectives/lockstep_collectives.h"
 #include "runtime/errors.h"
 #include "runtime/sharded_array.h"
-#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
 namespace {
 
 using Envs = std::vector<std::vector<HostArray>>;  // per device: its values of a program's variables
+
+// Runs `eval()` (which steps all `devices`) as a span of each of them.
+template <class Eval>
+void all_timed(const std::vector<int>& devices, int32_t index, const ir::PrimitiveDef& def, Eval&& eval) {
+  std::vector<int64_t> t0;
+  for (int d : devices) t0.push_back(span_begin(d));
+  eval();
+  for (size_t k = 0; k < devices.size(); ++k) span_end(devices[k], span_kind(def), index, def.name, t0[k]);
+}
 
 void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives);
 
@@ -26,18 +35,12 @@ void step(const ir::Program& p, Envs& envs, const std::vector<int>& devices, Col
     const auto index = static_cast<int32_t>(i);
     const ir::PrimitiveDef& def = ir::primitive(eq.prim);
     if (eq.prim == ir::Prim::kWhile) {
-      std::vector<int64_t> t0;
-      for (int d : devices) t0.push_back(span_begin(d));
-      step_while(eq, envs, devices, collectives);
-      for (size_t k = 0; k < devices.size(); ++k) span_end(devices[k], SpanKind::kEquation, index, def.name, t0[k]);
+      all_timed(devices, index, def, [&] { step_while(eq, envs, devices, collectives); });
       continue;
     }
-    const SpanKind kind = def.collective ? SpanKind::kCollective : SpanKind::kEquation;
     for (int d : devices) {
       const ir::DeviceContext ctx{d, &collectives};
-      const int64_t t0 = span_begin(d);
-      eval_eqn(eq, envs[d], &ctx);
-      span_end(d, kind, index, def.name, t0);
+      timed(d, index, def, [&] { eval_eqn(eq, envs[d], &ctx); });
     }
   }
 }
@@ -110,10 +113,7 @@ std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vecto
   }
   std::vector<int> devices(static_cast<size_t>(n));
   for (int d = 0; d < n; ++d) devices[static_cast<size_t>(d)] = d;
-  std::vector<int64_t> t0;
-  for (int d : devices) t0.push_back(span_begin(d));
-  step(body, envs, devices, collectives);
-  for (int d : devices) span_end(d, SpanKind::kEquation, index, "shard_map", t0[static_cast<size_t>(d)]);
+  all_timed(devices, index, ir::primitive(e.prim), [&] { step(body, envs, devices, collectives); });
   // Each output block goes to its place from the device that owns it
   // (Layout::owner, the lowest-numbered holder, as the threaded executor):
   // its replicas agree when check_vma holds; otherwise JAX also takes one copy.

@@ -19,6 +19,6 @@ namespace shardlab::exec {
 /// every device of its mesh in lockstep; returns the global outputs. `index`
 /// is the equation's position in its program, for an armed timeline.
 std::vector<HostArray> run_shard_map_lockstep(const ir::Eqn& e, const std::vector<HostArray>& operands,
-                                              int32_t index = -1);
+                                              int32_t index);
 
 }  // namespace shardlab::exec

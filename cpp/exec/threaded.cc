@@ -8,6 +8,7 @@
 #include "exec/frame.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/errors.h"
+#include "exec/timed.h"
 #include "runtime/timeline.h"
 
 namespace shardlab::exec {
@@ -236,26 +237,24 @@ struct Run {
       const auto index = static_cast<int32_t>(i);
       if (e.prim != ir::Prim::kShardMap) {
         if (d != 0) continue;
-        const int64_t t0 = span_begin(d);
-        if (on_blocks[i]) {
-          run_on_blocks(i);
-        } else {
+        timed(d, index, ir::primitive(e.prim), [&] {
+          if (on_blocks[i]) {
+            run_on_blocks(i);
+            return;
+          }
           std::vector<HostArray> scratch(e.inputs.size());
           for (size_t k = 0; k < e.inputs.size(); ++k) whole_value(e.inputs[k], scratch[k]);
           for (ir::VarId v : e.outputs) env[v].aval = p.avals[v];
           eval_eqn(e, env, nullptr);
           for (ir::VarId v : e.outputs) whole[v] = true;
-        }
-        span_end(d, SpanKind::kEquation, index, ir::primitive(e.prim).name, t0);
+        });
         continue;
       }
       if (sync_before[i]) {
         if (d == 0) stage(i);
         comm.sync(d);
       }
-      const int64_t t0 = span_begin(d);
-      run_body(i, comm, d);
-      span_end(d, SpanKind::kEquation, index, "shard_map", t0);
+      timed(d, index, ir::primitive(e.prim), [&] { run_body(i, comm, d); });
       if (sync_after[i]) comm.sync(d);
     }
   }

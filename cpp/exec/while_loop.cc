@@ -3,9 +3,9 @@
 #include <cstring>
 
 #include "exec/eval_eqn.h"
+#include "exec/timed.h"
 #include "ir/primitives/control_flow.h"
 #include "runtime/device_pool.h"
-#include "runtime/timeline.h"
 
 namespace shardlab::exec {
 
@@ -32,13 +32,8 @@ class Part {
   std::vector<HostArray> run(std::vector<HostArray>& carry, const ir::DeviceContext* ctx) {
     for (size_t j = 0; j < carry.size(); ++j) env_[p_.invars[nconsts_ + j]].words = std::move(carry[j].words);
     const int d = ctx ? ctx->device : 0;
-    for (size_t i = 0; i < p_.eqns.size(); ++i) {
-      const ir::Eqn& e = p_.eqns[i];
-      const ir::PrimitiveDef& def = ir::primitive(e.prim);
-      const int64_t t0 = span_begin(d);
-      eval_eqn(e, env_, ctx);
-      span_end(d, def.collective ? SpanKind::kCollective : SpanKind::kEquation, static_cast<int32_t>(i), def.name, t0);
-    }
+    for (size_t i = 0; i < p_.eqns.size(); ++i)
+      timed(d, static_cast<int32_t>(i), ir::primitive(p_.eqns[i].prim), [&] { eval_eqn(p_.eqns[i], env_, ctx); });
     std::vector<HostArray> outs;
     for (const ir::Atom& a : p_.outvars) outs.push_back(value_of(a, env_));
     for (size_t j = 0; j < carry.size(); ++j) carry[j].words = std::move(env_[p_.invars[nconsts_ + j]].words);

@@ -9,7 +9,8 @@ namespace {
 // A transpose that only swaps a dot_general's two groups of free dimensions
 // (the batch ones staying first) is the product with its operands swapped:
 // (x·y)ᵀ = yᵀ·xᵀ, with each element the same products summed in the same
-// order of the contracted index. JAX's transpose rule for dot_general emits
+// order of the contracted index (the kernels sum in ascending k whatever the
+// operands' order; natively Eigen may block differently). JAX's transpose rule for dot_general emits
 // exactly that pair for a weight's gradient (a product, then a transpose of
 // its result); the lowered program makes it one product, not a product and
 // a copy. Returns, per equation of p, for a dot_general whose only use is
@@ -89,7 +90,7 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
     } else {
       ys = b.emit(e.prim, subprograms(e).empty() ? e.params : lowered_params(e.params), xs);
     }
-    for (size_t i = 0; i < e.outputs.size(); ++i) env[e.outputs[i]] = ys[i];
+    for (size_t j = 0; j < e.outputs.size(); ++j) env[e.outputs[j]] = ys[j];
   }
   std::vector<Atom> outs;
   for (const Atom& a : p.outvars) outs.push_back(value(a));

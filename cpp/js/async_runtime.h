@@ -56,10 +56,11 @@ double heap_bytes_in_use();
 /// The wasm heap's current size in bytes (it grows; it never shrinks).
 double heap_bytes();
 
-/// Stops the timeline (runtime/timeline.h) and returns {spans, dropped}:
-/// its spans as a JS array of {device, kind ('equation' | 'collective' |
-/// 'wait'), depth, index, name, begin, end}, times in milliseconds on the
-/// clock of performance.now(), and how many spans it dropped past its cap.
+/// Stops the timeline (runtime/timeline.h) and returns {packed, names,
+/// dropped}: per span 7 numbers in a Float64Array (device, kind (SpanKind),
+/// depth, index, its name's position in `names`, begin and end in
+/// milliseconds on the clock of performance.now()), and how many spans were
+/// dropped past the cap (web/lib/runtime/devices.js unpacks them).
 emscripten::val take_timeline();
 
 /// How a job ended, where a thread that may block can wait for it: `state`

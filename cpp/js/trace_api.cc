@@ -201,6 +201,8 @@ val JsProgram::printed_bodies(int num_consts) const {
 }
 std::string JsProgram::json() const { return ir::to_json(*traced); }
 
+std::string JsProgram::lowered_json() const { return ir::to_json(program()); }
+
 val JsProgram::in_avals() const {
   val a = val::array();
   for (ir::VarId v : program().invars) a.call<void>("push", aval_to_js(program().avals[v]));

@@ -40,6 +40,8 @@ struct JsProgram {
   emscripten::val printed_bodies(int num_consts) const;
   /// The JSON form (ir/json.h).
   std::string json() const;
+  /// The JSON form of the program that runs (lowered), whose equations a timeline's spans index.
+  std::string lowered_json() const;
   /// The input avals as JS atoms without trace ids.
   emscripten::val in_avals() const;
   /// The output avals.

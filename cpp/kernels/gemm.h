@@ -3,7 +3,7 @@
 // about 0.1x native), and its SSE path through Emscripten's SSE headers is
 // slower still at large sizes (docs/performance.md has the figures), so
 // float32 products use the blocked kernel below: operands packed into
-// contiguous panels, a 4x8 register tile of multiplies and adds in SIMD128,
+// contiguous panels, a 3x8 register tile of multiplies and adds in SIMD128,
 // or a 6x8 tile of fused multiply-adds where the engine offers them
 // (platform::fused_micro_kernel: relaxed SIMD, in a module of its own). In
 // its own header so the kernel benchmark (tests/bench/matmul_bench.cc) times
@@ -29,7 +29,10 @@ namespace shardlab::kernels {
 #ifdef SHARDLAB_GEMM_SIMD128
 namespace simd_gemm {
 
-constexpr int64_t kMr = 4;    // rows of the SIMD128 register tile
+// Rows of the SIMD128 register tile: 6 accumulators, 2 of B, a broadcast of
+// A and each product's temporary stay in registers (4 rows ran 2–4% slower
+// at 1024^3 and 10–20% at 256^3 in interleaved runs; 5 or 6 spill, about 0.6x).
+constexpr int64_t kMr = 3;
 constexpr int64_t kNr = 8;    // columns of the register tile (two f32x4)
 constexpr int64_t kKc = 256;  // depth of one packed block: a 256 x 8 panel of B is 8 KB (L1)
 constexpr int64_t kMc = 128;  // rows of A packed at once: 128 x 256 floats is 128 KB (L2)
@@ -53,37 +56,25 @@ inline void pack_b(const float* b, int64_t rs, int64_t cs, int64_t n, int64_t k0
 }
 
 // c (kMr x kNr, rows ldc apart) = (accumulate ? c : 0) + packed A sliver x
-// packed B panel, over kc. Per k: two loads of B, four broadcasts of A,
-// eight multiplies and eight adds (SIMD128 has no fused multiply-add).
+// packed B panel, over kc. Per k: two loads of B, kMr broadcasts of A (each
+// one load32_splat), 2 kMr multiplies and as many adds (SIMD128 has no fused
+// multiply-add). The loops over rows and vectors have constant bounds: the
+// compiler unrolls them and keeps `acc` in registers.
 inline void micro_kernel(int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, bool accumulate) {
-  v128_t c00, c01, c10, c11, c20, c21, c30, c31;
-  if (accumulate) {
-    c00 = wasm_v128_load(c), c01 = wasm_v128_load(c + 4);
-    c10 = wasm_v128_load(c + ldc), c11 = wasm_v128_load(c + ldc + 4);
-    c20 = wasm_v128_load(c + 2 * ldc), c21 = wasm_v128_load(c + 2 * ldc + 4);
-    c30 = wasm_v128_load(c + 3 * ldc), c31 = wasm_v128_load(c + 3 * ldc + 4);
-  } else {
-    c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = wasm_f32x4_splat(0.0f);
-  }
+  constexpr int64_t nv = kNr / 4;
+  v128_t acc[kMr][nv];
+  for (int64_t r = 0; r < kMr; ++r)
+    for (int64_t v = 0; v < nv; ++v) acc[r][v] = accumulate ? wasm_v128_load(c + r * ldc + 4 * v) : wasm_f32x4_splat(0.0f);
   for (int64_t k = 0; k < kc; ++k, ap += kMr, bp += kNr) {
-    const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
-    v128_t a = wasm_f32x4_splat(ap[0]);
-    c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0));
-    c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
-    a = wasm_f32x4_splat(ap[1]);
-    c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0));
-    c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
-    a = wasm_f32x4_splat(ap[2]);
-    c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0));
-    c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
-    a = wasm_f32x4_splat(ap[3]);
-    c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0));
-    c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
+    v128_t b[nv];
+    for (int64_t v = 0; v < nv; ++v) b[v] = wasm_v128_load(bp + 4 * v);
+    for (int64_t r = 0; r < kMr; ++r) {
+      const v128_t a = wasm_v128_load32_splat(ap + r);
+      for (int64_t v = 0; v < nv; ++v) acc[r][v] = wasm_f32x4_add(acc[r][v], wasm_f32x4_mul(a, b[v]));
+    }
   }
-  wasm_v128_store(c, c00), wasm_v128_store(c + 4, c01);
-  wasm_v128_store(c + ldc, c10), wasm_v128_store(c + ldc + 4, c11);
-  wasm_v128_store(c + 2 * ldc, c20), wasm_v128_store(c + 2 * ldc + 4, c21);
-  wasm_v128_store(c + 3 * ldc, c30), wasm_v128_store(c + 3 * ldc + 4, c31);
+  for (int64_t r = 0; r < kMr; ++r)
+    for (int64_t v = 0; v < nv; ++v) wasm_v128_store(c + r * ldc + 4 * v, acc[r][v]);
 }
 
 // out (m x n, row-major) = A (m x k, strides ra/ca) * B (k x n, strides rb/cb),

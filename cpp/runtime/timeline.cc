@@ -31,17 +31,19 @@ Recording Timeline::take() {
 }
 
 int64_t Timeline::begin(int d) {
-  ++devices_[d].depth;
+  Device& dev = devices_[d];
+  // Spans begun (the open ones are counted in depth) against the cap.
+  if (dev.spans.size() + static_cast<size_t>(dev.depth) >= kMaxSpansPerDevice) {
+    ++dev.dropped;
+    return -1;
+  }
+  ++dev.depth;
   return platform::now_ns();
 }
 
 void Timeline::end(int d, SpanKind kind, int32_t index, const char* name, int64_t begin_ns) {
   Device& dev = devices_[d];
   const int32_t depth = dev.depth > 0 ? --dev.depth : 0;
-  if (dev.spans.size() == kMaxSpansPerDevice) {
-    ++dev.dropped;
-    return;
-  }
   dev.spans.push_back(Span{d, kind, depth, index, name, begin_ns, platform::now_ns()});
 }
 

@@ -24,13 +24,13 @@ enum class SpanKind : int32_t {
 
 /// One span of one device's time.
 struct Span {
-  int32_t device;
-  SpanKind kind;
-  int32_t depth;     ///< 0: a top-level equation (a shard_map's whole body); 1: an equation of the body; deeper: in a loop
-  int32_t index;     ///< the equation's position in its program (-1 for a wait)
+  int32_t device;    ///< the device whose time it was
+  SpanKind kind;     ///< what the time was spent on
+  int32_t depth;     ///< how many of the device's spans hold it: 0 a top-level equation (a shard_map's whole body), 1 an equation of the body, more inside a loop or a collective
+  int32_t index;     ///< the equation's position in its (lowered) program (-1 for a wait)
   const char* name;  ///< static text: the primitive, or what a wait was for
-  int64_t begin_ns;
-  int64_t end_ns;
+  int64_t begin_ns;  ///< platform::now_ns() when it began
+  int64_t end_ns;    ///< and when it ended
 };
 
 /// What a recording kept: the spans, and how many it dropped past the cap.
@@ -42,8 +42,10 @@ struct Recording {
 /// The spans of every device while armed.
 class Timeline {
  public:
-  /// The most spans one device keeps per recording (a long loop records its
-  /// first iterations and counts the rest, so memory stays bounded).
+  /// The most spans one device begins per recording: a long loop records
+  /// its first iterations and counts the rest, so memory and the time spent
+  /// reading the clock stay bounded; a span begun before the cap is kept
+  /// when it ends (the shard_map or loop holding the rest).
   static constexpr size_t kMaxSpansPerDevice = 1 << 14;
 
   /// Starts recording (forgetting what an earlier recording kept). Only
@@ -55,7 +57,8 @@ class Timeline {
   /// The armed timeline, or null (the recording sites' one check).
   static Timeline* armed() { return armed_.load(std::memory_order_relaxed); }
 
-  /// Begins a span of device `d`, nested in the spans it has open; returns its start time.
+  /// Begins a span of device `d`, nested in the spans it has open; returns
+  /// its start time, or -1 past the cap (counted as dropped).
   int64_t begin(int d);
   /// Ends the span of device `d` that began at `begin_ns`.
   void end(int d, SpanKind kind, int32_t index, const char* name, int64_t begin_ns);
@@ -73,7 +76,7 @@ class Timeline {
   static std::atomic<Timeline*> armed_;
 };
 
-/// Begins a span of device `d` if a timeline is armed (else returns -1).
+/// Begins a span of device `d` if a timeline is armed and not full (else returns -1).
 /// Not a scope object: a destructor at every equation would route each
 /// evaluation through Emscripten's JavaScript exception handling in wasm.
 inline int64_t span_begin(int d) {

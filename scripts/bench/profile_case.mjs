@@ -1,8 +1,9 @@
 // Where a peer case's time goes on ShardLab's 8 devices (issue 22's
 // question), from sl.profiler's timeline of a few steps after a warm-up:
 // per primitive, the time its equations took summed over the devices and
-// its share of the devices' busy time, with the waits at barriers apart;
-// and the span of each step on the slowest device.
+// its share of the devices' recorded time (each span's own time, so nothing
+// counts twice), with the waits at barriers apart;
+// and the wall time per step.
 //
 //   node scripts/bench/profile_case.mjs [case] [--steps N]   (default: mlp-train-step, 3 steps)
 import * as sl from '../../web/lib/index.js';
@@ -24,21 +25,17 @@ const wall = (performance.now() - t0) / steps;
 const { spans, devices } = await sl.profiler.stopTrace();
 handle.dispose();
 
-// Leaf spans only (depth 1: a body's equations; a top-level equation outside any body), so nothing counts twice.
-const leaves = spans.filter((s) => s.kind === 'wait' || s.depth === 1 || (s.depth === 0 && s.name !== 'shard_map'));
+// Each span's own time (its length less the spans it holds), by primitive:
+// a collective's without its waits, a body's (the executor's own work) as shard_map.
+const own = sl.profiler.ownTimes(spans);
 const by = new Map();
-for (const s of leaves) {
+spans.forEach((s, i) => {
   const key = s.kind === 'wait' ? `(wait in ${s.name})` : s.name;
   const e = by.get(key) ?? { ms: 0, count: 0 };
-  e.ms += s.end - s.begin;
+  e.ms += own[i];
   e.count += 1;
   by.set(key, e);
-}
-// A collective's span holds its waits: its own work is the difference.
-for (const [key, e] of by) {
-  const m = /^\(wait in (.+)\)$/.exec(key);
-  if (m && by.has(m[1])) by.get(m[1]).ms -= e.ms;
-}
+});
 const busy = [...by.values()].reduce((t, e) => t + e.ms, 0);
 const rows = [...by].sort((a, b) => b[1].ms - a[1].ms);
 console.log(`${name}: ${wall.toFixed(1)} ms per step (wall), ${devices} devices, ${(busy / steps).toFixed(1)} device-ms per step recorded`);

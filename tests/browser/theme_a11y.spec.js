@@ -4,9 +4,8 @@
 // the editor; axe (@axe-core/playwright) finds no serious or critical
 // violation on the list, a problem view and its results, in either theme.
 // Screenshots of the dark views are kept as artifacts.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { appUrl, buildApp, root, solution, typeCode } from './app_page.js';
+import { appUrl, buildApp, root, seriousViolations, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -48,10 +47,7 @@ test('the shortcuts are shown; Ctrl+Shift+Enter in the editor submits', async ({
 for (const colorScheme of ['light', 'dark']) {
   test(`axe: no serious or critical violation on the list, a problem and its results (${colorScheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme });
-    const serious = async () => {
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
-    };
+    const serious = () => seriousViolations(page);
     await page.goto(appUrl());
     await expect(page.locator('table.list').first()).toBeVisible();
     expect(await serious()).toEqual([]);

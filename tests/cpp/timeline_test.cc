@@ -67,7 +67,9 @@ void expect_ring(const std::vector<Span>& spans) {
       EXPECT_LE(rounds[k].begin_ns, rounds[k].end_ns);
       EXPECT_LE(rounds[k].end_ns, adds[k].begin_ns);
       EXPECT_LE(adds[k].end_ns, body[0].end_ns);
-      if (k > 0) EXPECT_LE(adds[k - 1].end_ns, rounds[k].begin_ns);
+      if (k > 0) {
+        EXPECT_LE(adds[k - 1].end_ns, rounds[k].begin_ns);
+      }
     }
   }
 }
@@ -98,7 +100,6 @@ TEST(Timeline, TheThreadedRingShowsSevenPpermuteRoundsPerDeviceWithItsWaitsInsid
   EXPECT_GT(waits, 0);
   // Disarmed: the next run records nothing.
   exec::run_program(testing::pool(), comm, exe, args);
-  Timeline::arm();
   EXPECT_TRUE(Timeline::take().spans.empty());
 }
 
@@ -109,6 +110,23 @@ TEST(Timeline, TheLockstepRingShowsTheSameStepsAndNoWaits) {
   const std::vector<Span> spans = Timeline::take().spans;
   expect_ring(spans);
   EXPECT_TRUE(std::none_of(spans.begin(), spans.end(), [](const Span& s) { return s.kind == SpanKind::kWait; }));
+}
+
+TEST(Timeline, PastTheCapADeviceCountsWhatItDropsAndKeepsTheSpanHoldingThem) {
+  Timeline::arm();
+  Timeline* t = Timeline::armed();
+  const int64_t body = span_begin(3);
+  const int64_t inner = static_cast<int64_t>(Timeline::kMaxSpansPerDevice) + 100;
+  for (int64_t i = 0; i < inner; ++i) span_end(3, SpanKind::kEquation, static_cast<int32_t>(i), "add", span_begin(3));
+  span_end(3, SpanKind::kEquation, 0, "shard_map", body);
+  ASSERT_NE(t, nullptr);
+  const Recording r = Timeline::take();
+  // The body's span began first: with it, the cap's worth of spans; the rest counted.
+  EXPECT_EQ(r.spans.size(), Timeline::kMaxSpansPerDevice);
+  EXPECT_EQ(r.dropped, inner - static_cast<int64_t>(Timeline::kMaxSpansPerDevice) + 1);
+  EXPECT_EQ(std::string(r.spans.back().name), "shard_map");
+  EXPECT_EQ(r.spans.back().depth, 0);
+  EXPECT_EQ(r.spans.front().depth, 1);
 }
 
 }  // namespace

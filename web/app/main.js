@@ -15,7 +15,7 @@ import { marked } from 'marked';
 import { checkSolution } from '../checker/engine.js';
 import { myInputSection } from './my_input.js';
 import { PythonSandboxes, startPageSandbox } from './page_sandbox.js';
-import { showPlayground } from './playground.js';
+import { leavePlayground, showPlayground } from './playground.js';
 import { h } from './dom.js';
 import { createEditor, setText } from './editor.js';
 import { LANGUAGE_NAMES, LANGUAGES, PROBLEMS, problemById } from './problems.js';
@@ -127,7 +127,7 @@ function showProblem(p, lang) {
   );
   const hints = p.hints[lang].map((hint, i) => h('details', { class: 'hint' }, h('summary', {}, `Hint ${i + 1}`), h('p', {}, hint)));
   const reqs = p.requirements.map((r) => h('li', {}, r.text));
-  const statement = h('section', { class: 'statement' });
+  const statement = h('section', { class: 'statement', id: 'statement' });
   // The one HTML string of the page: the statement is the project's own markdown, not the learner's.
   statement.innerHTML = renderMarkdown(p.statements[lang]);
   statement.append(h('h2', {}, 'Examples'), ...examples, h('h2', {}, 'Hints'), ...hints, h('h2', {}, 'Checked requirements'), h('ul', {}, reqs));
@@ -150,7 +150,7 @@ function showProblem(p, lang) {
   const panes = h('div', { class: 'problem split' });
   panes.append(
     statement,
-    splitter(panes, { key: 'shardlab.split.problem', label: 'Resize the statement and the editor' }),
+    splitter(panes, { key: 'shardlab.split.problem', label: 'Resize the statement and the editor', controls: 'statement' }),
     h(
       'section',
       { class: 'work' },
@@ -182,19 +182,27 @@ function showProblem(p, lang) {
   document.getElementById('reset').onclick = () => setText(editor, template(p, lang));
 }
 
+// Whether a check is running: one at a time on the page's devices (a
+// shortcut pressed again, or another problem's view, waits for it).
+let checking = false;
+
 // Checks `code` on `cases` (all of the problem's when undefined), one check at a time on the page's devices: every check button waits for it.
 async function checkCode(p, lang, code, cases) {
+  if (checking) throw new Error('A check is already running; its results come first.');
+  checking = true;
   const buttons = [...document.querySelectorAll('.buttons button')];
   for (const b of buttons) b.disabled = true;
   try {
     const sandbox = lang === 'python' ? pythons.sandbox(code, p.functionName) : startPageSandbox(code);
     return await checkSolution(p, null, { sandbox, cases, timeLimitMs: TIME_LIMIT_MS, lang, timeline: true });
   } finally {
+    checking = false;
     for (const b of buttons) b.disabled = false;
   }
 }
 
 async function runChecks(p, lang, code, full) {
+  if (checking) return; // the running check's results come first
   const out = document.getElementById('results');
   out.replaceChildren(h('p', {}, `${full ? 'Submitting' : 'Running the examples'}…`));
   let report;
@@ -212,6 +220,7 @@ async function runChecks(p, lang, code, full) {
 function route() {
   const play = location.hash.match(/^#\/playground(?:\?(.*))?$/);
   if (play) return void showPlayground(main, new URLSearchParams(play[1] ?? ''));
+  leavePlayground();
   const m = location.hash.match(/^#\/problem\/([\w-]+)(?:\?(.*))?$/);
   const p = m && problemById(m[1]);
   const lang = new URLSearchParams(m?.[2] ?? '').get('lang');

@@ -15,7 +15,7 @@ import { programPictures } from './pictures.js';
 import { splitter } from './splitter.js';
 import { timelineView } from './timeline.js';
 import { LANGUAGE_NAMES, LANGUAGES } from './problems.js';
-import { foldBodies } from './report.js';
+import { foldBodies } from './program_text.js';
 import { decodeCode, encodeCode } from './share_url.js';
 
 const codeKey = (lang) => `shardlab.playground.${lang}`;
@@ -34,6 +34,14 @@ const runner = new PlaygroundRunner(({ stage, fraction }) => {
 });
 
 /**
+ * Leaves the playground: its worker (a runtime of 8 device threads, and
+ * Python) is ended, and a script still running with it.
+ */
+export function leavePlayground() {
+  runner.stop();
+}
+
+/**
  * Shows the playground in `main` for the route's query `params`
  * (URLSearchParams: `lang`, and `code` from a shared link, which the editor
  * opens instead of the saved code until it is edited).
@@ -41,6 +49,7 @@ const runner = new PlaygroundRunner(({ stage, fraction }) => {
 export async function showPlayground(main, params) {
   // A script still running belongs to the view being left.
   if (runner.busy) runner.stop();
+  const hash = location.hash;
   const lang = LANGUAGES.includes(params.get('lang')) ? params.get('lang') : LANGUAGES[0];
   let doc = localStorage.getItem(codeKey(lang)) ?? EXAMPLES[lang];
   let notice = null;
@@ -52,6 +61,7 @@ export async function showPlayground(main, params) {
       notice = h('p', { class: 'play-notice fail', role: 'alert' }, `The shared link's code cannot be read: ${e.message}. The editor shows your saved code.`);
     }
   }
+  if (location.hash !== hash) return; // left while the shared code was read
   runner.warm(lang); // the devices, and Python, start while the code is read
 
   const select = h('select', { id: 'language', 'aria-label': 'Language' }, LANGUAGES.map((l) => h('option', { value: l, selected: l === lang ? '' : null }, LANGUAGE_NAMES[l])));
@@ -67,8 +77,8 @@ export async function showPlayground(main, params) {
   const shareBox = h('p', { class: 'share', hidden: '' }, h('label', { for: 'share-link' }, 'Link: '), shareLink, h('span', { class: 'status', role: 'status' }));
   const output = h('pre', { id: 'output', class: 'output', tabindex: 0, 'aria-label': 'Output' });
   const programs = h('div', { id: 'programs' });
-  const sharding = h('div', { id: 'sharding' });
-  const timeline = h('div', { id: 'timeline' });
+  const sharding = h('div', { id: 'sharding', class: 'scroll-box', tabindex: 0, 'aria-label': 'Sharding of the last program' });
+  const timeline = h('div', { id: 'timeline', class: 'scroll-box', tabindex: 0, 'aria-label': 'Timeline of the run' });
   const idle = () => {
     output.replaceChildren(h('span', { class: 'placeholder' }, 'Run the script to see what it prints.'));
     programs.replaceChildren(h('p', { class: 'placeholder' }, `The programs its ${KIND_NAMES[lang].jit} and ${KIND_NAMES[lang].make_jaxpr} calls trace.`));
@@ -81,7 +91,7 @@ export async function showPlayground(main, params) {
   panes.append(
     h(
       'section',
-      { class: 'play-code' },
+      { class: 'play-code', id: 'play-code' },
       h('div', { class: 'play-head' }, h('h1', {}, 'Playground'), select),
       notice,
       h('div', { class: 'editor', id: 'editor' }),
@@ -90,7 +100,7 @@ export async function showPlayground(main, params) {
       h('p', { class: 'shortcuts' }, h('kbd', {}, 'Ctrl'), '+', h('kbd', {}, 'Enter'), ' runs the script · it runs on the 8 devices in a worker of its own; Stop ends it'),
       shareBox,
     ),
-    splitter(panes, { key: 'shardlab.split.playground', label: 'Resize the script and its results', initial: 50 }),
+    splitter(panes, { key: 'shardlab.split.playground', label: 'Resize the script and its results', controls: 'play-code', initial: 50 }),
     h(
       'section',
       { class: 'play-results', 'aria-label': 'Results' },
@@ -143,7 +153,7 @@ export async function showPlayground(main, params) {
     if (!count) programs.replaceChildren(h('p', {}, 'No program was traced.'));
     sharding.replaceChildren(pictures(result.program));
     // Equations are named from no program: a script may run several, so the bars name their primitives.
-    timeline.replaceChildren(result.timeline ? timelineView(result.timeline, null) : h('p', {}, 'Nothing ran on the devices.'));
+    timeline.replaceChildren(result.timeline ? timelineView(result.timeline) : h('p', {}, 'Nothing ran on the devices.'));
   }
 
   runButton.onclick = run;

@@ -147,11 +147,12 @@ async function serve({ id, lang, code }) {
     await engine;
     const py = lang === 'python' ? await (python ?? Promise.reject(new Error('Python was not started'))) : null;
     started = performance.now(); // the script's time, not its runtime's start
-    sl.profiler.startTrace(); // a blocking engine: recording at once
+    if (!sl.profiler.tracing()) sl.profiler.startTrace(); // a blocking engine: recording at once
     try {
       error = py ? runPython(py, String(code)) : await runJs(String(code));
     } finally {
-      timeline = sl.profiler.stopTrace();
+      // A script that stopped the trace itself (sl.profiler) leaves no timeline of the run.
+      timeline = sl.profiler.tracing() ? sl.profiler.stopTrace() : null;
     }
   } catch (e) {
     error = `The playground could not run the script: ${e.message}\n`;

@@ -7,6 +7,7 @@
 
 import { caseView, casesLegend } from './case_tables.js';
 import { frag, h } from './dom.js';
+import { foldBodies } from './program_text.js';
 import { programPictures } from './pictures.js';
 import { timelineView } from './timeline.js';
 
@@ -23,7 +24,8 @@ export function renderReport(p, r, full) {
     full && { id: 'requirements', title: `Requirements (${reqs.length - failedReqs}/${reqs.length})`, body: reqs, failed: failedReqs > 0 },
     r.jaxpr && { id: 'program', title: 'Program', body: h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies)) },
     r.program && { id: 'sharding', title: 'Sharding', body: programPictures(r.program, p.args, r.outTree) },
-    r.timeline && { id: 'timeline', title: 'Timeline', body: timelineView(r.timeline, r.program) },
+    // Built when first opened: a timeline can hold thousands of bars.
+    r.timeline && { id: 'timeline', title: 'Timeline', body: () => timelineView(r.timeline) },
   ].filter(Boolean);
   return frag(
     h('p', { class: `verdict ${ok ? 'pass' : 'fail'}`, id: 'verdict' }, verdict),
@@ -33,7 +35,7 @@ export function renderReport(p, r, full) {
 }
 
 /**
- * Tabs over `panels` ({id, title, body}), `open` shown first: the ARIA tabs
+ * Tabs over `panels` ({id, title, body: nodes, or a function making them}), `open` shown first: the ARIA tabs
  * pattern (a tablist of buttons, one tabpanel each; arrow keys, Home and End
  * move between tabs). Ids: tab-<id>, panel-<id>.
  */
@@ -41,8 +43,14 @@ function tabs(panels, open) {
   const buttons = panels.map((t) =>
     h('button', { type: 'button', role: 'tab', id: `tab-${t.id}`, 'aria-controls': `panel-${t.id}`, class: t.failed ? 'fail' : null }, t.title),
   );
-  const bodies = panels.map((t) => h('div', { role: 'tabpanel', id: `panel-${t.id}`, 'aria-labelledby': `tab-${t.id}`, class: 'panel', tabindex: 0 }, t.body));
+  // A body given as a function is built the first time its tab opens.
+  const lazy = panels.map((t) => typeof t.body === 'function');
+  const bodies = panels.map((t, i) => h('div', { role: 'tabpanel', id: `panel-${t.id}`, 'aria-labelledby': `tab-${t.id}`, class: 'panel', tabindex: 0 }, lazy[i] ? null : t.body));
   const select = (k, focus) => {
+    if (lazy[k]) {
+      lazy[k] = false;
+      bodies[k].append(panels[k].body());
+    }
     buttons.forEach((b, i) => {
       b.setAttribute('aria-selected', String(i === k));
       b.tabIndex = i === k ? 0 : -1;
@@ -61,24 +69,4 @@ function tabs(panels, open) {
   });
   select(Math.max(0, panels.findIndex((t) => t.id === open)), false);
   return frag(h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Results' }, buttons), bodies);
-}
-
-/**
- * The jaxpr text as a fragment, every nested program's equations in a
- * foldable block: `bodies` are where the printer put them (Jaxpr.printedBodies),
- * outermost first; bodies inside a folded one stay in its text.
- */
-export function foldBodies(text, bodies = []) {
-  const lines = text.split('\n');
-  const out = [];
-  let at = 0;
-  for (const b of Array.isArray(bodies) ? bodies : []) {
-    // Skipped: a body inside one folded already, or one that is not a line range of the text.
-    if (!Number.isInteger(b?.first) || !Number.isInteger(b?.last) || b.first < at || b.last <= b.first || b.last > lines.length) continue;
-    out.push(`${lines.slice(at, b.first).join('\n')}\n`);
-    out.push(h('details', { open: '', class: 'body' }, h('summary', {}, `shard_map body (${b.equations} equations)`), `${lines.slice(b.first, b.last).join('\n')}\n`));
-    at = b.last;
-  }
-  out.push(lines.slice(at).join('\n'));
-  return frag(out);
 }

@@ -9,8 +9,8 @@ import { h } from './dom.js';
 
 const STEP = 5;
 
-/** The divider for `container` (a grid whose columns style.css sizes by --split): an element to put between the two panes. */
-export function splitter(container, { key, label, min = 20, max = 80, initial = 45 }) {
+/** The divider for `container` (a grid whose columns style.css sizes by --split), `controls` the id of the first pane: an element to put between the two panes. */
+export function splitter(container, { key, label, controls, min = 20, max = 80, initial = 45 }) {
   const stored = Number(localStorage.getItem(key));
   let share = Number.isFinite(stored) && stored >= min && stored <= max ? stored : initial;
   const bar = h('div', {
@@ -19,6 +19,7 @@ export function splitter(container, { key, label, min = 20, max = 80, initial = 
     tabindex: 0,
     'aria-orientation': 'vertical',
     'aria-label': label,
+    'aria-controls': controls,
     'aria-valuemin': min,
     'aria-valuemax': max,
   });
@@ -30,6 +31,7 @@ export function splitter(container, { key, label, min = 20, max = 80, initial = 
   };
   set(share, false);
   bar.onpointerdown = (e) => {
+    e.preventDefault(); // no text selection while dragging
     bar.setPointerCapture(e.pointerId);
     bar.classList.add('dragging');
   };
@@ -38,8 +40,8 @@ export function splitter(container, { key, label, min = 20, max = 80, initial = 
     const box = container.getBoundingClientRect();
     set(((e.clientX - box.left) / box.width) * 100, false);
   };
-  bar.onpointerup = (e) => {
-    bar.releasePointerCapture(e.pointerId);
+  // The drag ends however the capture ends (released, cancelled, lost): where it got to is kept.
+  bar.onlostpointercapture = () => {
     bar.classList.remove('dragging');
     set(share, true);
   };

@@ -7,6 +7,7 @@
 // the learner's code, so all of it goes in as text (dom.js). Its colours are
 // timeline.css (imported by main.js: report.js also loads as a plain module).
 
+import { ownTimes } from '../lib/api/profiler.js';
 import { frag, h, svg } from './dom.js';
 
 const WIDTH = 760; // the plot's width in SVG units (it scales with the panel)
@@ -14,10 +15,14 @@ const ROW = 30;
 const LEFT = 64; // room for the device labels
 const MAX_BARS = 6000; // an SVG of more elements slows the page; the rest are counted, not drawn
 
-/** The equation a span ran, as a line of the printed program: `c = ppermute[axis_name=data] b`, or its name when unknown. */
-function describe(span, body) {
+/**
+ * The equation a span ran, as a line of the printed program: `c =
+ * ppermute[axis_name=data] b`, found in `top` (the program that ran) or
+ * `body` (the shard_map body holding the span); its name when unknown.
+ */
+function describe(span, top, body) {
   if (span.kind === 'wait') return `waiting in ${span.name} for the other devices of the group`;
-  const eqn = span.depth === 1 ? body?.eqns?.[span.index] : null;
+  const eqn = span.depth === 0 ? top?.eqns?.[span.index] : span.depth === 1 ? body?.eqns?.[span.index] : null;
   if (!eqn || eqn.primitive !== span.name) return span.depth > 1 ? `${span.name} (inside a loop)` : span.name;
   const names = (vars) => (vars ?? []).map((v) => v.name ?? String(v.value ?? '')).join(' ');
   // Parameters as the printed program shows them (one axis name bare, lists as tuples); nested programs and long lists are left out.
@@ -34,33 +39,47 @@ function describe(span, body) {
   return `${names(eqn.outputs)} = ${eqn.primitive}${params ? `[${params}]` : ''} ${names(eqn.inputs)}`.trim();
 }
 
-// Per device: its spans with the shard_map body each ran in (the top-level equation whose span holds it).
-function withBodies(timeline, program) {
+// Whether span `s` is a shard_map's whole body (a top-level equation's span, not a wait at the devices' meeting).
+const isBody = (s) => s.depth === 0 && s.kind === 'equation' && s.name === 'shard_map';
+
+// Per device: its spans, each with its own time (profiler.ownTimes) and the shard_map body it ran in (the top-level span holding it).
+function withBodies(timeline) {
   const rows = Array.from({ length: timeline.devices }, () => []);
   const current = new Array(timeline.devices).fill(null);
-  for (const s of timeline.spans) {
-    if (s.depth === 0) current[s.device] = s.name === 'shard_map' ? program?.eqns?.[s.index]?.params?.jaxpr : null;
-    rows[s.device]?.push({ span: s, body: current[s.device] });
-  }
+  const own = ownTimes(timeline.spans);
+  timeline.spans.forEach((s, i) => {
+    if (s.depth === 0 && s.kind !== 'wait') current[s.device] = isBody(s) ? timeline.program?.eqns?.[s.index]?.params?.jaxpr : null;
+    rows[s.device]?.push({ span: s, own: own[i], body: current[s.device] });
+  });
   return rows;
 }
 
 const ms = (t) => (t >= 1 ? `${t.toFixed(2)} ms` : `${(t * 1000).toFixed(1)} µs`);
 
-/** Each device's busy, collective and waiting time, and how many times it ran each collective. */
+/** Each device's time in equations (their own time: a loop's counted once), in collectives (their waits included) and waiting, and how many times it ran each collective. */
 function summary(rows) {
   return rows.map((row, device) => {
-    const total = (kind) => row.filter(({ span }) => span.kind === kind && span.depth >= 1).reduce((t, { span }) => t + span.end - span.begin, 0);
+    const sum = (keep, time) => row.filter(keep).reduce((t, r) => t + time(r), 0);
     const counts = new Map();
     for (const { span } of row) if (span.kind === 'collective') counts.set(span.name, (counts.get(span.name) ?? 0) + 1);
-    return { device, equations: total('equation'), collectives: total('collective'), waits: total('wait'), counts };
+    return {
+      device,
+      equations: sum(({ span }) => span.kind === 'equation' && !isBody(span), (r) => r.own),
+      collectives: sum(({ span }) => span.kind === 'collective', ({ span }) => span.end - span.begin),
+      waits: sum(({ span }) => span.kind === 'wait', ({ span }) => span.end - span.begin),
+      counts,
+    };
   });
 }
 
-/** The Timeline tab's contents for `timeline` (the report's) over `program` (its JSON): a picture and a table. */
-export function timelineView(timeline, program) {
-  if (!timeline?.spans?.length) return h('p', {}, 'Nothing was recorded: the case did not run on the devices.');
-  const rows = withBodies(timeline, program);
+/**
+ * The Timeline tab's contents for `timeline` (profiler.stopTrace's form; its
+ * `program`, the lowered program's JSON, names the equations when given):
+ * a picture and a table.
+ */
+export function timelineView(timeline) {
+  if (!timeline?.spans?.length) return h('p', {}, 'Nothing was recorded on the devices.');
+  const rows = withBodies(timeline);
   const end = Math.max(...rows.map((r) => r.reduce((m, { span }) => Math.max(m, span.end), 0)), 1e-6);
   const x = (t) => LEFT + (t / end) * (WIDTH - LEFT);
   const bars = [];
@@ -74,9 +93,9 @@ export function timelineView(timeline, program) {
         continue;
       }
       // Depth 0 is the whole body (a backdrop), 1 its equations, deeper a loop's equations (thin, at the bottom).
-      const [top, height] = span.kind === 'wait' ? [y + 6, ROW - 16] : span.depth === 0 ? [y, ROW - 6] : span.depth === 1 ? [y + 3, ROW - 12] : [y + ROW - 10, 3];
-      const kind = span.depth === 0 ? 'body' : span.kind;
-      const text = `device ${d}: ${describe(span, body)} (${ms(span.end - span.begin)}, from ${ms(span.begin)})`;
+      const [top, height] = span.kind === 'wait' ? [y + 6, ROW - 16] : isBody(span) ? [y, ROW - 6] : span.depth <= 1 ? [y + 3, ROW - 12] : [y + ROW - 10, 3];
+      const kind = isBody(span) ? 'body' : span.kind;
+      const text = `device ${d}: ${describe(span, timeline.program, body)} (${ms(span.end - span.begin)}, from ${ms(span.begin)})`;
       bars.push(
         svg(
           'rect',
@@ -118,7 +137,7 @@ export function timelineView(timeline, program) {
     h(
       'table',
       { class: 'tl-table' },
-      h('caption', {}, 'Time per device (equations of the bodies, collectives including their waits, waits alone)'),
+      h('caption', {}, 'Time per device (equations, collectives with their waits, and the waits alone)'),
       h('thead', {}, h('tr', {}, ['Device', 'Equations', 'Collectives', 'Waiting', 'Collectives run'].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',

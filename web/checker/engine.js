@@ -175,7 +175,8 @@ export function freshSeed() {
  * `startupLimitMs` bounds it). `lang` ('javascript' or 'python') is the
  * solution's language: requirement messages name its API. With `timeline`
  * (the page's Timeline tab) the report's `timeline` is what each device did
- * while running the traced case (profiler.stopTrace's form), else null.
+ * while running the traced case (profiler.stopTrace's form, with `program`:
+ * the lowered program's JSON, Exported.loweredJSON), else null.
  */
 export async function checkSolution(
   problem,
@@ -241,12 +242,14 @@ export async function checkSolution(
     for (const [i, c] of cases.entries()) {
       const entry = signatures.get(keys[i]);
       // The timeline is the traced case's run: what the devices did with the program the requirements read.
-      const recorded = record && c === traced && !entry.error;
+      // A recording already under way (the caller's own) is left alone: the check goes on without one.
+      const recorded = record && c === traced && !entry.error && !sl.profiler.tracing();
       if (recorded) await sl.profiler.startTrace();
       try {
         caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
       } finally {
-        if (recorded) timeline = await sl.profiler.stopTrace();
+        // With the program it ran (lowered), whose equations the spans index.
+        if (recorded) timeline = { ...(await sl.profiler.stopTrace()), program: entry.program.loweredJSON() };
       }
     }
     const mainKey = keys[cases.indexOf(traced)];

@@ -245,6 +245,8 @@ export class Exported {
   readonly outAvals: { dtype: DType; shape: number[] }[];
   /** The program. */
   jaxpr(): Jaxpr;
+  /** The structured form of the program the devices run (lowered); a profiler timeline's spans index its equations. */
+  loweredJSON(): object;
   /** Runs it on arguments of the exported shapes. */
   call(...args: any[]): Promise<any>;
   /** The versioned JSON text deserialize() reads. */
@@ -540,7 +542,7 @@ export const random: {
 export interface TimelineSpan {
   device: number;
   kind: 'equation' | 'collective' | 'wait';
-  /** 0: a top-level equation (a shard_map's whole body); 1: an equation of the body; deeper: inside a loop. */
+  /** How many of the device's spans hold it: 0 a top-level equation (a shard_map's whole body), 1 an equation of the body, more inside a loop or a collective. */
   depth: number;
   /** The equation's position in its program (-1 for a wait). */
   index: number;
@@ -554,13 +556,17 @@ export interface Timeline {
   executor: 'threaded' | 'lockstep';
   devices: number;
   spans: TimelineSpan[];
-  /** Spans not kept: past the 16384 a device keeps. */
+  /** Spans not recorded: past the cap a device keeps. */
   dropped: number;
 }
-/** jax.profiler's start_trace / stop_trace, in memory: stopTrace returns the timeline (Promises, except in a blocking engine). */
+/** jax.profiler's start_trace / stop_trace, in memory: stopTrace returns the timeline (Promises; in a blocking engine, undefined and the timeline at once). */
 export const profiler: {
-  startTrace: () => Promise<void>;
-  stopTrace: () => Promise<Timeline>;
+  startTrace: () => Promise<void> | undefined;
+  /** Whether a trace is being recorded. */
+  tracing: () => boolean;
+  stopTrace: () => Promise<Timeline> | Timeline;
+  /** Each span's own time (ms): its length less that of the spans it directly holds. */
+  ownTimes: (spans: TimelineSpan[]) => number[];
 };
 
 /** The device runtime underneath. */

@@ -55,6 +55,16 @@ export class Exported {
     return new Jaxpr(this._traced.program, this._traced.consts.length);
   }
 
+  /**
+   * The structured form (as Jaxpr.toJSON) of the program the devices run:
+   * the traced one lowered (custom rules inlined, cond and scan as while
+   * loops, pmean as a psum and a division). A profiler timeline's spans
+   * index its equations.
+   */
+  loweredJSON() {
+    return JSON.parse(this._traced.program.loweredJSON());
+  }
+
   /** Calls the program on arguments of the exported shapes and dtypes: a Promise of the result tree, as a jit call. */
   call(...args) {
     try {

@@ -57,6 +57,18 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true, inThr
 const IN_THREAD = 'in-thread';
 
 
+const SPAN_KINDS = ['equation', 'collective', 'wait']; // cpp/runtime/timeline.h's SpanKind, in order
+
+// The core's packed timeline (cpp/js/async_runtime.h's take_timeline) as span objects.
+function unpackTimeline({ packed, names, dropped }) {
+  const spans = [];
+  for (let i = 0; i < packed.length; i += 7) {
+    const [device, kind, depth, index, name, begin, end] = packed.subarray(i, i + 7);
+    spans.push({ device, kind: SPAN_KINDS[kind], depth, index, name: names[name], begin, end });
+  }
+  return { spans, dropped };
+}
+
 /** A running device runtime (one wasm module instance and its device threads). */
 export class DeviceRuntime {
   /** `lockstepWorker`: null (threaded), a LockstepClient, or IN_THREAD. */
@@ -68,6 +80,8 @@ export class DeviceRuntime {
     this._inFlight = 0;
     this._waiting = [];
     this._idleWaiters = []; // resolved once no job is in flight or waiting (whenIdle)
+    /** Whether a timeline is being recorded (startTimeline until takeTimeline). */
+    this.timelineArmed = false;
     this.devices = devices;
     /** Whether the devices are threads ('threaded') or stepped by one worker ('lockstep'). */
     this.executor = lockstepWorker ? 'lockstep' : 'threaded';
@@ -288,41 +302,53 @@ export class DeviceRuntime {
       for (const h of held) h.delete();
     }
     if (this._inThread) return;
-    if (this._worker) this._worker.restart(error);
-    else this._call(() => this._core.cancel());
+    if (this._worker) {
+      this._worker.restart(error);
+      // A fresh worker records nothing: armed again, it records the runs that follow.
+      if (this.timelineArmed) this._worker.call({ timeline: 'arm' }).catch(() => {});
+    } else {
+      this._call(() => this._core.cancel());
+    }
   }
 
   /**
-   * Starts recording what each device does in the jobs that follow
-   * (cpp/runtime/timeline.h), once the jobs in flight have ended. Resolves
-   * when recording; see takeTimeline.
+   * Starts recording what each device does in the jobs submitted from now on
+   * (cpp/runtime/timeline.h); resolves when recording. The core's timeline
+   * may only be armed between jobs: threaded, it is armed in the same tick
+   * that finds no job in flight, so none submitted meanwhile can run during
+   * it; the lockstep worker handles messages in order, after the runs posted
+   * before. See takeTimeline.
    */
   async startTimeline() {
-    await this.whenIdle();
-    if (this._worker && !this._inThread) await this._worker.call({ timeline: 'arm' });
-    else this.startTimelineSync();
+    this.timelineArmed = true;
+    if (this._worker && !this._inThread) return void (await this._worker.call({ timeline: 'arm' }));
+    while (!this._idle()) await this.whenIdle();
+    this.startTimelineSync();
   }
 
   /**
-   * Stops recording once the jobs in flight have ended; resolves to {spans,
-   * dropped}: [{device, kind ('equation' | 'collective' | 'wait'), depth,
-   * index, name, begin, end}], times in ms on the clock of the thread that
-   * ran them, and how many spans were dropped past the cap.
+   * Stops recording after the jobs submitted before (as startTimeline);
+   * resolves to {spans, dropped}: [{device, kind ('equation' | 'collective'
+   * | 'wait'), depth, index, name, begin, end}], times in ms on the clock of
+   * the thread that ran them, and how many spans were dropped past the cap.
    */
   async takeTimeline() {
-    await this.whenIdle();
-    if (this._worker && !this._inThread) return this._worker.call({ timeline: 'take' });
+    this.timelineArmed = false;
+    if (this._worker && !this._inThread) return unpackTimeline(await this._worker.call({ timeline: 'take' }));
+    while (!this._idle()) await this.whenIdle();
     return this.takeTimelineSync();
   }
 
   /** startTimeline for a caller whose jobs have all completed (a blocking engine, where each does before it returns). */
   startTimelineSync() {
+    this.timelineArmed = true;
     this._call(() => this.Module.armTimeline());
   }
 
   /** takeTimeline for a caller whose jobs have all completed, as startTimelineSync. */
   takeTimelineSync() {
-    return this._call(() => this.Module.takeTimeline());
+    this.timelineArmed = false;
+    return unpackTimeline(this._call(() => this.Module.takeTimeline()));
   }
 
   /** Resolves once no job is in flight or waiting (at once if none is). */
