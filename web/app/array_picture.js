@@ -11,7 +11,7 @@ import { h, svg } from './dom.js';
 import { deviceClass, layoutMesh, pictureFigure, textWidth } from './figure.js';
 
 /** A spec (entries) as JAX prints a PartitionSpec: P('data', None), P(('data', 'model'),), P(). */
-export function specText(spec) {
+function specText(spec) {
   const entry = (e) => (e === null || e === undefined ? 'None' : Array.isArray(e) ? `(${e.map((a) => `'${a}'`).join(', ')}${e.length === 1 ? ',' : ''})` : `'${e}'`);
   return `P(${spec.map(entry).join(', ')}${spec.length === 1 && Array.isArray(spec[0]) ? ',' : ''})`;
 }
@@ -22,7 +22,7 @@ export function specText(spec) {
  * each leading dimension), cells (rows × columns, each the ascending devices
  * holding that block)}], one per block of the leading dimensions.
  */
-export function blockGrids(mesh, shape, spec) {
+function blockGrids(mesh, shape, spec) {
   const n = shape.length;
   const shown = n === 0 ? [null, null] : n === 1 ? [null, 0] : [n - 2, n - 1]; // the dimension along rows and columns (null: one)
   const leading = shape.slice(0, Math.max(0, n - 2)).map((_, k) => k);
@@ -42,7 +42,7 @@ export function blockGrids(mesh, shape, spec) {
 }
 
 /** The mesh axes (of size > 1) that `spec` splits nothing over: every block is copied along them. */
-export function replicatedAxes(mesh, spec) {
+function replicatedAxes(mesh, spec) {
   const used = new Set(spec.flatMap(entryAxes));
   return mesh.axisNames.filter((a, i) => !used.has(a) && mesh.axisSizes[i] > 1);
 }

@@ -39,7 +39,7 @@ function reduceSent(b, n) {
 }
 
 /** The axis groups of a collective over `axes` on `mesh` (layout.js form): the devices of each, by their position in the group. */
-export function axisGroups(mesh, axes) {
+function axisGroups(mesh, axes) {
   const others = mesh.axisNames.filter((a) => !axes.includes(a));
   const size = mesh.axisSizes.reduce((a, b) => a * b, 1);
   const groups = [];

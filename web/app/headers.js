@@ -54,11 +54,6 @@ export const PAGE_HEADERS = { ...ISOLATION_HEADERS, 'Content-Security-Policy': C
  */
 export const SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src blob: 'unsafe-eval'"].join('; ');
 
-// The playground's worker (playground_worker.js) gets the page's policy: it
-// runs the learner's own script on a full runtime, so it fetches the module
-// and starts device threads as the page does; the script it runs is theirs
-// and nothing of the checker's (no problem data, no verdict) is in reach.
-
 /**
  * The same under Vite's dev server, which serves the worker's imports one
  * module at a time from the site: 'self' scripts too (so there the learner's

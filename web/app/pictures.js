@@ -12,7 +12,7 @@ import { collectiveFigure } from './collective_pictures.js';
 import { meshFigure } from './mesh_picture.js';
 
 /** The key path of every leaf of a result tree (export's outTree: {kind, keys?, children?}), in order: 'loss', 'grads.w', '[0]'; '' for a lone leaf. */
-export function leafNames(tree) {
+function leafNames(tree) {
   if (tree?.kind === 'leaf') return [''];
   if (!Array.isArray(tree?.children)) return [];
   return tree.children.flatMap((c, i) => {

@@ -14,6 +14,12 @@
 // for its pictures; `timeline`: what the devices did while it ran, as
 // sl.profiler records it, so a script cannot record its own trace).
 
+// Served with the page's policy (headers.js), not the checker sandbox's: it
+// fetches the module and starts device threads as the page does. A script
+// here (one of a shared link, too) can read what the site serves, as the
+// page can, but reaches no other origin (connect-src), and no verdict: the
+// checker runs in the page, on its own devices, with its own sandbox.
+
 import * as sl from 'shardlab';
 import { importLearnerModule } from './learner_module.js';
 import { startHandedPython } from './worker_python.js';
