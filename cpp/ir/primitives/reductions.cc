@@ -37,10 +37,30 @@ std::vector<Aval> reduce_shape(const char* name, const Params& p, const std::vec
 
 // Calls f(k, o) for every element k of `in` in row-major order (the fixed
 // order that makes reductions deterministic), o being the element of `out` it
-// reduces into.
+// reduces into. (`axes` are increasing: reduce_shape checks.)
 template <class F>
 void for_each_reduced(const std::vector<int64_t>& axes, const Tensor& in, const Tensor& out, F f) {
   const Shape& ishape = in.aval.shape;
+  // Axes that are one run of dimensions (a batch's rows, the last axes, all
+  // of them: nearly every reduction a program makes) make the input [pre,
+  // red, post] and the output [pre, post]: the same elements in the same
+  // order with no index arithmetic per element, the innermost loop over
+  // contiguous elements (a gradient's column sums took 9 ns an element in
+  // wasm through the general walk below).
+  if (axes.empty() || axes.back() - axes.front() + 1 == static_cast<int64_t>(axes.size())) {
+    const auto size = [&](size_t from, size_t to) {
+      int64_t n = 1;
+      for (size_t d = from; d < to; ++d) n *= ishape[d];
+      return n;
+    };
+    const size_t a = axes.empty() ? ishape.size() : static_cast<size_t>(axes.front());
+    const size_t b = axes.empty() ? ishape.size() : static_cast<size_t>(axes.back()) + 1;
+    const int64_t pre = size(0, a), red = size(a, b), post = size(b, ishape.size());
+    for (int64_t p = 0, k = 0; p < pre; ++p)
+      for (int64_t r = 0; r < red; ++r)
+        for (int64_t q = 0; q < post; ++q, ++k) f(k, p * post + q);
+    return;
+  }
   // The output stride of each input dimension: 0 for reduced ones, then the
   // kept ones (marked -1 until then) take the output's strides in order.
   const auto ostrides = strides_of(out.aval.shape);
