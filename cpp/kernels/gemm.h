@@ -91,24 +91,29 @@ inline void micro_kernel(int64_t kc, const float* ap, const float* bp, float* c,
 template <int64_t mr, class Kernel>
 void blocked_matmul(int64_t m, int64_t k, int64_t n, const float* a, int64_t ra, int64_t ca, const float* b,
                     int64_t rb, int64_t cb, float* out, Kernel kernel) {
-  thread_local std::vector<float> apack, bpack;
+  thread_local std::vector<float> apack_store, bpack_store;
+  // The panels start on a 64-byte line, so no vector load of them straddles two lines.
+  const auto aligned = [](std::vector<float>& v, size_t n) {
+    v.resize(n + 16);
+    return reinterpret_cast<float*>((reinterpret_cast<uintptr_t>(v.data()) + 63) & ~uintptr_t{63});
+  };
   const int64_t row_tiles = (m + mr - 1) / mr, col_tiles = (n + kNr - 1) / kNr, block_tiles = kMc / mr;
   alignas(16) float tile[mr * kNr];
   for (int64_t k0 = 0; k0 < k; k0 += kKc) {
     const int64_t kc = std::min(kKc, k - k0);
     const bool accumulate = k0 > 0;
-    bpack.resize(static_cast<size_t>(col_tiles * kc * kNr));
-    for (int64_t ct = 0; ct < col_tiles; ++ct) pack_b(b, rb, cb, n, k0, kc, ct * kNr, bpack.data() + ct * kc * kNr);
-    apack.resize(static_cast<size_t>(block_tiles * mr * kc));
+    float* bpack = aligned(bpack_store, static_cast<size_t>(col_tiles * kc * kNr));
+    for (int64_t ct = 0; ct < col_tiles; ++ct) pack_b(b, rb, cb, n, k0, kc, ct * kNr, bpack + ct * kc * kNr);
+    float* apack = aligned(apack_store, static_cast<size_t>(block_tiles * mr * kc));
     for (int64_t t0 = 0; t0 < row_tiles; t0 += block_tiles) {
       const int64_t t1 = std::min(row_tiles, t0 + block_tiles);
-      for (int64_t t = t0; t < t1; ++t) pack_a(a, ra, ca, m, mr, t * mr, k0, kc, apack.data() + (t - t0) * mr * kc);
+      for (int64_t t = t0; t < t1; ++t) pack_a(a, ra, ca, m, mr, t * mr, k0, kc, apack + (t - t0) * mr * kc);
       for (int64_t ct = 0; ct < col_tiles; ++ct) {
         const int64_t j0 = ct * kNr, nc = std::min(kNr, n - j0);
-        const float* bp = bpack.data() + ct * kc * kNr;
+        const float* bp = bpack + ct * kc * kNr;
         for (int64_t t = t0; t < t1; ++t) {
           const int64_t i0 = t * mr, mc = std::min(mr, m - i0);
-          const float* ap = apack.data() + (t - t0) * mr * kc;
+          const float* ap = apack + (t - t0) * mr * kc;
           if (mc == mr && nc == kNr) {
             kernel(kc, ap, bp, out + i0 * n + j0, n, accumulate);
             continue;
