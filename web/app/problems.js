@@ -1,10 +1,10 @@
 // The problems, bundled into the page: the checker's list (web/checker/problems.js)
-// with each one's statements and the sources of its reference solutions, in
-// both languages (Python first: statement.md and solution.py; JavaScript:
-// statement.js.md and solution.mjs).
+// with each one's statements in both languages (Python first: statement.md;
+// JavaScript: statement.js.md). The reference solutions' sources stay out of
+// the bundle: the page never shows them.
 import { PROBLEMS as CHECKER_PROBLEMS } from '../checker/problems.js';
 
-const files = import.meta.glob(['../../problems/*/statement.md', '../../problems/*/statement.js.md', '../../problems/*/solution.py', '../../problems/*/solution.mjs'], {
+const files = import.meta.glob(['../../problems/*/statement.md', '../../problems/*/statement.js.md'], {
   eager: true,
   query: '?raw',
   import: 'default',
@@ -17,15 +17,11 @@ export const LANGUAGES = ['python', 'javascript'];
 /** Each language's name in the page. */
 export const LANGUAGE_NAMES = { python: 'Python (JAX)', javascript: 'JavaScript' };
 
-/**
- * Every problem: its data with `statements` and `solutionCode` (the
- * references' sources), each {python, javascript}; `hints` per language too.
- */
+/** Every problem: its data with `statements` {python, javascript}; `hints` per language too. */
 export const PROBLEMS = CHECKER_PROBLEMS.map((p) => ({
   ...p,
   hints: Array.isArray(p.hints) ? { python: p.hints, javascript: p.hints } : p.hints,
   statements: { python: file(p.id, 'statement.md'), javascript: file(p.id, 'statement.js.md') ?? file(p.id, 'statement.md') },
-  solutionCode: { python: file(p.id, 'solution.py'), javascript: file(p.id, 'solution.mjs') },
 }));
 
 /** The problem `id`. */
