@@ -6,15 +6,13 @@
 // by its last two, one grid per block of the leading ones, each titled with
 // its index.
 
+import { PartitionSpec } from '../lib/api/mesh.js';
 import { entryAxes, entryPart } from '../lib/layout.js';
 import { h, svg } from './dom.js';
 import { deviceClass, layoutMesh, pictureFigure, textWidth } from './figure.js';
 
-/** A spec (entries) as JAX prints a PartitionSpec: P('data', None), P(('data', 'model'),), P(). */
-function specText(spec) {
-  const entry = (e) => (e === null || e === undefined ? 'None' : Array.isArray(e) ? `(${e.map((a) => `'${a}'`).join(', ')}${e.length === 1 ? ',' : ''})` : `'${e}'`);
-  return `P(${spec.map(entry).join(', ')}${spec.length === 1 && Array.isArray(spec[0]) ? ',' : ''})`;
-}
+/** A spec (the program JSON's entries) as JAX prints a PartitionSpec: P('data', None), P(('data', 'model'),), P(). */
+const specText = (spec) => String(new PartitionSpec(spec.map((e) => e ?? null)));
 
 /**
  * The blocks of an array of `shape` laid out by `spec` on `mesh` (layout.js's

@@ -15,6 +15,7 @@ import { marked } from 'marked';
 import { checkSolution } from '../checker/engine.js';
 import { myInputSection } from './my_input.js';
 import { PythonSandboxes, startPageSandbox } from './page_sandbox.js';
+import { statusText } from './pyodide_sources.js';
 import { leavePlayground, showPlayground } from './playground.js';
 import { h } from './dom.js';
 import { createEditor, setText } from './editor.js';
@@ -72,9 +73,8 @@ let pythonStatus = { stage: '' };
 const pythons = new PythonSandboxes((status) => {
   pythonStatus = status;
   const el = document.getElementById('python-status');
-  if (el) el.textContent = describeStatus(status);
+  if (el) el.textContent = statusText(status);
 });
-const describeStatus = ({ stage, fraction }) => (fraction === undefined ? stage : `${stage} ${Math.round(fraction * 100)}%`);
 
 function template(p, lang) {
   if (lang === 'python') {
@@ -145,7 +145,7 @@ function showProblem(p, lang) {
     h('button', { id: 'run', 'aria-keyshortcuts': 'Control+Enter', title: 'Ctrl+Enter' }, 'Run (examples)'),
     h('button', { id: 'submit', 'aria-keyshortcuts': 'Control+Shift+Enter', title: 'Ctrl+Shift+Enter' }, 'Submit'),
     h('button', { id: 'reset' }, 'Reset to template'),
-    h('span', { id: 'python-status', class: 'status', role: 'status' }, lang === 'python' ? describeStatus(pythonStatus) : ''),
+    h('span', { id: 'python-status', class: 'status', role: 'status' }, lang === 'python' ? statusText(pythonStatus) : ''),
   );
   const panes = h('div', { class: 'problem split' });
   panes.append(

@@ -15,7 +15,7 @@
 
 import { moduleSources } from 'shardlab';
 import { Sandbox } from '../checker/sandbox.js';
-import { pyodideSources } from './pyodide_sources.js';
+import { pythonSourcesWithStatus } from './pyodide_sources.js';
 
 let sources = null;
 const shardlabSources = () => (sources ??= moduleSources().catch((e) => ((sources = null), Promise.reject(e))));
@@ -90,10 +90,7 @@ export class PythonSandboxes {
       for (const r of runs) r.exited(how);
       if (!current.ready) this._onStatus({ stage: `Python failed: the worker ${how}` });
     };
-    const init = pyodideSources((f) => this._onStatus({ stage: 'Loading Python…', fraction: f })).then((pyodide) => {
-      this._onStatus({ stage: 'Starting Python…' });
-      return { lang: 'python', pyodide };
-    });
+    const init = pythonSourcesWithStatus(this._onStatus).then((pyodide) => ({ lang: 'python', pyodide }));
     const { worker, watch, posted } = startWorker(init, end);
     worker.onmessage = (e) => {
       watch();

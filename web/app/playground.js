@@ -11,6 +11,7 @@ import { h } from './dom.js';
 import { createEditor, setText } from './editor.js';
 import { EXAMPLES } from './playground_examples.js';
 import { PlaygroundRunner } from './playground_runner.js';
+import { statusText } from './pyodide_sources.js';
 import { programPictures } from './pictures.js';
 import { splitter } from './splitter.js';
 import { timelineView } from './timeline.js';
@@ -27,8 +28,8 @@ const KIND_NAMES = {
 };
 
 let pythonStage = '';
-const runner = new PlaygroundRunner(({ stage, fraction }) => {
-  pythonStage = fraction === undefined ? stage : `${stage} ${Math.round(fraction * 100)}%`;
+const runner = new PlaygroundRunner((status) => {
+  pythonStage = statusText(status);
   const el = document.getElementById('python-status');
   if (el) el.textContent = pythonStage;
 });

@@ -4,7 +4,7 @@
 // playground opens in Python. Stop terminates the worker (a script that
 // never ends cannot be interrupted otherwise); the next run starts another.
 
-import { pyodideSources } from './pyodide_sources.js';
+import { pythonSourcesWithStatus } from './pyodide_sources.js';
 
 /**
  * Runs playground scripts. `onStatus({stage, fraction})` follows Python's
@@ -28,11 +28,8 @@ export class PlaygroundRunner {
   warm(lang) {
     const w = (this._worker ??= this._start());
     if (lang === 'python') {
-      w.python ??= pyodideSources((f) => this._onStatus({ stage: 'Loading Python…', fraction: f })).then(
-        (sources) => {
-          this._onStatus({ stage: 'Starting Python…' });
-          w.worker.postMessage({ python: sources });
-        },
+      w.python ??= pythonSourcesWithStatus(this._onStatus).then(
+        (sources) => w.worker.postMessage({ python: sources }),
         (e) => this._onStatus({ stage: `Python failed: ${e.message}` }),
       );
       return w.python;

@@ -36,7 +36,7 @@ async function fetchBytes(url, onBytes) {
  * fetched once per page; `onProgress(fraction)` follows the download
  * (about 14 MB: the wasm and the standard library).
  */
-export function pyodideSources(onProgress = () => {}) {
+function pyodideSources(onProgress = () => {}) {
   if (!fetched) {
     const TOTAL = 14.1e6; // bytes of the wasm and the stdlib, for the progress only
     let received = 0;
@@ -51,3 +51,19 @@ export function pyodideSources(onProgress = () => {}) {
   }
   return fetched;
 }
+
+/**
+ * pyodideSources for a worker about to start Python, telling `onStatus`
+ * ({stage, fraction}) how far it got: 'Loading Python…' with the download's
+ * fraction, then 'Starting Python…' once the files are here (the worker says
+ * when Python is ready).
+ */
+export function pythonSourcesWithStatus(onStatus) {
+  return pyodideSources((f) => onStatus({ stage: 'Loading Python…', fraction: f })).then((sources) => {
+    onStatus({ stage: 'Starting Python…' });
+    return sources;
+  });
+}
+
+/** A Python start status as the page shows it: "Loading Python… 42%". */
+export const statusText = ({ stage, fraction }) => (fraction === undefined ? stage : `${stage} ${Math.round(fraction * 100)}%`);

@@ -19,7 +19,7 @@ export class PartitionSpec {
 
   /** P('data', null) prints as P('data', None), like JAX. */
   toString() {
-    const e = this.entries.map((x) => (x === null ? 'None' : Array.isArray(x) ? `(${x.map((a) => `'${a}'`).join(', ')})` : `'${x}'`));
+    const e = this.entries.map((x) => (x === null ? 'None' : Array.isArray(x) ? `(${x.map((a) => `'${a}'`).join(', ')}${x.length === 1 ? ',' : ''})` : `'${x}'`));
     return `P(${e.join(', ')}${e.length === 1 && Array.isArray(this.entries[0]) ? ',' : ''})`;
   }
 
