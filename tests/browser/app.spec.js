@@ -5,11 +5,9 @@
 // Screenshots of the problem view and the results are kept as artifacts.
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
-import { APP_DIR, appUrl, buildApp, root, solution, typeCode } from './app_page.js';
+import { APP_DIR, appUrl, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
-
-test.beforeAll(buildApp);
 
 test('the list shows every problem, grouped by topic; the filter narrows it', async ({ page }) => {
   await page.goto(appUrl());

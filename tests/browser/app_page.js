@@ -1,8 +1,7 @@
 // What the checker page's tests share: the page built once per test run
-// (build/app), the reference solutions' sources, and typing into the editor.
+// (build/app, by global_setup.js), the reference solutions' sources, and typing into the editor.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 
 /** The repository root. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -12,13 +11,6 @@ export const APP_DIR = process.env.SHARDLAB_APP_DIR ?? 'build/app';
 
 /** The built page's address on the test server, with `hash` (a route such as `#/problem/<id>?lang=python`). */
 export const appUrl = (hash = '') => `/${APP_DIR}/index.html${hash}`;
-
-let built = null;
-/** Builds the page into APP_DIR, once for all the specs of this worker. */
-export function buildApp() {
-  built ??= build({ configFile: `${root}web/app/vite.config.js`, logLevel: 'error', build: { outDir: `${root}${APP_DIR}` } });
-  return built;
-}
 
 /** The source of problem `id`'s reference solution. */
 export const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');

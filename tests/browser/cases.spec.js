@@ -6,14 +6,12 @@
 // or run beside the reference's answer. Screenshots in light and dark.
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
-import { appUrl, buildApp, root, seriousViolations, solution, typeCode } from './app_page.js';
+import { appUrl, root, seriousViolations, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const problem = PROBLEMS.find((p) => p.id === 'data-parallel-step');
 // The reference with b's update doubled: every entry of b differs, w and loss do not.
 const wrongB = () => solution('data-parallel-step').replace('b: b.sub(mb.mul(lr))', 'b: b.sub(mb.mul(lr)).mul(2)');
-
-test.beforeAll(buildApp);
 
 async function openWith(page, code) {
   await page.goto(appUrl('#/problem/data-parallel-step?lang=javascript'));

@@ -5,11 +5,10 @@
 // nothing above them (no layout shift). And a solved problem's every tab
 // shows what it should. Screenshots are kept.
 import { expect, test } from '@playwright/test';
-import { appUrl, buildApp, root, solution, typeCode } from './app_page.js';
+import { appUrl, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 
-test.beforeAll(buildApp);
 test.use({ viewport: { width: 1280, height: 800 } });
 
 test('statement left, editor right, results below; the divider resizes the panes and is kept', async ({ page }) => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
 import { createServer, preview } from 'vite';
-import { APP_DIR, appUrl, buildApp } from './app_page.js';
+import { APP_DIR, appUrl } from './app_page.js';
 import { CONTENT_SECURITY_POLICY, DEV_SANDBOX_WORKER_POLICY, PAGE_HEADERS, SANDBOX_WORKER_POLICY } from '../../web/app/headers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,10 +18,6 @@ const configFile = `${root}web/app/vite.config.js`;
 // The built sandbox worker's script, relative to the built page.
 const builtWorker = () => `assets/${readdirSync(`${root}${APP_DIR}/assets/`).find((f) => f.startsWith('sandbox_worker') && f.endsWith('.js'))}`;
 const solution = (id) => readFileSync(`${root}problems/${id}/solution.mjs`, 'utf8');
-
-test.beforeAll(async () => {
-  await buildApp();
-});
 
 // Every violation the page's document reports, from before its first script.
 test.beforeEach(async ({ page }) => {

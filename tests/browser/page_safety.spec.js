@@ -5,11 +5,9 @@
 // __pwned flag stays unset, also after hovering the pictures). And the built,
 // minified page names the API's errors by their classes (ValueError, ...).
 import { expect, test } from '@playwright/test';
-import { appUrl, buildApp, solution, typeCode } from './app_page.js';
+import { appUrl, solution, typeCode } from './app_page.js';
 
 const IMG = '<img src=x onerror=window.__pwned=1>';
-
-test.beforeAll(buildApp);
 
 // Fires mouseover on every element of the results (and really hovers each
 // picture), then looks for what markup injection leaves behind: an <img>, an

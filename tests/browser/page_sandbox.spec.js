@@ -6,12 +6,10 @@
 // set the solved mark but a solution whose programs pass.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { APP_DIR, appUrl, buildApp, root, solution, typeCode } from './app_page.js';
+import { APP_DIR, appUrl, root, solution, typeCode } from './app_page.js';
 
 // A ring "solution" that returns its input unchanged: wrong on every case.
 const GARBAGE = 'export default function solve(x) {\n  return { out: x };\n}\n';
-
-test.beforeAll(buildApp);
 
 async function submit(page, code) {
   await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));

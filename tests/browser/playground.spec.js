@@ -7,7 +7,7 @@
 // the lockstep executor; axe finds no serious or critical violation after a
 // run, light and dark. Screenshots are kept as artifacts.
 import { expect, test } from '@playwright/test';
-import { appUrl, buildApp, root, seriousViolations, typeCode } from './app_page.js';
+import { appUrl, root, seriousViolations, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const RUN_MS = 90000; // the first Python run starts Pyodide
@@ -36,8 +36,6 @@ const total = sl.jit((a) => sl.shardMap((b) => lax.psum(np.sum(b), 'x'), { mesh,
 console.log('hello from js', await (await total(np.arange(16).astype('float32'))).item());
 console.error('a warning');
 `;
-
-test.beforeAll(buildApp);
 
 async function run(page, text, { timeout = RUN_MS } = {}) {
   await page.click('#run');

@@ -8,7 +8,10 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.js',
   timeout: 60_000,
-  workers: 1,
+  // Two spec files at a time: many tests mostly wait (time limits, Python's
+  // start), and the page is built once before either starts.
+  workers: 2,
+  globalSetup: './global_setup.js',
   outputDir: '../../build/test-results/playwright-artifacts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -7,12 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import PROBLEMS from '../../problems/index.js';
-import { appUrl, buildApp, root, typeCode } from './app_page.js';
+import { appUrl, root, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const pythonSolution = (id) => readFileSync(`${root}problems/${id}/solution.py`, 'utf8');
-
-test.beforeAll(buildApp);
 
 test('every problem solved in Python with one warm Python; a wrong solution shows the message', async ({ page }) => {
   test.setTimeout(120000 + 30000 * PROBLEMS.length);

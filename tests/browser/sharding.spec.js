@@ -5,11 +5,9 @@
 // ppermutes drawn as rings with their bytes. Screenshots in light and dark.
 import { expect, test } from '@playwright/test';
 import deviceMesh from '../../problems/device-mesh-named-sharding/problem.js';
-import { appUrl, buildApp, root, solution, typeCode } from './app_page.js';
+import { appUrl, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
-
-test.beforeAll(buildApp);
 
 // Solves problem `id` with its reference (Run: the examples) and opens the Sharding tab.
 async function shardingOf(page, id) {

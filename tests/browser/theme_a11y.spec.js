@@ -5,12 +5,10 @@
 // violation on the list, a problem view and its results, in either theme.
 // Screenshots of the dark views are kept as artifacts.
 import { expect, test } from '@playwright/test';
-import { appUrl, buildApp, root, seriousViolations, solution, typeCode } from './app_page.js';
+import { appUrl, root, seriousViolations, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const background = (page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-
-test.beforeAll(buildApp);
 
 test('dark follows the system; the toggle chooses light or dark and is kept', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -6,12 +6,10 @@
 // (the lockstep worker) the same rounds show, with no waits. Screenshots of
 // both themes are kept.
 import { expect, test } from '@playwright/test';
-import { APP_DIR, appUrl, buildApp, root, seriousViolations, solution, typeCode } from './app_page.js';
+import { APP_DIR, appUrl, root, seriousViolations, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
 const bars = (page, d, kind, name) => page.locator(`#panel-timeline rect[data-device="${d}"][data-kind="${kind}"]${name ? `[data-name="${name}"]` : ''}`);
-
-test.beforeAll(buildApp);
 
 async function submit(page, url, id) {
   await page.goto(url);
