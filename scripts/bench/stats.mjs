@@ -1,15 +1,15 @@
-// The two figures every benchmark row reports.
+// The figures every benchmark row reports.
 
-/** The min and the median of a list of samples. */
+/** The min, the median and the max of a list of samples (the best is the min of times, the max of rates). */
 export function stats(xs) {
   const s = [...xs].sort((a, b) => a - b);
-  return { min: s[0], median: s[Math.floor(s.length / 2)] };
+  return { min: s[0], median: s[Math.floor(s.length / 2)], max: s[s.length - 1] };
 }
 
 /**
  * Samples gathered over interleaved rounds, per row: add(row, x) files the
  * sample x under the row ({group, impl, case, size, unit}); rows() gives each
- * row, in the order first added, with the min and median of its samples.
+ * row, in the order first added, with the min, median and max of its samples.
  */
 export class RowSamples {
   constructor() {

@@ -215,11 +215,19 @@ TEST(DotGeneral, TheWasmKernelSumsInAscendingK) {
   // kernel (platform::fused_micro_kernel), else a rounded product then a sum.
   const bool fused = shardlab::platform::fused_micro_kernel() != nullptr;
   std::printf("matmul kernel: %s\n", fused ? "fused multiply-add" : "SIMD128 multiply then add");
-  for (const auto& [m, k, n] : std::vector<std::array<int64_t, 3>>{{300, 600, 45}, {5, 257, 17}, {130, 64, 8}}) {
+  for (const auto& [m, k, n] : std::vector<std::array<int64_t, 3>>{{300, 600, 45}, {5, 257, 17}, {130, 64, 8}, {64, 1030, 16}}) {
     const auto x = testing::random_floats(static_cast<size_t>(m * k), 7);
     const auto y = testing::random_floats(static_cast<size_t>(k * n), 8);
-    const auto got = as_floats(evaluate([](Builder& b, auto in) { return matmul(b, in[0], in[1]); },
-                                        {host_f32({m, k}, x), host_f32({k, n}, y)}));
+    // The left operand row-major (x: m x k), and column-major (its transpose
+    // xt: k x m, contracted over its first dimension): the kernel packs each its own way.
+    std::vector<float> xt(x.size());
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k; ++p) xt[static_cast<size_t>(p * m + i)] = x[static_cast<size_t>(i * k + p)];
+    const auto rows = as_floats(evaluate([](Builder& b, auto in) { return matmul(b, in[0], in[1]); },
+                                         {host_f32({m, k}, x), host_f32({k, n}, y)}));
+    const auto columns = as_floats(
+        evaluate([](Builder& b, auto in) { return dot_general(b, in[0], in[1], {{0}, {0}, {}, {}}); },
+                 {host_f32({k, m}, xt), host_f32({k, n}, y)}));
     int mismatches = 0;
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
@@ -228,7 +236,8 @@ TEST(DotGeneral, TheWasmKernelSumsInAscendingK) {
           const float a = x[static_cast<size_t>(i * k + p)], b = y[static_cast<size_t>(p * n + j)];
           acc = fused ? std::fma(a, b, acc) : acc + a * b;
         }
-        mismatches += std::memcmp(&acc, &got[static_cast<size_t>(i * n + j)], sizeof acc) != 0;
+        for (const auto* got : {&rows, &columns})
+          mismatches += std::memcmp(&acc, &(*got)[static_cast<size_t>(i * n + j)], sizeof acc) != 0;
       }
     }
     EXPECT_EQ(mismatches, 0) << m << " x " << k << " x " << n;

@@ -46,6 +46,37 @@ TEST(BroadcastInDim, ValuesFollowTheDimensionMap) {
   EXPECT_EQ(full, (std::vector<float>{4, 4, 4, 4}));
 }
 
+// Against the definition, out[idx] = x[idx at the mapped dimensions, 0 where
+// the operand's is 1], for mixes of repeated, stretched and kept dimensions.
+TEST(BroadcastInDim, ValuesMatchTheDefinitionAtHigherRanks) {
+  struct Case {
+    Shape x, out;
+    std::vector<int64_t> dims;
+  };
+  for (const Case& c : std::vector<Case>{{{2, 1, 3}, {4, 2, 5, 3}, {1, 2, 3}},
+                                         {{3}, {2, 3, 4}, {1}},
+                                         {{2, 3}, {2, 4, 3, 1}, {0, 2}},
+                                         {{1, 1}, {3, 2}, {0, 1}},
+                                         {{5}, {0, 5}, {1}}}) {
+    std::vector<float> x(static_cast<size_t>(num_elements(c.x)));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i + 1);
+    const auto got = evaluate([&](Builder& b, auto in) { return broadcast_in_dim(b, in[0], c.out, c.dims); },
+                              {f32(c.x)}, {x});
+    std::vector<float> want;
+    for (int64_t k = 0; k < num_elements(c.out); ++k) {
+      int64_t rest = k, offset = 0;
+      std::vector<int64_t> idx(c.out.size());
+      for (int d = static_cast<int>(c.out.size()) - 1; d >= 0; --d) {
+        idx[d] = rest % c.out[d];
+        rest /= c.out[d];
+      }
+      for (size_t i = 0; i < c.dims.size(); ++i) offset = offset * c.x[i] + (c.x[i] == 1 ? 0 : idx[c.dims[i]]);
+      want.push_back(x[static_cast<size_t>(offset)]);
+    }
+    EXPECT_EQ(got, want) << shape_str(c.x) << " -> " << shape_str(c.out);
+  }
+}
+
 TEST(BroadcastInDim, TransposeSumsTheRepeatedDimensions) {
   check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {4, 3}, {1}); }, f32({3}));
   check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {2, 3, 4}, {0, 2}); }, f32({2, 1}));

@@ -55,11 +55,24 @@ void Def<Prim::kBroadcastInDim>::eval(const Params& p, const std::vector<const T
   const auto* src = in[0]->as<uint32_t>();
   auto* dst = out[0]->as<uint32_t>();
   const int64_t n = num_elements(oshape);
-  Dims idx(oshape.size(), 0);
+  if (n == 0) return;
+  // The output as blocks of `inner` elements over its last dimensions: where
+  // the operand repeats across all of them (stride 0) a block is one value
+  // filled, else where it is contiguous across them a block is one copy.
+  // (Element by element, a (16,) bias spread over 8192 rows cost as much as
+  // the data-parallel step's reductions.)
+  int rest = static_cast<int>(oshape.size());
+  int64_t inner = 1;
+  const bool fill = rest > 0 && stride[rest - 1] == 0;
+  while (rest > 0 && stride[rest - 1] == (fill ? 0 : inner)) inner *= oshape[--rest];
+  Dims idx(rest, 0);
   int64_t offset = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    dst[k] = src[offset];
-    for (int d = static_cast<int>(oshape.size()) - 1; d >= 0; --d) {
+  for (int64_t k = 0; k < n; k += inner) {
+    if (fill)
+      std::fill_n(dst + k, inner, src[offset]);
+    else
+      std::memcpy(dst + k, src + offset, static_cast<size_t>(inner) * sizeof(uint32_t));
+    for (int d = rest - 1; d >= 0; --d) {
       offset += stride[d];
       if (++idx[d] < oshape[d]) break;
       offset -= stride[d] * oshape[d];
