@@ -9,7 +9,7 @@ import { build } from 'vite';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-test('the data-parallel example runs while the main thread keeps ticking', async ({ page }) => {
+test('the data-parallel example runs while the main thread keeps ticking', { tag: '@alone' }, async ({ page }) => {
   await page.goto('/tests/browser/pages/api.html');
   await expect(page.locator('#status')).toHaveText('isolated');
   const r = await page.evaluate(async () => {

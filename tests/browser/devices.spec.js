@@ -26,7 +26,7 @@ test('psum on 8 Web Worker devices matches a serial float32 sum', async ({ page 
   expect(result).toEqual({ devices: 8, workers: 8, mismatches: 0, length: 1000 });
 });
 
-test('the main thread stays responsive during a ~300 ms device job', async ({ page }) => {
+test('the main thread stays responsive during a ~300 ms device job', { tag: '@alone' }, async ({ page }) => {
   await page.goto('/tests/browser/pages/devices.html');
   const r = await page.evaluate(async () => {
     const rt = await window.shardlab.loadDevices();

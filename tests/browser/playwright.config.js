@@ -9,9 +9,15 @@ export default defineConfig({
   testMatch: '*.spec.js',
   timeout: 60_000,
   // Two spec files at a time: many tests mostly wait (time limits, Python's
-  // start), and the page is built once before either starts.
+  // start), and the page is built once before either starts. The tests that
+  // time the page's main thread (tagged @alone) run afterwards, one at a
+  // time: a second browser busy on the 2 cores would stretch their gaps.
   workers: 2,
   globalSetup: './global_setup.js',
+  projects: [
+    { name: 'shared', grepInvert: /@alone/ },
+    { name: 'alone', grep: /@alone/, workers: 1, dependencies: ['shared'] },
+  ],
   outputDir: '../../build/test-results/playwright-artifacts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -68,7 +68,7 @@ test('the language selector and ?lang= choose the language; code is kept per lan
   await expect(page.locator('.cm-content')).toContainText('# mine');
 });
 
-test('the page stays responsive while Python loads', async ({ page }) => {
+test('the page stays responsive while Python loads', { tag: '@alone' }, async ({ page }) => {
   test.setTimeout(120000);
   await page.goto(appUrl());
   // Count main-thread timer ticks from opening a Python problem until Python is ready.
