@@ -6,9 +6,9 @@
 
 #include "exec/eval_eqn.h"
 #include "exec/frame.h"
+#include "exec/timed.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/errors.h"
-#include "exec/timed.h"
 #include "runtime/timeline.h"
 
 namespace shardlab::exec {

@@ -10,10 +10,10 @@ namespace {
 // (the batch ones staying first) is the product with its operands swapped:
 // (x·y)ᵀ = yᵀ·xᵀ, with each element the same products summed in the same
 // order of the contracted index (the kernels sum in ascending k whatever the
-// operands' order; natively Eigen may block differently). JAX's transpose rule for dot_general emits
-// exactly that pair for a weight's gradient (a product, then a transpose of
-// its result); the lowered program makes it one product, not a product and
-// a copy. Returns, per equation of p, for a dot_general whose only use is
+// operands' order; natively Eigen may block differently). JAX's transpose
+// rule for dot_general emits exactly that pair for a weight's gradient (a
+// product, then a transpose of its result); the lowered program makes it
+// one product, not a product and a copy. Returns, per equation of p, for a dot_general whose only use is
 // such a transpose, that transpose's index (else -1).
 std::vector<int> fused_transposes(const Program& p) {
   std::vector<int> uses(p.avals.size(), 0), made_by(p.avals.size(), -1), fused(p.eqns.size(), -1);

@@ -56,7 +56,6 @@ export async function loadDevices({ devices = 8, memoryMB, threads = true, inThr
 // The lockstep executor on the calling thread, in the runtime's own module.
 const IN_THREAD = 'in-thread';
 
-
 const SPAN_KINDS = ['equation', 'collective', 'wait']; // cpp/runtime/timeline.h's SpanKind, in order
 
 // The core's packed timeline (cpp/js/async_runtime.h's take_timeline) as span objects.
