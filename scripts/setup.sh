@@ -5,10 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the build, the tests and `npm run fuzz` (clang-14, libclang-rt-14-dev) need. Node.js and npm are checked as
+# Debian packages the build, the tests, `npm run fuzz` (clang-14, libclang-rt-14-dev) and the CLI sandbox's isolation (bubblewrap) need. Node.js and npm are checked as
 # commands instead: machines often have them from another source (NodeSource's
 # nodejs ships npm), and Debian's npm package would conflict with that.
-APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev emscripten libeigen3-dev chromium clang-14 libclang-rt-14-dev)
+APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev emscripten libeigen3-dev chromium clang-14 libclang-rt-14-dev bubblewrap)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -27,7 +27,8 @@ test('check with the reference solution passes (exit 0); --json prints only the 
   const r = cli('check', 'tensor-parallel-mlp', '--json');
   expect(r.status).toBe(0);
   const report = JSON.parse(r.stdout);
-  expect(Object.keys(report).sort()).toEqual(['cases', 'passed', 'problem', 'requirements', 'seed', 'timeMs']);
+  expect(Object.keys(report).sort()).toEqual(['cases', 'isolation', 'passed', 'problem', 'requirements', 'seed', 'timeMs']);
+  expect(report.isolation).toBe('bubblewrap'); // this machine can isolate the sandbox (setup installs bubblewrap)
   expect(report.passed).toBe(true);
   expect(Object.keys(report.cases[0]).sort()).toEqual(['diffs', 'maxAbsError', 'message', 'name', 'passed']);
   expect(Object.keys(report.requirements[0]).sort()).toEqual(['id', 'message', 'passed']);
@@ -62,7 +63,6 @@ test('--cases replaces the examples and generated cases', () => {
 test('usage errors exit 2 with a message and no JSON', () => {
   for (const args of [
     ['check', 'no-such-problem', '--json'],
-    ['check', 'data-parallel-step', file('nodefault.mjs', 'export const x = 1;\n'), '--json'],
     ['check', 'data-parallel-step', join(dir, 'missing.mjs'), '--json'],
     ['check', 'data-parallel-step', '--cases', file('bad.json', '{not json'), '--json'],
     ['check', 'data-parallel-step', '--cases', file('shape.json', '[{"input": {"w": [[0]]}, "expected": {}}]'), '--json'],
@@ -72,6 +72,21 @@ test('usage errors exit 2 with a message and no JSON', () => {
     expect(r.status, args.join(' ')).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^shardlab: /);
+  }
+});
+
+test("a solution's own errors are verdicts (exit 1, a report naming the error), never usage errors", () => {
+  for (const [name, text, message] of [
+    ['nodefault.mjs', 'export const x = 1;\n', /^the solution could not be loaded: nodefault\.mjs has no default export/],
+    ['syntax.mjs', 'export default function (w, b, x, y, lr) {\n  return {;\n}\n', /^the solution could not be loaded: cannot load the solution syntax\.mjs: SyntaxError: /],
+    ['helper.mjs', "import { f } from './other.mjs';\nexport default f;\n", /^the solution could not be loaded: cannot load the solution helper\.mjs: Error: a solution is one file: it cannot import '\.\/other\.mjs'/],
+  ]) {
+    const r = cli('check', 'data-parallel-step', file(name, text), '--json');
+    expect(r.status, name).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.passed).toBe(false);
+    expect([...new Set(report.cases.map((c) => c.message))], name).toEqual([expect.stringMatching(message)]);
+    expect(report.requirements.every((q) => !q.passed && message.test(q.message)), name).toBe(true);
   }
 });
 

@@ -46,12 +46,12 @@ test('every problem\'s Python reference passes through the CLI (--json: the same
   for (const [i, r] of results.entries()) {
     expect(r.status, `${PROBLEM_IDS[i]}: ${r.stderr}`).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(Object.keys(report).sort()).toEqual(['cases', 'passed', 'problem', 'requirements', 'seed', 'timeMs']);
+    expect(Object.keys(report).sort()).toEqual(['cases', 'isolation', 'passed', 'problem', 'requirements', 'seed', 'timeMs']);
     expect(report.passed).toBe(true);
   }
 }, 180000);
 
-test('a wrong Python solution fails with exit 1 and a Python-language message; a syntax error is exit 2 with its line', async () => {
+test('a wrong Python solution fails with exit 1 and a Python-language message; a syntax error is a verdict (exit 1) with its line', async () => {
   const [wrong, broken] = await Promise.all([
     cli('check', 'data-parallel-step', file('mine.py', 'import jax\n\ndef step(w, b, x, y, lr):\n    print("tracing", w.shape)\n    return {"w": w, "b": b, "loss": (x * 0).sum()}\n')),
     cli('check', 'data-parallel-step', file('broken.py', 'def step(w, b, x, y, lr):\n    return {"w": w +}\n')),
@@ -59,8 +59,9 @@ test('a wrong Python solution fails with exit 1 and a Python-language message; a
   expect(wrong.status).toBe(1);
   expect(wrong.stdout).toMatch(/FAIL shard-map-splits-x: the traced program has no shard_map: use jax\.shard_map so/);
   expect(wrong.stderr).toMatch(/tracing \(/); // the solution's prints go to stderr
-  expect(broken.status).toBe(2);
-  expect(broken.stderr).toMatch(/File "broken\.py", line 2\n.*SyntaxError: invalid syntax/s);
+  expect(broken.status).toBe(1);
+  expect(broken.stdout).toMatch(/FAIL example 1: the solution could not be loaded:\n {2}File "broken\.py", line 2\n.*SyntaxError: invalid syntax/s);
+  expect(broken.stdout).toMatch(/FAIL example 2: the same as example 1\n/);
 }, 120000);
 
 test('shardlab run prints what the script prints; an uncaught exception exits 1 with the script\'s traceback', async () => {

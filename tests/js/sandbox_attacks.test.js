@@ -46,14 +46,19 @@ ${PLAIN_STEP.replace("import * as sl from 'shardlab';\n", '')}`));
   expect(r.report.requirements.find((q) => q.id === 'shard-map-splits-x')).toMatchObject({ passed: false });
 });
 
-for (const [what, code] of [
-  ['a forged verdict', "process.send({ passed: true, cases: [], requirements: [] });"],
-  ['an extra ready', "process.send({ v: 1, type: 'ready' });"],
-  ['an answer nobody asked for', "process.send({ v: 1, type: 'traced', id: 1, results: [] });"],
-  ['a message of another protocol version', "process.send({ v: 2, type: 'ready' });"],
+// A line written straight onto the sandbox's channel to the judge (descriptor 3: web/checker/channel.js).
+const onChannel = (text) => `import { writeSync } from 'node:fs';\nwriteSync(3, ${JSON.stringify(`${text}\n`)});`;
+
+for (const [what, line] of [
+  ['a forged verdict', JSON.stringify({ passed: true, cases: [], requirements: [] })],
+  ['an extra ready', JSON.stringify({ v: 1, type: 'ready' })],
+  ['an answer nobody asked for', JSON.stringify({ v: 1, type: 'traced', id: 1, results: [] })],
+  ['a message of another protocol version', JSON.stringify({ v: 2, type: 'ready' })],
+  ['bytes that are not JSON', 'not json'],
+  ["one of Node's internal IPC messages", JSON.stringify({ cmd: 'NODE_HANDLE_NACK' })],
 ]) {
   test(`a sandbox that sends ${what} fails the check with the protocol's message, in one honest report`, () => {
-    const r = check('data-parallel-step', file('forge.mjs', `${code}\n${REFERENCE_STEP}`));
+    const r = check('data-parallel-step', file('forge.mjs', `${onChannel(line)}\n${REFERENCE_STEP}`));
     expect(r.status).toBe(1);
     expect(r.report.passed).toBe(false);
     expect(messages(r.report)).toEqual([expect.stringMatching(/^the solution's sandbox sent a malformed message/)]);
@@ -63,13 +68,16 @@ for (const [what, code] of [
 test('a sandbox that rewrites the programs it sends is judged on what it sent', () => {
   // The reference solution's traces, each swapped for the trace of a step that returns its inputs.
   // (The reference's own `import * as sl` serves the wrapper too: imports are hoisted.)
+  // The sandbox's writes to its channel (a net.Socket) go through the patched write.
   const r = check('data-parallel-step', file('swap.mjs', `${REFERENCE_STEP}
-const send = process.send.bind(process);
-process.send = (m, ...rest) => {
-  if (m?.type !== 'traced') return send(m, ...rest);
+import { Socket } from 'node:net';
+const write = Socket.prototype.write;
+Socket.prototype.write = function (data, ...rest) {
+  const m = typeof data === 'string' && data.startsWith('{') ? JSON.parse(data) : null;
+  if (m?.type !== 'traced') return write.call(this, data, ...rest);
   const fake = sl.export.export((w, b, x, y, lr) => ({ w, b, loss: lr }))(
     new sl.ShapeDtypeStruct([1, 1]), new sl.ShapeDtypeStruct([1]), new sl.ShapeDtypeStruct([8, 1]), new sl.ShapeDtypeStruct([8, 1]), new sl.ShapeDtypeStruct([]));
-  fake.serialize().then((t) => send({ ...m, results: m.results.map(() => ({ exported: t })) }, ...rest));
+  fake.serialize().then((t) => write.call(this, JSON.stringify({ ...m, results: m.results.map(() => ({ exported: t })) }) + '\\n', ...rest));
   return true;
 };
 `));
@@ -104,10 +112,11 @@ export default function step(w, b, x, y, lr) {
   expect(r.stderr).toContain('hello on stdout');
 });
 
-test('the sandbox reads nothing outside the package and the solution folder, and starts no process', () => {
+test('the sandbox reads nothing outside the package and the solution, and starts no process', () => {
+  // A solution that fails as it loads is judged: exit 1, every case saying why.
   const read = check('data-parallel-step', file('read.mjs', "import { readFileSync } from 'node:fs';\nreadFileSync('/etc/hostname');\nexport default () => ({});\n"));
-  expect(read.status).toBe(2);
-  expect(read.stderr).toMatch(/^shardlab: cannot load the solution .*read\.mjs: .*(restricted|ERR_ACCESS_DENIED)/);
+  expect(read.status).toBe(1);
+  expect(messages(read.report)).toEqual([expect.stringMatching(/^the solution could not be loaded: cannot load the solution read\.mjs: .*(restricted|ERR_ACCESS_DENIED)/)]);
   const spawn = check('data-parallel-step', file('spawn.mjs', "import { execSync } from 'node:child_process';\nexport default (w, b, x, y, lr) => { execSync('true'); return { w, b, loss: lr }; };\n"));
   expect(spawn.status).toBe(1);
   expect(messages(spawn.report)).toEqual([expect.stringMatching(/^the solution failed: Error: Access to this API has been restricted/)]);

@@ -1,38 +1,45 @@
 #!/usr/bin/env node
-// shardlab check <problem-id> [solution.py | solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]
+// shardlab check <problem-id> [solution.py | solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S] [--require-isolation]
 // shardlab run script.py
 // shardlab list
 // check: the solution (JAX in Python, or ShardLab's JS API) runs only in a
-// sandboxed child process that traces it; this process runs the programs it
-// sends back and judges them. stdout carries only the report; the
-// solution's output goes to stderr. Exit status: 0 all passed; 1 the
-// solution ran and something failed; 2 a usage error (message on stderr, no JSON).
+// sandboxed child process that traces it (sandbox_process.js: isolated by
+// the OS where the machine can); this process runs the programs it sends
+// back and judges them. stdout carries only the report; the solution's
+// output goes to stderr. Exit status: 0 all passed; 1 the solution was
+// judged and something failed (its own errors included: a syntax error, a
+// missing function); 2 a usage error of the CLI (message on stderr, no JSON).
 // run: runs a JAX Python script on the 8 devices and prints what it prints;
 // exit status 1 after an uncaught exception (its traceback on stderr).
 
 import { existsSync, readFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, extname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ownCpuMeter } from './cpu_time.js';
 import { checkSolution } from './engine.js';
 import { LANGUAGES } from './names.js';
+import { printable } from './printable.js';
 import { loadProblem, PROBLEM_IDS } from './problems.js';
-import { startNodeSandbox } from './sandbox_process.js';
+import { jsonReport } from './report_json.js';
+import { IsolationError, startNodeSandbox } from './sandbox_process.js';
 import { validateCases } from './validate_cases.js';
 
 const USAGE = [
-  'usage: shardlab check <problem-id> [solution.py | solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S]',
+  'usage: shardlab check <problem-id> [solution.py | solution.mjs] [--cases FILE] [--json] [--time-limit SECONDS] [--seed S] [--require-isolation]',
   '       shardlab run script.py     (a JAX Python script on the 8 devices)',
   '       shardlab list',
   'Solutions are JAX in Python (.py: the function the problem names) or ShardLab\'s JS API (.mjs: the default export).',
+  '--require-isolation: refuse to check where the sandbox cannot be isolated by the OS (for graders of other people\'s code).',
 ].join('\n');
 
 class UsageError extends Error {}
 
 function parse(argv) {
   const [command, ...rest] = argv;
-  const opts = { command, json: false, cases: null, positional: [], timeLimitMs: 10000, seed: undefined };
+  const opts = { command, json: false, cases: null, positional: [], timeLimitMs: 10000, seed: undefined, requireIsolation: false };
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--json') opts.json = true;
+    else if (rest[i] === '--require-isolation') opts.requireIsolation = true;
     else if (rest[i] === '--time-limit') {
       opts.timeLimitMs = Number(rest[++i]) * 1000;
       if (!(opts.timeLimitMs > 0)) throw new UsageError('--time-limit needs a number of seconds');
@@ -51,7 +58,8 @@ function parse(argv) {
 function readCases(file, problem) {
   let cases;
   try {
-    cases = JSON.parse(readFileSync(file, 'utf8'));
+    // A byte order mark (what Notepad saves) is not part of the JSON.
+    cases = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new UsageError(`cannot read the cases file ${file}: ${e.message}`);
   }
@@ -61,15 +69,27 @@ function readCases(file, problem) {
   return cases;
 }
 
+// A number of the report as text: NaN and the infinities by name.
+const numberText = (x) => (Number.isNaN(x) ? 'nan' : x === Infinity ? 'inf' : x === -Infinity ? '-inf' : x.toExponential(2));
+
+// The report as text; every string a solution could have put there is printable().
 function printReport(r) {
   const mark = (ok) => (ok ? 'PASS' : 'FAIL');
-  console.log(`${r.problem} (seed ${r.seed}): ${r.passed ? 'passed' : 'failed'} in ${r.timeMs} ms`);
+  const say = (...parts) => console.log(printable(parts.join('')));
+  say(`${r.problem} (seed ${r.seed}): ${r.passed ? 'passed' : 'failed'} in ${r.timeMs} ms`);
+  if (r.isolation.kind !== 'bubblewrap') say(`  note: the sandbox was not isolated by the OS: ${r.isolation.why}`);
+  // A message said before (one error fails every case) is said once, then referred to.
+  const said = new Map();
+  const once = (name, message) => {
+    if (!said.has(message)) said.set(message, name);
+    return said.get(message) === name ? message : `the same as ${said.get(message)}`;
+  };
   for (const c of r.cases) {
-    const err = c.maxAbsError === null ? '' : ` max abs error ${c.maxAbsError.toExponential(2)}`;
-    console.log(`  ${mark(c.passed)} ${c.name}${err}${c.passed ? '' : `: ${c.message}`}`);
-    for (const d of c.diffs) console.log(`         ${d.output}[${d.index}] expected ${d.expected}, got ${d.actual}`);
+    const err = c.maxAbsError === null ? '' : ` max abs error ${numberText(c.maxAbsError)}`;
+    say(`  ${mark(c.passed)} ${c.name}${err}${c.passed ? '' : `: ${once(c.name, c.message)}`}`);
+    for (const d of c.diffs) say(`         ${d.output}[${d.index}] expected ${d.expected}, got ${d.actual}`);
   }
-  for (const q of r.requirements) console.log(`  ${mark(q.passed)} ${q.id}: ${q.message}`);
+  for (const q of r.requirements) say(`  ${mark(q.passed)} ${q.id}: ${q.passed ? q.message : once(q.id, q.message)}`);
 }
 
 async function main() {
@@ -93,24 +113,32 @@ async function main() {
   if (!problem) throw new UsageError(`unknown problem '${id}'; the problems are ${PROBLEM_IDS.join(', ')}`);
   const lang = file ? LANGUAGES[extname(file)] : 'javascript';
   if (!lang) throw new UsageError(`${file}: a solution is a Python file (.py) or a JS module (.mjs, .js)`);
-  if (file && !existsSync(file)) throw new UsageError(`cannot read the solution ${file}: no such file`);
-  const cases = opts.cases ? readCases(opts.cases, problem) : undefined;
-  const sandbox = startNodeSandbox(file ? pathToFileURL(resolve(file)).href : problem.solutionUrl.href, { functionName: problem.functionName });
-  let report;
+  const path = file ? resolve(file) : fileURLToPath(problem.solutionUrl);
+  let source;
   try {
-    report = await checkSolution(problem, null, { cases, sandbox, seed: opts.seed, timeLimitMs: opts.timeLimitMs, lang });
+    source = readFileSync(path);
   } catch (e) {
-    if (e.name === 'LoadError') throw new UsageError(e.message);
+    throw new UsageError(`cannot read the solution ${file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  }
+  const cases = opts.cases ? readCases(opts.cases, problem) : undefined;
+  let sandbox;
+  try {
+    sandbox = startNodeSandbox(source, basename(path), { functionName: problem.functionName, requireIsolation: opts.requireIsolation });
+  } catch (e) {
+    if (e instanceof IsolationError) throw new UsageError(`${e.message}; without --require-isolation the check runs unisolated`);
     throw e;
   }
-  if (opts.json) {
-    const { jaxpr, jaxprBodies, program, outTree, caseValues, timeline, ...rest } = report;
-    process.stdout.write(`${JSON.stringify(rest)}\n`);
-  } else {
-    printReport(report);
-  }
+  const report = await checkSolution(problem, null, { cases, sandbox, seed: opts.seed, timeLimitMs: opts.timeLimitMs, lang, judgeCpu: ownCpuMeter() });
+  report.isolation = sandbox.isolation;
+  if (opts.json) process.stdout.write(`${jsonReport(report)}\n`);
+  else printReport(report);
   return report.passed ? 0 : 1;
 }
+
+// SIGUSR1 would open this process's inspector, through which a solution that
+// can signal it (one not isolated by the OS) could rewrite its verdict; Node 20
+// has no --disable-sigusr1, but a listener of its own replaces the inspector's.
+process.on('SIGUSR1', () => {});
 
 main().then(
   (code) => process.exit(code),

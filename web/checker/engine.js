@@ -13,6 +13,7 @@ import { makeRng } from './rng.js';
 import { rawOutputs } from './outputs.js';
 import { Deadline } from './sandbox.js';
 import { inProcessSandbox } from './sandbox_serve.js';
+import { solutionClock } from './solution_clock.js';
 
 /** Generated cases per problem. */
 export const GENERATED_CASES = 20;
@@ -60,7 +61,8 @@ function compareOutput(problem, key, actual, expected) {
   const diffs = [];
   flat.forEach((e, i) => {
     const err = Math.abs(actual.data[i] - e);
-    maxAbsError = Math.max(maxAbsError, Number.isNaN(err) ? Infinity : err);
+    // NaN (an output that is not a number) propagates: the error is not a number either.
+    maxAbsError = Math.max(maxAbsError, err);
     if (!matches(actual.data[i], e) && diffs.length < 5) {
       const index = [];
       let r = i;
@@ -91,15 +93,17 @@ function checkBlocks(key, blocks, expected, matches) {
 
 // Runs case `c` on the judge's devices with `exported` (the program its
 // signature traced to), and compares the outputs with the expected ones.
-async function runCase(problem, exported, c, deadline) {
+async function runCase(problem, exported, c, deadline, clock) {
   const fail = (message) => ({ name: c.name, passed: false, maxAbsError: null, message, diffs: [] });
   if (exported.error) return fail(exported.error);
   let raw;
   const args = [];
+  // Past the limit nothing more of the solution runs.
+  if (deadline.passed) return fail(deadline.error().message);
   try {
     for (const name of problem.args) args.push(argValue(problem, name, c.input[name]));
     // Past the limit the devices are stopped (a while_loop that never ends), so later calls can run.
-    raw = await rawOutputs(problem, await deadline.race(exported.program.call(...args), () => sl.cancel()));
+    raw = await rawOutputs(problem, await deadline.race(clock.running(exported.program.call(...args)), () => sl.cancel()));
   } catch (e) {
     return fail(e.name === 'TimeoutError' ? e.message : `the solution failed: ${e.name}: ${e.message}`);
   } finally {
@@ -158,7 +162,11 @@ export function freshSeed() {
  * the core (jax.export's deserialize) and run here on this realm's devices
  * with the cases' inputs, and the requirements are evaluated on exactly
  * those programs. The examples are fixed; the generated cases come from
- * `seed` (fresh by default, reported). `timeLimitMs` bounds the whole check.
+ * `seed` (fresh by default, reported). `timeLimitMs` bounds the solution's
+ * time in the whole check (solution_clock.js: the sandbox's CPU time where
+ * its host measures it, else wall time while it traces; `judgeCpu`, a meter
+ * of this process's CPU milliseconds, counts the judge's runs of the
+ * solution's programs), with a wall-clock backstop of 3 times the limit.
  * Returns {problem, seed, passed, timeMs, cases, requirements, jaxpr (text),
  * jaxprBodies (its folds: Jaxpr.printedBodies), program (JSON) and outTree
  * (the result's structure: its keys name the program's outputs), null when
@@ -169,11 +177,12 @@ export function freshSeed() {
  * a number, boolean or nested array (dtypes of inputs and expected as the
  * problem declares them). `cases` ([{input, expected?}]: the
  * reference computes a missing expected) replace the examples and generated
- * ones. Rejects with
- * a LoadError when the solution cannot be loaded. The time limit starts once
- * the sandbox's runtime is up (Python's start is not the solution's time;
- * `startupLimitMs` bounds it). `lang` ('javascript' or 'python') is the
- * solution's language: requirement messages name its API. With `timeline`
+ * ones. A solution that cannot be loaded (a syntax error, no such
+ * function) fails every case and requirement with why. The time limit
+ * starts once the sandbox's runtime is up (Python's start is not the
+ * solution's time; `startupLimitMs` bounds it). `lang` ('javascript' or
+ * 'python') is the solution's language: requirement messages name its API.
+ * With `timeline`
  * (the page's Timeline tab) the report's `timeline` is what each device did
  * while running the traced case (profiler.stopTrace's form, with `program`:
  * the lowered program's JSON, Exported.loweredJSON), else null.
@@ -181,7 +190,7 @@ export function freshSeed() {
 export async function checkSolution(
   problem,
   solution,
-  { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000, startupLimitMs = 120000, lang = 'javascript', timeline: record = false } = {},
+  { seed = freshSeed(), cases: custom, sandbox, timeLimitMs = 10000, startupLimitMs = 120000, lang = 'javascript', timeline: record = false, judgeCpu = null } = {},
 ) {
   const t0 = performance.now();
   await sl.init();
@@ -190,13 +199,10 @@ export async function checkSolution(
   try {
     await box.started(new Deadline(startupLimitMs));
   } catch (e) {
-    if (e.name === 'LoadError') {
-      box.close();
-      throw e;
-    }
     startError = e;
   }
-  const deadline = new Deadline(timeLimitMs);
+  const clock = solutionClock({ sandboxCpu: box.cpuMeter, judgeCpu });
+  const deadline = new Deadline(timeLimitMs, { used: clock.used, backstopMs: 3 * timeLimitMs });
   const cases = casesOf(problem, { seed, custom });
   // The requirements read the program traced for a generated case (or the first one).
   const traced = cases.find((c) => c.name.startsWith('generated')) ?? cases[0];
@@ -218,12 +224,15 @@ export async function checkSolution(
   const entries = [...signatures.values()];
   try {
     let traces = [];
+    let loadFailed = false;
     try {
       if (startError) throw startError;
-      traces = await box.trace(entries.map((e) => e.sig), deadline);
+      traces = await clock.tracing(box.trace(entries.map((e) => e.sig), deadline));
     } catch (e) {
-      if (e.name === 'LoadError') throw e;
-      for (const x of entries) x.error = e.message;
+      // A traceback starts on a line of its own.
+      const loadError = () => `the solution could not be loaded:${e.message.includes('\n') ? '\n' : ' '}${e.message.trimEnd()}`;
+      for (const x of entries) x.error = e.name === 'LoadError' ? loadError() : e.message;
+      loadFailed = e.name === 'LoadError';
     }
     traces.forEach((r, i) => {
       if (r.error) {
@@ -246,7 +255,7 @@ export async function checkSolution(
       const recorded = record && c === traced && !entry.error && !sl.profiler.tracing();
       if (recorded) await sl.profiler.startTrace();
       try {
-        caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline));
+        caseResults.push(await runCase(problem, entry.error ? { error: entry.error } : entry, c, deadline, clock));
       } finally {
         // With the program it ran (lowered), whose equations the spans index.
         if (recorded) timeline = { ...(await sl.profiler.stopTrace()), program: entry.program.loweredJSON() };
@@ -270,7 +279,7 @@ export async function checkSolution(
         // A requirement may say what a failed trace means in its terms (e.g. a branch on a traced value).
         const own = main.traceError && r.traceError?.(main.traceError, { lang, api });
         const why = main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error;
-        return { id: r.id, passed: false, message: own || `the solution could not be traced: ${why}` };
+        return { id: r.id, passed: false, message: own || (loadFailed ? main.error : `the solution could not be traced: ${why}`) };
       }
       let verdict;
       try {

@@ -5,7 +5,7 @@
 // message, the sandbox's exit, the time limit — ends the sandbox, and every
 // later request fails with the same reason.
 
-import { readSandboxMessage, traceRequest } from './protocol.js';
+import { ProtocolError, readSandboxMessage, traceRequest } from './protocol.js';
 
 /** Why a sandbox cannot give what was asked: `name` is LoadError, TimeoutError, ExitError or ProtocolError. */
 export class SandboxError extends Error {
@@ -16,18 +16,26 @@ export class SandboxError extends Error {
 }
 
 /**
- * A time limit shared by everything one check does: `limitMs` from now.
+ * A time limit shared by everything one check does. What it counts is
+ * `used()`: milliseconds of the solution's own time since the limit
+ * started, by default wall time; the CLI counts the CPU time of the
+ * sandbox's process and of the judge's runs of the solution's programs, so
+ * a loaded machine does not fail a correct solution. With a meter, wall
+ * time still ends it after `backstopMs` (3 times the limit by default: a
+ * solution that sleeps or is stopped uses no CPU time).
  * race(promise) rejects with a TimeoutError once it has passed.
  */
 export class Deadline {
-  constructor(limitMs) {
+  constructor(limitMs, { used = null, backstopMs = used ? 3 * limitMs : limitMs } = {}) {
     this.limitMs = limitMs;
-    this.at = performance.now() + limitMs;
+    this.backstopAt = performance.now() + backstopMs;
+    const base = used?.() ?? 0;
+    this._used = used ? () => used() - base : () => 0;
   }
 
-  /** Milliseconds left (0 once passed). */
-  get remainingMs() {
-    return Math.max(0, this.at - performance.now());
+  /** Whether the limit (or the wall-clock backstop) has passed. */
+  get passed() {
+    return this._used() >= this.limitMs || performance.now() >= this.backstopAt;
   }
 
   /** The error of a check that ran past the limit. */
@@ -38,10 +46,19 @@ export class Deadline {
   /** `promise`, or a TimeoutError when the limit passes first (`onTimeout` runs then). */
   race(promise, onTimeout = () => {}) {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        onTimeout();
-        reject(this.error());
-      }, this.remainingMs);
+      let timer;
+      // The meter is read every 50 ms at most; a pure wall-clock limit needs one timer.
+      const poll = () => {
+        if (this.passed) {
+          onTimeout();
+          reject(this.error());
+          return;
+        }
+        const wall = this.backstopAt - performance.now();
+        const left = this.limitMs - this._used();
+        timer = setTimeout(poll, Math.max(1, Math.min(wall, left, 50)));
+      };
+      poll();
       promise.then(
         (v) => {
           clearTimeout(timer);
@@ -57,9 +74,11 @@ export class Deadline {
 }
 
 /**
- * A sandbox over `port` = {post(message), kill(), close() optional}; the host hands it what
- * the sandbox sends (receive) and tells it when the sandbox has gone
- * (exited, with a description such as 'code 1').
+ * A sandbox over `port` = {post(message), kill(), close() optional, cpuMs()
+ * optional: the CPU milliseconds the sandbox has used}; the host hands it
+ * what the sandbox sends (receive, or malformed for what is not a message
+ * at all) and tells it when the sandbox has gone (exited, with a
+ * description such as 'code 1').
  */
 export class Sandbox {
   constructor(port) {
@@ -107,6 +126,16 @@ export class Sandbox {
       this._state.pending = null;
       w.resolve(msg.results);
     }
+  }
+
+  /** The sandbox sent something that is not a message (`detail`: 'not JSON'). */
+  malformed(detail) {
+    this._fail(new ProtocolError(detail));
+  }
+
+  /** A meter of the sandbox's CPU milliseconds, or null where the host cannot read it (then wall time counts). */
+  get cpuMeter() {
+    return this._port.cpuMs ? () => this._port.cpuMs() : null;
   }
 
   /** The sandbox has gone (`how`: 'code 0', 'signal SIGKILL', 'a crash: ...'). */

@@ -1,23 +1,28 @@
-// The CLI's sandbox: a child process started under Node's permission model
-// (sandbox_process.js) that loads a solution (a JS module, or a Python file
-// run in Pyodide) and traces it for the judge over the IPC channel. It reads
-// only the package, Pyodide's files and the solution's folder, writes
-// nothing and starts no process; its stdout and stderr go to the CLI's stderr.
+// The CLI's sandbox: a child process (sandbox_process.js) that loads one
+// solution file (a JS module, or a Python file run in Pyodide) and traces
+// it for the judge over the channel on descriptor 3 (channel.js). Its
+// stdout and stderr go to the CLI's stderr.
 
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
+import { Socket } from 'node:net';
 import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { lineChannel } from './channel.js';
 import { serveSandbox } from './sandbox_serve.js';
 
-register('./resolve_hooks.mjs', import.meta.url);
-const [solutionUrl, functionName] = process.argv.slice(2);
-const path = fileURLToPath(solutionUrl);
+const [path, functionName] = process.argv.slice(2);
+const solutionUrl = pathToFileURL(path).href;
+register('./resolve_hooks.mjs', import.meta.url, { data: { solutionUrl } });
 let python = null;
+let receive = () => {};
+const channel = lineChannel(new Socket({ fd: 3, readable: true, writable: true }), { onMessage: (m) => receive(m) });
 
 serveSandbox({
-  post: (m) => process.send(m),
-  onMessage: (f) => process.on('message', f),
+  post: (m) => channel.send(m),
+  onMessage: (f) => {
+    receive = f;
+  },
   async prepare() {
     if (!path.endsWith('.py')) return;
     // Pyodide's file system reads the fs flag constants through process.binding,
@@ -34,16 +39,17 @@ serveSandbox({
   async load() {
     if (python) {
       const { pythonSolution } = await import('../python/solution.js');
-      return pythonSolution(python, readFileSync(path, 'utf8'), basename(path), functionName);
+      // The file's bytes, as Python reads a source file (a byte order mark or a coding line decides the text).
+      return pythonSolution(python, new Uint8Array(readFileSync(path)), basename(path), functionName);
     }
     let mod;
     try {
       mod = await import(solutionUrl);
     } catch (e) {
-      throw new Error(`cannot load the solution ${path}: ${e.message}`);
+      throw new Error(`cannot load the solution ${basename(path)}: ${e.name}: ${e.message}`);
     }
     if (typeof mod.default !== 'function') {
-      throw new Error(`${path} has no default export (export default function solution(...))`);
+      throw new Error(`${basename(path)} has no default export (export default function solution(...))`);
     }
     return mod.default;
   },

@@ -9,7 +9,7 @@ import { startNodePython } from './node_python.js';
 
 /** Runs the script at `path`; resolves to its exit code (0, or 1 after an uncaught exception). */
 export async function runPythonScript(path, { stdout = process.stdout, stderr = process.stderr } = {}) {
-  const source = readFileSync(path, 'utf8');
+  const source = new Uint8Array(readFileSync(path));
   // A blocking engine: Python reads arrays synchronously (print(x)).
   await sl.init({ blocking: true });
   const py = await startNodePython({

@@ -2,13 +2,25 @@
 learner's script or loading a solution's function, and reporting a Python
 exception as the learner sees it (their own file's frames only)."""
 
+import importlib.util
 import linecache
 import sys
 import traceback
 import types
 
 
+def _text(source):
+    """A source file's text as Python reads it: bytes (a JS Uint8Array) are
+    decoded by their byte order mark or coding line, as `python file.py`
+    does; a leading byte order mark in text (pasted from an editor that
+    saves one) is dropped."""
+    if not isinstance(source, str):
+        return importlib.util.decode_source(source.to_bytes() if hasattr(source, "to_bytes") else bytes(source))
+    return source.removeprefix("\ufeff")
+
+
 def _compile(source, filename):
+    source = _text(source)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return compile(source, filename, "exec")
 
@@ -30,7 +42,7 @@ def error_name(exc):
 
 
 def run_script(source, filename):
-    """Runs `source` as the script `filename` (as __main__); returns None, or
+    """Runs `source` (text, or a file's bytes) as the script `filename` (as __main__); returns None, or
     the formatted exception that ended it."""
     module = types.ModuleType("__main__")
     module.__file__ = filename
@@ -43,7 +55,7 @@ def run_script(source, filename):
 
 
 def load_function(source, filename, name):
-    """Executes the solution `source` in a fresh module and returns the
+    """Executes the solution `source` (text, or a file's bytes) in a fresh module and returns the
     function the problem names, or the one public top-level function it
     defines; raises ValueError naming what it found otherwise."""
     module = types.ModuleType("solution")
