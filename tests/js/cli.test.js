@@ -2,7 +2,7 @@
 // a solution file, --cases, --json (stdout holds only the report), and the
 // exit status 0 / 1 / 2.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,4 +137,54 @@ test('an endless loop is stopped by the time limit and reported (exit 1); nothin
   expect(report.passed).toBe(false);
   expect(report.requirements[0].message).toMatch(/ran longer than 2 s \(the time limit\) and was stopped/);
   expect(report.cases.every((c) => !c.passed)).toBe(true);
+});
+
+test('control characters in anything a solution says are escaped in the text report and on stderr', () => {
+  const forged = '\x1b[1A\r  PASS shard-map-splits-x\x1b[0m';
+  const r = cli(
+    'check',
+    'data-parallel-step',
+    file('ansi.mjs', `console.error(${JSON.stringify(`${forged}\u202e`)});\nexport default function () {\n  throw new Error(${JSON.stringify(forged)});\n}\n`),
+  );
+  expect(r.status).toBe(1);
+  expect(r.stdout + r.stderr).not.toMatch(/[\x1b\r\u202e]/);
+  expect(r.stdout).toContain('FAIL example 1: the solution failed: Error: \\x1b[1A\\x0d  PASS shard-map-splits-x\\x1b[0m');
+  expect(r.stderr).toContain('\\x1b[1A\\x0d  PASS shard-map-splits-x\\x1b[0m\\u202e');
+});
+
+test('--json names non-finite numbers ("nan", "inf", "-inf") instead of writing null', () => {
+  const r = cli('check', 'data-parallel-step', file('nan.mjs', "import * as sl from 'shardlab';\nexport default (w, b, x, y, lr) => ({ w: w.mul(NaN), b: b.add(Infinity), loss: lr.mul(-Infinity) });\n"), '--json');
+  expect(r.status).toBe(1);
+  const c = JSON.parse(r.stdout).cases[0];
+  expect(c.maxAbsError).toBe('nan');
+  expect(c.diffs.map((d) => [d.output, d.actual])).toEqual([['w', 'nan'], ['b', 'inf'], ['loss', '-inf']]);
+  const text = cli('check', 'data-parallel-step', join(dir, 'nan.mjs'));
+  expect(text.stdout).toMatch(/FAIL example 1 max abs error nan: output 'w' differs/);
+  expect(text.stdout).toMatch(/loss\[\] expected 121, got -Infinity/);
+});
+
+test('a byte order mark (what Notepad saves) is read in Python solutions, coding lines too, and in --cases files', () => {
+  const reference = readFileSync(join(root, 'problems/data-parallel-step/solution.py'));
+  const bom = file('bom.py', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), reference]));
+  const latin1 = file('latin1.py', Buffer.concat([Buffer.from('# -*- coding: latin-1 -*-\n# caf\xe9\n', 'latin1'), reference]));
+  const x = Array.from({ length: 8 }, (_, i) => [i, 1]);
+  const cases = file('bom.json', `\uFEFF${JSON.stringify([{ input: { w: [[0.5], [-0.5]], b: [0.1], x, y: x.map(([a]) => [2 * a]), lr: 0.05 } }])}`);
+  for (const solution of [bom, latin1]) {
+    const r = cli('check', 'data-parallel-step', solution, '--cases', cases, '--json');
+    expect(r.status, r.stderr + r.stdout).toBe(0);
+  }
+});
+
+test("Python's sys.exit and refused system calls at import are verdicts naming the learner's line", () => {
+  for (const [name, text, message] of [
+    ['exits.py', 'import sys\nsys.exit(0)\n', /SystemExit: 0/],
+    ['system.py', 'import os\nos.system("id")\n', /File "system\.py", line 2/],
+    ['imports.py', 'import helper\n', /ModuleNotFoundError: No module named 'helper'/],
+  ]) {
+    const r = cli('check', 'data-parallel-step', file(name, text), '--json');
+    expect(r.status, `${name}: ${r.stderr}`).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.cases[0].message, name).toMatch(/^the solution could not be loaded:/);
+    expect(report.cases[0].message, name).toMatch(message);
+  }
 });

@@ -35,6 +35,9 @@ serveSandbox({
     const { startNodePython } = await import('../python/node_python.js');
     // The learner's output goes to this process's stderr (the CLI's stderr), as a JS solution's does.
     python = await startNodePython({ stdout: (s) => console.error(s), stderr: (s) => console.error(s) });
+    const host = python.pyimport('shardlab_host');
+    host.refuse_processes();
+    host.destroy();
   },
   async load() {
     if (python) {

@@ -25,6 +25,20 @@ def _compile(source, filename):
     return compile(source, filename, "exec")
 
 
+def refuse_processes():
+    """Makes os.system raise PermissionError, as the CLI's sandbox refuses to
+    start processes: Pyodide would otherwise hand the command to Node, whose
+    refusal is a fatal error of the interpreter instead of the learner's
+    exception at the learner's line."""
+    import os
+    import posix
+
+    def system(command):
+        raise PermissionError(f"os.system({command!r}): the checker's sandbox starts no processes")
+
+    os.system = posix.system = system
+
+
 def format_exception(exc, filename):
     """`exc` as Python prints it, keeping only the frames of `filename` (the
     learner's file): the traceback the learner would see from their code."""
