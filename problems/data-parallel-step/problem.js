@@ -101,8 +101,12 @@ const requirements = [
   },
   {
     id: 'no-full-batch-in-body',
-    text: 'The shard_map body never receives the whole x or y (e.g. by closing over them).',
-    check({ jaxpr, vars, query: { bodyInputsFrom, shardMaps } }) {
+    text: 'Only the shard_map body works on x and y, and it never receives them whole (e.g. by closing over them).',
+    check({ jaxpr, vars, query: { bodyInputsFrom, readersOutsideShardMaps, shardMaps } }) {
+      for (const name of ['x', 'y']) {
+        const outside = readersOutsideShardMaps(jaxpr, vars[name]);
+        if (outside.length) return `${name} is used outside the shard_map (by ${outside[0].primitive}): compute the loss and its gradient inside the body, each device on its own block of the batch`;
+      }
       for (const sm of shardMaps(jaxpr)) {
         for (const name of ['x', 'y']) {
           const whole = bodyInputsFrom(sm, vars[name], { split: false });
@@ -114,16 +118,31 @@ const requirements = [
   },
   {
     id: 'reduces-over-data',
-    text: 'The body reduces across devices with pmean or psum over data.',
-    check({ jaxpr, api, query: { hasPrimitive, shardMaps } }) {
-      const found = shardMaps(jaxpr).some((sm) => hasPrimitive(sm.params.jaxpr, 'psum', (e) => e.params.axes.includes('data')));
-      return found || `the shard_map body has no psum or pmean over data: average the per-device losses and gradients with ${api('lax.pmean')}`;
+    text: 'The update of w and b comes from a pmean or psum over data of gradients the body computes from its blocks of x and y.',
+    check({ jaxpr, vars, outputs, api, query: { allEquations, bodyInputsFrom, flowsTo, shardMaps } }) {
+      // Each psum over data in a body, with the body's blocks of x and y.
+      const sums = shardMaps(jaxpr).flatMap((sm) => {
+        const blocks = (name) => bodyInputsFrom(sm, vars[name]).map((v) => v.name);
+        const [xs, ys] = [blocks('x'), blocks('y')];
+        return allEquations(sm.params.jaxpr)
+          .filter((e) => e.primitive === 'psum' && e.params.axes.includes('data'))
+          .flatMap((e) => e.outputs.map((o) => ({ out: o.name, fromBatch: xs.some((v) => flowsTo(jaxpr, v, o.name)) && ys.some((v) => flowsTo(jaxpr, v, o.name)) })));
+      });
+      if (!sums.length) return `the shard_map body has no psum or pmean over data that the result uses: average the per-device losses and gradients with ${api('lax.pmean')}`;
+      for (const key of ['w', 'b']) {
+        const used = sums.filter((s) => flowsTo(jaxpr, s.out, outputs[key]));
+        if (!used.some((s) => s.fromBatch)) {
+          const why = used.length ? 'the psum or pmean it uses does not reduce values computed from x and y' : 'it does not use any psum or pmean over data';
+          return `the update of ${key} does not come from the reduction of the devices' gradients (${why}): compute the gradient from each device's blocks of x and y inside the body, then ${api('lax.pmean')} it over data`;
+        }
+      }
+      return true;
     },
   },
   {
     id: 'mean-gradient',
     text: 'The update uses the mean gradient over the batch, never 8 times it.',
-    check({ caseResults, api }) {
+    check({ jaxpr, outputs, caseResults, api, query: { allEquations, flowsTo, shardMaps } }) {
       for (const c of caseResults) {
         if (!c.outputs?.w) continue;
         const w0 = c.input.w.flat();
@@ -131,10 +150,26 @@ const requirements = [
         const want = c.expected.w.flat();
         const ratios = w0.map((v, i) => (Math.abs(v - want[i]) > 1e-3 ? (v - got[i]) / (v - want[i]) : null)).filter((r) => r !== null);
         if (ratios.length && ratios.every((r) => Math.abs(r - 8) < 0.05)) {
+          // Without pcast, differentiating the invariant w already sums over the devices (the transpose of the
+          // implicit pvary is a psum), and the learner's reduction comes on top: two psums in a row on the way
+          // to w. With pcast the gradient is per device, and one psum adds the devices' mean gradients.
+          const sums = shardMaps(jaxpr).flatMap((sm) => allEquations(sm.params.jaxpr).filter((e) => e.primitive === 'psum' && e.params.axes.includes('data')));
+          const toW = sums.flatMap((e) => e.outputs.map((o) => o.name)).filter((o) => flowsTo(jaxpr, o, outputs.w));
+          const twice = toW.some((a) => toW.some((b) => a !== b && flowsTo(jaxpr, a, b)));
+          if (!twice) return `the update uses 8 times the mean gradient: each device's gradient is already the mean over its own block, and ${api('lax.psum')} adds the 8 of them; average them with ${api('lax.pmean')} instead`;
           return `the update uses 8 times the mean gradient: inside the body the gradient of an invariant parameter is already summed over the devices; ${api('lax.pcast')} w and b to varying before taking the gradient, then ${api('lax.pmean')}`;
         }
       }
       return true;
+    },
+    traceError(error, { api }) {
+      // A returned value that varies along data: out_specs P() says which output, its type which one it is.
+      const m = /out_specs\[\d+\] is P\(\) but output \d+ \(f32\[([\d,]*)\]\{V:data\}\) varies along mesh axis 'data'/.exec(error.message);
+      if (!m) return null;
+      const rank = m[1] === '' ? 0 : m[1].split(',').length;
+      if (rank === 0) return `the returned loss differs from device to device: average it over data with ${api('lax.pmean')} before returning it (${error.name})`;
+      const name = rank === 1 ? 'b' : 'w';
+      return `the returned ${name} differs from device to device: it is computed from the varying copy ${api('lax.pcast')} made, which is only for taking the gradient; update the body's own ${name} (the same on every device) with the averaged gradient (${error.name})`;
     },
   },
   tracedScalar('lr', {

@@ -38,9 +38,18 @@ const atTand2T = ({ xs }) => ({ [`T=${xs.length}`]: { xs: [xs.length, xs[0].leng
 const requirements = [
   {
     id: 'uses-scan',
-    text: 'The recurrence runs in a scan.',
-    check({ jaxpr, api, query: { hasPrimitive } }) {
-      return hasPrimitive(jaxpr, 'scan') || `the traced program has no scan: carry the running average through ${api('lax.scan')}, whose body computes one step`;
+    text: "The recurrence runs in a scan: the outputs are computed from the scan's carry, step by step.",
+    check({ jaxpr, vars, outputs, api, query: { allEquations, flowsTo } }) {
+      const scans = allEquations(jaxpr).filter((e) => e.primitive === 'scan');
+      if (!scans.length) return `the traced program has no scan that the outputs use: carry the running average through ${api('lax.scan')}, whose body computes one step`;
+      // A carry the body computes from itself, over rows of xs, that both outputs are computed from.
+      const recurrence = (s) => {
+        const { jaxpr: body, num_consts: nc, num_carry: nk } = s.params;
+        const carries = Array.from({ length: nk }, (_, i) => i).some((i) => flowsTo(jaxpr, body.invars[nc + i].name, body.outvars[i].name));
+        const fed = s.inputs.slice(nc + nk).some((a) => a.name !== undefined && flowsTo(jaxpr, vars.xs, a.name));
+        return carries && fed && ['all', 'last'].every((k) => s.outputs.some((o) => flowsTo(jaxpr, o.name, outputs[k])));
+      };
+      return scans.some(recurrence) || `the outputs are not computed from a scan's carry over the rows of xs: the scan's body must take the running average (its carry) and one row, and give the next average, from which all and last come`;
     },
   },
   doesNotGrow({

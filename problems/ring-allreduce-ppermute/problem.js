@@ -43,6 +43,29 @@ const requirements = [
     },
   },
   {
+    id: 'ring-carries-the-rows',
+    text: "Each device's body works on its own row of x only, and the result depends on the rows the ppermute steps bring it.",
+    async check({ jaxpr, vars, api, ablate, query: { allEquations, bodyInputsFrom, flowsTo, readersOutsideShardMaps, shardMaps } }) {
+      const outside = readersOutsideShardMaps(jaxpr, vars.x);
+      if (outside.length) return `x is used outside the shard_map (by ${outside[0].primitive}): the sum must come from the ring, each device starting from its own row`;
+      const maps = shardMaps(jaxpr);
+      for (const sm of maps) {
+        const whole = bodyInputsFrom(sm, vars.x).find((v) => v.aval.shape[0] !== 1);
+        if (whole) return `the shard_map body receives x as ${whole.aval.str.replace(/\{.*\}$/, '')}, more than its own row: split x with in_specs P('data') so device d holds row d only`;
+      }
+      // Each step must pass on what came from x: a ppermute of a constant brings nothing.
+      for (const sm of maps) {
+        const rows = bodyInputsFrom(sm, vars.x).map((v) => v.name);
+        const idle = allEquations(sm.params.jaxpr).find((e) => e.primitive === 'ppermute' && !e.inputs.some((a) => rows.some((r) => a.name !== undefined && flowsTo(jaxpr, r, a.name))));
+        if (idle) return 'a ppermute step sends values not computed from x: each step passes on the row (or the running message) the device received last';
+      }
+      // And the result must need what they bring: with their results replaced by zeros, it must change.
+      const { changed, count } = await ablate((e) => e.primitive === 'ppermute');
+      if (count && !changed) return `the result does not depend on what the ppermute steps bring (it is the same with their results replaced by zeros): add each received message to the running sum with ${api('np.add')}`;
+      return true;
+    },
+  },
+  {
     id: 'no-psum',
     text: 'No psum or other reducing collective in the body.',
     check({ jaxpr, query: { allEquations, shardMaps } }) {

@@ -73,19 +73,19 @@ const requirements = [
   },
   {
     id: 'phase-chosen-in-program',
-    text: 'The phase is chosen inside the program: a select_n (from where or select) or a cond whose predicate depends on step.',
-    check({ jaxpr, vars, api, lang, query: { allEquations, dependents } }) {
-      const deps = dependents(jaxpr, vars.step);
-      const eqns = allEquations(jaxpr);
-      const chooses = eqns.some((e) => (e.primitive === 'select_n' || e.primitive === 'cond') && deps.has(e.inputs[0]?.name));
-      if (chooses) return true;
-      // A comparison of step whose result nothing reads: a JS branch on a tracer object.
-      const read = new Set(eqns.flatMap((e) => e.inputs.map((a) => a.name)));
-      jaxpr.outvars.forEach((v) => read.add(v.name));
-      const dropped = eqns.some((e) => COMPARISONS.has(e.primitive) && e.inputs.some((a) => deps.has(a.name)) && e.outputs.every((o) => !read.has(o.name)));
-      const why = dropped ? 'a comparison of step is computed but nothing uses it (a JS if or ?: tests the array object, which is always truthy); ' : 'no select or cond chooses on step: ';
+    text: 'The schedule is computed in the program from the traced step (with where, select, cond, minimum, clip or any formula of step), never decided outside it.',
+    check({ jaxpr, traced, vars, outputs, api, lang, query: { allEquations, dependents, flowsTo } }) {
       const test = lang === 'python' ? 'step < warmup' : 'step.lt(warmup)';
-      return `${why}compute both phases and choose between them with ${api('np.where')}(${test}, warm, cosine), ${api('lax.select')} or ${api('lax.cond')}`;
+      const how = `compute both phases from the traced arguments and choose with ${api('np.where')}(${test}, warm, cosine), ${api('lax.select')}, ${api('lax.cond')}, or a formula such as ${api('np.minimum')}`;
+      // In the program as traced: a comparison of step whose result nothing reads is a JS if or ?: on a tracer object.
+      const deps = dependents(traced, vars.step);
+      const read = new Set(traced.outvars.map((v) => v.name));
+      const eqns = allEquations(traced);
+      for (const e of eqns) e.inputs.forEach((a) => read.add(a.name));
+      const dropped = eqns.some((e) => COMPARISONS.has(e.primitive) && e.inputs.some((a) => deps.has(a.name)) && e.outputs.every((o) => !read.has(o.name)));
+      if (dropped) return `a comparison of step is computed but nothing uses it (a JS if or ?: tests the array object, which is always truthy): the phase was decided outside the program; ${how}`;
+      if (!flowsTo(jaxpr, vars.step, outputs.lr)) return `lr is not computed from the traced step: ${how}`;
+      return true;
     },
     traceError(error, { api, lang }) {
       const choose = `compute both phases and choose with ${api('np.where')} or ${api('lax.cond')} (${error.name})`;

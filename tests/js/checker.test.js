@@ -127,7 +127,7 @@ describe('data-parallel-step', () => {
       return { w: w.sub(gw.mul(lr)), b: b.sub(gb.mul(lr)), loss: l };
     };
     const r = await checkSolution(dataParallel, plain);
-    expect(failed(r)).toEqual({ requirements: ['shard-map-splits-x', 'reduces-over-data'], cases: 0 });
+    expect(failed(r)).toEqual({ requirements: ['shard-map-splits-x', 'no-full-batch-in-body', 'reduces-over-data'], cases: 0 });
   });
 
   test('converting lr to a JS number', async () => {

@@ -96,7 +96,7 @@ def step(w, b, x, y, lr):
     return {"w": w - lr * gw, "b": b - lr * gb, "loss": l}
 `;
     const r = await checkPython('data-parallel-step', plain);
-    expect(failed(r)).toEqual({ requirements: ['shard-map-splits-x', 'reduces-over-data'], cases: 0 });
+    expect(failed(r)).toEqual({ requirements: ['shard-map-splits-x', 'no-full-batch-in-body', 'reduces-over-data'], cases: 0 });
     expect(r.requirements.find((q) => q.id === 'shard-map-splits-x').message).toMatch(/use jax\.shard_map so/);
     expect(r.requirements.find((q) => q.id === 'reduces-over-data').message).toMatch(/with jax\.lax\.pmean$/);
   });

@@ -5,9 +5,11 @@
 // the programs it ran, and returns a report the CLI and the page show.
 
 import * as sl from '../lib/index.js';
-import { nestFlat } from '../lib/api/tree.js';
+import { nestFlat, numLeaves } from '../lib/api/tree.js';
+import { ablated } from './ablation.js';
 import { entryMatcher, shapeOf } from './compare.js';
 import * as query from './jaxpr_query.js';
+import { liveProgram } from './live_program.js';
 import { apiName } from './names.js';
 import { makeRng } from './rng.js';
 import { rawOutputs } from './outputs.js';
@@ -143,6 +145,61 @@ function signatureOf(problem, input, shapes = {}) {
   return problem.args.map((name) => ({ name, dtype: problem.inputs?.[name]?.dtype ?? 'float32', shape: shapes[name] ?? shapeOf(input[name]) }));
 }
 
+// The names of the program's outputs by the result's top-level keys ({w: 'k', ...}), from its output tree.
+function outputNames(outTree, program) {
+  if (outTree?.kind !== 'object') return {};
+  const names = {};
+  let leaf = 0;
+  outTree.keys.forEach((k, i) => {
+    const child = outTree.children[i];
+    if (child.kind === 'leaf') names[k] = program.outvars[leaf]?.name;
+    leaf += numLeaves(child);
+  });
+  return names;
+}
+
+// Evaluates requirement `r` on the live program (a failed trace or load fails it with why).
+async function judgeRequirement(r, { problem, main, live, program, traces, input, caseResults, lang, loadFailed, ablate }) {
+  const api = (name) => apiName(name, lang);
+  if (!live) {
+    // A requirement may say what a failed trace means in its terms (e.g. a branch on a traced value).
+    const own = main.traceError && r.traceError?.(main.traceError, { lang, api });
+    const why = main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error;
+    return { id: r.id, passed: false, message: own || (loadFailed ? main.error : `the solution could not be traced: ${why}`) };
+  }
+  const vars = Object.fromEntries(problem.args.map((a, i) => [a, live.invars[i]?.name]));
+  const outputs = outputNames(main.program.outTree, live);
+  let verdict;
+  try {
+    verdict = await r.check({ jaxpr: live, traced: program, vars, outputs, input, caseResults, traces, query, lang, api, ablate });
+  } catch (e) {
+    verdict = `the requirement could not be evaluated (${e.message})`;
+  }
+  return { id: r.id, passed: verdict === true, message: verdict === true ? r.text : verdict };
+}
+
+// Whether the traced case's outputs change when the equations `select` picks compute zeros (ablation.js):
+// the program the sandbox sent, changed so, run again on the case's inputs.
+async function ablate(problem, main, traced, tracedCase, select, deadline, clock) {
+  if (!tracedCase?.outputs || !Object.keys(tracedCase.outputs).length) throw new Error('the traced case gave no outputs to compare');
+  const { text, count } = ablated(main.text, select);
+  const exported = sl.export.deserialize(text, { limits: PROGRAM_LIMITS });
+  const args = [];
+  try {
+    for (const name of problem.args) args.push(argValue(problem, name, traced.input[name]));
+    const raw = await rawOutputs(problem, await deadline.race(clock.running(exported.call(...args)), () => sl.cancel()));
+    const same = Object.entries(tracedCase.outputs).every(([k, v]) => {
+      const got = raw.values[k]?.data;
+      const want = [v].flat(Infinity);
+      return got && got.length === want.length && got.every((x, i) => Object.is(x, want[i]));
+    });
+    return { changed: !same, count };
+  } finally {
+    for (const a of args) if (typeof a !== 'number') a.dispose();
+    exported.dispose();
+  }
+}
+
 /**
  * What a solution's program may need, per run: a problem's programs are
  * small, and a hostile one must not take the judge's memory or time.
@@ -242,6 +299,7 @@ export async function checkSolution(
       }
       try {
         entries[i].program = sl.export.deserialize(r.exported, { limits: PROGRAM_LIMITS });
+        entries[i].text = r.exported;
       } catch (e) {
         entries[i].error = `the solution's program was rejected: ${e.name}: ${e.message}`;
       }
@@ -264,32 +322,35 @@ export async function checkSolution(
     const mainKey = keys[cases.indexOf(traced)];
     const main = signatures.get(mainKey);
     const jaxpr = main.program ? main.program.jaxpr() : null;
-    // Each signature's program as JSON ({jaxpr, error}), made once: requirements share traces, and the main one is among them.
-    const programs = new Map([[mainKey, { jaxpr: jaxpr ? jaxpr.toJSON() : null, error: main.error }]]);
+    // Each signature's program as JSON: {jaxpr (live: what the requirements read), traced (as traced), error}, made once.
+    const programs = new Map();
     const programOf = (key) => {
       const e = signatures.get(key);
-      if (!programs.has(key)) programs.set(key, e.program ? { jaxpr: e.program.jaxpr().toJSON(), error: null } : { jaxpr: null, error: e.error });
+      if (!programs.has(key)) {
+        const json = e.program ? (key === mainKey ? jaxpr : e.program.jaxpr()).toJSON() : null;
+        programs.set(key, { jaxpr: json && liveProgram(json), traced: json, error: e.program ? null : e.error });
+      }
       return programs.get(key);
     };
-    const program = programOf(mainKey).jaxpr;
-    const vars = program ? Object.fromEntries(problem.args.map((a, i) => [a, program.invars[i]?.name])) : {};
-    const api = (name) => apiName(name, lang);
-    const requirements = problem.requirements.map((r) => {
-      if (!program) {
-        // A requirement may say what a failed trace means in its terms (e.g. a branch on a traced value).
-        const own = main.traceError && r.traceError?.(main.traceError, { lang, api });
-        const why = main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error;
-        return { id: r.id, passed: false, message: own || (loadFailed ? main.error : `the solution could not be traced: ${why}`) };
-      }
-      let verdict;
-      try {
-        const traces = Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(key)]));
-        verdict = r.check({ jaxpr: program, vars, input: traced.input, caseResults, traces, query, lang, api });
-      } catch (e) {
-        verdict = `the requirement could not be evaluated (${e.message})`;
-      }
-      return { id: r.id, passed: verdict === true, message: verdict === true ? r.text : verdict };
-    });
+    const { jaxpr: live, traced: program } = programOf(mainKey);
+    const tracedCase = caseResults[cases.indexOf(traced)];
+    const requirements = [];
+    for (const r of problem.requirements) {
+      requirements.push(
+        await judgeRequirement(r, {
+          problem,
+          main,
+          live,
+          program,
+          traces: Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(key)])),
+          input: traced.input,
+          caseResults,
+          lang,
+          loadFailed,
+          ablate: (select) => ablate(problem, main, traced, tracedCase, select, deadline, clock),
+        }),
+      );
+    }
     const publicCases = caseResults.map(({ name, passed, maxAbsError, message, diffs }) => ({ name, passed, maxAbsError, message, diffs }));
     return {
       problem: problem.id,

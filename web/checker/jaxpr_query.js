@@ -10,6 +10,11 @@ function subPrograms(e) {
   return Object.values(e.params).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isProgram);
 }
 
+// The primitives whose program takes the operands one for one and gives
+// the outputs one for one (a call, a shard_map's body), by the parameter
+// that holds it.
+const ONE_FOR_ONE = { jit: 'jaxpr', custom_jvp_call: 'call_jaxpr', custom_vjp_call: 'call_jaxpr', shard_map: 'jaxpr' };
+
 /** Every equation of a program and of the programs nested in it, at any depth. */
 export function allEquations(program) {
   const out = [];
@@ -41,10 +46,6 @@ export function equationRuns(program) {
   return out;
 }
 
-// The primitives whose program's inputs are their operands, one for one (a
-// nested jit, a custom call): a value passed in is the same value inside.
-const CALLS = new Set(['jit', 'custom_jvp_call', 'custom_vjp_call']);
-
 /**
  * Every shard_map equation, at any depth, each operand with its `origin`: the
  * name of the variable it is, followed out through the calls it was passed
@@ -56,7 +57,8 @@ export function shardMaps(program) {
     const of = (a) => origin.get(a.name) ?? a.name;
     for (const e of p.eqns) {
       if (e.primitive === 'shard_map') out.push({ ...e, inputs: e.inputs.map((a) => ({ ...a, origin: of(a) })) });
-      const inner = CALLS.has(e.primitive) ? new Map(subPrograms(e)[0].invars.map((v, i) => [v.name, of(e.inputs[i])])) : new Map();
+      const call = e.primitive !== 'shard_map' && ONE_FOR_ONE[e.primitive];
+      const inner = call ? new Map(e.params[call].invars.map((v, i) => [v.name, of(e.inputs[i])])) : new Map();
       subPrograms(e).forEach((q) => walk(q, inner));
     }
   };
@@ -92,31 +94,117 @@ export function hasPrimitive(program, primitive, where = () => true) {
   return allEquations(program).some((e) => e.primitive === primitive && where(e));
 }
 
-// The primitives whose sub-program takes their operands one for one (a call,
-// a shard_map's body): elsewhere (a cond, a scan, a loop) operands reach a
-// sub-program in other positions, so every input of it is taken to depend.
-const ONE_FOR_ONE = new Set([...CALLS, 'shard_map']);
+const graphs = new WeakMap();
 
-/**
- * The names of every value computed from the variable `varName` (itself
- * included), at any depth: a value depends on `varName` when an equation
- * computing it reads one that does.
- */
-export function dependents(program, varName) {
-  const names = new Set([varName]);
+// The data flow of `program`: value name -> the names of the values
+// computed directly from it, through every level. Positional where the
+// structure says it (calls, scan's consts, carries and xs, while's carries,
+// cond's operands; a carry also flows back into the next iteration, and a
+// loop's or branch's predicate into all its results); elsewhere every input
+// flows into every output.
+function flowGraph(program) {
+  if (graphs.has(program)) return graphs.get(program);
+  const edges = new Map();
+  const add = (from, to) => {
+    if (from?.name === undefined || to?.name === undefined) return;
+    if (!edges.has(from.name)) edges.set(from.name, []);
+    edges.get(from.name).push(to.name);
+  };
   const walk = (p) => {
     for (const e of p.eqns) {
-      const hit = e.inputs.map((a) => a.name !== undefined && names.has(a.name));
-      if (!hit.some(Boolean)) continue;
-      for (const q of subPrograms(e)) {
-        q.invars.forEach((v, i) => (!ONE_FOR_ONE.has(e.primitive) || hit[i]) && names.add(v.name));
-        walk(q);
+      const { inputs: ins, outputs: outs, params } = e;
+      const all = (from) => outs.forEach((o) => add(from, o));
+      if (ONE_FOR_ONE[e.primitive]) {
+        const body = params[ONE_FOR_ONE[e.primitive]];
+        ins.forEach((a, i) => add(a, body.invars[i]));
+        body.outvars.forEach((v, j) => add(v, outs[j]));
+        walk(body);
+      } else if (e.primitive === 'scan') {
+        const { jaxpr: body, num_consts: nc, num_carry: nk } = params;
+        ins.forEach((a, i) => add(a, body.invars[i]));
+        body.outvars.forEach((v, j) => {
+          add(v, outs[j]);
+          if (j < nk) add(v, body.invars[nc + j]);
+        });
+        walk(body);
+      } else if (e.primitive === 'while') {
+        const { cond_jaxpr: cond, body_jaxpr: body, cond_nconsts: cn, body_nconsts: bn } = params;
+        ins.forEach((a, i) => {
+          if (i < cn) add(a, cond.invars[i]);
+          else if (i < cn + bn) add(a, body.invars[i - cn]);
+          else [cond.invars[cn + i - cn - bn], body.invars[i - cn], outs[i - cn - bn]].forEach((t) => add(a, t));
+        });
+        body.outvars.forEach((v, k) => [outs[k], body.invars[bn + k], cond.invars[cn + k]].forEach((t) => add(v, t)));
+        all(cond.outvars[0]);
+        walk(cond);
+        walk(body);
+      } else if (e.primitive === 'cond') {
+        all(ins[0]);
+        for (const branch of params.branches) {
+          ins.slice(1).forEach((a, i) => add(a, branch.invars[i]));
+          branch.outvars.forEach((v, j) => add(v, outs[j]));
+          walk(branch);
+        }
+      } else if (e.collective && ins.length === outs.length) {
+        // A collective of several operands (a psum of a tree) treats each one apart.
+        ins.forEach((a, i) => add(a, outs[i]));
+      } else {
+        ins.forEach(all);
+        for (const q of subPrograms(e)) {
+          ins.forEach((a) => q.invars.forEach((v) => add(a, v)));
+          q.outvars.forEach(all);
+          walk(q);
+        }
       }
-      for (const o of e.outputs) names.add(o.name);
     }
   };
   walk(program);
+  graphs.set(program, edges);
+  return edges;
+}
+
+/**
+ * The names of every value computed from the variable `varName` (itself
+ * included), at any depth: a value depends on `varName` when it is computed
+ * from one that does (flowGraph's rules).
+ */
+export function dependents(program, varName) {
+  const edges = flowGraph(program);
+  const names = new Set([varName]);
+  const todo = [varName];
+  while (todo.length) {
+    for (const next of edges.get(todo.pop()) ?? []) {
+      if (!names.has(next)) {
+        names.add(next);
+        todo.push(next);
+      }
+    }
+  }
   return names;
+}
+
+/** Whether the value named `to` is computed from the one named `from` (dependents). */
+export function flowsTo(program, from, to) {
+  return dependents(program, from).has(to);
+}
+
+/**
+ * The equations outside every shard_map body (at any depth of calls, loops
+ * and branches) that compute from the variable `varName`, other than the
+ * shard_maps themselves: [] when only shard_maps read it and what comes of it.
+ */
+export function readersOutsideShardMaps(program, varName) {
+  const deps = dependents(program, varName);
+  const out = [];
+  const walk = (p) => {
+    for (const e of p.eqns) {
+      if (e.primitive === 'shard_map') continue;
+      if (e.inputs.some((a) => a.name !== undefined && deps.has(a.name))) out.push(e);
+      subPrograms(e).forEach(walk);
+    }
+  };
+  walk(program);
+  return out;
 }
 
 /**
@@ -131,12 +219,18 @@ export function traceFailure(traces) {
 
 /**
  * How the programs of `traces` (every one traced: see traceFailure) differ in
- * size: null when every one has as many equations, at any depth, as the
- * first; else what differs ("14 equations at B=4 but 26 at B=8"). A Python
- * loop over an axis unrolls into equations per element; vmap and scan do not.
+ * size: null when every one has, program by program (the top level, then
+ * each nested program in order), as many equations as the first; else what
+ * differs ("14 equations at B=4 but 26 at B=8"). A Python loop over an axis
+ * unrolls into equations per element; vmap and scan do not. Compared program
+ * by program, growth in one place cannot be hidden by padding in another.
  */
 export function sizeGrowth(traces) {
-  const [[first, a], ...rest] = Object.entries(traces).map(([label, t]) => [label, allEquations(t.jaxpr).length]);
-  const other = rest.find(([, n]) => n !== a);
-  return other ? `${a} equations at ${first} but ${other[1]} at ${other[0]}` : null;
+  const sizes = (p) => [p.eqns.length, ...p.eqns.flatMap((e) => subPrograms(e).flatMap(sizes))];
+  const [[first, a], ...rest] = Object.entries(traces).map(([label, t]) => [label, sizes(t.jaxpr)]);
+  const total = (s) => s.reduce((x, y) => x + y, 0);
+  const other = rest.find(([, s]) => s.length !== a.length || s.some((n, i) => n !== a[i]));
+  if (!other) return null;
+  const [n, m] = [total(a), total(other[1])];
+  return n === m ? `${n} equations at ${first} and at ${other[0]}, but arranged differently (${a.join(', ')} against ${other[1].join(', ')} per program)` : `${n} equations at ${first} but ${m} at ${other[0]}`;
 }
