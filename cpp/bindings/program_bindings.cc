@@ -27,6 +27,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("printedBodies", &JsProgram::printed_bodies)
       .function("toJSON", &JsProgram::json)
       .function("loweredJSON", &JsProgram::lowered_json)
+      .function("numEquations", &JsProgram::num_equations)
       .function("inAvals", &JsProgram::in_avals)
       .function("outAvals", &JsProgram::out_avals)
       .function("outSpecs", &JsProgram::out_specs);

@@ -63,20 +63,24 @@ class Printer {
     for (size_t i = 0; i < p.outvars.size(); ++i) tail << (i ? ", " : "") << atom(p.outvars[i], names);
     tail << (p.outvars.size() == 1 ? ",)" : ")") << " }";
 
-    std::string one_line = head.str();
-    for (const std::string& e : eqns) one_line += " " + e;
-    one_line += " " + tail.str();
-    if (p.eqns.size() <= 1 && one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
+    if (p.eqns.size() <= 1) {
+      std::string one_line = head.str();
+      for (const std::string& e : eqns) one_line += " " + e;
+      one_line += " " + tail.str();
+      if (one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
+    }
     std::string text = head.str() + "\n";
+    // Lines are counted as they are written (counting the text again for each equation would be quadratic).
+    int lines = 1;
     // A nested program's own equations come before the bodies nested in them.
     const size_t own = bodies.size();
     if (indent > 0) bodies.push_back(PrintedBody{});
     for (size_t i = 0; i < eqns.size(); ++i) {
-      const int at = lines_in(text);
-      for (PrintedBody b : inner[i]) bodies.push_back(PrintedBody{b.first + at, b.last + at, b.equations});
+      for (PrintedBody b : inner[i]) bodies.push_back(PrintedBody{b.first + lines, b.last + lines, b.equations});
       text += std::string(indent + 4, ' ') + eqns[i] + "\n";
+      lines += 1 + lines_in(eqns[i]);
     }
-    if (indent > 0) bodies[own] = PrintedBody{1, lines_in(text), static_cast<int>(p.eqns.size())};
+    if (indent > 0) bodies[own] = PrintedBody{1, lines, static_cast<int>(p.eqns.size())};
     return text + std::string(indent + 2, ' ') + tail.str();
   }
 

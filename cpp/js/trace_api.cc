@@ -8,6 +8,7 @@
 #include "ir/json_read.h"
 #include "ir/print.h"
 #include "ir/rule.h"
+#include "js/js_text.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
 #include "js/js_errors.h"
@@ -180,10 +181,10 @@ JsProgram JsProgram::of(ir::Program p) {
   return JsProgram{traced, std::make_shared<exec::Executable>(traced)};
 }
 
-std::string JsProgram::text() const { return ir::to_text(*traced); }
+val JsProgram::text() const { return js_text(ir::to_text(*traced)); }
 
-std::string JsProgram::text_with_consts(int num_consts) const {
-  return ir::to_text(*traced, static_cast<size_t>(std::max(num_consts, 0)));
+val JsProgram::text_with_consts(int num_consts) const {
+  return js_text(ir::to_text(*traced, static_cast<size_t>(std::max(num_consts, 0))));
 }
 
 val JsProgram::printed_bodies(int num_consts) const {
@@ -199,9 +200,19 @@ val JsProgram::printed_bodies(int num_consts) const {
   }
   return out;
 }
-std::string JsProgram::json() const { return ir::to_json(*traced); }
+val JsProgram::json() const { return js_text(ir::to_json(*traced)); }
 
-std::string JsProgram::lowered_json() const { return ir::to_json(program()); }
+val JsProgram::lowered_json() const { return js_text(ir::to_json(program())); }
+
+double JsProgram::num_equations() const {
+  const auto count = [](const auto& self, const ir::Program& p) -> double {
+    double n = static_cast<double>(p.eqns.size());
+    for (const ir::Eqn& e : p.eqns)
+      for (const ir::Program* q : ir::subprograms(e)) n += self(self, *q);
+    return n;
+  };
+  return count(count, program());
+}
 
 val JsProgram::in_avals() const {
   val a = val::array();
@@ -277,7 +288,7 @@ val collective_primitives_js() {
   return names;
 }
 
-JsProgram program_from_json_js(const std::string& text, const val& limits) {
+JsProgram program_from_json_js(const val& text, const val& limits) {
   return with_js_errors([&] {
     ir::ReadLimits lim;
     const auto number = [&](const char* key, double fallback) {
@@ -289,7 +300,7 @@ JsProgram program_from_json_js(const std::string& text, const val& limits) {
     lim.max_value_bytes = static_cast<int64_t>(number("maxValueBytes", static_cast<double>(lim.max_value_bytes)));
     lim.max_total_bytes = static_cast<int64_t>(number("maxTotalBytes", static_cast<double>(lim.max_total_bytes)));
     lim.max_work = number("maxWork", lim.max_work);
-    return JsProgram::of(ir::program_from_json(text, lim));
+    return JsProgram::of(ir::program_from_json(text_from_js(text), lim));
   });
 }
 

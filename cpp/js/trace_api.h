@@ -31,17 +31,19 @@ struct JsProgram {
   const ir::Program& program() const { return executable->program(); }
   /// A traced program made ready to run.
   static JsProgram of(ir::Program p);
-  /// jax.make_jaxpr's text.
-  std::string text() const;
+  /// jax.make_jaxpr's text (a JS string).
+  emscripten::val text() const;
   /// jax.make_jaxpr's text with the last `num_consts` inputs as constvars (closed-over arrays).
-  std::string text_with_consts(int num_consts) const;
+  emscripten::val text_with_consts(int num_consts) const;
   /// Where the text's nested programs (shard_map bodies) printed on several
   /// lines have their equations: [{first, last, equations}], lines [first, last).
   emscripten::val printed_bodies(int num_consts) const;
-  /// The JSON form (ir/json.h).
-  std::string json() const;
+  /// The JSON form (ir/json.h), as a JS string.
+  emscripten::val json() const;
   /// The JSON form of the program that runs (lowered), whose equations a timeline's spans index.
-  std::string lowered_json() const;
+  emscripten::val lowered_json() const;
+  /// The equations of the program that runs (lowered: a scan unrolled), nested bodies included.
+  double num_equations() const;
   /// The input avals as JS atoms without trace ids.
   emscripten::val in_avals() const;
   /// The output avals.
@@ -93,7 +95,7 @@ emscripten::val interpret_js(const JsProgram& program, const emscripten::val& in
 /// says within `limits` ({maxTextBytes, maxEquations, maxValueBytes,
 /// maxTotalBytes, maxWork}, each optional): how the judge rebuilds a program
 /// a sandbox traced.
-JsProgram program_from_json_js(const std::string& text, const emscripten::val& limits);
+JsProgram program_from_json_js(const emscripten::val& text, const emscripten::val& limits);
 /// The program running jax.lax function `name` with `args` on each device's
 /// block of an array of `dtype` and `shape` laid out by `in_spec` on `mesh`,
 /// the results laid out by `out_spec` (ir::collective_program): what the

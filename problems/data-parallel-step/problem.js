@@ -4,10 +4,10 @@ import { tracedScalar } from '../requirements.js';
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
-  w: { dtype: 'float32', shape: ['D', 'K'] },
-  b: { dtype: 'float32', shape: ['K'] },
-  x: { dtype: 'float32', shape: ['N', 'D'] },
-  y: { dtype: 'float32', shape: ['N', 'K'] },
+  w: { dtype: 'float32', shape: ['D', 'K'], values: { ge: -10, le: 10 } },
+  b: { dtype: 'float32', shape: ['K'], values: { ge: -10, le: 10 } },
+  x: { dtype: 'float32', shape: ['N', 'D'], values: { ge: -10, le: 10 } },
+  y: { dtype: 'float32', shape: ['N', 'K'], values: { ge: -20, le: 20 } },
   lr: { dtype: 'float32', shape: [], values: { gt: 0, le: 0.3 } },
 };
 

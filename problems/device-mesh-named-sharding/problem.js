@@ -5,7 +5,7 @@
  * do: placement copies values, so only float32 rounding (within the
  * tolerance) separates them from the reference.
  */
-const inputs = { x: { dtype: 'float32', shape: ['R', 'C'] } };
+const inputs = { x: { dtype: 'float32', shape: ['R', 'C'], values: { ge: -100, le: 100 } } };
 
 /** The dimensions' allowed sizes: R splits over 8 devices and C over 4. */
 const dims = { R: { oneOf: [8, 16] }, C: { oneOf: [4, 8, 12] } };

@@ -4,10 +4,10 @@ import { doesNotGrow } from '../requirements.js';
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
-  w: { dtype: 'float32', shape: ['D'] },
-  x: { dtype: 'float32', shape: ['N', 'D'] },
+  w: { dtype: 'float32', shape: ['D'], values: { ge: -5, le: 5 } },
+  x: { dtype: 'float32', shape: ['N', 'D'], values: { ge: -5, le: 5 } },
   y: { dtype: 'float32', shape: ['N'], values: { ge: -1, le: 1 } },
-  v: { dtype: 'float32', shape: ['D'] },
+  v: { dtype: 'float32', shape: ['D'], values: { ge: -5, le: 5 } },
 };
 
 /** The dimensions' allowed sizes (D never equals N: see validate). */

@@ -4,9 +4,9 @@ import { doesNotGrow } from '../requirements.js';
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
-  w: { dtype: 'float32', shape: ['D'] },
-  x: { dtype: 'float32', shape: ['B', 'D'] },
-  y: { dtype: 'float32', shape: ['B'] },
+  w: { dtype: 'float32', shape: ['D'], values: { ge: -10, le: 10 } },
+  x: { dtype: 'float32', shape: ['B', 'D'], values: { ge: -10, le: 10 } },
+  y: { dtype: 'float32', shape: ['B'], values: { ge: -10, le: 10 } },
   max_norm: { dtype: 'float32', shape: [], values: { gt: 0, le: 5 } },
 };
 

@@ -61,7 +61,8 @@ const requirements = [
       }
       // And the result must need what they bring: with their results replaced by zeros, it must change.
       const { changed, count } = await ablate((e) => e.primitive === 'ppermute');
-      if (count && !changed) return `the result does not depend on what the ppermute steps bring (it is the same with their results replaced by zeros): add each received message to the running sum with ${api('np.add')}`;
+      if (!count) return 'the body has no ppermute steps the result uses: each device must receive the other rows from its neighbour, one step at a time';
+      if (!changed) return `the result does not depend on what the ppermute steps bring (it is the same with their results replaced by zeros): add each received message to the running sum with ${api('np.add')}`;
       return true;
     },
   },

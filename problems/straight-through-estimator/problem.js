@@ -4,9 +4,9 @@ import { tracedScalar } from '../requirements.js';
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
-  w: { dtype: 'float32', shape: ['D'] },
-  x: { dtype: 'float32', shape: ['N', 'D'] },
-  y: { dtype: 'float32', shape: ['N'] },
+  w: { dtype: 'float32', shape: ['D'], values: { ge: -10, le: 10 } },
+  x: { dtype: 'float32', shape: ['N', 'D'], values: { ge: -10, le: 10 } },
+  y: { dtype: 'float32', shape: ['N'], values: { ge: -10, le: 10 } },
   lr: { dtype: 'float32', shape: [], values: { gt: 0, le: 1 } },
 };
 

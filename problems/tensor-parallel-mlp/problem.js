@@ -2,11 +2,11 @@
 
 /** The arguments, in the solution's order (format: web/checker/constraints.js). */
 const inputs = {
-  x: { dtype: 'float32', shape: ['B', 'D'] },
-  w1: { dtype: 'float32', shape: ['D', 'H'] },
-  b1: { dtype: 'float32', shape: ['H'] },
-  w2: { dtype: 'float32', shape: ['H', 'O'] },
-  b2: { dtype: 'float32', shape: ['O'] },
+  x: { dtype: 'float32', shape: ['B', 'D'], values: { ge: -10, le: 10 } },
+  w1: { dtype: 'float32', shape: ['D', 'H'], values: { ge: -10, le: 10 } },
+  b1: { dtype: 'float32', shape: ['H'], values: { ge: -10, le: 10 } },
+  w2: { dtype: 'float32', shape: ['H', 'O'], values: { ge: -10, le: 10 } },
+  b2: { dtype: 'float32', shape: ['O'], values: { ge: -10, le: 10 } },
 };
 
 /** The dimensions' allowed sizes: H splits evenly over the 8 devices. */

@@ -188,3 +188,16 @@ test("Python's sys.exit and refused system calls at import are verdicts naming t
     expect(report.cases[0].message, name).toMatch(message);
   }
 });
+
+test("constraints hold the value the argument will have: float32's 0.3 written out (0.30000001192092896) is a valid lr", () => {
+  const x = Array.from({ length: 8 }, (_, i) => [i, 1]);
+  const input = { w: [[0.5], [-0.5]], b: [0.1], x, y: x.map(([a]) => [2 * a]), lr: 0.30000001192092896 };
+  const r = cli('check', 'data-parallel-step', '--cases', file('boundary.json', JSON.stringify([{ input }])), '--json');
+  expect(r.status, r.stderr).toBe(0);
+});
+
+test('a placement-only problem is exact: the reference computes from the float32 values the solution receives', () => {
+  const r = cli('check', 'device-mesh-named-sharding', '--json');
+  expect(r.status, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout).cases.every((c) => c.maxAbsError === 0)).toBe(true);
+});

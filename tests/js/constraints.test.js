@@ -69,12 +69,25 @@ test("no statement's inline math spans a line (the page renders $...$ within one
 
 test('the one-line constraints text of the problems, derived from the data', () => {
   expect(Object.fromEntries(problems.map((p) => [p.id, p.constraints]))).toMatchObject({
-    'device-mesh-named-sharding': 'float32 x (R, C); R in {8, 16}; C in {4, 8, 12}; finite values',
-    'data-parallel-step': 'float32 w (D, K), b (K,), x (N, D), y (N, K), lr (a scalar); N in {8, 16, 24, 32}; 1 <= D <= 4; 1 <= K <= 3; finite values; 0 < lr <= 0.3',
-    'tensor-parallel-mlp': 'float32 x (B, D), w1 (D, H), b1 (H,), w2 (H, O), b2 (O,); 1 <= B <= 4; 1 <= D <= 5; H in {8, 16, 24, 32}; 1 <= O <= 4; finite values',
+    'device-mesh-named-sharding': 'float32 x (R, C); R in {8, 16}; C in {4, 8, 12}; values in [-100, 100]',
+    'data-parallel-step': 'float32 w (D, K), b (K,), x (N, D), y (N, K), lr (a scalar); N in {8, 16, 24, 32}; 1 <= D <= 4; 1 <= K <= 3; w in [-10, 10]; b in [-10, 10]; x in [-10, 10]; y in [-20, 20]; 0 < lr <= 0.3',
+    'tensor-parallel-mlp': 'float32 x (B, D), w1 (D, H), b1 (H,), w2 (H, O), b2 (O,); 1 <= B <= 4; 1 <= D <= 5; H in {8, 16, 24, 32}; 1 <= O <= 4; values in [-10, 10]',
     'ring-allreduce-ppermute': 'float32 x (8, N); 1 <= N <= 16; values in [-10, 10]',
     'ema-scan': 'float32 xs (T, D), decay (a scalar); 2 <= T <= 64; 1 <= D <= 8; xs in [-10, 10]; 0 < decay < 1',
   });
+});
+
+test('every float argument of every problem declares its range (a value in range gives a float32 result the float64 reference agrees with)', () => {
+  for (const p of problems) {
+    for (const [name, a] of Object.entries(p.inputs)) expect(a.values, `${p.id}: ${name}`).toBeDefined();
+  }
+});
+
+test('a float32 argument is held to its range as float32 holds it: float32 0.3 written out in full satisfies lr <= 0.3', () => {
+  expect(inRange({ gt: 0, le: 0.3 }, 0.30000001192092896, 'float32')).toBe(true);
+  expect(inRange({ gt: 0, le: 0.3 }, 0.30000001192092896)).toBe(false);
+  expect(inRange({ gt: 0, le: 0.3 }, 0.3000001, 'float32')).toBe(false);
+  expect(inRange({ ge: 1, le: 64 }, 64, 'int32')).toBe(true);
 });
 
 test('ranges: open and closed ends, one-sided bounds, per-argument ranges in the text', () => {

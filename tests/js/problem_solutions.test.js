@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { checkSolution } from '../../web/checker/engine.js';
 import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
+import { makeRng } from '../../web/checker/rng.js';
+import { validateCases } from '../../web/checker/validate_cases.js';
 import { expectAsDeclared, failures, knownSolutions, wrongSolutions } from './known_solutions.js';
 
 beforeAll(() => sl.init());
@@ -32,6 +34,29 @@ describe.each(PROBLEM_IDS)('%s', (id) => {
     const problem = await loadProblem(id);
     const f = failures(await checkSolution(problem, problem.solution, { seed: 13 }));
     expect(f.messages).toEqual([]);
+  });
+
+  test('the JavaScript reference passes cases drawn from the whole of every declared range (the ends included)', async () => {
+    const problem = await loadProblem(id);
+    const rng = makeRng(7);
+    const cases = [];
+    // A generated case's shapes and integers, its float arrays redrawn over their ranges: half at the ends, half anywhere.
+    for (let k = 0; cases.length < 8 && k < 200; k++) {
+      const g = problem.generate(rng);
+      const input = { ...g };
+      for (const [name, a] of Object.entries(problem.inputs)) {
+        const r = a.values;
+        if (a.dtype !== 'float32' || !a.shape.length) continue;
+        const [lo, hi] = [r.ge ?? r.gt, r.le ?? r.lt];
+        const draw = () => (k % 2 ? lo + (hi - lo) * rng.uniform(0, 1) : rng.pick([lo, hi]));
+        const redraw = (v) => (Array.isArray(v) ? v.map(redraw) : draw());
+        input[name] = redraw(g[name]);
+      }
+      // Some problems restrict their values further (validate: a vector of signs, a norm's relation).
+      if (!validateCases(problem, [{ input }])) cases.push({ input });
+    }
+    expect(cases.length).toBeGreaterThan(0);
+    expect(failures(await checkSolution(problem, problem.solution, { cases })).messages).toEqual([]);
   });
 
   test.each(knownSolutions(id, 'javascript').map((w) => [w.name, w]))('%s is judged as it says', async (_, w) => {

@@ -82,9 +82,12 @@ describe('inputs', () => {
   });
 
   test('the largest float32 passes; what rounds to Infinity does not', () => {
+    // An argument with no range of its own (every problem's declare one): only the dtype bounds it.
+    const problem = { args: ['x'], inputs: { x: { dtype: 'float32', shape: ['N'] } }, dims: { N: { min: 1, max: 4 } }, outputs: { y: { dtype: 'float32', shape: ['N'] } } };
     const big = 3.4028234663852886e38;
-    expect(validateCases(dataParallel, stepWith({ x: [[big], [-big], ...rows(6)] }))).toBeNull();
-    expect(validateCases(dataParallel, stepWith({ x: [[3.41e38], ...rows(7)] }))).toMatch(/^case 1: input x\[0\]\[0\] = 3\.41e\+38 is not a finite float32/);
+    expect(validateCases(problem, [{ input: { x: [big, -big] } }])).toBeNull();
+    expect(validateCases(problem, [{ input: { x: [3.41e38] } }])).toMatch(/^case 1: input x\[0\] = 3\.41e\+38 is not a finite float32/);
+    expect(validateCases(dataParallel, stepWith({ x: [[1e19], ...rows(7)] }))).toMatch(/^case 1: input x\[0\]\[0\] = 10000000000000000000 is out of range: the elements of x must satisfy -10 <= x <= 10$/);
   });
 
   test("a problem's validate(input) checks relations after the shapes, and its message is the case's", () => {

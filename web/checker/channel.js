@@ -5,8 +5,14 @@
 // SyntaxError in the CLI) and carries Node's internal messages too. Here
 // every line is read by code that turns anything malformed into an event.
 
-/** The longest line the judge reads from a sandbox (bytes): a trace of every signature, each under MAX_MESSAGE_CHARS. */
-export const MAX_LINE_BYTES = 64 << 20;
+import { MAX_TRACED_CHARS } from './protocol.js';
+
+/**
+ * The longest line the judge reads from a sandbox (bytes): the largest
+ * message, a 'traced' of MAX_TRACED_CHARS characters (up to 3 bytes each
+ * in UTF-8), with its envelope.
+ */
+export const MAX_LINE_BYTES = 3 * MAX_TRACED_CHARS + (1 << 20);
 
 /**
  * Reads and writes newline-delimited JSON over `socket` (a net.Socket).

@@ -28,8 +28,17 @@ export const allowsSize = (rule, size) => (rule.oneOf ? rule.oneOf.includes(size
 /** What a dimension must be, for messages: "one of 8, 16" or "between 1 and 4". */
 export const sizeRuleText = (rule) => (rule.oneOf ? `one of ${rule.oneOf.join(', ')}` : `between ${rule.min} and ${rule.max}`);
 
-/** Whether `v` lies in the value range `r` ({gt, ge, lt, le}, each optional). */
-export const inRange = (r, v) => !(v <= r.gt) && !(v < r.ge) && !(v >= r.lt) && !(v > r.le);
+/**
+ * Whether `v` lies in the value range `r` ({gt, ge, lt, le}, each optional),
+ * as an argument of `dtype` holds it: a float32 argument is compared after
+ * rounding to float32, with the bounds rounded too (0.30000001192092896,
+ * float32's 0.3 as a float32 array writes it out, satisfies lr <= 0.3).
+ */
+export function inRange(r, v, dtype = 'float64') {
+  const held = dtype === 'float32' ? Math.fround : (x) => x;
+  const [x, gt, ge, lt, le] = [v, r.gt, r.ge, r.lt, r.le].map((b) => (b === undefined ? b : held(b)));
+  return !(x <= gt) && !(x < ge) && !(x >= lt) && !(x > le);
+}
 
 /** A value range as an inequality on `name`: "0 < lr <= 0.3". */
 export function rangeText(name, r) {

@@ -26,16 +26,24 @@ const specEntries = (entries) => {
   return JSON.stringify(e);
 };
 
-/** The problem's cases: its examples and GENERATED_CASES cases from `seed` (or `custom` cases instead). */
+// An input as the solution receives it: each float32 argument rounded to float32 (the float64
+// reference then computes from exactly those values, so a result that only moves them is exact).
+function received(problem, input) {
+  const round = (v) => (Array.isArray(v) ? v.map(round) : Math.fround(v));
+  return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, (problem.inputs?.[k]?.dtype ?? 'float32') === 'float32' ? round(v) : v]));
+}
+
+/** The problem's cases: its examples and GENERATED_CASES cases from `seed` (or `custom` cases instead), their inputs as the solution receives them. */
 export function casesOf(problem, { seed, custom } = {}) {
-  if (custom) return custom.map((c, i) => ({ name: `case ${i + 1}`, input: c.input, expected: c.expected ?? problem.reference(c.input) }));
+  const of = (name, raw, expected) => {
+    const input = received(problem, raw);
+    return { name, input, expected: expected ?? problem.reference(input) };
+  };
+  if (custom) return custom.map((c, i) => of(`case ${i + 1}`, c.input, c.expected));
   const rng = makeRng(seed);
   return [
-    ...problem.examples.map((e, i) => ({ name: `example ${i + 1}`, input: e.input, expected: e.expected })),
-    ...Array.from({ length: GENERATED_CASES }, (_, i) => {
-      const input = problem.generate(rng);
-      return { name: `generated ${i + 1}`, input, expected: problem.reference(input) };
-    }),
+    ...problem.examples.map((e, i) => of(`example ${i + 1}`, e.input, e.expected)),
+    ...Array.from({ length: GENERATED_CASES }, (_, i) => of(`generated ${i + 1}`, problem.generate(rng))),
   ];
 }
 
@@ -206,6 +214,15 @@ async function ablate(problem, main, traced, tracedCase, select, deadline, clock
  */
 export const PROGRAM_LIMITS = Object.freeze({ maxValueBytes: 64 << 20, maxTotalBytes: 512 << 20, maxWork: 5e9 });
 
+/**
+ * What the judge takes from a sandbox in one check, every signature's
+ * program together: its own work (rebuilding, running, reading) grows with
+ * these, so they bound it before any of it is done. Per program the reader
+ * of jax.export also bounds the equations (20,000) and constants (8 MiB);
+ * the protocol bounds the text of all of them (MAX_TRACED_CHARS).
+ */
+export const PAYLOAD_LIMITS = Object.freeze({ maxTotalEquations: 60000 });
+
 /** A fresh seed for the generated cases of one check. */
 export function freshSeed() {
   return Math.floor(Math.random() * 2 ** 31);
@@ -291,17 +308,26 @@ export async function checkSolution(
       for (const x of entries) x.error = e.name === 'LoadError' ? loadError() : e.message;
       loadFailed = e.name === 'LoadError';
     }
+    // The payload's budget, spent signature by signature: past it, the rest is rejected unread.
+    let equations = PAYLOAD_LIMITS.maxTotalEquations;
+    const overBudget = `the solution's programs together are larger than the judge takes in one check (${PAYLOAD_LIMITS.maxTotalEquations} equations over all ${traces.length} argument signatures)`;
     traces.forEach((r, i) => {
       if (r.error) {
         entries[i].error = `the solution failed: ${r.error.name}: ${r.error.message}`;
         entries[i].traceError = r.error;
         return;
       }
+      if (equations <= 0) {
+        entries[i].error = overBudget;
+        return;
+      }
       try {
-        entries[i].program = sl.export.deserialize(r.exported, { limits: PROGRAM_LIMITS });
+        const limits = { ...PROGRAM_LIMITS, maxEquations: Math.min(sl.export.DEFAULT_LIMITS.maxEquations, equations) };
+        entries[i].program = sl.export.deserialize(r.exported, { limits });
         entries[i].text = r.exported;
+        equations -= entries[i].program.numEquations;
       } catch (e) {
-        entries[i].error = `the solution's program was rejected: ${e.name}: ${e.message}`;
+        entries[i].error = e.name === 'ResourceError' && equations < sl.export.DEFAULT_LIMITS.maxEquations ? overBudget : `the solution's program was rejected: ${e.name}: ${e.message}`;
       }
     });
     const caseResults = [];

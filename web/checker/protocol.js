@@ -25,6 +25,12 @@ export const MAX_MESSAGE_CHARS = 16 << 20;
 export const MAX_ERROR_NAME = 100;
 /** The longest error message a sandbox may send (the sandbox cuts longer ones). */
 export const MAX_ERROR_CHARS = 20000;
+/**
+ * The most text one 'traced' message carries, every result together: the
+ * judge's work rebuilding programs grows with it. A sandbox gives the
+ * signatures past it a ResourceError instead of their programs.
+ */
+export const MAX_TRACED_CHARS = 32 << 20;
 
 /** What the judge reports when a sandbox breaks the protocol. */
 export const MALFORMED = "the solution's sandbox sent a malformed message";
@@ -83,6 +89,8 @@ export function readSandboxMessage(m, s) {
       only('id', 'results');
       if (!s.ready || !s.pending || m.id !== s.pending.id) throw new ProtocolError("a 'traced' nobody asked for");
       if (!Array.isArray(m.results) || m.results.length !== s.pending.count) throw new ProtocolError("'traced' with the wrong number of results");
+      const size = m.results.reduce((n, r) => n + (typeof r?.exported === 'string' ? r.exported.length : typeof r?.error?.message === 'string' ? r.error.message.length : 0), 0);
+      if (size > MAX_TRACED_CHARS) throw new ProtocolError(`'traced' with more than ${MAX_TRACED_CHARS} characters of results`);
       const results = m.results.map((r) => {
         if (isObject(r) && Object.keys(r).length === 1 && isText(r.exported, MAX_MESSAGE_CHARS)) return { exported: r.exported };
         const e = isObject(r) && Object.keys(r).length === 1 ? r.error : null;

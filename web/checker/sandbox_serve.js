@@ -4,7 +4,7 @@
 // input value, expected value, reference or requirement ever comes here.
 
 import * as sl from '../lib/index.js';
-import { MAX_ERROR_CHARS, MAX_ERROR_NAME, PROTOCOL_VERSION } from './protocol.js';
+import { MAX_ERROR_CHARS, MAX_ERROR_NAME, MAX_TRACED_CHARS, PROTOCOL_VERSION } from './protocol.js';
 import { Sandbox } from './sandbox.js';
 
 
@@ -27,6 +27,24 @@ export async function traceAt(solution, signature) {
   } catch (e) {
     return { error: errorOf(e) };
   }
+}
+
+// A result in place of a program past the judge's budget (short: room for one per signature is kept).
+const OVER_BUDGET = {
+  error: { name: 'ResourceError', message: `the programs traced for the earlier argument signatures already fill the ${MAX_TRACED_CHARS >> 20} MiB of program text the judge takes in one check` },
+};
+
+/** traceAt for each of `signatures`, within MAX_TRACED_CHARS all together. */
+export async function traceAll(solution, signatures) {
+  let left = MAX_TRACED_CHARS - signatures.length * OVER_BUDGET.error.message.length;
+  const results = [];
+  for (const s of signatures) {
+    const r = await traceAt(solution, s);
+    const size = r.exported?.length ?? r.error.message.length;
+    results.push(size <= left ? r : OVER_BUDGET);
+    if (size <= left) left -= size;
+  }
+  return results;
 }
 
 /**
@@ -55,9 +73,7 @@ export async function serveSandbox({ post, onMessage, load, prepare, sources, sh
   }
   onMessage(async (m) => {
     if (m?.type !== 'trace' || !Array.isArray(m.signatures)) return;
-    const results = [];
-    for (const s of m.signatures) results.push(await traceAt(solution, s));
-    send({ type: 'traced', id: m.id, results });
+    send({ type: 'traced', id: m.id, results: await traceAll(solution, m.signatures) });
   });
   send({ type: 'ready' });
 }

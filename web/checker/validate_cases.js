@@ -74,7 +74,7 @@ function leafError(where, name, leaves, { dtype, values }) {
   const type = DTYPES[dtype];
   for (const [path, v] of leaves) {
     if (!type.test(v)) return `${where} ${path} = ${v} is not ${type.what}`;
-    if (values && !inRange(values, v)) {
+    if (values && !inRange(values, v, dtype)) {
       return path === name ? `${where} ${name} = ${v} is out of range: ${rangeText(name, values)} is required` : `${where} ${path} = ${v} is out of range: the elements of ${name} must satisfy ${rangeText(name, values)}`;
     }
   }
@@ -158,6 +158,9 @@ function caseError(problem, c) {
   return Object.hasOwn(c, 'expected') ? expectedError(problem, c.expected, dims) : null;
 }
 
+/** The most cases one check runs: the judge's work grows with them. */
+export const MAX_CASES = 1000;
+
 /**
  * The first thing wrong with `cases` (a parsed --cases file) for `problem`,
  * as a message naming the case (numbered from 1, as the report names them),
@@ -166,6 +169,7 @@ function caseError(problem, c) {
 export function validateCases(problem, cases) {
   if (!Array.isArray(cases)) return `expected a JSON array of cases [${CASE_FORMAT}, ...], got ${kind(cases)}`;
   if (!cases.length) return 'no cases to check: the array is empty';
+  if (cases.length > MAX_CASES) return `${cases.length} cases: a check runs at most ${MAX_CASES} (split them over several checks)`;
   for (const [i, c] of cases.entries()) {
     const error = caseError(problem, c);
     if (error) return `case ${i + 1}: ${error}`;

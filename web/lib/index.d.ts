@@ -247,6 +247,8 @@ export class Exported {
   jaxpr(): Jaxpr;
   /** The structured form of the program the devices run (lowered); a profiler timeline's spans index its equations. */
   loweredJSON(): object;
+  /** The equations the devices run per call: the lowered program's (a scan unrolled), nested bodies included. */
+  readonly numEquations: number;
   /** Runs it on arguments of the exported shapes. */
   call(...args: any[]): Promise<any>;
   /** The versioned JSON text deserialize() reads. */

@@ -65,6 +65,11 @@ export class Exported {
     return JSON.parse(this._traced.program.loweredJSON());
   }
 
+  /** The equations the devices run per call: the lowered program's (a scan unrolled), nested bodies included. */
+  get numEquations() {
+    return this._traced.program.numEquations();
+  }
+
   /** Calls the program on arguments of the exported shapes and dtypes: a Promise of the result tree, as a jit call. */
   call(...args) {
     try {
