@@ -10,6 +10,24 @@ import { expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+// The package's production dependencies, and theirs, packed from node_modules into `dir`: their tarballs' paths.
+function dependencyTarballs(dir) {
+  const seen = new Set();
+  const tarballs = [];
+  const pack = (deps) => {
+    for (const name of Object.keys(deps ?? {})) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const folder = join(root, 'node_modules', name);
+      const file = execFileSync('npm', ['pack', folder, '--pack-destination', dir, '--silent'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+      tarballs.push(join(dir, file));
+      pack(JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).dependencies);
+    }
+  };
+  pack(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies);
+  return tarballs;
+}
+
 test('npm pack, install into an empty project, run a jit step from node_modules', () => {
   const dir = mkdtempSync(join(tmpdir(), 'shardlab-pack-'));
   execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: root, encoding: 'utf8' });
@@ -24,7 +42,10 @@ test('npm pack, install into an empty project, run a jit step from node_modules'
   const app = join(dir, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', join(dir, tarball)], { cwd: app, encoding: 'utf8' });
+  // Offline and with an empty npm cache, as on a fresh machine: the package's dependencies come
+  // packed from this project's own node_modules, each with its own dependencies.
+  const packed = dependencyTarballs(dir);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', '--cache', join(dir, 'empty-cache'), ...packed, join(dir, tarball)], { cwd: app, encoding: 'utf8' });
   writeFileSync(
     join(app, 'main.mjs'),
     `import * as sl from 'shardlab';
