@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: ctest natively and under wasm (Node), Vitest, Playwright in
-# headless Chromium. Ends with one line "N passed, N failed".
+# headless Chromium, and the bench's smoke run (each group a test). Ends with
+# one line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
@@ -17,5 +18,7 @@ echo "== vitest"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 echo "== playwright (headless Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$results/playwright.json" npx playwright test -c tests/browser/playwright.config.js --reporter=list,json
+echo "== bench (--smoke: every row once, so the bench cannot rot unseen)"
+node scripts/bench/index.mjs --smoke --json "$results/bench-smoke.json" --svg build/bench/smoke.svg
 
 node scripts/test_summary.mjs "$results"

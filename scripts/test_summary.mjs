@@ -44,6 +44,8 @@ junit('ctest-native.xml', 'ctest native');
 junit('ctest-wasm.xml', 'ctest wasm');
 json('vitest.json', 'vitest', (r) => [r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0)]);
 json('playwright.json', 'playwright', (r) => [r.stats.expected + (r.stats.flaky ?? 0), r.stats.unexpected]);
+// Each bench group that ran its rows is a test passed, each that failed one failed.
+json('bench-smoke.json', 'bench smoke', (r) => [r.ran.length, r.failed.length]);
 
 for (const p of problems) console.log(`problem: ${p}`);
 console.log(`${passed} passed, ${failed} failed`);

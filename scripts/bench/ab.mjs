@@ -33,7 +33,7 @@ for (const { n, samples } of await wasmPsumSamples(loadDevices, [1, 1024, 65536,
   const s = [...samples].sort((a, b) => a - b);
   rows.push({ key: 'psum-wasm/' + n + ' floats', unit: 'us', median: s[s.length >> 1] });
 }
-for (const r of [...(await dispatchRows({ quick: true })), ...(await scaleRows({ quick: true }))]) {
+for (const r of [...(await dispatchRows({ level: 'quick' })), ...(await scaleRows({ level: 'quick' }))]) {
   if (r.group === 'dispatch' || r.group === 'scale') rows.push({ key: [r.group, r.impl, r.case, r.size].join('/'), unit: r.unit, median: r.median });
 }
 console.log(JSON.stringify(rows));

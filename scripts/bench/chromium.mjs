@@ -10,7 +10,7 @@ import { chromium } from '@playwright/test';
 const PORT = Number(process.env.SHARDLAB_BENCH_PORT ?? 8397);
 
 /** The rows of the page at `path` (from the repository's root), with the page's other results (`extra`), or throws with the page's error. */
-export async function chromiumPage(path, { quick = false } = {}) {
+export async function chromiumPage(path, { level = 'full' } = {}) {
   // --no-csp: the bench page maps 'shardlab' with an inline import map (Chromium has no external ones).
   const server = spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT), '--no-csp'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await once(server.stdout, 'data'); // it prints its address once listening
@@ -21,7 +21,7 @@ export async function chromiumPage(path, { quick = false } = {}) {
   try {
     const page = await browser.newPage();
     page.on('console', (m) => m.type() === 'error' && console.error(`[chromium] ${m.text()}`));
-    await page.goto(`http://127.0.0.1:${PORT}/${path}${quick ? '?quick' : ''}`);
+    await page.goto(`http://127.0.0.1:${PORT}/${path}?level=${level}`);
     await page.waitForFunction(() => window.__bench, null, { timeout: 15 * 60_000, polling: 1000 });
     const { error, rows, ...extra } = await page.evaluate(() => window.__bench);
     if (error) throw new Error(`the bench page ${path} failed: ${error}`);
@@ -33,4 +33,4 @@ export async function chromiumPage(path, { quick = false } = {}) {
 }
 
 /** The rows of scripts/bench/page.html (psum, dispatch, the checker per problem). */
-export const chromiumRows = async ({ quick = false } = {}) => (await chromiumPage('scripts/bench/page.html', { quick })).rows;
+export const chromiumRows = async ({ level = 'full' } = {}) => (await chromiumPage('scripts/bench/page.html', { level })).rows;

@@ -1,4 +1,4 @@
-// npm run bench:collectives [-- --json FILE] [--quick]
+// npm run bench:collectives [-- --json FILE] [--level full|quick|smoke]
 // psum latency (0 and 1 float per device) and throughput (2^10 .. 2^22 floats
 // per device) on 8 devices, for three implementations measured in one run:
 //   native       the C++ runtime built natively (tests/bench/collectives_bench)
@@ -14,14 +14,14 @@ import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { loadDevices } from '../../web/lib/runtime/devices.js';
 import { repsFor, wasmPsumSamples } from './psum_wasm.mjs';
-import { stats } from './stats.mjs';
+import { atLevel, stats } from './stats.mjs';
 
 const args = process.argv.slice(2);
 const jsonFile = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
-const quick = args.includes('--quick');
+const level = args.includes('--level') ? args[args.indexOf('--level') + 1] : 'full';
 // 0 floats: one barrier round, the floor under every small collective.
 const SIZES = [0, 1, 1 << 10, 1 << 16, 1 << 20, 1 << 22];
-const REPETITIONS = quick ? 3 : 7;
+const REPETITIONS = atLevel(level, { full: 7, quick: 3 });
 
 const rows = [];
 const add = (impl, n, samplesUs) => rows.push({ impl, op: 'psum', floats_per_device: n, ...mapStats(stats(samplesUs)) });

@@ -10,7 +10,7 @@ import { checkSolution } from '../../web/checker/engine.js';
 import { loadProblem, PROBLEM_IDS } from '../../web/checker/problems.js';
 import stepSolution from '../../problems/data-parallel-step/solution.mjs';
 import mlpSolution from '../../problems/tensor-parallel-mlp/solution.mjs';
-import { stats } from './stats.mjs';
+import { atLevel, stats } from './stats.mjs';
 
 const { P, lax } = sl;
 // Where the rows are measured: Node, or a page (scripts/bench/page.html).
@@ -49,12 +49,12 @@ const rand = (n, seed) => Array.from({ length: n }, (_, i) => Math.sin(seed * 97
 const mat = (r, c, seed) => Array.from({ length: r }, (_, i) => rand(c, seed + i));
 
 /** The dispatch rows. */
-export async function dispatchRows({ quick = false } = {}) {
+export async function dispatchRows({ level = 'full' } = {}) {
   await sl.init();
   // Many short samples: their median shrugs off the host's bursts better than few long ones.
-  const reps = quick ? 40 : 100;
-  const samples = quick ? 5 : 15;
-  const warmUpMs = quick ? 1500 : 5000;
+  const reps = atLevel(level, { full: 100, quick: 40, smoke: 5 });
+  const samples = atLevel(level, { full: 15, quick: 5 });
+  const warmUpMs = atLevel(level, { full: 5000, quick: 1500, smoke: 200 });
   const mesh = sl.makeMesh([8], ['data']);
   const rows = [];
   const add = (impl, name, size, st) => rows.push({ group: 'dispatch', impl, case: name, size, unit: 'us/call', min: st.min, median: st.median });
@@ -84,7 +84,7 @@ export async function dispatchRows({ quick = false } = {}) {
   for (const id of PROBLEM_IDS) {
     const problem = await loadProblem(id);
     const times = [];
-    for (let s = 0; s < (quick ? 2 : 5); s++) times.push((await checkSolution(problem, problem.solution, { seed: s })).timeMs * 1000);
+    for (let s = 0; s < atLevel(level, { full: 5, quick: 2 }); s++) times.push((await checkSolution(problem, problem.solution, { seed: s })).timeMs * 1000);
     const st = stats(times);
     rows.push({ group: 'checker', impl: env, case: id, size: '23 cases', unit: 'us/check', min: st.min, median: st.median });
   }

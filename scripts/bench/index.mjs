@@ -1,4 +1,4 @@
-// npm run bench [-- --json FILE] [--svg FILE] [--quick]: the benchmark suite:
+// npm run bench [-- --json FILE] [--svg FILE] [--quick | --smoke] [--groups a,b]: the benchmark suite:
 // Python (Pyodide's start, Python checks against JS checks, the page's first
 // Python result; scripts/bench/python.mjs);
 // psum latency and throughput (native, wasm, postMessage, plain-JS Atomics;
@@ -8,51 +8,56 @@
 // tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
 // kernel (wasm vs native, and each against its CPU's arithmetic ceiling), and
 // ShardLab against its peers, TensorFlow.js (wasm) and jax-js, on the same
-// work (scripts/bench/peers/). Prints a table with the
-// ratios, writes the rows as JSON ({"rows": [{group, impl, case, size, unit,
-// min, median}]}) and draws an SVG chart of the medians. (scripts/bench/ab.mjs
-// times two checkouts against each other, for refactors.)
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// work (scripts/bench/peers/). Each group runs in a process of its own
+// (group.mjs): one that fails or hangs is a row saying so, the others run,
+// and the run exits 1 at the end. Prints a table with the ratios, writes the
+// rows as JSON ({"level", "ran": [the groups that ran], "failed": [{group,
+// error}], "rows": [{group, impl, case, size, unit, min, median}]}) and draws
+// an SVG chart of the medians.
+// --quick takes fewer rounds; --smoke runs every row once (npm test runs it,
+// so the bench cannot rot unseen); --groups runs only those groups. (scripts/bench/ab.mjs times two checkouts
+// against each other, for refactors.)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dispatchRows } from './dispatch.mjs';
-import { kernelRows } from './kernels.mjs';
-import { scaleRows } from './scale.mjs';
 import { chartSvg } from './chart.mjs';
-import { chromiumRows } from './chromium.mjs';
-import { pythonRows } from './python.mjs';
-import { peerChromiumRows, peerRows } from './peers/index.mjs';
+import { GROUPS } from './group.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
-const quick = args.includes('--quick');
+const level = args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full';
 const jsonFile = opt('--json') ?? 'build/bench/bench.json';
 const svgFile = opt('--svg') ?? 'build/bench/bench.svg';
+// The longest a group may take before it is counted as hung.
+const GROUP_TIMEOUT_MS = { full: 40 * 60_000, quick: 15 * 60_000, smoke: 5 * 60_000 }[level];
 
-const tmp = join(mkdtempSync(join(tmpdir(), 'shardlab-bench-')), 'collectives.json');
-execFileSync(process.execPath, ['scripts/bench/collectives.mjs', '--json', tmp, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
-const collectives = JSON.parse(readFileSync(tmp, 'utf8')).rows.map((r) => ({
-  group: 'collectives',
-  impl: r.impl,
-  case: r.op,
-  size: String(r.floats_per_device),
-  unit: 'us/psum',
-  min: r.min_us,
-  median: r.median_us,
-}));
-const rows = [
-  ...collectives,
-  ...(await dispatchRows({ quick })),
-  ...(await chromiumRows({ quick })),
-  ...(await scaleRows({ quick })),
-  ...kernelRows({ quick }),
-  ...(await pythonRows({ quick })),
-];
-// The peers in Node, then in Chromium: what each library ran is printed with the table.
-const peers = await peerRows({ quick });
-const peersChromium = await peerChromiumRows({ quick });
-rows.push(...peers.rows, ...peersChromium.rows);
+const rows = [];
+const ran = [];
+const failed = [];
+const configs = {};
+const tmp = mkdtempSync(join(tmpdir(), 'shardlab-bench-'));
+const only = opt('--groups')?.split(',');
+const unknown = only?.filter((g) => !(g in GROUPS));
+if (unknown?.length) {
+  console.error(`bench: unknown group(s) ${unknown.join(', ')}; the groups are ${Object.keys(GROUPS).join(', ')}`);
+  process.exit(2);
+}
+for (const name of only ?? Object.keys(GROUPS)) {
+  const out = join(tmp, `${name}.json`);
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, ['scripts/bench/group.mjs', name, level, out], { stdio: ['ignore', 'inherit', 'inherit'], timeout: GROUP_TIMEOUT_MS });
+  const result = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+  if (r.status === 0 && result?.rows) {
+    rows.push(...result.rows);
+    ran.push(name);
+    if (result.configs) configs[name] = result.configs;
+  } else {
+    const how = r.error?.code === 'ETIMEDOUT' ? `hung past ${GROUP_TIMEOUT_MS / 60_000} min` : r.signal ? `killed by ${r.signal}` : `exit ${r.status}`;
+    failed.push({ group: name, error: (result?.error ?? how).slice(0, 400) });
+  }
+  process.stderr.write(`bench: ${name} ${failed.at(-1)?.group === name ? 'FAILED' : 'done'} in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+}
 
 const find = (group, impl, c, size) => rows.find((r) => r.group === group && r.impl === impl && r.case === c && (size === undefined || r.size === size));
 const ratio = (r) => {
@@ -105,12 +110,22 @@ const ratio = (r) => {
   }
   return '';
 };
+// A ratio against a row of a group that failed has nothing to compare with: it is left out.
+const ratioOf = (r) => {
+  try {
+    return ratio(r);
+  } catch {
+    return '';
+  }
+};
 console.log(['group', 'impl', 'case', 'size', 'unit', 'min', 'median', 'ratio'].join('\t'));
-for (const r of rows) console.log([r.group, r.impl, r.case, r.size, r.unit, r.min.toFixed(1), r.median.toFixed(1), ratio(r)].join('\t'));
-execFileSync('mkdir', ['-p', 'build/bench']);
-writeFileSync(jsonFile, `${JSON.stringify({ rows }, null, 1)}\n`);
+for (const r of rows) console.log([r.group, r.impl, r.case, r.size, r.unit, r.min.toFixed(1), r.median.toFixed(1), ratioOf(r)].join('\t'));
+for (const f of failed) console.log([f.group, 'FAILED', '', '', '', '', '', f.error].join('\t'));
+spawnSync('mkdir', ['-p', 'build/bench']);
+writeFileSync(jsonFile, `${JSON.stringify({ level, ran, failed, rows }, null, 1)}\n`);
 writeFileSync(svgFile, chartSvg(rows));
-const ranAs = (configs) => Object.entries(configs).map(([p, c]) => `${p}: ${c.backend}`).join('; ');
-console.log(`\npeers ran as, in Node: ${ranAs(peers.configs)}; in Chromium: ${ranAs(peersChromium.configs)}`);
+const ranAs = (c) => Object.entries(c ?? {}).map(([p, x]) => `${p}: ${x.backend}`).join('; ');
+if (configs.peers || configs['peers-chromium']) console.log(`\npeers ran as, in Node: ${ranAs(configs.peers)}; in Chromium: ${ranAs(configs['peers-chromium'])}`);
 console.log(`\nrows: ${jsonFile}\nchart: ${svgFile}`);
-process.exit(0);
+if (failed.length) console.log(`\n${failed.length} group(s) failed: ${failed.map((f) => f.group).join(', ')}`);
+process.exit(failed.length ? 1 : 0);

@@ -18,7 +18,7 @@
 // that a burst of load on a shared machine hits them all alike and the
 // ratios between them hold.
 import { execFileSync } from 'node:child_process';
-import { RowSamples } from './stats.mjs';
+import { atLevel, RowSamples } from './stats.mjs';
 
 const VARIANTS = [
   { impl: 'native', build: 'native', target: 'matmul_bench' },
@@ -46,14 +46,14 @@ function run({ build, target, impl, fused, node = [] }, args) {
 }
 
 /** The kernel rows ({group: 'kernels', impl, case: 'matmul' | 'peak', size, unit: 'GFLOP/s', min, median}). */
-export function kernelRows({ quick = false } = {}) {
+export function kernelRows({ level = 'full' } = {}) {
   for (const build of ['native', 'wasm']) {
     const targets = [...VARIANTS, PEAK].filter((v) => v.build === build).map((v) => v.target);
     execFileSync('cmake', ['--build', `build/${build}`, '-j', '2', '--target', ...targets], { stdio: 'ignore' });
   }
   const samples = new RowSamples(); // GFLOP/s per round
   const row = (impl, c, size) => ({ group: 'kernels', impl, case: c, size, unit: 'GFLOP/s' });
-  for (let round = 0; round < (quick ? 2 : 5); ++round) {
+  for (let round = 0; round < atLevel(level, { full: 5, quick: 2 }); ++round) {
     for (const v of VARIANTS) for (const r of run(v, [v.impl, '1'])) samples.add(row(v.impl, 'matmul', `${r.size}^3`), r.median_gflops);
     for (const r of run(PEAK, [])) samples.add(row(r.impl, 'peak', 'registers'), r.median_gflops);
   }

@@ -6,7 +6,7 @@
 // (B=256, D=1024, H=4096, O=1024; w1 by columns, w2 by rows).
 import { execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RowSamples } from './stats.mjs';
+import { atLevel, RowSamples } from './stats.mjs';
 
 const [N, D, K] = [65536, 256, 16];
 const [B, DD, H, O] = [256, 1024, 4096, 1024];
@@ -69,7 +69,7 @@ const reply = (kid) =>
  * round times one step of each case on each, then the native reference, so
  * that the machine's slow moments fall on all three alike.
  */
-export async function scaleRows({ quick = false } = {}) {
+export async function scaleRows({ level = 'full' } = {}) {
   execFileSync('cmake', ['--build', 'build/native', '--target', 'scale_bench'], { stdio: 'ignore' });
   const runtimes = [
     { impl: 'wasm-8-devices', devices: 8 },
@@ -80,7 +80,7 @@ export async function scaleRows({ quick = false } = {}) {
   const row = (impl, c) => ({ group: 'scale', impl, case: c, size: SIZES[c], unit: 'ms/step' });
   try {
     await Promise.all(kids.map(reply));
-    for (let round = 0; round < (quick ? 3 : 7); round++) {
+    for (let round = 0; round < atLevel(level, { full: 7, quick: 3 }); round++) {
       for (const c of Object.keys(SIZES)) {
         for (const [i, kid] of kids.entries()) {
           kid.send({ case: c });

@@ -26,3 +26,13 @@ export class RowSamples {
     return [...this._rows.values()].map(({ row, xs }) => ({ ...row, ...stats(xs) }));
   }
 }
+
+/**
+ * How much a bench run measures: 'full' (npm run bench), 'quick' (--quick:
+ * fewer rounds) or 'smoke' (--smoke: every row once, the shortest warm-ups,
+ * to show in `npm test` that every row still runs).
+ */
+export const LEVELS = ['full', 'quick', 'smoke'];
+
+/** The level's value of a setting: `full`, `quick` or `smoke` (1 by default: once). */
+export const atLevel = (level, { full, quick = full, smoke = 1 }) => ({ full, quick, smoke })[level] ?? full;

@@ -4,7 +4,7 @@
 // lockstep fallback, and products with fused multiply-adds.
 import { mkdirSync, symlinkSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { build } from 'vite';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -3,7 +3,7 @@
 // shows the failing requirement's message; an endless loop is stopped and the
 // page stays usable; the sharding picture shows 8 blocks for a split array.
 // Screenshots of the problem view and the results are kept as artifacts.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import PROBLEMS from '../../problems/index.js';
 import { APP_DIR, appUrl, root, solution, typeCode } from './app_page.js';
 

@@ -4,7 +4,7 @@
 // words, long axes folded with a way to see all; the learner's own input
 // validated against the constraints (the validator's reason, nothing run)
 // or run beside the reference's answer. Screenshots in light and dark.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import PROBLEMS from '../../problems/index.js';
 import { appUrl, root, seriousViolations, solution, typeCode } from './app_page.js';
 

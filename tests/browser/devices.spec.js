@@ -1,6 +1,6 @@
 // The wasm device runtime in headless Chromium: 8 Web Worker devices run a
 // psum, and the page's main thread keeps running while the devices work.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 
 test('psum on 8 Web Worker devices matches a serial float32 sum', async ({ page }) => {
   await page.goto('/tests/browser/pages/devices.html');

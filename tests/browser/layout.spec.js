@@ -4,7 +4,7 @@
 // across a reload; the editor resizes vertically; results arriving shift
 // nothing above them (no layout shift). And a solved problem's every tab
 // shows what it should. Screenshots are kept.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { appUrl, root, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer as netServer } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import PROBLEMS from '../../problems/index.js';
 import { createServer, preview } from 'vite';
 import { APP_DIR, appUrl } from './app_page.js';

@@ -4,7 +4,7 @@
 // literally, with no element or event handler added, and no script run (the
 // __pwned flag stays unset, also after hovering the pictures). And the built,
 // minified page names the API's errors by their classes (ValueError, ...).
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { appUrl, solution, typeCode } from './app_page.js';
 
 const IMG = '<img src=x onerror=window.__pwned=1>';

@@ -5,7 +5,7 @@
 // message, a worker that closes itself is reported at once, and nothing can
 // set the solved mark but a solution whose programs pass.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { APP_DIR, appUrl, root, solution, typeCode } from './app_page.js';
 
 // A ring "solution" that returns its input unchanged: wrong on every case.

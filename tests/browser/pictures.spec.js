@@ -3,7 +3,7 @@
 // pictures list exactly the marked equations (they keep no list of their
 // own). The program uses every collective the registry has, so a new one
 // must be added here to pass.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 
 test('the registry, the program JSON and the pictures agree on which primitives are collectives', async ({ page }) => {
   await page.goto('/tests/browser/pages/pictures.html');

@@ -6,7 +6,7 @@
 // stopped and the next run works; without isolation both languages run on
 // the lockstep executor; axe finds no serious or critical violation after a
 // run, light and dark. Screenshots are kept as artifacts.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { appUrl, root, seriousViolations, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;

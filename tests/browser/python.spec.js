@@ -5,7 +5,7 @@
 // language; the page stays responsive while Pyodide loads. One warm Python
 // worker serves successive checks. Screenshots are kept as artifacts.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import PROBLEMS from '../../problems/index.js';
 import { appUrl, root, typeCode } from './app_page.js';
 

@@ -3,7 +3,7 @@
 // computed here from the problem's mesh and specs, not by the page's code),
 // pictures named by argument and output key, and the ring all-reduce's
 // ppermutes drawn as rings with their bytes. Screenshots in light and dark.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import deviceMesh from '../../problems/device-mesh-named-sharding/problem.js';
 import { appUrl, root, solution, typeCode } from './app_page.js';
 

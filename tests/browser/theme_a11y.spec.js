@@ -4,7 +4,7 @@
 // the editor; axe (@axe-core/playwright) finds no serious or critical
 // violation on the list, a problem view and its results, in either theme.
 // Screenshots of the dark views are kept as artifacts.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { appUrl, root, seriousViolations, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;

@@ -5,7 +5,7 @@
 // pmean is one round per device. On the page without cross-origin isolation
 // (the lockstep worker) the same rounds show, with no waits. Screenshots of
 // both themes are kept.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { APP_DIR, appUrl, root, seriousViolations, solution, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;

@@ -81,3 +81,22 @@ test('malformed and hostile texts get named errors; the runtime stays usable', a
   expect(await (await e.call(sl.array(W), sl.array(X))).n.item()).toBe(16);
   e.dispose();
 });
+
+test('a program with no outputs resolves its call once the run has ended: the arguments may be disposed then, and nothing is left unhandled', async () => {
+  const unhandled = [];
+  const record = (e) => unhandled.push(e);
+  process.on('unhandledRejection', record);
+  try {
+    const exported = sl.export.export(() => undefined)(new sl.ShapeDtypeStruct([8, 1]));
+    for (let i = 0; i < 20; i++) {
+      const x = sl.array(Array.from({ length: 8 }, (_, k) => [k]));
+      expect(await exported.call(x)).toBe(undefined);
+      x.dispose();
+    }
+    exported.dispose();
+    await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    process.off('unhandledRejection', record);
+  }
+  expect(unhandled.map((e) => e.message)).toEqual([]);
+});

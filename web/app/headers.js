@@ -36,10 +36,12 @@ export const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data:",
   "object-src 'none'",
   "base-uri 'none'",
+  // No other site may frame the page (a framed checker could be dressed as another, or clicked through).
+  "frame-ancestors 'none'",
 ].join('; ');
 
-/** Every header of the page: isolation and the CSP. */
-export const PAGE_HEADERS = { ...ISOLATION_HEADERS, 'Content-Security-Policy': CONTENT_SECURITY_POLICY };
+/** Every header of the page: isolation, the CSP, and X-Frame-Options for browsers that predate frame-ancestors. */
+export const PAGE_HEADERS = { ...ISOLATION_HEADERS, 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Frame-Options': 'DENY' };
 
 /**
  * The CSP of the sandbox worker, where the learner's code runs
@@ -48,18 +50,19 @@ export const PAGE_HEADERS = { ...ISOLATION_HEADERS, 'Content-Security-Policy': C
  * script, the learner's module (blob:) and the module the page hands it
  * ('unsafe-eval', as the page's), and nothing else: default-src 'none'
  * leaves it no connection of any kind (fetch, XMLHttpRequest, WebSocket,
- * EventSource), no nested worker, and no import of the site's other scripts,
+ * EventSource), worker-src 'none' no nested worker (without it a worker from
+ * a blob: URL falls back to script-src and starts), and no import of the site's other scripts,
  * whose chunks hold the problems. The built worker is one file with no
  * imports, so this policy needs no 'self'.
  */
-export const SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src blob: 'unsafe-eval'"].join('; ');
+export const SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src blob: 'unsafe-eval'", "worker-src 'none'"].join('; ');
 
 /**
  * The same under Vite's dev server, which serves the worker's imports one
  * module at a time from the site: 'self' scripts too (so there the learner's
  * code could import the app's modules; the built page is what is published).
  */
-export const DEV_SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src 'self' blob: 'unsafe-eval'"].join('; ');
+export const DEV_SANDBOX_WORKER_POLICY = ["default-src 'none'", "script-src 'self' blob: 'unsafe-eval'", "worker-src 'none'"].join('; ');
 
 /**
  * Whether a request path names the sandbox worker's script: built,

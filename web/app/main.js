@@ -201,6 +201,8 @@ async function checkCode(p, lang, code, cases) {
   }
 }
 
+let reportsDrawn = 0;
+
 async function runChecks(p, lang, code, full) {
   if (checking) return; // the running check's results come first
   const out = document.getElementById('results');
@@ -214,6 +216,8 @@ async function runChecks(p, lang, code, full) {
   }
   if (full && report.passed) localStorage.setItem(solvedKey(p.id), '1');
   out.replaceChildren(renderReport(p, report, full));
+  // How many reports the page has drawn: what a script waits on for the next one (race-free, unlike an element's coming and going).
+  out.dataset.reports = String(++reportsDrawn);
 }
 
 // #/problem/<id>?lang=python|javascript (Python when not given); #/playground?lang=...[&code=...].

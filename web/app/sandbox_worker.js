@@ -1,16 +1,21 @@
 // The page's sandbox: a module worker where the learner's code runs, only to
 // be traced (web/checker/sandbox_serve.js). Its bundle holds no problem data:
 // the page sends the code, then asks for traces at argument shapes, and
-// computes every verdict itself from the programs it gets back.
-// JavaScript: one check per worker, over the worker's own messages. Python:
-// Pyodide starts at once from the files the page hands over, then each check
-// comes with a channel of its own ({run: {code, functionName, port}}).
+// computes every verdict itself from the programs it gets back. Every
+// worker serves one check: JavaScript comes with {init}; Python starts
+// Pyodide at once from the files the page hands over, then waits for the one
+// check it will serve ({run: {code, functionName}}), so each check starts
+// from a fresh interpreter.
 
 import * as sl from 'shardlab';
 import { serveSandbox } from '../checker/sandbox_serve.js';
 import { pythonSolution } from '../python/solution.js';
 import { importLearnerModule } from './learner_module.js';
+import { sealWorker } from './seal_worker.js';
 import { startHandedPython } from './worker_python.js';
+
+// The worker's own postMessage, kept before any learner code runs (it may replace self.postMessage).
+const post = self.postMessage.bind(self);
 
 async function loadJs(code) {
   let mod;
@@ -23,50 +28,44 @@ async function loadJs(code) {
   return mod.default;
 }
 
-// Serves Python checks: Pyodide starts now; each {run} gets a channel of its own.
-function servePython(init, receive) {
-  const print = (s) => console.log(s);
-  const python = startHandedPython(init.pyodide, { stdout: print, stderr: print });
-  python.then(() => self.postMessage({ pythonReady: true }));
-  receive((data) => {
-    const run = data?.run;
-    if (!run || !(run.port instanceof MessagePort)) return;
-    serveSandbox({
-      sources: init.sources,
-      post: (m) => run.port.postMessage(m),
-      onMessage: (f) => {
-        run.port.onmessage = (e) => f(e.data);
-      },
-      prepare: () => python,
-      load: async () => pythonSolution(await python, String(run.code), 'solution.py', String(run.functionName)),
-    });
-  });
-}
-
-// Messages after {init} wait here until the worker's server takes them (it
-// starts once this worker holds its lock; the page may post meanwhile).
+// Messages after {init} wait here until the worker's server takes them.
 const waiting = [];
 let take = (m) => waiting.push(m);
 const receive = (f) => {
   take = f;
   for (const m of waiting.splice(0)) f(m);
 };
+
+// Python: Pyodide starts now; the first {run} is the check this worker serves.
+function servePython(init) {
+  const print = (s) => console.log(s);
+  const python = startHandedPython(init.pyodide, { stdout: print, stderr: print });
+  python.then(() => post({ pythonReady: true }));
+  let run = null;
+  take = (m) => {
+    if (run || !m?.run) return;
+    run = m.run;
+    take = (x) => waiting.push(x);
+    serveSandbox({
+      sources: init.sources,
+      post,
+      onMessage: receive,
+      prepare: () => python,
+      load: async () => pythonSolution(await python, String(run.code), 'solution.py', String(run.functionName)),
+    });
+  };
+}
+
 let started = false;
 
-self.onmessage = async ({ data }) => {
+self.onmessage = ({ data }) => {
   if (!data?.init || started) return;
   started = true;
   self.onmessage = ({ data: m }) => take(m);
-  // Held until this worker goes (even by self.close()): how the page knows it has.
-  await new Promise((held) => navigator.locks.request(data.init.lock, () => (held(), new Promise(() => {}))));
+  sealWorker(() => post({ closing: true }));
   if (data.init.lang === 'python') {
-    servePython(data.init, receive);
+    servePython(data.init);
     return;
   }
-  serveSandbox({
-    sources: data.init.sources,
-    post: (m) => self.postMessage(m),
-    onMessage: receive,
-    load: () => loadJs(data.init.code),
-  });
+  serveSandbox({ sources: data.init.sources, post, onMessage: receive, load: () => loadJs(data.init.code) });
 };

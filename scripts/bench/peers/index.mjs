@@ -59,11 +59,11 @@ async function withChildren(body) {
 export const peerAgreement = () => withChildren((libraries) => agreement(libraries));
 
 /** The Node peer rows, and what each process ran (`configs`: backend, devices). */
-export const peerRows = ({ quick = false } = {}) => withChildren(async (libraries, configs) => ({ rows: await measure(libraries, { quick }), configs }));
+export const peerRows = ({ level = 'full' } = {}) => withChildren(async (libraries, configs) => ({ rows: await measure(libraries, { level }), configs }));
 
 /** The Chromium peer rows (impl "...-chromium"): the page built and run in headless Chromium; `configs` as it reports them. */
-export async function peerChromiumRows({ quick = false } = {}) {
+export async function peerChromiumRows({ level = 'full' } = {}) {
   await build({ configFile: fileURLToPath(new URL('vite.config.mjs', import.meta.url)) });
-  const { rows, extra } = await chromiumPage('build/bench/peers/page.html', { quick });
+  const { rows, extra } = await chromiumPage('build/bench/peers/page.html', { level });
   return { rows, configs: extra.configs };
 }

@@ -3,7 +3,7 @@
 // ShardLab's (cases.mjs's disagreement), then the libraries are timed in
 // interleaved rounds, so that a slow moment of the machine falls on all of
 // them alike. A library is {impl, ask(case) -> its host's ask (host.mjs)}.
-import { RowSamples } from '../stats.mjs';
+import { atLevel, RowSamples } from '../stats.mjs';
 import { CASES, disagreement, flopsOf, sizeText } from './cases.mjs';
 
 /** Calls per timed sample, by case: enough that a sample is not one timer tick. */
@@ -38,14 +38,14 @@ export async function agreement(libraries, { small = true } = {}) {
  * every case at its benchmark size. A peer that disagrees with ShardLab
  * throws: the bench would compare different work.
  */
-export async function measure(libraries, { quick = false } = {}) {
+export async function measure(libraries, { level = 'full' } = {}) {
   const samples = new RowSamples();
   for (const [c, spec] of Object.entries(CASES)) {
     for (const { impl, error } of await setUpAndCompare(libraries, c, false)) {
       if (error) throw new Error(`peers: ${impl} disagrees with ShardLab on ${c}: ${error}`);
     }
     const row = (impl) => ({ group: 'peers', impl, case: c, size: sizeText(spec.dims), unit: spec.unit });
-    for (let round = 0; round < (quick ? 2 : 5); round++) {
+    for (let round = 0; round < atLevel(level, { full: 5, quick: 2 }); round++) {
       for (const lib of libraries) {
         const { ms } = await lib.ask(c)({ time: c, reps: REPS[c] });
         samples.add(row(lib.impl), spec.unit === 'GFLOP/s' ? flopsOf(spec.dims) / (ms * 1e6) : spec.unit === 'us/call' ? ms * 1000 : ms);

@@ -9,7 +9,7 @@ import * as shardlab from './shardlab.mjs';
 import * as tfjs from './tfjs.mjs';
 import * as jaxjs from './jaxjs.mjs';
 
-const quick = new URLSearchParams(location.search).has('quick');
+const level = new URLSearchParams(location.search).get('level') ?? 'full';
 try {
   if (!crossOriginIsolated) throw new Error('the page is not cross-origin isolated');
   const configs = {
@@ -23,7 +23,7 @@ try {
     { impl: 'tfjs-wasm', ask: () => host.tfjs },
     { impl: 'jax-js', ask: () => host.jaxjs },
   ];
-  window.__bench = { rows: await measure(libraries, { quick }), configs };
+  window.__bench = { rows: await measure(libraries, { level }), configs };
 } catch (e) {
   window.__bench = { error: String(e?.stack ?? e) };
 }

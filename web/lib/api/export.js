@@ -79,8 +79,8 @@ export class Exported {
       if (sig.key !== want) {
         throw new ValueError(`Exported.call: the function was exported for arguments ${want} but is called with ${sig.key}`);
       }
-      const outs = execute(this._traced, sig.leaves, 'Exported.call');
-      return Promise.all(outs.map((o) => o._ready)).then(() => unflatten(this.outTree, outs));
+      const { outs, done } = execute(this._traced, sig.leaves, 'Exported.call');
+      return Promise.all([done, ...outs.map((o) => o._ready)]).then(() => unflatten(this.outTree, outs));
     } catch (e) {
       return Promise.reject(e);
     }

@@ -164,8 +164,12 @@ function scalarArray(runtime, mesh, x, scalarInts) {
 }
 
 /**
- * Runs a traced program on argument leaves; returns its outputs (leaves) as
- * future arrays, or computed ones in a blocking engine (init({blocking})).
+ * Runs a traced program on argument leaves: {outs, done}, its outputs
+ * (leaves) as future arrays, or computed ones in a blocking engine
+ * (init({blocking})), and `done`, which settles when the run has ended (a
+ * program with no outputs has nothing else to wait on: its arguments are
+ * read until then). A failed run rejects `done` and every output; `done`'s
+ * rejection is handled here, so it is only reported where it is awaited.
  */
 export function execute(tracedProgram, leaves, fn) {
   const { runtime, blocking } = engine();
@@ -176,7 +180,7 @@ export function execute(tracedProgram, leaves, fn) {
     try {
       const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => x._handle(fn), temps);
       const hs = runtime.runProgramSync(mesh._handle, tracedProgram.program, inputs);
-      return tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i]));
+      return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i])), done: Promise.resolve() };
     } finally {
       for (const h of temps) h.delete();
     }
@@ -193,7 +197,8 @@ export function execute(tracedProgram, leaves, fn) {
       for (const h of temps) h.delete();
     }
   })();
-  return tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i])));
+  done.catch(() => {});
+  return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i]))), done: done.then(() => {}) };
 }
 
 // The core arrays a run of `tracedProgram` takes: each argument leaf and
@@ -248,5 +253,5 @@ export function runEager(key, fn, args) {
   eagerCaches.set(key, cache);
   const name = key.split('|')[0];
   const { tracedProgram, leaves } = compiled(cache, fn, args, name, true);
-  return unflatten(tracedProgram.outDef, execute(tracedProgram, leaves, name));
+  return unflatten(tracedProgram.outDef, execute(tracedProgram, leaves, name).outs);
 }

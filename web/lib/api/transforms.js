@@ -40,7 +40,7 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
       return fn(...args.map((a, i) => (statics.includes(i) ? a : dyn[k++])));
     };
     const { tracedProgram, leaves } = compiled(cache, call, dynamic, 'jit');
-    return { outs: execute(tracedProgram, leaves, 'jit'), def: tracedProgram.outDef };
+    return { ...execute(tracedProgram, leaves, 'jit'), def: tracedProgram.outDef };
   };
   // Inside another trace: fn traced as a function of its non-static
   // arguments (closing over the trace's values), emitted as one jit equation.
@@ -66,7 +66,7 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
     } catch (e) {
       return Promise.reject(e);
     }
-    return Promise.all(run.outs.map((o) => o._ready)).then(() => unflatten(run.def, run.outs));
+    return Promise.all([run.done, ...run.outs.map((o) => o._ready)]).then(() => unflatten(run.def, run.outs));
   };
   /**
    * jax.jit's call as JAX makes it: returns the output tree at once, its
@@ -162,9 +162,9 @@ export function eagerly(name, g, args) {
     eagerPrograms.register(g, g._eager);
   }
   const { tracedProgram, leaves } = compiled(g._eager, g, args, name);
-  const outs = execute(tracedProgram, leaves, name);
+  const { outs, done } = execute(tracedProgram, leaves, name);
   // g (so its programs) stays alive until the run has submitted and finished.
-  Promise.allSettled(outs.map((o) => o._ready)).then(() => g);
+  Promise.allSettled([done]).then(() => g);
   return unflatten(tracedProgram.outDef, outs);
 }
 
