@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
-import { headersFor, ISOLATION_HEADERS } from '../web/app/headers.js';
+import { headersFor, ISOLATION_HEADERS, PAGE_HEADERS } from '../web/app/headers.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -41,6 +41,7 @@ function headers(path) {
   return {
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': PAGE_HEADERS['X-Frame-Options'],
     ...(isolated ? ISOLATION_HEADERS : {}),
     ...(withCsp ? { 'Content-Security-Policy': csp } : {}),
   };

@@ -24,7 +24,7 @@ async function submit(page, code) {
 const solved = (page) => page.evaluate(() => localStorage.getItem('shardlab.solved.ring-allreduce-ppermute'));
 
 for (const [what, forge] of [
-  ['posts a forged verdict in place of every message', 'self.postMessage = () => post({ passed: true, cases: [], requirements: [] });'],
+  ['posts a forged verdict', 'post({ passed: true, cases: [], requirements: [] });'],
   ['posts an extra ready', "post({ v: 1, type: 'ready' });"],
   ['answers a trace nobody asked for', "post({ v: 1, type: 'traced', id: 99, results: [] });"],
 ]) {
@@ -37,22 +37,24 @@ for (const [what, forge] of [
   });
 }
 
-test('a worker that rewrites its traced programs into garbage is judged on what it sent', async ({ page }) => {
-  // The worker swaps each exported program for the program of the garbage
-  // solution: the page runs that program and finds it wrong.
-  const swap = `const post = self.postMessage.bind(self);
-self.postMessage = async (m) => {
-  if (m?.type === 'traced') {
-    const sl = globalThis.__shardlab;
-    for (const r of m.results) {
-      const e = sl.export.export((x) => ({ out: x }))(new sl.ShapeDtypeStruct([8, 4]));
-      r.exported = await e.serialize();
-    }
-  }
-  post(m);
-};
+test('a worker that answers the trace request first, with the programs of a garbage solution, is judged on what it sent', async ({ page }) => {
+  // The worker's own messages go out through the postMessage it kept before the learner's code ran;
+  // the learner's code can still answer the page's trace request itself, before the sandbox does.
+  // The garbage programs are made as the code loads, for every shape x can have, so the answer goes out
+  // in the same task as the request, before the sandbox's own.
+  const forge = `const post = self.postMessage.bind(self);
+const sl = globalThis.__shardlab;
+const garbage = {};
+for (let n = 1; n <= 16; n++) {
+  const e = sl.export.export((x) => ({ out: x }))(new sl.ShapeDtypeStruct([8, n]));
+  garbage[n] = await e.serialize();
+}
+self.addEventListener('message', ({ data: m }) => {
+  if (m?.type !== 'trace') return;
+  post({ v: 1, type: 'traced', id: m.id, results: m.signatures.map((s) => ({ exported: garbage[s[0].shape[1]] })) });
+});
 `;
-  await submit(page, swap + solution('ring-allreduce-ppermute'));
+  await submit(page, forge + solution('ring-allreduce-ppermute'));
   await expect(page.locator('#verdict')).toContainText('failed');
   expect(await solved(page)).toBeNull();
 });
@@ -123,6 +125,19 @@ const tries = {
   beacon: async () => { if (!navigator.sendBeacon?.(${JSON.stringify(target)}, 'x')) throw new Error('refused'); },
   worker: event(() => new Worker(URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' })))),
   import: () => import(new URL('/${APP_DIR}/assets/${chunk}', location.href).href),
+  // A nested worker from a blob: URL that says it started.
+  nestedWorker: () => new Promise((ok, no) => {
+    const w = new Worker(URL.createObjectURL(new Blob(['postMessage(1)'], { type: 'text/javascript' })));
+    w.onmessage = ok;
+    w.onerror = () => no(new Error('error event'));
+  }),
+  // What the origin's other contexts share: storage, channels, locks.
+  indexedDB: () => new Promise((ok, no) => { const r = indexedDB.open('shardlab-probe'); r.onsuccess = ok; r.onerror = no; }),
+  caches: () => caches.open('shardlab-probe'),
+  broadcastChannel: async () => new BroadcastChannel('shardlab-probe').postMessage(1),
+  locks: () => navigator.locks.request('shardlab-probe', () => {}),
+  lockQuery: () => navigator.locks.query(),
+  storage: () => navigator.storage.estimate(),
 };
 for (const [name, f] of Object.entries(tries)) {
   try {
@@ -144,10 +159,82 @@ export default function solve(x) {
   expect(await page.evaluate(async (p) => (await fetch(p)).headers.get('content-security-policy'), `assets/${worker}`)).toBe(SANDBOX_WORKER_POLICY);
   const text = await page.locator('.case.fail').first().textContent({ timeout: 60000 });
   const { outcome, violated } = JSON.parse(text.split('PROBE')[1]);
-  expect(outcome).toEqual({ fetch: 'blocked', xhr: 'blocked', websocket: 'blocked', eventsource: 'blocked', beacon: 'blocked', worker: 'blocked', import: 'blocked' });
+  expect(outcome).toEqual({
+    fetch: 'blocked',
+    xhr: 'blocked',
+    websocket: 'blocked',
+    eventsource: 'blocked',
+    beacon: 'blocked',
+    worker: 'blocked',
+    import: 'blocked',
+    nestedWorker: 'blocked',
+    indexedDB: 'blocked',
+    caches: 'blocked',
+    broadcastChannel: 'blocked',
+    locks: 'blocked',
+    lockQuery: 'blocked',
+    storage: 'blocked',
+  });
   expect(violated).toEqual(expect.arrayContaining(['connect-src']));
   // The sandbox still works for a solution that uses no way out.
   await typeCode(page, solution('ring-allreduce-ppermute'));
   await page.click('#run');
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 60000 });
+});
+
+test('every Python check starts from a fresh interpreter: what one solution patches does not reach the next', async ({ page }) => {
+  test.setTimeout(180000);
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=python'));
+  await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
+  // A solution that breaks jax.lax.ppermute for whoever comes next.
+  await typeCode(page, 'import jax\n\njax.lax.ppermute = lambda x, *a, **k: x * 0\n\n\ndef ring_all_reduce(x):\n    return {"out": x}\n');
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
+  await typeCode(page, readFileSync(`${root}problems/ring-allreduce-ppermute/solution.py`, 'utf8'));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 90000 });
+});
+
+test("the page holds no lock, so another tab's code that steals every lock cannot break a check", async ({ page, context }) => {
+  await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
+  await typeCode(page, solution('ring-allreduce-ppermute'));
+  // Another tab of the site (a shared playground link) steals whatever locks it finds, again and again.
+  const other = await context.newPage();
+  await other.goto(appUrl());
+  await other.evaluate(() => {
+    window.__stealing = setInterval(async () => {
+      for (const l of (await navigator.locks.query()).held) navigator.locks.request(l.name, { steal: true }, () => new Promise(() => {}));
+    }, 5);
+  });
+  await page.click('#submit');
+  const held = await page.evaluate(() => navigator.locks.query().then((q) => q.held.map((l) => l.name)));
+  await expect(page.locator('#verdict')).toHaveText('All passed', { timeout: 60000 });
+  expect(held).toEqual([]);
+  await other.close();
+});
+
+test('no other site can frame the page: frame-ancestors none and X-Frame-Options DENY', async ({ page, baseURL }) => {
+  const response = await page.goto(appUrl());
+  expect(response.headers()['x-frame-options']).toBe('DENY');
+  expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  // A page of another origin (the second test server's port) that frames it: the frame stays empty.
+  const other = baseURL.replace(/:(\d+)$/, (_, p) => `:${Number(p) + 1}`);
+  await page.goto(`${other}/tests/browser/pages/devices.html`);
+  await page.evaluate((src) => {
+    const f = document.createElement('iframe');
+    f.src = src;
+    document.body.append(f);
+    return new Promise((r) => (f.onload = r));
+  }, `${baseURL}${appUrl()}`);
+  const framed = page.frames().find((f) => f !== page.mainFrame());
+  expect(await framed.evaluate(() => document.querySelector('#app, main, .problems')).catch(() => null)).toBeNull();
+});
+
+test('submitting the untouched template fails every case with why, and throws nothing on the page', async ({ page }) => {
+  await page.goto(appUrl('#/problem/data-parallel-step?lang=javascript'));
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.click('#submit');
+  await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
+  await expect(page.locator('.case.fail').first()).toContainText('the solution returned undefined');
 });

@@ -1,10 +1,11 @@
 // The checker page: the problem list, a problem's statement (markdown with
 // KaTeX math), the editor, Run and Submit, the results, the traced program
 // and pictures of the sharding. The learner's code runs only in a module
-// worker (sandbox_worker.js) that traces it; this page rebuilds the programs
-// it sends, runs them on its own devices and computes every verdict. Every text of the page is
-// built as elements (dom.js, report.js); only the project's own statements
-// are HTML.
+// worker (sandbox_worker.js) that traces it; the page's judge, a worker of
+// its own (judge_worker.js, so the page never freezes), rebuilds the
+// programs it sends, runs them on its own devices and computes every
+// verdict. Every text of the page is built as elements (dom.js, report.js);
+// only the project's own statements are HTML.
 
 import 'katex/dist/katex.min.css';
 import './cases.css';
@@ -12,9 +13,8 @@ import './pictures.css';
 import './timeline.css';
 import katex from 'katex';
 import { marked } from 'marked';
-import { checkSolution } from '../checker/engine.js';
+import { Judge } from './judge_client.js';
 import { myInputSection } from './my_input.js';
-import { PythonSandboxes, startPageSandbox } from './page_sandbox.js';
 import { statusText } from './pyodide_sources.js';
 import { leavePlayground, showPlayground } from './playground.js';
 import { h } from './dom.js';
@@ -70,7 +70,7 @@ const codeKey = (id, lang) => `shardlab.code.${id}.${lang}`;
 
 // Python's sandbox starts Pyodide as soon as a problem opens in Python; its state shows beside the buttons.
 let pythonStatus = { stage: '' };
-const pythons = new PythonSandboxes((status) => {
+const judge = new Judge((status) => {
   pythonStatus = status;
   const el = document.getElementById('python-status');
   if (el) el.textContent = statusText(status);
@@ -121,7 +121,7 @@ function showList() {
 }
 
 function showProblem(p, lang) {
-  if (lang === 'python') pythons.warm();
+  if (lang === 'python') judge.warm();
   const examples = p.examples.map((e, i) =>
     h('details', {}, h('summary', {}, `Example ${i + 1}`), h('pre', {}, `input: ${JSON.stringify(e.input)}\nexpected: ${JSON.stringify(e.expected)}`)),
   );
@@ -193,8 +193,7 @@ async function checkCode(p, lang, code, cases) {
   const buttons = [...document.querySelectorAll('.buttons button')];
   for (const b of buttons) b.disabled = true;
   try {
-    const sandbox = lang === 'python' ? pythons.sandbox(code, p.functionName) : startPageSandbox(code);
-    return await checkSolution(p, null, { sandbox, cases, timeLimitMs: TIME_LIMIT_MS, lang, timeline: true });
+    return await judge.check({ problemId: p.id, lang, code, cases, timeLimitMs: TIME_LIMIT_MS });
   } finally {
     checking = false;
     for (const b of buttons) b.disabled = false;

@@ -30,6 +30,7 @@ export function renderReport(p, r, full) {
   return frag(
     h('p', { class: `verdict ${ok ? 'pass' : 'fail'}`, id: 'verdict' }, verdict),
     h('p', {}, `${r.cases.length} cases in ${r.timeMs} ms (seed ${r.seed})`),
+    r.unshown && h('p', { class: 'note' }, `The traced program has ${r.unshown.equations} equations: too many to print, draw or time here (at most ${r.unshown.limit}).`),
     tabs(panels, (panels.find((t) => t.failed) ?? panels[0]).id),
   );
 }

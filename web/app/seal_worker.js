@@ -5,7 +5,8 @@
 // learner's code could read or take what the page or another tab holds),
 // and the one way out of the worker the page would not see at once.
 
-// The storage, channels and workers of the origin, by where the worker finds them.
+// The storage, channels and workers of the origin, by where the worker finds them (the global
+// object's own attributes, for [Global] interfaces, or their prototypes').
 const SHARED = {
   global: ['BroadcastChannel', 'Worker', 'SharedWorker', 'WebSocket', 'EventSource', 'indexedDB', 'caches'],
   WorkerGlobalScope: ['indexedDB', 'caches'],
@@ -24,9 +25,12 @@ export function sealWorker(onClose) {
     const proto = type === 'global' ? null : self[type]?.prototype;
     if (proto) for (const name of names) delete proto[name];
   }
-  const scope = self.WorkerGlobalScope.prototype;
-  const close = scope.close;
-  scope.close = function closeAndSay() {
+  // close() is DedicatedWorkerGlobalScope's, which WebIDL puts on the global object itself (an interface
+  // marked [Global]) where an engine follows it, else on a prototype: replaced where the worker finds it.
+  let owner = self;
+  while (owner && !Object.hasOwn(owner, 'close')) owner = Object.getPrototypeOf(owner);
+  const close = owner.close;
+  owner.close = function closeAndSay() {
     onClose();
     close.call(this);
   };
