@@ -4,7 +4,7 @@
 // --require-isolation (this machine has bubblewrap and user namespaces),
 // and none reaches anything outside the sandbox. A machine without
 // bubblewrap still checks, and says so; --require-isolation refuses it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -254,4 +254,12 @@ test("without bubblewrap the check still runs and says so; --require-isolation r
   expect(r.status, r.stderr).toBe(1);
   expect(r.report.passed).toBe(false);
   expect(outcomes(r.stderr).inspector).toBe('none');
+}, 120000);
+
+// As an unprivileged user the namespaces come from the user's own user namespace: the same isolation.
+// (Run where the tests run as root, as CI does here: the check runs again as `nobody`.)
+test.runIf(process.getuid?.() === 0 && existsSync('/usr/sbin/runuser'))('an unprivileged user gets the same isolation (the check run as nobody, --require-isolation)', async () => {
+  const r = spawnSync('/usr/sbin/runuser', ['-u', 'nobody', '--', process.execPath, 'web/checker/cli.js', 'check', 'ring-allreduce-ppermute', '--json', '--require-isolation'], { cwd: root, encoding: 'utf8', timeout: 120000 });
+  expect(r.status, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ passed: true, isolation: 'bubblewrap' });
 }, 120000);
