@@ -4,7 +4,7 @@
 // runs it again: if the outputs stay the same with the feature's results
 // replaced by zeros, the answer never needed them.
 
-const isProgram = (v) => v !== null && typeof v === 'object' && Array.isArray(v.eqns);
+import { subPrograms } from './jaxpr_query.js';
 
 /**
  * The exported text `text` (jax.export's, as the sandbox sent it) with each
@@ -19,7 +19,7 @@ export function ablated(text, select) {
   let count = 0;
   const walk = (p) => {
     p.eqns = p.eqns.map((e) => {
-      for (const v of Object.values(e.params)) (Array.isArray(v) ? v : [v]).filter(isProgram).forEach(walk);
+      subPrograms(e).forEach(walk);
       if (!select(e)) return e;
       const [x] = e.inputs;
       if (e.outputs.length !== 1 || !x || x.aval.str !== e.outputs[0].aval.str) {

@@ -5,14 +5,12 @@
 // the programs it ran, and returns a report the CLI and the page show.
 
 import * as sl from '../lib/index.js';
-import { nestFlat, numLeaves } from '../lib/api/tree.js';
-import { ablated } from './ablation.js';
+import { nestFlat } from '../lib/api/tree.js';
 import { entryMatcher, shapeOf } from './compare.js';
-import * as query from './jaxpr_query.js';
 import { liveProgram } from './live_program.js';
-import { apiName } from './names.js';
+import { runOn } from './program_runs.js';
+import { judgeRequirement } from './requirements_judge.js';
 import { makeRng } from './rng.js';
-import { rawOutputs } from './outputs.js';
 import { Deadline } from './sandbox.js';
 import { inProcessSandbox } from './sandbox_serve.js';
 import { solutionClock } from './solution_clock.js';
@@ -106,18 +104,13 @@ function checkBlocks(key, blocks, expected, matches) {
 async function runCase(problem, exported, c, deadline, clock) {
   const fail = (message) => ({ name: c.name, passed: false, maxAbsError: null, message, diffs: [] });
   if (exported.error) return fail(exported.error);
-  let raw;
-  const args = [];
   // Past the limit nothing more of the solution runs.
   if (deadline.passed) return fail(deadline.error().message);
+  let raw;
   try {
-    for (const name of problem.args) args.push(argValue(problem, name, c.input[name]));
-    // Past the limit the devices are stopped (a while_loop that never ends), so later calls can run.
-    raw = await rawOutputs(problem, await deadline.race(clock.running(exported.program.call(...args)), () => sl.cancel()));
+    raw = await runOn(problem, exported.program, c.input, deadline, clock);
   } catch (e) {
     return fail(e.name === 'TimeoutError' ? e.message : `the solution failed: ${e.name}: ${e.message}`);
-  } finally {
-    for (const a of args) if (typeof a !== 'number') a.dispose();
   }
   const keys = Object.keys(problem.outputs);
   if (raw.kind !== 'object' || keys.some((k) => !raw.keys.includes(k))) {
@@ -142,70 +135,9 @@ async function runCase(problem, exported, c, deadline, clock) {
   return result;
 }
 
-// A case's argument as the judge passes it: numbers stay numbers (f32[] inputs), arrays become arrays of the declared dtype.
-function argValue(problem, name, v) {
-  const dtype = problem.inputs?.[name]?.dtype ?? 'float32';
-  return typeof v === 'number' && dtype === 'float32' ? v : sl.array(v, { dtype });
-}
-
 // The signature the sandbox traces a case at: each argument's name, dtype and shape (`shapes` overrides some).
 function signatureOf(problem, input, shapes = {}) {
   return problem.args.map((name) => ({ name, dtype: problem.inputs?.[name]?.dtype ?? 'float32', shape: shapes[name] ?? shapeOf(input[name]) }));
-}
-
-// The names of the program's outputs by the result's top-level keys ({w: 'k', ...}), from its output tree.
-function outputNames(outTree, program) {
-  if (outTree?.kind !== 'object') return {};
-  const names = {};
-  let leaf = 0;
-  outTree.keys.forEach((k, i) => {
-    const child = outTree.children[i];
-    if (child.kind === 'leaf') names[k] = program.outvars[leaf]?.name;
-    leaf += numLeaves(child);
-  });
-  return names;
-}
-
-// Evaluates requirement `r` on the live program (a failed trace or load fails it with why).
-async function judgeRequirement(r, { problem, main, live, program, traces, input, caseResults, lang, loadFailed, ablate }) {
-  const api = (name) => apiName(name, lang);
-  if (!live) {
-    // A requirement may say what a failed trace means in its terms (e.g. a branch on a traced value).
-    const own = main.traceError && r.traceError?.(main.traceError, { lang, api });
-    const why = main.traceError ? `${main.traceError.name}: ${main.traceError.message}` : main.error;
-    return { id: r.id, passed: false, message: own || (loadFailed ? main.error : `the solution could not be traced: ${why}`) };
-  }
-  const vars = Object.fromEntries(problem.args.map((a, i) => [a, live.invars[i]?.name]));
-  const outputs = outputNames(main.program.outTree, live);
-  let verdict;
-  try {
-    verdict = await r.check({ jaxpr: live, traced: program, vars, outputs, input, caseResults, traces, query, lang, api, ablate });
-  } catch (e) {
-    verdict = `the requirement could not be evaluated (${e.message})`;
-  }
-  return { id: r.id, passed: verdict === true, message: verdict === true ? r.text : verdict };
-}
-
-// Whether the traced case's outputs change when the equations `select` picks compute zeros (ablation.js):
-// the program the sandbox sent, changed so, run again on the case's inputs.
-async function ablate(problem, main, traced, tracedCase, select, deadline, clock) {
-  if (!tracedCase?.outputs || !Object.keys(tracedCase.outputs).length) throw new Error('the traced case gave no outputs to compare');
-  const { text, count } = ablated(main.text, select);
-  const exported = sl.export.deserialize(text, { limits: PROGRAM_LIMITS });
-  const args = [];
-  try {
-    for (const name of problem.args) args.push(argValue(problem, name, traced.input[name]));
-    const raw = await rawOutputs(problem, await deadline.race(clock.running(exported.call(...args)), () => sl.cancel()));
-    const same = Object.entries(tracedCase.outputs).every(([k, v]) => {
-      const got = raw.values[k]?.data;
-      const want = [v].flat(Infinity);
-      return got && got.length === want.length && got.every((x, i) => Object.is(x, want[i]));
-    });
-    return { changed: !same, count };
-  } finally {
-    for (const a of args) if (typeof a !== 'number') a.dispose();
-    exported.dispose();
-  }
 }
 
 /**
@@ -359,23 +291,11 @@ export async function checkSolution(
       return programs.get(key);
     };
     const { jaxpr: live, traced: program } = programOf(mainKey);
-    const tracedCase = caseResults[cases.indexOf(traced)];
+    const run = { problem, input: traced.input, tracedCase: caseResults[cases.indexOf(traced)], deadline, clock, limits: PROGRAM_LIMITS };
     const requirements = [];
     for (const r of problem.requirements) {
-      requirements.push(
-        await judgeRequirement(r, {
-          problem,
-          main,
-          live,
-          program,
-          traces: Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(key)])),
-          input: traced.input,
-          caseResults,
-          lang,
-          loadFailed,
-          ablate: (select) => ablate(problem, main, traced, tracedCase, select, deadline, clock),
-        }),
-      );
+      const traces = Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(key)]));
+      requirements.push(await judgeRequirement(r, { main, live, program, traces, caseResults, lang, loadFailed, run }));
     }
     const publicCases = caseResults.map(({ name, passed, maxAbsError, message, diffs }) => ({ name, passed, maxAbsError, message, diffs }));
     return {

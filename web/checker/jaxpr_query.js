@@ -2,11 +2,15 @@
 // for the problems' structural requirements: the engine hands them to each
 // requirement's check as `query`, so problems import nothing of the checker.
 
-// The programs nested in equation `e`: every parameter that holds a program
-// or a list of them (a shard_map's jaxpr, a custom call's call_jaxpr, a
-// cond's branches, a loop's body).
-function subPrograms(e) {
-  const isProgram = (v) => v !== null && typeof v === 'object' && Array.isArray(v.eqns);
+/** Whether the parameter value `v` is a program (in the JSON form). */
+export const isProgram = (v) => v !== null && typeof v === 'object' && Array.isArray(v.eqns);
+
+/**
+ * The programs nested in equation `e`: every parameter that holds a program
+ * or a list of them (a shard_map's jaxpr, a custom call's call_jaxpr, a
+ * cond's branches, a loop's body).
+ */
+export function subPrograms(e) {
   return Object.values(e.params).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isProgram);
 }
 

@@ -6,10 +6,9 @@
 // shard_map input its body never uses). A requirement that asks for a
 // feature then finds it only where the answer flows through it.
 
-const isProgram = (v) => v !== null && typeof v === 'object' && Array.isArray(v.eqns);
+import { isProgram } from './jaxpr_query.js';
 
-
-// Each parameter of `e` holding a program or a list of them, with its programs mapped by `f`.
+// An equation's `params` with each program among them (alone or in a list) replaced by f(program).
 const mapPrograms = (params, f) =>
   Object.fromEntries(Object.entries(params).map(([k, v]) => [k, isProgram(v) ? f(v) : Array.isArray(v) && v.some(isProgram) ? v.map((p) => (isProgram(p) ? f(p) : p)) : v]));
 
@@ -18,7 +17,7 @@ const mapPrograms = (params, f) =>
  * program's equations: the jit's operands take the place of its program's
  * inputs, and its program's results the place of its outputs.
  */
-export function inlineJits(program) {
+function inlineJits(program) {
   const subst = new Map(); // a jit output's name -> the atom it is
   const atom = (a) => (a.name !== undefined && subst.has(a.name) ? subst.get(a.name) : a);
   const eqns = [];
