@@ -8,7 +8,6 @@
 #include "ir/json_read.h"
 #include "ir/print.h"
 #include "ir/rule.h"
-#include "js/js_text.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
 #include "js/js_errors.h"
@@ -18,6 +17,31 @@ namespace shardlab::js {
 using emscripten::val;
 
 namespace {
+
+// Long strings between JS and the module: a program's JSON form or text runs
+// to megabytes, and Embind's std::string conversion reads and writes the
+// heap one byte at a time from JS, which a growable heap makes slow (a 6 MB
+// program took 2 s each way). These copy the bytes in one call and let
+// TextEncoder and TextDecoder do the rest. (They live here, not in a file of
+// their own: LLVM 14 strips the thread-locals Embind's val::call declares
+// only from objects that also hold atomics, and the threadless module's link
+// refuses any left; this file holds atomics.)
+
+// `s` (UTF-8) as a JS string.
+val js_text(const std::string& s) {
+  // Copied out of the heap first: TextDecoder does not read shared memory.
+  val bytes = val::global("Uint8Array").new_(s.size());
+  bytes.call<void>("set", val(emscripten::typed_memory_view(s.size(), reinterpret_cast<const uint8_t*>(s.data()))));
+  return val::global("TextDecoder").new_().call<val>("decode", bytes);
+}
+
+// The UTF-8 bytes of the JS string `s`.
+std::string text_from_js(const val& s) {
+  const val bytes = val::global("TextEncoder").new_().call<val>("encode", s);
+  std::string out(bytes["length"].as<size_t>(), '\0');
+  val(emscripten::typed_memory_view(out.size(), reinterpret_cast<uint8_t*>(out.data()))).call<void>("set", bytes);
+  return out;
+}
 
 std::vector<std::string> strings_from_js(const val& v) {
   std::vector<std::string> out;
