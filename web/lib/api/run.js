@@ -197,8 +197,9 @@ export function execute(tracedProgram, leaves, fn) {
       for (const h of temps) h.delete();
     }
   })();
-  done.catch(() => {});
-  return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i]))), done: done.then(() => {}) };
+  const ended = done.then(() => {});
+  ended.catch(() => {}); // handled: the outputs carry a failed run's error to whoever reads them
+  return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i]))), done: ended };
 }
 
 // The core arrays a run of `tracedProgram` takes: each argument leaf and
