@@ -3,7 +3,7 @@
 
 #include "runtime/event.h"
 #include "runtime/large_blocks.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "runtime/timeline.h"
 #include "js/async_runtime.h"
 
@@ -17,7 +17,6 @@ using shardlab::js::DeviceMesh;
 std::string spec_str(const ShardedArray& a) { return a.spec().str(); }
 val spec_entries(const ShardedArray& a) { return shardlab::js::spec_to_js(a.spec()); }
 val global_shape(const ShardedArray& a) { return shardlab::js::shape_to_js(a.shape()); }
-val block_shape(const ShardedArray& a) { return shardlab::js::shape_to_js(a.block_shape()); }
 std::string dtype_of(const ShardedArray& a) { return shardlab::dtype_long_name(a.dtype()); }
 double block_elements(const ShardedArray& a) { return static_cast<double>(a.block_elements()); }
 uintptr_t block_ptr(const ShardedArray& a, int device) { return reinterpret_cast<uintptr_t>(a.block(device)); }
@@ -35,7 +34,6 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .class_function("put", &shardlab::js::put_array)
       .function("get", &shardlab::js::get_array)
       .function("shape", &global_shape)
-      .function("blockShape", &block_shape)
       .function("blockElements", &block_elements)
       .function("blockPtr", &block_ptr)
       .function("dtype", &dtype_of)
@@ -52,6 +50,4 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
   function("releaseFreeSpans", &shardlab::release_free_spans);
   function("deviceMemoryBytes",
            optional_override([] { return static_cast<double>(shardlab::platform::device_memory_bytes()); }));
-  function("setSpinBudgetNs",
-           optional_override([](double ns) { shardlab::set_spin_budget_ns(static_cast<int64_t>(ns)); }));
 }

@@ -6,7 +6,7 @@
 #include "exec/eval_eqn.h"
 #include "exec/timed.h"
 #include "runtime/errors.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "runtime/shape.h"
 #include "runtime/sizes.h"
 

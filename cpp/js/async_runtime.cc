@@ -13,11 +13,11 @@
 
 #include "js_errors.h"
 #include "runtime/errors.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "runtime/large_blocks.h"
 #include "runtime/sizes.h"
 #include "runtime/timeline.h"
-#include "platform/thread_cache_alloc.h"
+#include "js/thread_cache_alloc.h"
 
 namespace shardlab::js {
 

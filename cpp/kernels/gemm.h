@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 #if defined(__wasm_simd128__) && !defined(SHARDLAB_GEMM_EIGEN)
 #include <wasm_simd128.h>

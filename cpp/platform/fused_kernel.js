@@ -1,5 +1,5 @@
 // Emscripten JS library: the fused multiply-add matrix micro-kernel of
-// runtime/platform.h (platform::fused_micro_kernel), as a second, tiny wasm
+// platform/platform.h (platform::fused_micro_kernel), as a second, tiny wasm
 // module that every thread instantiates over the module's own memory when
 // its JS loads; the main module imports its function, so wasm calls wasm.
 // Why a second module: SIMD128 has no FMA, and relaxed SIMD's

@@ -1,4 +1,4 @@
-// Wasm implementation of runtime/platform.h: Atomics.wait/notify through
+// Wasm implementation of platform/platform.h: Atomics.wait/notify through
 // Emscripten's futex calls (std::atomic::wait in em++ 3.1.6 polls with sleeps,
 // and sched_yield does nothing in wasm, so neither is usable for waiting).
 #include <emscripten/heap.h>
@@ -7,7 +7,7 @@
 #include <climits>
 #include <cmath>
 
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 // Imports from our JS libraries, declared noexcept: a C function declared
 // without it may throw, so every call from a noexcept function (or one with

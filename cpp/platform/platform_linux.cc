@@ -5,7 +5,7 @@
 #include <climits>
 #include <ctime>
 
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 namespace shardlab::platform {
 

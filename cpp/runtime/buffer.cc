@@ -5,7 +5,7 @@
 
 #include "runtime/errors.h"
 #include "runtime/large_blocks.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "runtime/sizes.h"
 
 namespace shardlab {

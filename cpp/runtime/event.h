@@ -9,16 +9,14 @@
 #include <atomic>
 #include <cstdint>
 
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 namespace shardlab {
 
-/// Sets how long waiters spin before sleeping, in nanoseconds (default 2000).
-/// A time budget, not an iteration count: one spin costs ~15 ns natively
-/// (x86 pause) but ~1 ns in wasm.
-void set_spin_budget_ns(int64_t ns);
-/// The current spin budget in nanoseconds.
-int64_t spin_budget_ns();
+/// How long waiters spin before sleeping, in nanoseconds. A time budget,
+/// not an iteration count: one spin costs ~15 ns natively (x86 pause) but
+/// ~1 ns in wasm.
+constexpr int64_t kSpinBudgetNs = 2000;
 
 /// A futex word plus a count of sleepers; see the file comment.
 class EventCount {
@@ -30,7 +28,7 @@ class EventCount {
   void wait(Ready&& ready, bool spin = true) {
     if (ready()) return;
     if (spin) {
-      const int64_t deadline = platform::now_ns() + spin_budget_ns();
+      const int64_t deadline = platform::now_ns() + kSpinBudgetNs;
       for (int i = 1;; ++i) {
         if (ready()) return;
         platform::cpu_relax();

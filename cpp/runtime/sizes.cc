@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "runtime/errors.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 namespace shardlab {
 

@@ -1,6 +1,6 @@
 #include "runtime/timeline.h"
 
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 namespace shardlab {
 

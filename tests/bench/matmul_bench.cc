@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/gemm.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 
 int main(int argc, char** argv) {
   const char* impl = argc > 1 ? argv[1] : "unnamed";

@@ -16,7 +16,7 @@
 #include "ir/ops.h"
 #include "ir/print.h"
 #include "ir/vjp.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "ir/json_value.h"
 #include "ir_checks.h"
 #include "matmul_cases.h"

@@ -14,7 +14,7 @@
 #include "ir/ops.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "runtime/sizes.h"
 #include "test_util.h"
 

@@ -11,7 +11,7 @@
 #include "runtime/buffer.h"
 #include "runtime/errors.h"
 #include "runtime/large_blocks.h"
-#include "runtime/platform.h"
+#include "platform/platform.h"
 #include "runtime/sharded_array.h"
 #include "runtime/sizes.h"
 #include "test_util.h"

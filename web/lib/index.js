@@ -26,7 +26,7 @@ export {
   ResourceError,
   CancelledError,
 } from './errors.js';
-export * as np from './api/np.js';
+export * as np from './api/numpy/index.js';
 export * as lax from './api/lax.js';
 export * as nn from './api/nn.js';
 export * as random from './api/random.js';

@@ -5,7 +5,7 @@
 
 import { ValueError } from '../errors.js';
 import { array } from './array.js';
-import { add, astype, clip, less, notEqual } from './np.js';
+import { add, astype, clip, less, notEqual } from './numpy/math.js';
 import { avalOf, traced } from './operands.js';
 import { isLeafValue } from './run.js';
 import { currentTrace, engine, withTrace } from './state.js';

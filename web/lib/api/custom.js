@@ -5,7 +5,7 @@
 // JS with a trace to emit into.
 
 import { ValueError } from '../errors.js';
-import { add, zeros, zerosLike } from './np.js';
+import { add, zeros, zerosLike } from './numpy/math.js';
 import { avalOf, traced } from './operands.js';
 import { isLeafValue } from './run.js';
 import { currentTrace, withTrace } from './state.js';

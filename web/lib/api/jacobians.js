@@ -7,7 +7,7 @@
 
 import { ValueError } from '../errors.js';
 import { slice } from './lax.js';
-import { eye, reshape, zerosLike } from './np.js';
+import { eye, reshape, zerosLike } from './numpy/index.js';
 import { traced } from './operands.js';
 import { isLeafValue } from './run.js';
 import { currentTrace } from './state.js';

@@ -3,7 +3,7 @@
 
 import { at } from './indexing.js';
 import * as nn from './nn.js';
-import * as np from './np.js';
+import * as np from './numpy/index.js';
 import { ArrayBase } from './tracer.js';
 
 const METHODS = {

@@ -4,7 +4,7 @@
 import { ValueError } from '../errors.js';
 import { customJvp } from './custom.js';
 import { defop } from './op.js';
-import * as np from './np.js';
+import * as np from './numpy/index.js';
 import * as lax from './lax.js';
 
 /**

@@ -8,11 +8,6 @@ import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
 
-/** Whether x can be an array operand. */
-export function isArrayLike(x) {
-  return isTracer(x) || x instanceof DArray || typeof x === 'number' || typeof x === 'boolean' || isNumericData(x) || ArrayBuffer.isView(x);
-}
-
 /** {dtype, shape, weak} of an operand; weak for JS numbers. */
 export function avalOf(x, fn) {
   if (isTracer(x)) return { dtype: x.dtype, shape: x.shape, weak: Boolean(x.weak) };

@@ -11,7 +11,8 @@
 
 import { ShapeError, ValueError } from '../errors.js';
 import * as lax from './lax.js';
-import * as np from './np.js';
+import { normAxis } from './numpy/helpers.js';
+import * as np from './numpy/index.js';
 import { staticKey } from './op.js';
 import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './operands.js';
 import { runEager } from './run.js';
@@ -260,7 +261,7 @@ export function permutation(key, x, axis = 0, independent = false) {
   }
   const { shape } = avalOf(x, 'random.permutation');
   if (!shape.length) throw new ShapeError('random.permutation: x must be an integer or an array of rank 1 or more');
-  const ax = np.normAxis(axis, shape.length, 'random.permutation');
+  const ax = normAxis(axis, shape.length, 'random.permutation');
   return run('permutation', [ax, independent], [data, x], (k, v) => {
     if (independent || v.ndim === 1) return shuffleOf(k, v, ax);
     const order = shuffleOf(k, lax.iota('int32', v.shape[ax]), 0);
@@ -277,7 +278,7 @@ const TINY = 1.1754943508222875e-38; // float32's smallest normal number
 export function categorical(key, logits, axis = -1, shape = null) {
   const { data } = unpack(key, 'random.categorical');
   const ls = avalOf(logits, 'random.categorical').shape;
-  const ax = np.normAxis(axis, ls.length, 'random.categorical');
+  const ax = normAxis(axis, ls.length, 'random.categorical');
   const batch = ls.filter((_, d) => d !== ax);
   const s = shape === null ? batch : shapeOf(shape, 'random.categorical');
   if (s.length < batch.length || batch.some((n, i) => s[s.length - batch.length + i] !== n)) {

@@ -156,11 +156,4 @@ export function isTracer(x) {
   return x instanceof Tracer;
 }
 
-/** The current trace, or throws naming `fn` when there is none. */
-export function requireTrace(fn) {
-  const t = currentTrace();
-  if (!t) throw new ValueError(`${fn}: needs a traced function (inside jit, shardMap, grad or makeJaxpr)`);
-  return t;
-}
-
 export { state };

@@ -1,65 +1,12 @@
-"""jax.errors: the errors JAX raises while tracing, with JAX's messages."""
+"""jax.errors: the errors JAX raises while tracing, with JAX's messages (jax/_src/errors.py)."""
 
-_DOCS = "https://docs.jax.dev/en/latest/errors.html#jax.errors."
-
-
-class JAXTypeError(TypeError):
-    """Base of JAX's type errors about traced values."""
-
-
-class ConcretizationTypeError(JAXTypeError):
-    """A traced (abstract) value was used where a concrete one is needed."""
-
-    def __init__(self, tracer, context=""):
-        super().__init__(
-            "Abstract tracer value encountered where concrete value is expected: "
-            f"{_repr(tracer)}\n{context}\nSee {_DOCS}ConcretizationTypeError"
-        )
-
-
-class TracerBoolConversionError(ConcretizationTypeError):
-    """bool() of a traced value: `if tracer:` or `while tracer:`."""
-
-    def __init__(self, tracer):
-        JAXTypeError.__init__(
-            self,
-            f"Attempted boolean conversion of {_repr(tracer)}.\n"
-            "The value is abstract while the function is traced (under jax.jit, jax.grad, jax.shard_map, ...): "
-            "branch with jnp.where, jax.lax.select or jax.lax.cond instead, or make the value static.\n"
-            f"See {_DOCS}TracerBoolConversionError",
-        )
-
-
-class TracerIntegerConversionError(JAXTypeError):
-    """__index__ of a traced value (using it as a Python index)."""
-
-    def __init__(self, tracer):
-        super().__init__(
-            f"The __index__() method was called on {_repr(tracer)}\nSee {_DOCS}TracerIntegerConversionError"
-        )
-
-
-class TracerArrayConversionError(JAXTypeError):
-    """A traced value converted to a host array."""
-
-    def __init__(self, tracer):
-        super().__init__(
-            f"The numpy.ndarray conversion method __array__() was called on {_repr(tracer)}\n"
-            f"See {_DOCS}TracerArrayConversionError"
-        )
-
-
-class NonConcreteBooleanIndexError(JAXTypeError):
-    """A boolean mask index that is traced: the result's shape would depend on its values."""
-
-
-class UnexpectedTracerError(Exception):
-    """A traced value used after the function that made it returned."""
-
-
-class JaxRuntimeError(RuntimeError):
-    """An error while the devices ran a program (a failing device, exhausted memory)."""
-
-
-def _repr(tracer):
-    return f"traced array with shape {tracer.dtype}[{','.join(map(str, tracer.shape))}]"
+from ._src.errors import (  # noqa: F401
+    JAXTypeError,
+    ConcretizationTypeError,
+    TracerBoolConversionError,
+    TracerIntegerConversionError,
+    TracerArrayConversionError,
+    NonConcreteBooleanIndexError,
+    UnexpectedTracerError,
+    JaxRuntimeError,
+)

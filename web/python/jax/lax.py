@@ -1,19 +1,4 @@
-"""jax.lax: ShardLab's JS `lax` under JAX's names (the table in
-jax/_src/table.py): the collectives of a shard_map body and the primitives
-jax.numpy has no name for."""
+"""jax.lax: the collectives of a shard_map body and the primitives jax.numpy
+has no name for (jax/_src/lax.py)."""
 
-from ._src import table as _table
-
-globals().update(_table.functions("lax"))
-
-
-def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
-    """jax.lax.dynamic_slice_in_dim: dynamic_slice along one axis (0 elsewhere, the whole size)."""
-    starts = [0] * operand.ndim
-    sizes = list(operand.shape)
-    starts[axis] = start_index
-    sizes[axis] = slice_size
-    return dynamic_slice(operand, starts, sizes)  # noqa: F821 (from the table)
-
-
-from ._src.control_flow import cond, fori_loop, scan, switch, while_loop  # noqa: E402, F401
+from ._src.lax import *  # noqa: F401, F403

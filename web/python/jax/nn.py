@@ -1,5 +1,3 @@
-"""jax.nn: ShardLab's JS `nn` under JAX's names (the table in jax/_src/table.py)."""
+"""jax.nn: ShardLab's JS functions under JAX's names (jax/_src/nn.py)."""
 
-from ._src import table as _table
-
-globals().update(_table.functions("nn"))
+from ._src.nn import *  # noqa: F401, F403

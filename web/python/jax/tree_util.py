@@ -6,14 +6,7 @@ from ._src.pytree import (  # noqa: F401
     tree_flatten,
     tree_leaves,
     tree_map,
+    tree_reduce,
     tree_structure,
     tree_unflatten,
 )
-
-
-def tree_reduce(function, tree, initializer=None, is_leaf=None):
-    """jax.tree_util.tree_reduce."""
-    import functools
-
-    leaves = tree_leaves(tree, is_leaf)
-    return functools.reduce(function, leaves) if initializer is None else functools.reduce(function, leaves, initializer)

@@ -172,7 +172,7 @@ class _Jit:
 
 def _placed(tree, shardings, what):
     """tree's arrays device_put as `shardings` says: one sharding for all, or one per element of a tuple or list."""
-    from ..sharding import NamedSharding
+    from .sharding import NamedSharding
 
     if shardings is None or isinstance(shardings, NamedSharding):
         return device_put(tree, shardings)
@@ -232,7 +232,7 @@ def make_jaxpr(fun, static_argnums=()):
 
 
 def _js_arg(x):
-    from .. import ShapeDtypeStruct
+    from .devices import ShapeDtypeStruct
 
     return x if isinstance(x, ShapeDtypeStruct) else _as_leaf(x)
 
@@ -347,7 +347,7 @@ def jvp(fun, primals, tangents, has_aux=False):
 def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset(), check_vma=True):
     """jax.shard_map(f, mesh=..., in_specs=..., out_specs=..., check_vma=...);
     usable as a decorator, with functools.partial or with f left out."""
-    from ..sharding import Mesh, PartitionSpec
+    from .sharding import Mesh, PartitionSpec
 
     if f is None:
         return lambda g: shard_map(
@@ -384,7 +384,7 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
 
 def device_put(x, device=None):
     """jax.device_put(x, sharding): the arrays of pytree x placed as `sharding` says."""
-    from ..sharding import NamedSharding
+    from .sharding import NamedSharding
 
     leaves, tree = pytree.tree_flatten(x)
     if device is not None and not isinstance(device, NamedSharding):

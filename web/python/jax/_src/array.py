@@ -7,7 +7,7 @@ from .js import bridge, call, from_js, sl
 
 
 def _np():
-    from .. import numpy
+    from . import numpy
 
     return numpy
 
@@ -51,7 +51,7 @@ class Array:
     @property
     def sharding(self):
         """The NamedSharding of a concrete array."""
-        from ..sharding import NamedSharding
+        from .sharding import NamedSharding
 
         self._concrete("sharding")
         return NamedSharding._wrap(self._js.sharding)
@@ -62,7 +62,7 @@ class Array:
     # Conversions: JAX's errors on traced values.
 
     def _concrete(self, what):
-        from .. import errors
+        from . import errors
 
         if self._is_tracer():
             if what == "bool":
@@ -135,7 +135,7 @@ class Array:
         return self
 
     def __array__(self, *a, **k):
-        from .. import errors
+        from . import errors
 
         if self._is_tracer():
             raise errors.TracerArrayConversionError(self)

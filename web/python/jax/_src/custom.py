@@ -96,7 +96,7 @@ class custom_jvp(_Custom):
     def defjvps(self, *jvps):
         """One rule per argument, rule(tangent, primal_out, *primals), summed (None: no contribution)."""
 
-        from .. import numpy as jnp
+        from . import numpy as jnp
 
         def jvp(primals, tangents):
             out = self(*primals)

@@ -57,7 +57,7 @@ def from_js(v):
     if bridge.isArray(v):
         return _array.Array(v)
     if bridge.isKey(v):
-        from .. import random
+        from . import random
 
         return random.PRNGKeyArray(v)
     if bridge.isJsArray(v):
@@ -67,7 +67,7 @@ def from_js(v):
 
 # JS error names (ShardLab's categories) -> the Python exception JAX raises for them.
 def _python_error(name, message):
-    from .. import errors
+    from . import errors
 
     cls = {
         "ValueError": ValueError,

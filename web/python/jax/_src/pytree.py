@@ -178,3 +178,11 @@ def broadcast_prefix(prefix, tree, is_prefix_leaf, what):
 
     fill(prefix, tree, "")
     return out
+
+
+def tree_reduce(function, tree, initializer=None, is_leaf=None):
+    """jax.tree_util.tree_reduce."""
+    import functools
+
+    leaves = tree_leaves(tree, is_leaf)
+    return functools.reduce(function, leaves) if initializer is None else functools.reduce(function, leaves, initializer)

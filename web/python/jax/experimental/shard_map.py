@@ -1,15 +1,3 @@
-"""jax.experimental.shard_map: the older shard_map, with check_rep (deprecated in JAX 0.8; use jax.shard_map)."""
+"""jax.experimental.shard_map: the older shard_map, with check_rep (deprecated in JAX 0.8; use jax.shard_map; jax/_src/experimental.py)."""
 
-import warnings
-
-from .._src.api import shard_map as _shard_map
-
-
-def shard_map(f, mesh, in_specs, out_specs, check_rep=True, auto=frozenset()):
-    """jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs, check_rep)."""
-    warnings.warn(
-        "jax.experimental.shard_map is deprecated in v0.8.0. Used jax.shard_map instead.", DeprecationWarning, stacklevel=2
-    )
-    if auto:
-        raise NotImplementedError("shard_map: auto= is not supported (it was removed in JAX 0.8)")
-    return _shard_map(f, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=check_rep)
+from .._src.experimental import shard_map  # noqa: F401

@@ -1,5 +1,3 @@
-"""jax.numpy.linalg: ShardLab's JS functions under JAX's names (the table in jax/_src/table.py)."""
+"""jax.numpy.linalg: ShardLab's JS functions under JAX's names (jax/_src/linalg.py)."""
 
-from .._src import table as _table
-
-globals().update(_table.functions("numpy.linalg"))
+from .._src.linalg import *  # noqa: F401, F403

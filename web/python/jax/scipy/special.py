@@ -1,5 +1,3 @@
-"""jax.scipy.special: ShardLab's JS functions under JAX's names (the table in jax/_src/table.py)."""
+"""jax.scipy.special: ShardLab's JS functions under JAX's names (jax/_src/special.py)."""
 
-from .._src import table as _table
-
-globals().update(_table.functions("scipy.special"))
+from .._src.special import *  # noqa: F401, F403

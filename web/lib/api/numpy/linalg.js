@@ -1,9 +1,10 @@
 // np.linalg: vector and matrix norms (as np.linalg).
 
-import { ValueError } from '../errors.js';
-import { abs, asDtype, max, min, normAxis, power, reshape, sqrt, square, sum, notEqual } from './np.js';
-import { defop } from './op.js';
-import { traced, traceFor } from './operands.js';
+import { ValueError } from '../../errors.js';
+import { asDtype, normAxis } from './helpers.js';
+import { abs, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
+import { defop } from '../op.js';
+import { traced, traceFor } from '../operands.js';
 
 // A vector norm of v over `axis` (a list of one).
 function vectorNorm(v, ord, axis, keepdims) {

@@ -1,10 +1,11 @@
 // np.sort and np.argsort: the sort primitive along one axis (re-exported by np.js).
 
-import { ValueError } from '../errors.js';
-import { normAxis, reshape, subtract } from './np.js';
-import { flip } from './np_indexing.js';
-import { defop } from './op.js';
-import { traced, traceFor } from './operands.js';
+import { ValueError } from '../../errors.js';
+import { normAxis } from './helpers.js';
+import { reshape, subtract } from './math.js';
+import { flip } from './indexing.js';
+import { defop } from '../op.js';
+import { traced, traceFor } from '../operands.js';
 
 // The operand flattened (axis null) or as it is, and the axis to sort along.
 function along(name, x, axis) {

@@ -2,12 +2,13 @@
 // (the diagonal) and implicit output; operands contracted pairwise from the
 // left with dot_general (re-exported by np.js).
 
-import { ShapeError, ValueError } from '../errors.js';
-import { asDtype, broadcastTo, sum, transpose, where } from './np.js';
-import { avalOf, resultDtype, traced, traceFor } from './operands.js';
-import { staticKey } from './op.js';
-import { runEager } from './run.js';
-import { currentTrace } from './state.js';
+import { ShapeError, ValueError } from '../../errors.js';
+import { asDtype, selectWhere as where } from './helpers.js';
+import { broadcastTo, sum, transpose } from './math.js';
+import { avalOf, resultDtype, traced, traceFor } from '../operands.js';
+import { staticKey } from '../op.js';
+import { runEager } from '../run.js';
+import { currentTrace } from '../state.js';
 
 // Labels for the dimensions '...' stands for: private code points, the k-th from the right.
 const ellipsisLabel = (k) => String.fromCharCode(0x2460 + k);

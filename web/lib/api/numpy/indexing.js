@@ -1,11 +1,12 @@
 // numpy's indexing functions over x.at(...): take, take_along_axis and flip
 // (re-exported by np.js).
 
-import { ShapeError } from '../errors.js';
-import { getItem, modeOf, Slice } from './indexing.js';
-import { normAxis, reshape } from './np.js';
-import { defop } from './op.js';
-import { avalOf, traced, traceFor } from './operands.js';
+import { ShapeError } from '../../errors.js';
+import { getItem, modeOf, Slice } from '../indexing.js';
+import { normAxis } from './helpers.js';
+import { reshape } from './math.js';
+import { defop } from '../op.js';
+import { avalOf, traced, traceFor } from '../operands.js';
 
 const all = () => new Slice(null, null, null);
 

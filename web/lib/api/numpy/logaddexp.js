@@ -5,16 +5,17 @@
 // second derivative of softplus at 0 would come out 0 instead of 1/4. The
 // rule gives the smooth derivative instead.
 
-import { customJvp } from './custom.js';
-import { defop } from './op.js';
-import * as np from './np.js';
-import { avalOf } from './operands.js';
+import { customJvp } from '../custom.js';
+import { defop } from '../op.js';
+import { selectWhere as where } from './helpers.js';
+import * as np from './math.js';
+import { avalOf } from '../operands.js';
 
 // max(x1, x2) + log1p(e^-|x1 - x2|), or x1 + x2 where the difference is NaN (infinities of one sign).
 const core = customJvp(
   (x1, x2) => {
     const delta = np.subtract(x1, x2);
-    return np.where(np.isnan(delta), np.add(x1, x2), np.add(np.maximum(x1, x2), np.log1p(np.exp(np.negative(np.abs(delta))))));
+    return where(np.isnan(delta), np.add(x1, x2), np.add(np.maximum(x1, x2), np.log1p(np.exp(np.negative(np.abs(delta))))));
   },
   { name: 'logaddexp' },
 );
@@ -23,7 +24,7 @@ const core = customJvp(
 core.defjvp(
   ([x1, x2], [t1, t2]) => {
     const out = core(x1, x2);
-    const finite = (v) => np.where(np.equal(v, Infinity), 0, v);
+    const finite = (v) => where(np.equal(v, Infinity), 0, v);
     const weight = (x) => np.exp(np.subtract(finite(x), finite(out)));
     return [out, np.add(np.multiply(t1, weight(x1)), np.multiply(t2, weight(x2)))];
   },

@@ -3,14 +3,15 @@
 // `size` (JAX's rule); with it, each position is scattered to its rank among
 // the nonzero elements, the rest filled with fillValue.
 
-import { ConcretizationError, ValueError } from '../errors.js';
-import { concreteValues, updateItem } from './indexing.js';
-import { asDtype, cumsum, full, notEqual, reshape, subtract } from './np.js';
-import { avalOf, traced, traceFor } from './operands.js';
-import { staticKey } from './op.js';
-import { runEager } from './run.js';
-import { currentTrace } from './state.js';
-import { isTracer } from './tracer.js';
+import { ConcretizationError, ValueError } from '../../errors.js';
+import { concreteValues, updateItem } from '../indexing.js';
+import { asDtype, selectWhere } from './helpers.js';
+import { cumsum, full, notEqual, reshape, subtract } from './math.js';
+import { avalOf, traced, traceFor } from '../operands.js';
+import { staticKey } from '../op.js';
+import { runEager } from '../run.js';
+import { currentTrace } from '../state.js';
+import { isTracer } from '../tracer.js';
 
 function positions(a, size, fillValue) {
   const t = traceFor('nonzero');
@@ -50,4 +51,16 @@ export function nonzero(a, opts = {}) {
   }
   if (currentTrace()) return positions(a, size, fillValue);
   return runEager(`nonzero|${staticKey([size, fillValue])}`, (x) => positions(x, size, fillValue), [a]);
+}
+
+/**
+ * np.where(cond, x, y): x where cond is true, else y (select_n, broadcast).
+ * np.where(cond) alone is np.nonzero(cond).
+ */
+export function where(c, x, y, opts) {
+  if (x === undefined && y === undefined) return nonzero(c, opts);
+  if (x === undefined || y === undefined) {
+    throw new ValueError('np.where: either both or neither of the x and y arguments should be provided');
+  }
+  return selectWhere(c, x, y);
 }

@@ -1,58 +1,15 @@
-// sl.np: numpy's functions over traced values and arrays, with numpy's
-// broadcasting and dtype promotion (JS numbers are weakly typed, as Python
-// scalars in JAX), each lowered to the program's primitives.
+// numpy's elementwise arithmetic and functions, reductions, shapes and the
+// arrays it makes, over traced values and arrays, with numpy's broadcasting
+// and dtype promotion (JS numbers are weakly typed, as Python scalars in
+// JAX), each lowered to the program's primitives.
 
-import { ShapeError, ValueError } from '../errors.js';
-import { defop } from './op.js';
-import { nonzero } from './np_nonzero.js';
-import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from './operands.js';
-import { checkDimensions, checkFits, checkShape, isDimension, quote } from './shape.js';
-import { isTracer } from './tracer.js';
+import { ShapeError, ValueError } from '../../errors.js';
+import { defop } from '../op.js';
+import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../operands.js';
+import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../shape.js';
+import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, truth } from './helpers.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
-const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-
-/** Normalizes a possibly negative axis for rank `rank`; errors name `fn`. */
-export function normAxis(axis, rank, fn) {
-  if (!Number.isInteger(axis) || axis < -rank || axis >= rank) {
-    throw new ValueError(`${fn}: axis ${axis} is out of range for an array of rank ${rank}; valid axes are ${-rank}..${rank - 1}`);
-  }
-  return axis < 0 ? axis + rank : axis;
-}
-
-/** x as a traced value of dtype `dtype` (converting if needed). */
-export function asDtype(x, dtype) {
-  if (x.dtype === dtype) return x;
-  if (x._atom.literal !== undefined) return literalTracer(x._trace, x._atom.literal, dtype);
-  return emitHere('astype', 'convert_element_type', { new_dtype: dtype, weak_type: false }, [x]);
-}
-
-/** Traced x broadcast to `shape` (numpy's trailing alignment). */
-export function broadcastValue(x, shape) {
-  if (same(x.shape, shape)) return x;
-  const r = shape.length - x.ndim;
-  const dims = x.shape.map((_, i) => i + r);
-  return emitHere('broadcastTo', 'broadcast_in_dim', { shape, broadcast_dimensions: dims }, [x]);
-}
-
-/** Operands of an elementwise operation: traced, of one dtype, broadcast to
-  one shape (rank-0 operands stay scalars, which the primitives repeat). */
-export function elementwise(fn, xs, dtype) {
-  const t = traceFor(fn);
-  const avals = xs.map((x) => avalOf(x, fn));
-  const dt = dtype ?? resultDtype(avals);
-  const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`);
-  return xs.map((x, i) => {
-    const v = avals[i].weak && !isTracer(x) ? literalTracer(t, x, dt) : asDtype(traced(t, x, fn), dt);
-    return v.ndim === 0 && shape.length > 0 ? v : broadcastValue(v, shape);
-  });
-}
-
-/** Emits primitive `prim` into the current trace (operands of enclosing traces are captured). */
-export function emitHere(fn, prim, params, xs) {
-  const t = traceFor(fn);
-  return t.emit(prim, params, xs.map((x) => x.atomIn(t)))[0];
-}
 
 function binary(name, prim, { float = false } = {}) {
   return defop(name, 2, (x, y) => {
@@ -115,7 +72,7 @@ export const greater = compare('greater', 'gt');
 export const greaterEqual = compare('greaterEqual', 'ge');
 
 // Where both bool arrays are true (lax's `and`, written as a select).
-const both = (p, q) => where(p, q, zerosLike(q));
+const both = (p, q) => selectWhere(p, q, zerosLike(q));
 
 // x rem y on operands made elementwise: the remainder of truncating division (the sign of x).
 const rem = (fn, a, b) => emitHere(fn, 'rem', {}, [a, b]);
@@ -128,7 +85,7 @@ export const remainder = defop('remainder', 2, (x, y) => {
   const [a, b] = elementwise('remainder', [x, y]);
   const m = rem('remainder', a, b);
   if (a.dtype === 'uint32') return m; // unsigned: truncating and floored division agree
-  return where(both(notEqual(less(m, 0), less(b, 0)), notEqual(m, 0)), add(m, b), m);
+  return selectWhere(both(notEqual(less(m, 0), less(b, 0)), notEqual(m, 0)), add(m, b), m);
 });
 
 /** np.floorDivide (Python's x // y): floor(x / y), consistent with remainder, as jnp.floor_divide. */
@@ -138,11 +95,11 @@ export const floorDivide = defop('floorDivide', 2, (x, y) => {
   if (a.dtype === 'uint32') return emitHere('floorDivide', 'div', {}, [a, b]);
   if (a.dtype !== 'float32') {
     const q = emitHere('floorDivide', 'div', {}, [a, b]);
-    return where(both(notEqual(sign(a), sign(b)), notEqual(m, 0)), subtract(q, 1), q);
+    return selectWhere(both(notEqual(sign(a), sign(b)), notEqual(m, 0)), subtract(q, 1), q);
   }
   // JAX's float divmod: (a - m) / b, one less where m's sign differs from b's, rounded to the integer.
   const d = divide(subtract(a, m), b);
-  const fixed = where(both(notEqual(m, 0), notEqual(sign(b), sign(m))), subtract(d, 1), d);
+  const fixed = selectWhere(both(notEqual(m, 0), notEqual(sign(b), sign(m))), subtract(d, 1), d);
   return emitHere('floorDivide', 'round', { rounding_method: 0 }, [fixed]);
 });
 
@@ -167,7 +124,7 @@ export const floor = unary('floor', 'floor');
 /** The smallest integer >= x (float32). */
 export const ceil = unary('ceil', 'ceil');
 /** x rounded toward zero (float32): ceil below zero, floor above, as jnp.trunc. */
-export const trunc = defop('trunc', 1, (x) => where(less(x, 0), ceil(x), floor(x)));
+export const trunc = defop('trunc', 1, (x) => selectWhere(less(x, 0), ceil(x), floor(x)));
 /** Sine. */
 export const sin = unary('sin', 'sin');
 /** Cosine. */
@@ -215,9 +172,9 @@ export const nanToNum = defop('nanToNum', 1, (x, { nan = 0, posinf = null, negin
   const MAX = 3.4028234663852886e38;
   const v = traced(traceFor('nanToNum'), x, 'nanToNum');
   if (v.dtype !== 'float32') return v;
-  let out = where(isnan(v), nan, v);
-  out = where(equal(out, Infinity), posinf ?? MAX, out);
-  return where(equal(out, -Infinity), neginf ?? -MAX, out);
+  let out = selectWhere(isnan(v), nan, v);
+  out = selectWhere(equal(out, Infinity), posinf ?? MAX, out);
+  return selectWhere(equal(out, -Infinity), neginf ?? -MAX, out);
 });
 /** x rounded to an integer, halves to even (jnp.round). */
 export const round = defop('round', 1, (x) => {
@@ -225,26 +182,6 @@ export const round = defop('round', 1, (x) => {
   return emitHere('round', 'round', { rounding_method: 1 }, [v]);
 });
 
-/**
- * np.where(cond, x, y): x where cond is true, else y (select_n, broadcast).
- * np.where(cond) alone is np.nonzero(cond).
- */
-export function where(c, x, y, opts) {
-  if (x === undefined && y === undefined) return nonzero(c, opts);
-  if (x === undefined || y === undefined) {
-    throw new ValueError('np.where: either both or neither of the x and y arguments should be provided');
-  }
-  return select(c, x, y);
-}
-const select = defop('where', 3, (c, x, y) => {
-  const t = traceFor('where');
-  let cond = traced(t, c, 'where');
-  if (cond.dtype !== 'bool') cond = emitHere('where', 'ne', {}, [cond, literalTracer(t, 0, cond.dtype)]);
-  const [xv, yv] = elementwise('where', [x, y]);
-  const shape = broadcastShapes([cond.shape, xv.shape, yv.shape], 'np.where');
-  const b = (v) => (same(v.shape, shape) ? v : broadcastValue(v, shape));
-  return emitHere('where', 'select_n', {}, [b(cond), b(yv), b(xv)]);
-});
 
 /**
  * jnp.matmul: vectors, matrices and stacks of matrices whose leading (batch)
@@ -342,8 +279,6 @@ function reduction(name, prim, { finish, prepare = (v) => v, join } = {}) {
 }
 
 const countable = (v) => (v.dtype === 'bool' ? asDtype(v, 'int32') : v);
-/** v as bools: v itself for bools, else v != 0 (numpy's truth of a value). */
-export const truth = (v) => (v.dtype === 'bool' ? v : notEqual(v, 0));
 
 /** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial}). */
 export const sum = reduction('sum', 'reduce_sum', { prepare: countable, join: (s, i) => add(s, i) });
@@ -537,11 +472,3 @@ export const std = defop('std', 1, (x, opts) => sqrt(variance(x, opts)));
 export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x, 0), opts));
 
 export { variance as var };
-export * from './np_matrices.js';
-export * from './np_indexing.js';
-export * from './np_bitwise.js';
-export { nonzero } from './np_nonzero.js';
-export * from './np_sorting.js';
-export * from './np_einsum.js';
-export { logaddexp } from './np_logaddexp.js';
-export * as linalg from './np_linalg.js';

@@ -5,13 +5,14 @@
 // vstack, outer, inner, kron, roll, split, array_split, tile, repeat.
 // Re-exported by np.js.
 
-import { ShapeError, ValueError } from '../errors.js';
-import { dotGeneral, slice } from './lax.js';
-import { add, asDtype, broadcastTo, concatenate, equal, greaterEqual, multiply, normAxis, reshape, sum, transpose, where, zeros, zerosLike } from './np.js';
-import { take } from './np_indexing.js';
-import { defop } from './op.js';
-import { traced, traceFor } from './operands.js';
-import { checkShape, quote } from './shape.js';
+import { ShapeError, ValueError } from '../../errors.js';
+import { dotGeneral, slice } from '../lax.js';
+import { asDtype, normAxis, selectWhere as where } from './helpers.js';
+import { add, broadcastTo, concatenate, equal, greaterEqual, multiply, reshape, sum, transpose, zeros, zerosLike } from './math.js';
+import { take } from './indexing.js';
+import { defop } from '../op.js';
+import { traced, traceFor } from '../operands.js';
+import { checkShape, quote } from '../shape.js';
 
 // A traced value of x, for reading its shape.
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);

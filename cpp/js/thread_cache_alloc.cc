@@ -10,7 +10,7 @@
 // lockstep executor's values, frames) go to spans (runtime/large_blocks.h),
 // as device buffers do, so that freeing one does not leave a hole that the
 // small allocations split before the next call asks for it again.
-#include "platform/thread_cache_alloc.h"
+#include "js/thread_cache_alloc.h"
 
 #include <atomic>
 #include <cstddef>

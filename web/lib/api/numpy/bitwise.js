@@ -2,10 +2,10 @@
 // xor and not on integers and bools, the shifts, and the logical_* forms
 // (operands converted to bool first, as jnp's).
 
-import { ShapeError } from '../errors.js';
-import { elementwise, emitHere, truth } from './np.js';
-import { defop } from './op.js';
-import { traced, traceFor } from './operands.js';
+import { ShapeError } from '../../errors.js';
+import { elementwise, emitHere, truth } from './helpers.js';
+import { defop } from '../op.js';
+import { traced, traceFor } from '../operands.js';
 
 function integral(fn, xs, { bools = true } = {}) {
   const vs = elementwise(fn, xs);

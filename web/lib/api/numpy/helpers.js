@@ -1,0 +1,67 @@
+// What numpy's functions share (numpy/*.js): axes, dtypes, broadcasting and
+// emitting a primitive, and the three-operand where most of them choose
+// with. Not public: the face (numpy/index.js) exports none of it.
+
+import { ValueError } from '../../errors.js';
+import { defop } from '../op.js';
+import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../operands.js';
+import { isTracer } from '../tracer.js';
+
+/** Whether two shapes are equal. */
+export const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Normalizes a possibly negative axis for rank `rank`; errors name `fn`. */
+export function normAxis(axis, rank, fn) {
+  if (!Number.isInteger(axis) || axis < -rank || axis >= rank) {
+    throw new ValueError(`${fn}: axis ${axis} is out of range for an array of rank ${rank}; valid axes are ${-rank}..${rank - 1}`);
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+/** x as a traced value of dtype `dtype` (converting if needed). */
+export function asDtype(x, dtype) {
+  if (x.dtype === dtype) return x;
+  if (x._atom.literal !== undefined) return literalTracer(x._trace, x._atom.literal, dtype);
+  return emitHere('astype', 'convert_element_type', { new_dtype: dtype, weak_type: false }, [x]);
+}
+
+/** Traced x broadcast to `shape` (numpy's trailing alignment). */
+export function broadcastValue(x, shape) {
+  if (same(x.shape, shape)) return x;
+  const r = shape.length - x.ndim;
+  const dims = x.shape.map((_, i) => i + r);
+  return emitHere('broadcastTo', 'broadcast_in_dim', { shape, broadcast_dimensions: dims }, [x]);
+}
+
+/** Operands of an elementwise operation: traced, of one dtype, broadcast to
+  one shape (rank-0 operands stay scalars, which the primitives repeat). */
+export function elementwise(fn, xs, dtype) {
+  const t = traceFor(fn);
+  const avals = xs.map((x) => avalOf(x, fn));
+  const dt = dtype ?? resultDtype(avals);
+  const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`);
+  return xs.map((x, i) => {
+    const v = avals[i].weak && !isTracer(x) ? literalTracer(t, x, dt) : asDtype(traced(t, x, fn), dt);
+    return v.ndim === 0 && shape.length > 0 ? v : broadcastValue(v, shape);
+  });
+}
+
+/** Emits primitive `prim` into the current trace (operands of enclosing traces are captured). */
+export function emitHere(fn, prim, params, xs) {
+  const t = traceFor(fn);
+  return t.emit(prim, params, xs.map((x) => x.atomIn(t)))[0];
+}
+
+/** v as bools: v itself for bools, else v != 0 (numpy's truth of a value). */
+export const truth = (v) => (v.dtype === 'bool' ? v : emitHere('truth', 'ne', {}, elementwise('truth', [v, 0])));
+
+/** np.where(cond, x, y): x where cond is true, else y (select_n, broadcast). */
+export const selectWhere = defop('where', 3, (c, x, y) => {
+  const t = traceFor('where');
+  let cond = traced(t, c, 'where');
+  if (cond.dtype !== 'bool') cond = emitHere('where', 'ne', {}, [cond, literalTracer(t, 0, cond.dtype)]);
+  const [xv, yv] = elementwise('where', [x, y]);
+  const shape = broadcastShapes([cond.shape, xv.shape, yv.shape], 'np.where');
+  const b = (v) => (same(v.shape, shape) ? v : broadcastValue(v, shape));
+  return emitHere('where', 'select_n', {}, [b(cond), b(yv), b(xv)]);
+});

@@ -1,0 +1,14 @@
+// sl.np: numpy's functions over traced values and arrays, the face only:
+// each part (math, matrices, indexing, bitwise, nonzero, sorting, einsum,
+// logaddexp, linalg) holds its functions, helpers.js what they share, which
+// no public namespace exports.
+
+export * from './math.js';
+export * from './matrices.js';
+export * from './indexing.js';
+export * from './bitwise.js';
+export { nonzero, where } from './nonzero.js';
+export * from './sorting.js';
+export * from './einsum.js';
+export { logaddexp } from './logaddexp.js';
+export * as linalg from './linalg.js';

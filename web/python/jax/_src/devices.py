@@ -1,0 +1,71 @@
+"""The devices and the meshes over them (jax.devices, jax.make_mesh), and the
+abstract arguments and the waiting jax's top level offers."""
+
+from . import dtypes
+from .js import call, sl
+from .sharding import AxisType, Mesh, _types
+
+
+class Device:
+    """One of the devices (jax.devices())."""
+
+    platform = "cpu"
+    device_kind = "cpu"
+
+    def __init__(self, i):
+        self.id = i
+
+    def __repr__(self):
+        return f"CpuDevice(id={self.id})"
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("Device", self.id))
+
+
+def device_count():
+    """jax.device_count(): the number of devices (8 workers)."""
+    return int(sl.deviceCount())
+
+
+def local_device_count():
+    """jax.local_device_count()."""
+    return device_count()
+
+
+def devices(backend=None):
+    """jax.devices(): the devices."""
+    return [Device(i) for i in range(device_count())]
+
+
+def make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None):
+    """jax.make_mesh(axis_shapes, axis_names, axis_types): a mesh over the first
+    prod(axis_shapes) devices. As in JAX 0.11 its axes are Explicit unless
+    axis_types says otherwise."""
+    if isinstance(axis_names, str):
+        axis_names = (axis_names,)
+    types = _types(axis_types, len(tuple(axis_shapes)), AxisType.Explicit)
+    js_mesh = call(sl.makeMesh, list(axis_shapes), list(axis_names), {"axisTypes": [t.value for t in types]})
+    return Mesh(None, tuple(axis_names), _js=js_mesh)
+
+
+class ShapeDtypeStruct:
+    """jax.ShapeDtypeStruct(shape, dtype): an abstract argument."""
+
+    def __init__(self, shape, dtype, sharding=None):
+        self.shape = tuple(shape)
+        self.dtype = dtypes.dtype(dtype)
+        self.sharding = sharding
+
+    def __js__(self):
+        return call(sl.ShapeDtypeStruct.new, self.shape, self.dtype.name)
+
+    def __repr__(self):
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
+
+
+def block_until_ready(x):
+    """jax.block_until_ready(x): x (arrays are computed before they are returned)."""
+    return x

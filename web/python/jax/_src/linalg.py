@@ -1,0 +1,7 @@
+"""jax.numpy.linalg's functions: ShardLab's JS functions under JAX's names (the table in jax/_src/table.py)."""
+
+from . import table as _table
+
+_FUNCTIONS = _table.functions("numpy.linalg")
+globals().update(_FUNCTIONS)
+__all__ = sorted(_FUNCTIONS)

@@ -1,0 +1,157 @@
+"""jax.sharding's classes: Mesh, PartitionSpec, NamedSharding and AxisType over the JS API."""
+
+import enum
+
+from . import pytree
+from .js import call, sl, to_js_value
+
+
+class AxisType(enum.Enum):
+    """How a mesh axis is sharded (JAX 0.11): jax.make_mesh makes Explicit axes by default."""
+
+    Auto = "Auto"
+    Explicit = "Explicit"
+    Manual = "Manual"
+
+    def __repr__(self):
+        return f"AxisType.{self.name}"
+
+
+class PartitionSpec(tuple):
+    """jax.sharding.PartitionSpec (P): per dimension, None, a mesh axis name or a tuple of them."""
+
+    def __new__(cls, *entries):
+        for e in entries:
+            if not (e is None or isinstance(e, str) or (isinstance(e, tuple) and all(isinstance(a, str) for a in e))):
+                raise TypeError(f"PartitionSpec entries must be None, an axis name or a tuple of axis names; got {e!r}")
+        return super().__new__(cls, entries)
+
+    def __repr__(self):
+        return "P(" + ", ".join(repr(e) for e in self) + ")"
+
+    __str__ = __repr__
+
+    def __js__(self):
+        return sl.P(*[to_js_value(e) for e in self])
+
+
+class Mesh:
+    """jax.sharding.Mesh(devices, axis_names, axis_types=None): devices as a
+    (nested) list of jax.devices(), in mesh order. Axis types default to Auto
+    here, as JAX's Mesh does (jax.make_mesh defaults to Explicit)."""
+
+    def __init__(self, devices, axis_names, axis_types=None, *, _js=None):
+        if isinstance(axis_names, str):
+            axis_names = (axis_names,)
+        self.axis_names = tuple(axis_names)
+        if _js is None:
+            shape = _nested_shape(devices)
+            if len(shape) != len(self.axis_names):
+                raise ValueError(
+                    f"Mesh: devices of shape {tuple(shape)} need one axis name per dimension, got {self.axis_names}"
+                )
+            flat = pytree.tree_leaves(devices)
+            if [d.id for d in flat] != list(range(len(flat))):
+                raise ValueError("Mesh: ShardLab meshes take the first devices in order (jax.devices()[:n])")
+            types = _types(axis_types, len(shape), AxisType.Auto)
+            _js = call(sl.makeMesh, list(shape), list(self.axis_names), {"axisTypes": [t.value for t in types]})
+        self._js = _js
+        self.axis_types = tuple(AxisType(t) for t in _js.axisTypes)
+
+    @property
+    def shape(self):
+        """{axis name: size}."""
+        return dict(zip(self.axis_names, (int(s) for s in self._js.axisSizes)))
+
+    @property
+    def axis_sizes(self):
+        """The axis sizes."""
+        return tuple(int(s) for s in self._js.axisSizes)
+
+    @property
+    def size(self):
+        """The number of devices."""
+        return int(self._js.size)
+
+    @property
+    def devices(self):
+        """The devices, as nested lists in mesh order."""
+        from . import devices as all_devices
+
+        flat = all_devices()[: self.size]
+
+        def nest(sizes, items):
+            if len(sizes) == 1:
+                return list(items)
+            step = len(items) // sizes[0]
+            return [nest(sizes[1:], items[i * step : (i + 1) * step]) for i in range(sizes[0])]
+
+        return nest(list(self.axis_sizes), flat)
+
+    def __js__(self):
+        return self._js
+
+    def __eq__(self, other):
+        return isinstance(other, Mesh) and other._js.key == self._js.key and other.axis_types == self.axis_types
+
+    def __hash__(self):
+        return hash((str(self._js.key), self.axis_types))
+
+    def __repr__(self):
+        shape = ", ".join(f"'{n}': {s}" for n, s in self.shape.items())
+        types = ", ".join(t.name for t in self.axis_types)
+        return f"Mesh({shape}, axis_types=({types}{',' if len(self.axis_types) == 1 else ''}))"
+
+
+def _nested_shape(devices):
+    shape = []
+    d = devices
+    while isinstance(d, (list, tuple)):
+        shape.append(len(d))
+        d = d[0] if d else None
+    return shape
+
+
+def _types(axis_types, n, default):
+    if axis_types is None:
+        return (default,) * n
+    if isinstance(axis_types, AxisType):
+        axis_types = (axis_types,)
+    axis_types = tuple(axis_types)
+    if len(axis_types) != n or not all(isinstance(t, AxisType) for t in axis_types):
+        raise ValueError(f"axis_types must be {n} jax.sharding.AxisType values, got {axis_types!r}")
+    return axis_types
+
+
+class NamedSharding:
+    """jax.sharding.NamedSharding(mesh, spec)."""
+
+    def __init__(self, mesh, spec=PartitionSpec()):
+        if not isinstance(mesh, Mesh):
+            raise TypeError(f"NamedSharding: mesh must be a jax.sharding.Mesh, got {type(mesh).__name__}")
+        if not isinstance(spec, PartitionSpec):
+            raise TypeError(f"NamedSharding: spec must be a PartitionSpec, got {spec!r}")
+        self.mesh = mesh
+        self.spec = spec
+
+    @classmethod
+    def _wrap(cls, js_sharding):
+        m = js_sharding.mesh
+        mesh = Mesh(None, tuple(m.axisNames), _js=m)
+        entries = [None if e is None else (e if isinstance(e, str) else tuple(e)) for e in js_sharding.spec.entries]
+        return cls(mesh, PartitionSpec(*entries))
+
+    def __js__(self):
+        return sl.NamedSharding.new(self.mesh._js, self.spec.__js__())
+
+    def __eq__(self, other):
+        return isinstance(other, NamedSharding) and other.mesh == self.mesh and other.spec == self.spec
+
+    def __hash__(self):
+        return hash((self.mesh, self.spec))
+
+    def __repr__(self):
+        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
+
+
+P = PartitionSpec
