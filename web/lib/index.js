@@ -32,6 +32,8 @@ export * as nn from './api/nn.js';
 export * as random from './api/random.js';
 export * as profiler from './api/profiler.js';
 export * as export from './api/export.js';
+// Every public function once: its JAX name and how Python's jax binds it.
+export * as manifest from './api/manifest.js';
 // The device runtime underneath (meshes, sharded arrays and single collectives).
 export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';
 export { moduleSources } from './runtime/load_module.js';

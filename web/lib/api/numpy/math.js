@@ -457,7 +457,7 @@ export const clip = defop('clip', 1, (x, lo, hi) => {
 });
 
 /** The variance over `axis` (float32): the squared deviations summed, divided by n - ddof (ddof 0), as jnp.var. */
-export const variance = defop('var', 1, (x, opts) => {
+const variance = defop('var', 1, (x, opts) => {
   const { axis, keepdims } = reductionOpts(opts);
   const ddof = opts?.ddof ?? 0;
   const v = asDtype(traced(traceFor('var'), x, 'var'), 'float32');

@@ -1,0 +1,105 @@
+// The API manifest (web/lib/api/manifest.js) is the one home of each public
+// function's facts, and every face is held to it both ways (issue 34): the
+// JS exports, the declarations of index.d.ts, the README's API table,
+// Python's jax (every name it binds resolves) and docs/python.md's table.
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { beforeAll, expect, test } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+import { MANIFEST } from '../../web/lib/api/manifest.js';
+import { runPython, warmPython } from './python_env.js';
+
+const root = new URL('../../', import.meta.url);
+const read = (path) => readFileSync(new URL(path, root), 'utf8');
+
+beforeAll(() => warmPython(), 120000);
+
+const at = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+// The namespaces of the JS API whose functions the manifest lists, besides the top level.
+const NAMESPACES = ['np', 'np.linalg', 'lax', 'nn', 'random', 'profiler', 'export'];
+// A function the API exports (classes, named with a capital, are types: P is the one function so named).
+const isFunctionName = (obj, k) => typeof obj[k] === 'function' && (/^[a-z]/.test(k) || k === 'P' || k === 'PRNGKey');
+
+// Every function path the JS API exports: 'jit', 'np.add', 'np.linalg.norm', ...
+function exportedPaths() {
+  const paths = Object.keys(sl).filter((k) => isFunctionName(sl, k));
+  for (const ns of NAMESPACES) for (const k of Object.keys(at(sl, ns))) if (isFunctionName(at(sl, ns), k)) paths.push(`${ns}.${k}`);
+  return paths.sort();
+}
+const manifestPaths = () => [...new Set(MANIFEST.map((m) => m.js))].sort();
+
+test('the manifest lists every function the JS API exports, once each, and each of its paths is one', () => {
+  for (const m of MANIFEST) expect(typeof at(sl, m.js), m.js).toBe('function');
+  expect(manifestPaths()).toEqual(exportedPaths());
+  const keys = MANIFEST.filter((m) => m.module).map((m) => `${m.module}.${m.name}`);
+  expect(keys.length, 'a JAX name bound twice').toBe(new Set(keys).size);
+});
+
+// Every function path index.d.ts declares: exported functions, and the members of the namespaces' object types.
+function declaredPaths() {
+  const source = ts.createSourceFile('index.d.ts', read('web/lib/index.d.ts'), ts.ScriptTarget.Latest, true);
+  const paths = new Set();
+  const constTypes = new Map(); // a declared const's name -> its type
+  const members = (type, prefix) => {
+    if (!type || !ts.isTypeLiteralNode(type)) return;
+    for (const m of type.members) {
+      const name = m.name?.getText(source);
+      if (!name) continue;
+      if (m.type && ts.isTypeLiteralNode(m.type)) members(m.type, `${prefix}${name}.`);
+      // Functions only: a constant (FORMAT) or a class (Exported) is no function of the manifest.
+      else if (/^[a-z]/.test(name) || name === 'PRNGKey') paths.add(`${prefix}${name}`);
+    }
+  };
+  for (const s of source.statements) {
+    if (ts.isFunctionDeclaration(s) && s.name && s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) paths.add(s.name.text);
+    if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) constTypes.set(d.name.getText(source), d.type);
+  }
+  for (const ns of ['np', 'lax', 'nn', 'random', 'profiler']) members(constTypes.get(ns), `${ns}.`);
+  members(constTypes.get('exportNs'), 'export.');
+  return [...paths].filter((p) => !/^(Array|Tracer)$/.test(p)).sort();
+}
+
+test('index.d.ts declares exactly the functions of the manifest', () => {
+  expect(declaredPaths()).toEqual(manifestPaths());
+});
+
+// The backticked words of a README or docs table row that starts with `head`.
+function rowWords(text, head) {
+  const row = text.split('\n').find((l) => l.startsWith(head));
+  expect(row, head).toBeDefined();
+  return new Set([...row.matchAll(/`([^`]+)`/g)].flatMap((m) => m[1].split(/\s+/)).map((w) => w.replace(/\(.*$/, '')));
+}
+
+test("the README's API table names every function of the manifest: each namespace's row exactly, the top level's somewhere", () => {
+  const readme = read('README.md');
+  const table = readme.slice(readme.indexOf('### The API'), readme.indexOf('Arguments and results are trees'));
+  for (const [ns, head] of [['np', '| `np` |'], ['lax', '| `lax` |'], ['nn', '| `nn` |'], ['random', '| `random` |']]) {
+    const listed = [...rowWords(table, head)].filter((w) => /^[a-zA-Z]\w*$/.test(w) && w !== ns).sort();
+    const own = MANIFEST.filter((m) => m.js.startsWith(`${ns}.`) && m.js.split('.').length === 2).map((m) => m.js.slice(ns.length + 1));
+    expect(listed, ns).toEqual([...new Set(own)].sort());
+  }
+  for (const m of MANIFEST) {
+    if (!['np.', 'lax.', 'nn.', 'random.'].some((p) => m.js.startsWith(p))) expect(table, m.js).toMatch(new RegExp(`\`${m.js.replace(/\./g, '\\.')}(\\(|\`)`));
+  }
+  const errors = rowWords(table, '| errors |');
+  for (const k of Object.keys(sl).filter((k) => /Error$/.test(k) && k !== 'RuntimeError')) expect(errors.has(k), k).toBe(true);
+});
+
+test("Python's jax binds every JAX name of the manifest (from the table or by hand), and docs/python.md's rows list them", async () => {
+  const bound = MANIFEST.filter((m) => m.binding !== 'js');
+  const missing = await runPython(`
+import importlib
+missing = []
+for module, name in ${JSON.stringify(bound.map((m) => [m.module, m.name]))}:
+    mod = importlib.import_module("jax" if module == "jax" else "jax." + module)
+    if not hasattr(mod, name):
+        missing.append(module + "." + name)
+repr(missing)
+`);
+  expect(missing).toBe('[]');
+  const docs = read('docs/python.md');
+  for (const module of ['numpy', 'lax', 'nn', 'random', 'scipy.special', 'numpy.linalg']) {
+    const listed = rowWords(docs, `| \`jax.${module}\` |`);
+    for (const m of bound.filter((b) => b.module === module)) expect(listed.has(m.name), `jax.${module}.${m.name} in docs/python.md`).toBe(true);
+  }
+}, 120000);

@@ -1,0 +1,302 @@
+// The API manifest: every public function of the JS API once, with JAX's
+// module and name for it and how Python's jax binds it. It is the one home
+// of these facts: Python's jax builds its table-bound functions from it
+// (web/python/jax/_src/table.py reads API_TABLE), and tests hold the JS
+// exports, index.d.ts, the Python package and the README's API table to it.
+//
+// One line per function: the JAX module ('-' when JAX has none), the JAX
+// name, the JS function (its path under `shardlab`), then one of
+//   JAX's parameters, in JAX's order, in the table's notation (below):
+//       Python's jax binds the function from this line;
+//   hand: FILE   Python's jax binds it by hand, in FILE;
+//   js only: WHY   no Python binding (JS's own, or Python syntax in JAX).
+// The notation: parameters are passed to JS positionally, in that order,
+// except those in {braces}, which go in the JS function's options object
+// under their camelCase names. `x:tree` is a pytree (the function maps over
+// its leaves and returns the same structure); `s:shape` is a shape (an int
+// is a 1-d shape, as in numpy); `dtype:cast` converts the first argument to
+// that dtype before the call (a reduction's dtype=); `*cases` takes the rest
+// of the positional arguments; those after `*` are keyword-only; `=...`
+// marks a parameter the caller may leave out (the JS function has JAX's
+// default).
+
+/** The manifest's text: one line per public function (see above). */
+export const API_TABLE = `
+numpy  add              np.add               x1, x2
+numpy  subtract         np.subtract          x1, x2
+numpy  multiply         np.multiply          x1, x2
+numpy  divide           np.divide            x1, x2
+numpy  true_divide      np.divide            x1, x2
+numpy  power            np.power             x1, x2
+numpy  pow              np.power             x1, x2
+numpy  maximum          np.maximum           x1, x2
+numpy  minimum          np.minimum           x1, x2
+numpy  equal            np.equal             x1, x2
+numpy  not_equal        np.notEqual          x1, x2
+numpy  less             np.less              x1, x2
+numpy  less_equal       np.lessEqual         x1, x2
+numpy  greater          np.greater           x1, x2
+numpy  greater_equal    np.greaterEqual      x1, x2
+numpy  negative         np.negative          x
+numpy  exp              np.exp               x
+numpy  log              np.log               x
+numpy  tanh             np.tanh              x
+numpy  sqrt             np.sqrt              x
+numpy  square           np.square            x
+numpy  abs              np.abs               x
+numpy  absolute         np.abs               x
+numpy  sign             np.sign              x
+numpy  floor            np.floor             x
+numpy  ceil             np.ceil              x
+numpy  trunc            np.trunc             x
+numpy  sin              np.sin               x
+numpy  cos              np.cos               x
+numpy  tan              np.tan               x
+numpy  arcsin           np.arcsin            x
+numpy  arccos           np.arccos            x
+numpy  arctan           np.arctan            x
+numpy  asin             np.arcsin            x
+numpy  acos             np.arccos            x
+numpy  atan             np.arctan            x
+numpy  arctan2          np.arctan2           x1, x2
+numpy  logaddexp        np.logaddexp         x1, x2
+numpy  atan2            np.arctan2           x1, x2
+numpy  sinh             np.sinh              x
+numpy  cosh             np.cosh              x
+numpy  log1p            np.log1p             x
+numpy  expm1            np.expm1             x
+numpy  exp2             np.exp2              x
+numpy  log2             np.log2              x
+numpy  log10            np.log10             x
+numpy  reciprocal       np.reciprocal        x
+numpy  isfinite         np.isfinite          x
+numpy  isnan            np.isnan             x
+numpy  isinf            np.isinf             x
+numpy  nan_to_num       np.nanToNum          x, *, {nan=0.0, posinf=None, neginf=None}
+numpy  round            np.round             a
+numpy  fmod             np.fmod              x1, x2
+numpy  remainder        np.remainder         x1, x2
+numpy  mod              np.remainder         x1, x2
+numpy  floor_divide     np.floorDivide       x1, x2
+numpy  where            np.where             condition, x=..., y=..., *, {size=None, fill_value=None}
+numpy  nonzero          np.nonzero           a, *, {size=None, fill_value=None}
+numpy  matmul           np.matmul            a, b
+numpy  dot              np.dot               a, b
+numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None}
+numpy  prod             np.prod              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None}
+numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {keepdims=False}
+numpy  max              np.max               a, {axis=None, keepdims=False}, *, {initial=None}
+numpy  min              np.min               a, {axis=None, keepdims=False}, *, {initial=None}
+numpy  amax             np.max               a, {axis=None, keepdims=False}
+numpy  argmax           np.argmax            a, {axis=None}, *, {keepdims=False}
+numpy  argmin           np.argmin            a, {axis=None}, *, {keepdims=False}
+numpy  cumsum           np.cumsum            a, {axis=None}, dtype:cast=None
+numpy  cumprod          np.cumprod           a, {axis=None}, dtype:cast=None
+numpy  sort             np.sort              a, {axis=-1}, *, {kind=None, stable=True, descending=False}
+numpy  argsort          np.argsort           a, {axis=-1}, *, {kind=None, stable=True, descending=False}
+numpy  einsum           np.einsum            subscripts, *operands
+numpy  amin             np.min               a, {axis=None, keepdims=False}
+numpy  var              np.var               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
+numpy  std              np.std               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
+numpy  count_nonzero    np.countNonzero      a, {axis=None, keepdims=False}
+numpy  any              np.any               a, {axis=None}, *, {keepdims=False}
+numpy  all              np.all               a, {axis=None}, *, {keepdims=False}
+numpy  reshape          np.reshape           a, shape:shape
+numpy  transpose        np.transpose         a, axes=None
+numpy  expand_dims      np.expandDims        a, axis
+numpy  squeeze          np.squeeze           a, axis=None
+numpy  concatenate      np.concatenate       arrays, axis=0
+numpy  stack            np.stack             arrays, axis=0
+numpy  astype           np.astype            x, dtype
+numpy  full             np.full              shape:shape, fill_value, dtype=None
+numpy  zeros            np.zeros             shape:shape, dtype=None
+numpy  ones             np.ones              shape:shape, dtype=None
+numpy  zeros_like       np.zerosLike         a
+numpy  ones_like        np.onesLike          a
+numpy  arange           np.arange            start, stop=None, step=None, dtype=None
+numpy  eye              np.eye               N, M=None, k=0, dtype=None
+numpy  identity         np.identity          n, dtype=None
+numpy  tri              np.tri               N, M=None, k=0, dtype=None
+numpy  tril             np.tril              m, k=0
+numpy  triu             np.triu              m, k=0
+numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True}, *, {dtype=None}
+numpy  diagonal         np.diagonal          a, offset=0
+numpy  trace            np.trace             a, offset=0
+numpy  swapaxes         np.swapaxes          a, axis1, axis2
+numpy  moveaxis         np.moveaxis          a, source, destination
+numpy  hstack           np.hstack            tup
+numpy  vstack           np.vstack            tup
+numpy  outer            np.outer             a, b
+numpy  inner            np.inner             a, b
+numpy  roll             np.roll              a, shift, axis=None
+numpy  split            np.split             ary, indices_or_sections, axis=0
+numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0
+numpy  tile             np.tile              A, reps
+numpy  repeat           np.repeat            a, repeats, axis=None
+numpy  kron             np.kron              a, b
+numpy  diag             np.diag              v, k=0
+numpy  broadcast_to     np.broadcastTo       array, shape:shape
+numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
+numpy  clip             np.clip              arr, min=None, max=None
+numpy  bitwise_and      np.bitwiseAnd        x, y
+numpy  bitwise_or       np.bitwiseOr         x, y
+numpy  bitwise_xor      np.bitwiseXor        x, y
+numpy  bitwise_not      np.bitwiseNot        x
+numpy  invert           np.invert            x
+numpy  left_shift       np.leftShift         x, y
+numpy  right_shift      np.rightShift        x, y
+numpy  logical_and      np.logicalAnd        x, y
+numpy  logical_or       np.logicalOr         x, y
+numpy  logical_xor      np.logicalXor        x, y
+numpy  logical_not      np.logicalNot        x
+numpy  take             np.take              a, indices, {axis=None}, *, {mode=None, fill_value=None}
+numpy  take_along_axis  np.takeAlongAxis     arr, indices, axis, *, {mode=None, fill_value=None}
+numpy  flip             np.flip              m, axis=None
+nn     relu             nn.relu              x
+nn     sigmoid          nn.sigmoid           x
+nn     gelu             nn.gelu              x
+nn     softmax          nn.softmax           x, {axis=-1}
+nn     log_softmax      nn.logSoftmax        x, {axis=-1}
+nn     silu             nn.silu              x
+nn     swish            nn.swish             x
+nn     softplus         nn.softplus          x
+nn     elu              nn.elu               x, alpha=1.0
+nn     leaky_relu       nn.leakyRelu         x, negative_slope=0.01
+nn     one_hot          nn.oneHot            x, num_classes, *, {dtype=None}
+nn     logsumexp        nn.logsumexp         a, {axis=None}, *, {keepdims=False}
+nn     standardize      nn.standardize       x, {axis=-1, mean=None, variance=None, epsilon=1e-05}
+numpy.linalg norm     np.linalg.norm       x, {ord=None, axis=None, keepdims=False}
+random PRNGKey           random.PRNGKey       seed
+random key              random.key           seed
+random key_data         random.keyData       keys
+random wrap_key_data    random.wrapKeyData   key_bits
+random split            random.split         key, num=2
+random fold_in          random.foldIn        key, data
+random bits             random.bits          key, shape:shape=(), dtype=None
+random uniform          random.uniform       key, shape:shape=(), dtype=float32, minval=0.0, maxval=1.0
+random normal           random.normal        key, shape:shape=(), dtype=float32
+random bernoulli        random.bernoulli     key, p=0.5, shape:shape=None
+random randint          random.randint       key, shape:shape, minval, maxval, dtype=int32
+random permutation      random.permutation   key, x, axis=0, independent=False
+random categorical      random.categorical   key, logits, axis=-1, shape:shape=None
+random truncated_normal random.truncatedNormal key, lower, upper, shape:shape=None, dtype=float32
+scipy.special logsumexp nn.logsumexp         a, {axis=None}, *, {keepdims=False}
+lax    psum             lax.psum             x:tree, axis_name
+lax    pmean            lax.pmean            x:tree, axis_name
+lax    pmax             lax.pmax             x:tree, axis_name
+lax    pmin             lax.pmin             x:tree, axis_name
+lax    all_gather       lax.allGather        x:tree, axis_name, *, {axis=0, tiled=False}
+lax    psum_scatter     lax.psumScatter      x:tree, axis_name, *, {scatter_dimension=0, tiled=False}
+lax    ppermute         lax.ppermute         x:tree, axis_name, perm
+lax    all_to_all       lax.allToAll         x:tree, axis_name, split_axis, concat_axis, *, {tiled=False}
+lax    axis_index       lax.axisIndex        axis_name
+lax    pcast            lax.pcast            x:tree, axis_name, *, {to}
+lax    pvary            lax.pvary            x:tree, axis_name
+lax    stop_gradient    lax.stopGradient     x:tree
+lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers
+lax    slice            lax.slice            operand, start_indices, limit_indices, strides=None
+lax    dynamic_slice    lax.dynamicSlice     operand, start_indices, slice_sizes
+lax    dynamic_update_slice lax.dynamicUpdateSlice operand, update, start_indices
+lax    pad              lax.pad              operand, padding_value, padding_config
+lax    select_n         lax.selectN          which, *cases
+lax    select           lax.select           pred, on_true, on_false
+lax    broadcast_in_dim lax.broadcastInDim   operand, shape, broadcast_dimensions
+lax    convert_element_type lax.convertElementType operand, new_dtype
+lax    iota             lax.iota             dtype, size
+lax    rsqrt            lax.rsqrt            x
+lax    logistic         lax.logistic         x
+lax    reduce_sum       lax.reduceSum        operand, axes
+lax    reduce_max       lax.reduceMax        operand, axes
+lax    reduce_min       lax.reduceMin        operand, axes
+lax    argmax           lax.argmax           operand, axis, index_dtype
+lax    argmin           lax.argmin           operand, axis, index_dtype
+lax    cumsum           lax.cumsum           operand, {axis=0, reverse=False}
+lax    cumprod          lax.cumprod          operand, {axis=0, reverse=False}
+lax    exp              np.exp               x
+lax    log              np.log               x
+lax    tanh             np.tanh              x
+lax    sqrt             np.sqrt              x
+lax    abs              np.abs               x
+lax    sign             np.sign              x
+lax    rev              lax.rev              operand, dimensions
+lax    shift_left       lax.shiftLeft        x, y
+lax    shift_right_logical lax.shiftRightLogical x, y
+lax    shift_right_arithmetic lax.shiftRightArithmetic x, y
+lax    bitwise_and      lax.bitwiseAnd       x, y
+lax    bitwise_or       lax.bitwiseOr        x, y
+lax    bitwise_xor      lax.bitwiseXor       x, y
+lax    bitwise_not      lax.bitwiseNot       x
+lax    bitcast_convert_type lax.bitcastConvertType operand, new_dtype
+lax    erf              lax.erf              x
+lax    erf_inv          lax.erfInv           x
+lax    nextafter        lax.nextafter        x1, x2
+lax    rem              lax.rem              x, y
+lax    floor            lax.floor            x
+lax    ceil             np.ceil              x
+lax    sin              np.sin               x
+lax    cos              np.cos               x
+lax    tan              np.tan               x
+lax    asin             np.arcsin            x
+lax    acos             np.arccos            x
+lax    atan             np.arctan            x
+lax    atan2            np.arctan2           x, y
+lax    sinh             np.sinh              x
+lax    cosh             np.cosh              x
+lax    log1p            np.log1p             x
+lax    expm1            np.expm1             x
+lax    exp2             np.exp2              x
+lax    is_finite        np.isfinite          x
+lax    round            lax.round            x, rounding_method=0
+lax    neg              np.negative          x
+lax    max              np.maximum           x, y
+lax    min              np.minimum           x, y
+jax    jit              jit                  hand: jax/_src/api.py
+jax    grad             grad                 hand: jax/_src/api.py
+jax    value_and_grad   valueAndGrad         hand: jax/_src/api.py
+jax    vjp              vjp                  hand: jax/_src/api.py
+jax    jvp              jvp                  hand: jax/_src/api.py
+jax    make_jaxpr       makeJaxpr            hand: jax/_src/api.py
+jax    shard_map        shardMap             hand: jax/_src/api.py
+jax    device_put       devicePut            hand: jax/_src/api.py
+jax    vmap             vmap                 hand: jax/_src/vmap.py
+jax    jacfwd           jacfwd               hand: jax/_src/vmap.py
+jax    jacrev           jacrev               hand: jax/_src/vmap.py
+jax    hessian          hessian              hand: jax/_src/vmap.py
+jax    custom_jvp       customJvp            hand: jax/_src/custom.py
+jax    custom_vjp       customVjp            hand: jax/_src/custom.py
+jax    device_count     deviceCount          hand: jax/_src/devices.py
+jax    make_mesh        makeMesh             hand: jax/_src/devices.py
+numpy  array            array                hand: jax/_src/api.py
+sharding PartitionSpec  P                    hand: jax/_src/sharding.py
+lax    cond             lax.cond             hand: jax/_src/control_flow.py
+lax    switch           lax.switch           hand: jax/_src/control_flow.py
+lax    scan             lax.scan             hand: jax/_src/control_flow.py
+lax    fori_loop        lax.foriLoop         hand: jax/_src/control_flow.py
+lax    while_loop       lax.whileLoop        hand: jax/_src/control_flow.py
+export export           export.export         js only: Python exports through the checker's sandbox
+export deserialize      export.deserialize   js only: the judge rebuilds programs in JS
+-      init             init                 js only: starts the wasm module and the devices
+-      shutdown         shutdown             js only: ends the devices
+-      cancel           cancel               js only: stops the running jobs
+-      memoryStats      memoryStats          js only: the wasm heap's use
+-      runtimeInfo      runtimeInfo          js only: how the runtime runs (threads, lockstep)
+-      moduleSources    moduleSources        js only: the module's files, to hand a worker
+-      loadDevices      loadDevices          js only: the device runtime alone (meshes, sharded arrays, single collectives)
+-      observeTraces    observeTraces        js only: the programs jit and makeJaxpr trace, for tools
+-      visualizeSharding visualizeSharding   js only: a text picture of an array's blocks
+-      at               at                   js only: x.at(...) (JAX's x.at[...] is Python syntax)
+-      slice            slice                js only: sl.slice(start, stop, step) (JAX's a:b is Python syntax)
+-      ownTimes         profiler.ownTimes    js only: the time each device spent, from a timeline
+-      startTrace       profiler.startTrace  js only: starts recording the devices' spans
+-      stopTrace        profiler.stopTrace   js only: the spans recorded since startTrace
+-      tracing          profiler.tracing     js only: whether a recording is under way
+`;
+
+/** The manifest's lines: [{module (null when JAX has none), name, js (the path under `shardlab`), params (the notation's text, or null), binding: 'table' | 'hand' | 'js'}]. */
+export const MANIFEST = API_TABLE.trim()
+  .split('\n')
+  .map((line) => {
+    const [, module, name, js, rest] = /^(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
+    const binding = rest.startsWith('hand:') ? 'hand' : rest.startsWith('js only:') ? 'js' : 'table';
+    return { module: module === '-' ? null : module, name, js, params: binding === 'table' ? rest : null, binding };
+  });
