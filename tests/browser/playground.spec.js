@@ -115,8 +115,10 @@ test('a shared URL opened in a fresh page loads the code and runs it; a corrupt 
   await page.goto(appUrl('#/playground?lang=python'));
   await typeCode(page, code);
   await page.click('#share');
+  // The link is written once the code is compressed (asynchronously): wait for it.
+  const link = /#\/playground\?lang=python&code=[\w-]+$/;
+  await expect(page.locator('#share-link')).toHaveValue(link);
   const url = await page.locator('#share-link').inputValue();
-  expect(url).toMatch(/#\/playground\?lang=python&code=[\w-]+$/);
   expect(page.url()).toBe(url);
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
