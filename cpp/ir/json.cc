@@ -1,9 +1,11 @@
 #include "ir/json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
 
+#include "ir/primitives/shard_map.h"
 #include "ir/print.h"
 #include "ir/rule.h"
 
@@ -127,17 +129,58 @@ class JsonWriter {
   std::string eqn(const Program& p, const Eqn& e, Names& names) {
     // Outputs are named before a nested program's variables, as in the text.
     const std::string outputs = list(e.outputs, [&](VarId v) { return var(p, v, names); });
+    const ShardMapBody outer = body_;
+    if (e.prim == Prim::kShardMap) body_ = shard_map_body(e);
     std::string params = "{";
     for (size_t i = 0; i < e.params.size(); ++i)
       params += (i ? "," : "") + quoted(e.params[i].name) + ":" + param(e.params[i].value);
     params += "}";
+    body_ = outer;
     const PrimitiveDef& def = primitive(e.prim);
-    return "{\"primitive\":" + quoted(def.name) + (def.collective ? ",\"collective\":true" : "") +
+    return "{\"primitive\":" + quoted(def.name) + (def.collective ? ",\"collective\":true" + traffic(p, e) : "") +
            ",\"params\":" + params + ",\"inputs\":" + list(e.inputs, [&](const Atom& a) { return atom(a, names); }) +
            ",\"outputs\":" + outputs + "}";
   }
 
+  // The shard_map whose body is being written: its mesh, its body, and the
+  // body's outputs stored as a group's shared result.
+  struct ShardMapBody {
+    const Mesh* mesh = nullptr;
+    const Program* program = nullptr;
+    std::vector<VarId> shared;
+  };
+
+  static ShardMapBody shard_map_body(const Eqn& e) {
+    ShardMapBody b{ir::param<MeshRef>(e.params, "mesh", "shard_map").get(),
+                   ir::param<ProgramRef>(e.params, "jaxpr", "shard_map").get(), {}};
+    for (size_t j = 0; j < b.program->outvars.size(); ++j)
+      if (shared_output_group(e, j)) b.shared.push_back(b.program->outvars[j].var);
+    return b;
+  }
+
+  // A collective equation's traffic (its rule's, for its group on the
+  // enclosing shard_map's mesh) and its operands' bytes on one device, as
+  // `,"traffic":{...}`; nothing outside a shard_map body.
+  std::string traffic(const Program& p, const Eqn& e) const {
+    const PrimitiveDef& def = primitive(e.prim);
+    if (!body_.mesh) return "";
+    const std::optional<AxisGroup> g = body_.mesh->find_axis_group(def.group_axes(e.params));
+    if (!g) return "";
+    std::vector<Aval> in;
+    int64_t operand_bytes = 0;
+    for (const Atom& a : e.inputs) {
+      in.push_back(a.aval);
+      operand_bytes += element_bytes(a.aval.dtype, num_elements(a.aval.shape));
+    }
+    const bool shared = &p == body_.program && e.outputs.size() == 1 &&
+                        std::find(body_.shared.begin(), body_.shared.end(), e.outputs[0]) != body_.shared.end();
+    const Traffic t = def.traffic(e.params, in, g->size, shared);
+    return ",\"traffic\":{\"algorithm\":" + quoted(t.algorithm) + ",\"operand_bytes\":" +
+           std::to_string(operand_bytes) + ",\"sent\":" + int_list(t.sent) + "}";
+  }
+
   int counter_ = 0;
+  ShardMapBody body_;
 };
 
 }  // namespace

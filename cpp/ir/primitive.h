@@ -231,6 +231,12 @@ using BindRule = std::vector<Atom> (*)(Builder& b, const Params& args, const std
 /// The mesh axes a collective's devices meet over, from its parameters.
 using GroupAxesRule = const std::vector<std::string>& (*)(const Params& params);
 
+/// What one call of a collective moves on the threaded runtime (Traffic,
+/// runtime/collectives/collectives.h), from its operands' avals (one
+/// device's blocks), its group's size and whether its result is the group's
+/// one shared buffer (shared_output_group).
+using TrafficRule = Traffic (*)(const Params& params, const std::vector<Aval>& in, int n, bool shared_out);
+
 /// A jax.lax function: what the JS API and the device runtime call by name.
 struct LaxFunction {
   const char* name = nullptr;  ///< jax.lax's name (psum_scatter binds reduce_scatter, pcast binds pvary)
@@ -256,6 +262,8 @@ struct PrimitiveDef {
   bool collective = false;
   /// A collective's group: the axes its devices meet over (null otherwise).
   GroupAxesRule group_axes = nullptr;
+  /// A collective's traffic (null otherwise).
+  TrafficRule traffic = nullptr;
   /// The jax.lax function that binds it at trace time (name null for the
   /// primitives the JS API emits directly).
   LaxFunction lax{};
@@ -318,11 +326,13 @@ struct Def;
   static std::vector<Atom> bind(Builder& b, const Params& args, const std::vector<Atom>& operands);
 
 /// Declares the rules of a collective: evaluated on a device, sending data
-/// between the devices of a group (group_axes), bound by its jax.lax function.
+/// between the devices of a group (group_axes) as its traffic says, bound by
+/// its jax.lax function.
 #define SHARDLAB_COLLECTIVE_RULES                                      \
   SHARDLAB_DEVICE_RULES                                                \
   SHARDLAB_BIND_RULE                                                   \
   static const std::vector<std::string>& group_axes(const Params& p); \
+  static Traffic traffic(const Params& p, const std::vector<Aval>& in, int n, bool shared_out); \
   static constexpr bool kCollective = true;
 
 /// Declares the rules of a primitive the executors evaluate themselves (shard_map).

@@ -70,6 +70,7 @@ constexpr PrimitiveDef def_of() {
   if constexpr (IsCollective<D>::value) {
     def.collective = true;
     def.group_axes = &D::group_axes;
+    def.traffic = &D::traffic;
   }
   if constexpr (HasLower<D>::value) def.lower = &D::lower;
   if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};

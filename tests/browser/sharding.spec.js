@@ -134,3 +134,36 @@ test('a collective over one axis of a 2-D mesh runs one group per coordinate of 
     await results.screenshot({ path: `${shots}/sharding-2d-collectives-${scheme}.png` });
   }
 });
+
+// The bytes a picture states are the program JSON's, the core's traffic rule
+// for each collective; the expected figures are counted here by hand from the
+// algorithms communicator.h describes.
+test("each collective's picture states the bytes the program JSON gives: uneven senders by position, and a large psum read in place", async ({ page }) => {
+  await page.goto('/tests/browser/pages/pictures.html');
+  const traffic = await page.evaluate(async () => {
+    const sl = await import('/web/lib/index.js');
+    const { programPictures } = await import('/web/app/pictures.js');
+    await sl.init();
+    const mesh = sl.makeMesh([8], ['i']);
+    const f = sl.shardMap((x, big) => [sl.lax.ppermute(x, 'i', [[0, 1], [1, 2]]), sl.lax.psum(big, 'i')], {
+      mesh,
+      inSpecs: [sl.P('i'), sl.P('i')],
+      outSpecs: [sl.P('i'), sl.P()],
+    });
+    const program = sl.makeJaxpr(f)(new sl.ShapeDtypeStruct([8, 3]), new sl.ShapeDtypeStruct([8 * 8192])).toJSON();
+    const outTree = { kind: 'object', keys: ['y', 's'], children: [{ kind: 'leaf' }, { kind: 'leaf' }] };
+    document.getElementById('results').replaceChildren(programPictures(program, ['x', 'big'], outTree));
+    return program.eqns[0].params.jaxpr.eqns.filter((e) => e.collective).map((e) => [e.primitive, e.traffic.sent]);
+  });
+  // ppermute of a 12-byte block: only sources 0 and 1 send. psum of 32 KiB, past the 16 KiB
+  // staging limit, into a replicated result the group shares: each device's block leaves it once.
+  expect(traffic).toEqual([
+    ['ppermute', [12, 12, 0, 0, 0, 0, 0, 0]],
+    ['psum', Array(8).fill(32768)],
+  ]);
+  const ppermute = page.locator('figure.collective[data-primitive="ppermute"] figcaption');
+  await expect(ppermute).toContainText('each device sends up to 12 B (by position in its group: 12 B, 12 B, 0 B, 0 B, 0 B, 0 B, 0 B, 0 B)');
+  const psum = page.locator('figure.collective[data-primitive="psum"] figcaption');
+  await expect(psum).toContainText('block f32[8192] = 32 KiB per device; each device sends 32 KiB');
+  await expect(psum).toContainText('read in place (two barriers)');
+});

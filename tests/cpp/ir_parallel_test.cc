@@ -12,6 +12,7 @@
 #include "exec/threaded.h"
 #include "ir/autodiff.h"
 #include "ir/json.h"
+#include "ir/json_value.h"
 #include "ir/jvp.h"
 #include "ir/ops.h"
 #include "ir/parallel_ops.h"
@@ -525,7 +526,9 @@ TEST(Json, HoldsTheTextFormsContentStructured) {
       R"("eqns":[{"primitive":"mul","params":{},"inputs":[{"name":"c","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}},)"
       R"({"literal":2,"aval":{"dtype":"float32","shape":[],"vma":[],"str":"f32[]"}}],)"
       R"("outputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}]},)"
-      R"({"primitive":"psum","collective":true,"params":{"axes":["data"]},"inputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
+      R"({"primitive":"psum","collective":true,)"
+      R"j("traffic":{"algorithm":"every device reduces all the blocks itself, staged (one barrier)","operand_bytes":8,"sent":[56,56,56,56,56,56,56,56]},)j"
+      R"("params":{"axes":["data"]},"inputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
       R"("outputs":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]}],)"
       R"("outvars":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]},)"
       R"("mesh":{"axis_names":["data"],"shape":[8]},"in_specs":[["data"]],"out_specs":[[]],"check_vma":true},)"
@@ -539,6 +542,106 @@ TEST(Json, HoldsTheTextFormsContentStructured) {
 
 namespace shardlab::ir {
 namespace {
+
+// The traffic the program JSON gives each collective equation, in order:
+// (primitive, algorithm, bytes sent by each position of the group).
+struct EqnTraffic {
+  std::string primitive, algorithm;
+  std::vector<int64_t> sent;
+};
+void collect_traffic(const JsonValue& program, std::vector<EqnTraffic>& out) {
+  for (const JsonValue& e : program.find("eqns")->items) {
+    if (const JsonValue* t = e.find("traffic")) {
+      EqnTraffic r{e.find("primitive")->string, t->find("algorithm")->string, {}};
+      for (const JsonValue& b : t->find("sent")->items) r.sent.push_back(static_cast<int64_t>(b.number));
+      out.push_back(r);
+    }
+    for (const auto& [key, value] : e.find("params")->members) {
+      if (value.kind == JsonValue::Kind::kObject && value.find("eqns")) collect_traffic(value, out);
+      for (const JsonValue& item : value.items)
+        if (item.kind == JsonValue::Kind::kObject && item.find("eqns")) collect_traffic(item, out);
+    }
+  }
+}
+std::vector<EqnTraffic> traffic_of(const Program& p) {
+  std::vector<EqnTraffic> out;
+  collect_traffic(parse_json(to_json(p), "program", size_t{1} << 26, 64), out);
+  return out;
+}
+std::vector<int64_t> each(int n, int64_t bytes) { return std::vector<int64_t>(static_cast<size_t>(n), bytes); }
+
+// The references below are the algorithms as communicator.h states them,
+// counted by hand: staged, each of the n - 1 peers reads a device's whole
+// block b; read in place, reductions split into slices of ceil(count / n)
+// rounded up to 16 elements, the peers read theirs of the device's block
+// and it writes its reduced slice to each of them (or once, into a result
+// the group shares); gathers are read whole by each peer, scatters and
+// all-to-alls by chunks of b / n.
+TEST(Traffic, EachCollectiveSaysWhatEachDeviceSends) {
+  const auto in_body = [](const Shape& block, std::function<Atom(Builder&, const Atom&)> f, PartitionSpec out = P({{"data"}}),
+                          bool check_vma = true) {
+    Shape global = block;
+    global[0] *= 8;
+    return traffic_of(one_shard_map(mesh8(), f32(global), P({{"data"}}), out, f, check_vma));
+  };
+  // psum of f32[8,4]: 128 bytes, staged.
+  auto t = in_body({8, 4}, [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); }, P());
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].primitive, "psum");
+  EXPECT_EQ(t[0].sent, each(8, 7 * 128));
+  EXPECT_NE(t[0].algorithm.find("staged"), std::string::npos) << t[0].algorithm;
+  // At the staging limit (16 KiB) still staged; one element more and read in
+  // place by slices: 4097 elements in slices of 528 (ceil(4097 / 8) = 513,
+  // rounded up to 16) and a last one of 401. Without check_vma each device
+  // keeps its own result: it writes its slice to the 7 others.
+  t = in_body({4096}, [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); }, P());
+  EXPECT_EQ(t[0].sent, each(8, 7 * 16384));
+  t = in_body({4097}, [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); }, P(), false);
+  std::vector<int64_t> sliced;
+  for (int p = 0; p < 8; ++p) {
+    const int64_t slice = p < 7 ? 528 : 4097 - 7 * 528;
+    sliced.push_back(4 * ((4097 - slice) + 7 * slice));
+  }
+  EXPECT_EQ(t[0].sent, sliced);
+  EXPECT_NE(t[0].algorithm.find("writes it to every peer, read in place (two barriers)"), std::string::npos) << t[0].algorithm;
+  // With check_vma the replicated result is one buffer the group shares:
+  // each device writes its slice once, so its whole block leaves it once.
+  t = in_body({4097}, [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); }, P());
+  EXPECT_EQ(t[0].sent, each(8, 4 * 4097));
+  EXPECT_NE(t[0].algorithm.find("into the group's one result"), std::string::npos) << t[0].algorithm;
+  // A psum of two operands is one all-reduce per dtype, packed: 8 + 3
+  // float32 (44 bytes) and 2 int32 (8 bytes), both staged.
+  {
+    Builder b;
+    const Atom x = b.input(f32({64})), y = b.input(f32({24})), k = b.input(Aval{DType::kInt32, {16}, {}});
+    const auto out = shard_map(b, mesh8(), {P({{"data"}}), P({{"data"}}), P({{"data"}})}, {P(), P(), P()}, true, {x, y, k},
+                               [](Builder& bb, const Blocks& v) { return psum(bb, v, {"data"}); });
+    t = traffic_of(b.build(out));
+    EXPECT_EQ(t[0].sent, each(8, 7 * 44 + 7 * 8));
+  }
+  // all_gather of f32[4,2] (32 bytes) over 'model' on 2x4: groups of 4.
+  {
+    const auto mesh = mesh2x4();
+    t = traffic_of(one_shard_map(mesh, f32({8, 8}), P({{"data"}, {"model"}}), P({{"data"}, {"model"}}), [](Builder& b, const Atom& v) {
+      return all_gather(b, v, {"model"}, 1, true);
+    }));
+    EXPECT_EQ(t[0].sent, each(4, 3 * 32));
+  }
+  // A block past the staging limit is read in place (a gathered result
+  // varies along its axes, so it is never the group's shared buffer).
+  t = in_body({8192}, [](Builder& b, const Atom& v) { return all_gather(b, v, {"data"}, 0, true); });
+  EXPECT_EQ(t[0].sent, each(8, 7 * 32768));
+  EXPECT_NE(t[0].algorithm.find("read in place (two barriers)"), std::string::npos) << t[0].algorithm;
+  // psum_scatter of f32[8,4]: each peer reads its 16-byte chunk.
+  t = in_body({8, 4}, [](Builder& b, const Atom& v) { return psum_scatter(b, v, {"data"}, 0, true); });
+  EXPECT_EQ(t[0].sent, each(8, 7 * 16));
+  // ppermute: only sources send, and a device sending to itself moves nothing.
+  t = in_body({1, 3}, [](Builder& b, const Atom& v) { return ppermute(b, v, {"data"}, {{0, 1}, {1, 2}, {5, 5}}); });
+  EXPECT_EQ(t[0].sent, (std::vector<int64_t>{12, 12, 0, 0, 0, 0, 0, 0}));
+  // all_to_all of f32[8,2]: each peer reads its 8-byte chunk.
+  t = in_body({8, 2}, [](Builder& b, const Atom& v) { return all_to_all(b, v, {"data"}, 0, 0, true); });
+  EXPECT_EQ(t[0].sent, each(8, 7 * 8));
+}
 
 TEST(ShardMapErrors, SpecsAndTracesAreChecked) {
   Builder b;

@@ -3,39 +3,37 @@
 // groups of 2, each on its own): a ppermute as arrows along its pairs (a ring
 // shows as a ring), a reduction as every device to a hub and back, a gather
 // or an all-to-all as every device to every other. Which equations are
-// collectives is the program JSON's mark (the core's registry); the styles
-// below only choose a drawing, and a primitive without one still draws.
+// collectives, and what each device sends, is the program JSON's (the core's
+// registry and traffic rules); the styles below only choose a drawing, and a
+// primitive without one still draws.
 
 import { entryPart } from '../lib/layout.js';
 import { h, svg } from './dom.js';
 import { bytesText, deviceClass, layoutMesh, pictureFigure } from './figure.js';
 
-// Small payloads are reduced whole by every device from its peers' inputs;
-// larger ones slice-parallel (cpp/runtime/collectives/communicator.h, all_reduce.cc).
-const STAGING_BYTES = 16 * 1024;
-const ELEMENT_BYTES = 4; // every dtype is 4 bytes in the core (kElemBytes)
-
 /**
  * Drawing styles by primitive: the hub's text (a reduction), or every pair
- * linked; and what each device sends, from its block's bytes `b` and the
- * group's size `n`, by the threaded algorithm (cpp/runtime/collectives/).
+ * linked, or the pairs of a permutation; and what the collective computes.
+ * What moves, and how many bytes, is the equation's `traffic` in the program
+ * JSON (the core's rule for each collective, cpp/runtime/collectives/).
  */
 const STYLES = {
-  psum: { hub: '+', sent: reduceSent, how: 'sum' },
-  pmax: { hub: 'max', sent: reduceSent, how: 'maximum' },
-  pmin: { hub: 'min', sent: reduceSent, how: 'minimum' },
-  all_gather: { pairs: true, sent: (b, n) => [(n - 1) * b, 'its block to each peer'], how: 'every device ends with every block' },
-  reduce_scatter: { hub: '+', sent: (b, n) => [((n - 1) * b) / n, 'to each peer the piece that peer sums'], how: 'sum, each device keeping its piece' },
-  all_to_all: { pairs: true, sent: (b, n) => [((n - 1) * b) / n, 'piece j to device j'], how: 'every device sends a piece to every other' },
-  ppermute: { perm: true, sent: (b) => [b, 'its block to the peer its pair names'], how: 'each arrow carries a block' },
+  psum: { hub: '+', how: 'sum' },
+  pmax: { hub: 'max', how: 'maximum' },
+  pmin: { hub: 'min', how: 'minimum' },
+  all_gather: { pairs: true, how: 'every device ends with every block' },
+  reduce_scatter: { hub: '+', how: 'sum, each device keeping its piece' },
+  all_to_all: { pairs: true, how: 'every device sends a piece to every other' },
+  ppermute: { perm: true, how: 'each arrow carries a block' },
 };
-const GENERIC = { hub: '⇄', sent: (b) => [b, 'payload per device'], how: 'a collective exchange' };
+const GENERIC = { hub: '⇄', how: 'a collective exchange' };
 
-// psum, pmax, pmin: every peer reads each device's whole block when it is
-// small; larger ones are reduced by slices (each device reads its slice of
-// the n - 1 others' blocks and writes the result back to them).
-function reduceSent(b, n) {
-  return b <= STAGING_BYTES ? [(n - 1) * b, 'its block, read by each peer'] : [(2 * (n - 1) * b) / n, 'slices in and reduced slices out'];
+// What the devices send, in words, from the equation's traffic: one figure
+// when every position sends the same, else the most and each position's.
+function sentText({ sent }) {
+  const most = Math.max(0, ...sent);
+  if (sent.every((b) => b === most)) return [`each device sends ${bytesText(most)}`, `sends ${bytesText(most)}`];
+  return [`each device sends up to ${bytesText(most)} (by position in its group: ${sent.map(bytesText).join(', ')})`, `sends ≤ ${bytesText(most)}`];
 }
 
 /** The axis groups of a collective over `axes` on `mesh` (layout.js form): the devices of each, by their position in the group. */
@@ -109,17 +107,16 @@ export function collectiveFigure(eqn, mesh) {
   const width = Math.max(box * groups.length, 220);
   const height = box + 22;
   const drawn = groups.map((devs, g) => groupShapes(style, eqn, devs, box * g + box / 2, box / 2, r));
-  const inputs = eqn.inputs ?? [];
-  const block = inputs.reduce((s, a) => s + (a.aval?.shape ?? []).reduce((p, k) => p * k, 1) * ELEMENT_BYTES, 0);
-  const [sent, what] = style.sent(block, n);
-  const types = inputs.map((a) => (a.aval?.str ?? '?').replace(/\{.*\}$/, '')).join(', ');
+  const types = (eqn.inputs ?? []).map((a) => (a.aval?.str ?? '?').replace(/\{.*\}$/, '')).join(', ');
   const over = axes.length ? axes.join(', ') : 'no axis';
-  const sentText = `each device sends ${bytesText(Math.round(sent))} (${what})`;
   const head = ` over ${over}: ${groups.length} group${groups.length > 1 ? 's' : ''} of ${n}`;
-  const detail = `${style.how}; block ${types} = ${bytesText(block)} per device; ${sentText}`;
+  const { traffic } = eqn;
+  const [sends, sendsShort] = traffic ? sentText(traffic) : [];
+  const block = traffic ? ` = ${bytesText(traffic.operand_bytes)} per device` : '';
+  const detail = `${style.how}; block ${types}${block}${traffic ? `; ${sends} (${traffic.algorithm})` : ''}`;
   const summary = `${eqn.primitive}${head}; ${detail}`;
   const perm = style.perm ? `; pairs ${(eqn.params.perm ?? []).map(([s, t]) => `${s}→${t}`).join(', ')}${groups.length > 1 ? ' (positions in each group)' : ''}` : '';
-  const footer = svg('text', { class: 'bytes', x: 4, y: height - 6 }, `${bytesText(block)} per device · sends ${bytesText(Math.round(sent))}`);
+  const footer = traffic && svg('text', { class: 'bytes', x: 4, y: height - 6 }, `${bytesText(traffic.operand_bytes)} per device · ${sendsShort}`);
   const fig = pictureFigure('collective', `${summary}${perm}`, width, height, [drawn, footer], [h('code', { class: 'name' }, eqn.primitive), head, h('br'), h('span', { class: 'note' }, detail)]);
   fig.dataset.primitive = eqn.primitive;
   return fig;

@@ -85,7 +85,8 @@ function template(p, lang) {
 }
 
 /** The list's groups, in order (each problem names its topic). */
-const TOPICS = ['Sharding', 'Autodiff', 'Transformations', 'Control flow'];
+// The topics, in the order their first problems are listed (problems/index.js).
+const TOPICS = [...new Set(PROBLEMS.map((p) => p.topic))];
 
 // The problem list: one table per topic (difficulty, a mark on the solved
 // ones), and a filter on the titles, ids, topics and difficulties as one types.

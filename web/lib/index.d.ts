@@ -215,8 +215,26 @@ export class Jaxpr {
 /** The JSON form of a program. */
 export interface JaxprJSON {
   invars: { name: string; aval: AvalJSON }[];
-  eqns: { primitive: string; params: Record<string, any>; inputs: AtomJSON[]; outputs: { name: string; aval: AvalJSON }[] }[];
+  eqns: EqnJSON[];
   outvars: AtomJSON[];
+}
+/** One equation of a program's JSON form. */
+export interface EqnJSON {
+  primitive: string;
+  /** Set on a collective (an equation whose devices exchange data). */
+  collective?: true;
+  /** A collective's traffic inside a shard_map body, on the threaded runtime, per call. */
+  traffic?: {
+    /** How the data moves, and the exchange's path (staged or read in place). */
+    algorithm: string;
+    /** The bytes of its operands on one device. */
+    operand_bytes: number;
+    /** The bytes each device sends (read by its peers, or written by it for them), by position in its group. */
+    sent: number[];
+  };
+  params: Record<string, any>;
+  inputs: AtomJSON[];
+  outputs: { name: string; aval: AvalJSON }[];
 }
 export interface AvalJSON {
   dtype: DType;

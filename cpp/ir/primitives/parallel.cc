@@ -94,6 +94,13 @@ void all_reduce(const DeviceContext& ctx, const Params& p, ReduceOp op, const ch
   ctx.collectives->all_reduce_many(ctx.device, group_of(ctx, axes_of(p, name), name), op, bufs);
 }
 
+// What psum / pmax / pmin of these operands move: all_reduce_many of them.
+Traffic reduction_traffic(const std::vector<Aval>& in, int n, bool shared_out) {
+  std::vector<ReduceBuffer> bufs;
+  for (const Aval& a : in) bufs.push_back(ReduceBuffer{a.dtype, nullptr, nullptr, num_elements(a.shape)});
+  return all_reduce_traffic(bufs, n, shared_out);
+}
+
 // psum/pmax/pmin take any number of operands (JAX binds one psum for a whole
 // tree); each result is its operand's type, invariant along the axes.
 std::vector<Aval> reduced_shape(const Params& p, const std::vector<Aval>& in, const char* name) {
@@ -161,6 +168,9 @@ std::vector<Atom> Def<Prim::kPsum>::bind(Builder& b, const Params& args, const s
   return bind_reduction(b, Prim::kPsum, args, counted, kLaxName);
 }
 const Names& Def<Prim::kPsum>::group_axes(const Params& p) { return axes_of(p, kName); }
+Traffic Def<Prim::kPsum>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
+  return reduction_traffic(in, n, shared_out);
+}
 
 // pmean
 
@@ -198,6 +208,9 @@ std::vector<Atom> Def<Prim::kPmax>::bind(Builder& b, const Params& args, const s
   return bind_reduction(b, Prim::kPmax, args, xs, kLaxName);
 }
 const Names& Def<Prim::kPmax>::group_axes(const Params& p) { return axes_of(p, kName); }
+Traffic Def<Prim::kPmax>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
+  return reduction_traffic(in, n, shared_out);
+}
 
 Sample Def<Prim::kPmax>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }
 
@@ -221,6 +234,9 @@ std::vector<Atom> Def<Prim::kPmin>::bind(Builder& b, const Params& args, const s
   return bind_reduction(b, Prim::kPmin, args, xs, kLaxName);
 }
 const Names& Def<Prim::kPmin>::group_axes(const Params& p) { return axes_of(p, kName); }
+Traffic Def<Prim::kPmin>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
+  return reduction_traffic(in, n, shared_out);
+}
 
 Sample Def<Prim::kPmin>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }
 
@@ -309,6 +325,9 @@ std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, co
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllGather, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kAllGather>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+Traffic Def<Prim::kAllGather>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
+  return all_gather_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n, shared_out);
+}
 
 // The batch dimension first; the gathered dimension one further.
 std::vector<Batched> Def<Prim::kAllGather>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
@@ -362,6 +381,9 @@ std::vector<Atom> Def<Prim::kReduceScatter>::bind(Builder& b, const Params& args
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kReduceScatter, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kReduceScatter>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+Traffic Def<Prim::kReduceScatter>::traffic(const Params&, const std::vector<Aval>& in, int n, bool) {
+  return reduce_scatter_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n);
+}
 
 // The batch dimension first; the scattered dimension one further.
 std::vector<Batched> Def<Prim::kReduceScatter>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
@@ -414,6 +436,9 @@ std::vector<Atom> Def<Prim::kPpermute>::bind(Builder& b, const Params& args, con
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kPpermute, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kPpermute>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+Traffic Def<Prim::kPpermute>::traffic(const Params& p, const std::vector<Aval>& in, int n, bool) {
+  return ppermute_traffic(num_elements(one_operand(kName, in)[0].shape), in[0].dtype, n, permutation_of(p));
+}
 
 Sample Def<Prim::kPpermute>::sample() {
   IntLists ring;
@@ -463,6 +488,9 @@ std::vector<Atom> Def<Prim::kAllToAll>::bind(Builder& b, const Params& args, con
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllToAll, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kAllToAll>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+Traffic Def<Prim::kAllToAll>::traffic(const Params&, const std::vector<Aval>& in, int n, bool) {
+  return all_to_all_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n);
+}
 
 // The batch dimension first; the split and concatenated dimensions one further.
 std::vector<Batched> Def<Prim::kAllToAll>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,

@@ -52,6 +52,26 @@ Aval block_aval(const Mesh& mesh, const Aval& global, const PartitionSpec& spec,
   return Aval{global.dtype, layout.block, check_vma ? spec_axes(spec) : std::vector<std::string>{}};
 }
 
+std::optional<AxisGroup> shared_output_group(const Eqn& e, size_t j) {
+  const ShardMapParams s = params_of(e.params);
+  const Program& body = *s.body;
+  const Atom& a = body.outvars.at(j);
+  if (!s.check_vma || a.is_literal()) return std::nullopt;
+  for (size_t k = 0; k < j; ++k)
+    if (!body.outvars[k].is_literal() && body.outvars[k].var == a.var) return std::nullopt;  // a repeat is copied
+  for (const Eqn& q : body.eqns) {
+    const PrimitiveDef& def = primitive(q.prim);
+    if (!def.collective || std::find(q.outputs.begin(), q.outputs.end(), a.var) == q.outputs.end()) continue;
+    const AxisGroup g = s.mesh->axis_group(def.group_axes(q.params), def.name);
+    const uint32_t split = s.mesh->axis_group(spec_axes(s.out_specs.at(j)), "shard_map out_specs").mask;
+    const Aval& out = body.avals[a.var];
+    if (q.outputs.size() == 1 && (split & g.mask) == 0 && !staged(element_bytes(out.dtype, num_elements(out.shape))))
+      return g;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector<Aval>& in) {
   const ShardMapParams s = params_of(p);
   const Program& body = *s.body;

@@ -7,6 +7,8 @@
 // value is the same on all devices along it).
 #pragma once
 
+#include <optional>
+
 #include "ir/primitive.h"
 #include "ir/program.h"
 
@@ -33,5 +35,14 @@ std::vector<std::string> spec_axes(const PartitionSpec& spec);
 /// `what` (e.g. "shard_map in_specs[0]").
 Aval block_aval(const Mesh& mesh, const Aval& global, const PartitionSpec& spec, bool check_vma,
                 const std::string& what);
+
+/// The group whose members share one buffer for body output j of shard_map
+/// equation `e`, each writing its share (the Communicator's shared result),
+/// or nothing. So is stored a result too large to stage (kStagingBytes) of
+/// a one-output collective that out_specs[j] replicates over the
+/// collective's group, its first mention among the outputs, when check_vma
+/// proves the replicas agree. The executor plans its outputs by this; the
+/// program JSON's traffic counts it.
+std::optional<AxisGroup> shared_output_group(const Eqn& e, size_t j);
 
 }  // namespace shardlab::ir

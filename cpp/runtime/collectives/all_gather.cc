@@ -34,6 +34,17 @@ int gathered_axis(const Shape& in_shape, int axis, bool tiled) {
 
 }  // namespace
 
+// Each peer reads a device's block, (n - 1) * b; into a shared result each
+// device writes its own block once, b.
+Traffic all_gather_traffic(const Shape& in_shape, DType dtype, int n, bool shared_out) {
+  const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
+  const bool shared = shared_out && n > 1;
+  return {std::string(shared ? "each device writes its block into the group's one result"
+                             : "each device copies every peer's block into its result") +
+              ", " + exchange_path(bytes, shared),
+          std::vector<int64_t>(static_cast<size_t>(n), shared ? bytes : (n - 1) * bytes)};
+}
+
 // Threaded: each device copies every peer's block into its output (or, into a
 // shared output, only its own block).
 void Communicator::all_gather(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape,

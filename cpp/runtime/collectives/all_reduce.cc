@@ -42,13 +42,60 @@ void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, 
     }
 }
 
+namespace {
+
+// The elements [lo, hi) position p of n reduces on the slice-parallel path:
+// slices of ceil(count / n) rounded up to 16 elements (64 bytes).
+std::pair<int64_t, int64_t> reduce_slice(int64_t count, int n, int p) {
+  const int64_t per = ((count + n - 1) / n + 15) / 16 * 16;
+  const int64_t lo = std::min(count, p * per);
+  return {lo, std::min(count, lo + per)};
+}
+
+}  // namespace
+
+// What all_reduce_many moves: one all_reduce of each dtype's operands packed
+// end to end (of the one operand, when there is one). Staged, each peer
+// reads a device's whole block: (n - 1) * b. Slice-parallel, the peers read
+// their slices of its block (b - s for its slice s) and it writes its reduced
+// slice to each of them, (n - 1) * s, or once into a shared result.
+Traffic all_reduce_traffic(const std::vector<ReduceBuffer>& bufs, int n, bool shared_out) {
+  std::vector<std::pair<DType, int64_t>> runs;  // (dtype, elements) of each all_reduce
+  if (bufs.size() == 1) {
+    runs.emplace_back(bufs[0].dtype, bufs[0].count);
+  } else {
+    for (DType dtype : {DType::kFloat32, DType::kInt32}) {
+      int64_t total = 0;
+      for (const ReduceBuffer& b : bufs) total += b.dtype == dtype ? b.count : 0;
+      if (total > 0) runs.emplace_back(dtype, total);
+    }
+  }
+  const bool shared = shared_out && n > 1;
+  Traffic t{"", std::vector<int64_t>(static_cast<size_t>(n))};
+  for (const auto& [dtype, count] : runs) {
+    const int64_t bytes = element_bytes(dtype, count);
+    const bool whole = staged(bytes) && !shared;
+    for (int p = 0; p < n; ++p) {
+      const auto [lo, hi] = reduce_slice(count, n, p);
+      const int64_t slice = element_bytes(dtype, hi - lo);
+      t.sent[p] += whole ? (n - 1) * bytes : bytes - slice + (shared ? slice : (n - 1) * slice);
+    }
+    const std::string how = std::string(whole    ? "every device reduces all the blocks itself"
+                                        : shared ? "each device reduces its slice of every block into the group's one result"
+                                                 : "each device reduces its slice of every block and writes it to every peer") +
+                            ", " + exchange_path(bytes, shared);
+    if (t.algorithm.find(how) == std::string::npos) t.algorithm += (t.algorithm.empty() ? "" : "; ") + how;
+  }
+  return t;
+}
+
 // Threaded: small payloads are reduced whole by every device from the staged
 // inputs; large ones slice-parallel, each device reducing its slice over all
 // peers and writing it to every output (or once, into a shared output).
 void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
                               int64_t count) {
   const uint64_t tag = Tag{}.add(static_cast<int64_t>(dtype)).add_all(g.axes).h;
-  const int64_t bytes = count * static_cast<int64_t>(kElemBytes);
+  const int64_t bytes = element_bytes(dtype, count);
   auto run = [&](auto zero) {
     using T = decltype(zero);
     exchange(device, g, reduce_op_name(op), tag, bytes, in, out, bytes, true, [&](const Peers& p, bool small) {
@@ -57,11 +104,10 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
         reduce_peers<T>(op, static_cast<T*>(out), count, p.n, input);
         return;
       }
-      // Slice-parallel: this device reduces its slice (64-byte aligned) in
+      // Slice-parallel: this device reduces its slice (reduce_slice) in
       // L1-sized chunks, into the shared output or into every peer's output.
       constexpr int64_t kChunk = 2048;
-      const int64_t per = ((count + p.n - 1) / p.n + 15) / 16 * 16;
-      const int64_t lo = std::min(count, p.me * per), hi = std::min(count, lo + per);
+      const auto [lo, hi] = reduce_slice(count, p.n, p.me);
       alignas(64) T acc[kChunk];
       for (int64_t c0 = lo; c0 < hi; c0 += kChunk) {
         const int64_t len = std::min(kChunk, hi - c0);

@@ -81,6 +81,13 @@ void copy_chunk(const ChunkViews& v, int from, int to, const void* in, void* out
 
 }  // namespace
 
+// Each peer reads its chunk of a device's block: (n - 1) * b / n.
+Traffic all_to_all_traffic(const Shape& in_shape, DType dtype, int n) {
+  const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
+  return {"each device copies its chunk of every peer's block, " + exchange_path(bytes, false),
+          std::vector<int64_t>(static_cast<size_t>(n), (n - 1) * (bytes / n))};
+}
+
 // Threaded: each device pulls its chunk from every peer.
 void Communicator::all_to_all(int device, const AxisGroup& g, const void* in, void* out, const Shape& in_shape,
                               int split_axis, int concat_axis, bool tiled) {

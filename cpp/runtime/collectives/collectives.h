@@ -37,6 +37,41 @@ struct ReduceBuffer {
 /// jax.lax's name of a reduction ("psum", "pmax", "pmin").
 const char* reduce_op_name(ReduceOp op);
 
+/// Payloads up to this many bytes per device take the Communicator's
+/// one-barrier staging path (communicator.h); larger ones are read in place.
+inline constexpr int64_t kStagingBytes = 16 * 1024;
+/// Whether an exchange of `bytes` per device goes through the staging buffers.
+inline bool staged(int64_t bytes) { return bytes <= kStagingBytes; }
+
+/// What one call of a collective moves on the threaded runtime (the
+/// Communicator): how, in words, and for each position of its group the
+/// bytes that leave that device, read by peers from its buffers or written
+/// by it into theirs (or into the group's one shared result). Each family's
+/// file computes it beside its algorithm, from the rules the algorithm runs
+/// by; the program JSON carries it per collective equation (the page draws
+/// it; a cost analysis can read it). `shared_out`: the result is one buffer
+/// the whole group writes (how the executor stores a large replicated
+/// result, ir::shared_output_group).
+struct Traffic {
+  std::string algorithm;      ///< how the data moves, and the exchange's path
+  std::vector<int64_t> sent;  ///< bytes, by position in the group
+};
+
+/// all_reduce_many(bufs) over a group of n (a psum, pmax or pmin).
+Traffic all_reduce_traffic(const std::vector<ReduceBuffer>& bufs, int n, bool shared_out);
+/// all_gather of a block of `in_shape` over a group of n.
+Traffic all_gather_traffic(const Shape& in_shape, DType dtype, int n, bool shared_out);
+/// psum_scatter of a block of `in_shape` over a group of n.
+Traffic reduce_scatter_traffic(const Shape& in_shape, DType dtype, int n);
+/// ppermute of `count` elements by `perm` over a group of n.
+Traffic ppermute_traffic(int64_t count, DType dtype, int n, const Permutation& perm);
+/// all_to_all of a block of `in_shape` over a group of n.
+Traffic all_to_all_traffic(const Shape& in_shape, DType dtype, int n);
+/// The exchange's path for `bytes` per device, in words (for Traffic::algorithm).
+std::string exchange_path(int64_t bytes, bool shared_out);
+/// The bytes of `count` elements of `dtype` as the collectives store them.
+int64_t element_bytes(DType dtype, int64_t count);
+
 // Shape rules of the collectives, as jax.lax defines them. They run before
 // any data moves (when a program is traced, and again on each device), so a
 // bad argument is reported with the shapes and the valid choices instead of

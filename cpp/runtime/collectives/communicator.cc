@@ -19,7 +19,7 @@ Communicator::Communicator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(m
   for (int d = 0; d < mesh_->size(); ++d) {
     auto state = std::make_unique<DeviceState>();
     state->masks.resize(num_masks_);
-    state->staging = std::make_unique<Buffer>(static_cast<size_t>(num_masks_) * 2 * kStagingBytes, d);
+    state->staging = std::make_unique<Buffer>(static_cast<size_t>(num_masks_ * 2 * kStagingBytes), d);
     auto* base = static_cast<unsigned char*>(state->staging->data());
     for (int mask = 0; mask < num_masks_; ++mask)
       for (int p = 0; p < 2; ++p) state->masks[mask].staging[p] = base + (mask * 2 + p) * kStagingBytes;
@@ -28,6 +28,22 @@ Communicator::Communicator(std::shared_ptr<const Mesh> mesh) : mesh_(std::move(m
 }
 
 Communicator::~Communicator() = default;
+
+std::string exchange_path(int64_t bytes, bool shared_out) {
+  return staged(bytes) && !shared_out ? "staged (one barrier)" : staged(bytes) ? "staged, then a barrier for the shared result"
+                                                                               : "read in place (two barriers)";
+}
+
+int64_t element_bytes(DType dtype, int64_t count) {
+  switch (dtype) {  // a new dtype states its size here (-Wswitch)
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kBool:
+      break;
+  }
+  return count * static_cast<int64_t>(kElemBytes);  // every dtype is stored in 4 bytes, a bool too
+}
 
 Barrier& Communicator::barrier(uint32_t mask, int device) {
   return *barriers_[mask][mesh_->group_number(device, mask)];

@@ -33,9 +33,6 @@ namespace shardlab {
 /// The collectives of one mesh; also the JobSync of the jobs that use them.
 class Communicator final : public JobSync, public Collectives {
  public:
-  /// Payloads up to this many bytes take the one-barrier staging path.
-  static constexpr size_t kStagingBytes = 16 * 1024;
-
   /// Sets up barriers and staging areas for every group of every axis subset.
   explicit Communicator(std::shared_ptr<const Mesh> mesh);
   ~Communicator() override;

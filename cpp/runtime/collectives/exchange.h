@@ -102,7 +102,7 @@ void Communicator::exchange(int device, const AxisGroup& g, const char* what, ui
   tag = collectives_detail::Tag{tag}.add(what).h;
   MaskState& ms = devices_[device]->masks[g.mask];
   const uint32_t parity = ms.seq++ & 1;
-  const bool small = bytes <= static_cast<int64_t>(kStagingBytes);
+  const bool small = staged(bytes);
   if (small && bytes > 0) {
     std::memcpy(ms.staging[parity], in, static_cast<size_t>(bytes));
     in = ms.staging[parity];

@@ -25,6 +25,17 @@ void check_permutation(const Permutation& perm, int n, const std::string& axes_l
   }
 }
 
+// A source's block is read by its destination (a device sending to itself
+// copies locally; one that sends nothing moves nothing).
+Traffic ppermute_traffic(int64_t count, DType dtype, int n, const Permutation& perm) {
+  const int64_t bytes = element_bytes(dtype, count);
+  Traffic t{"each device copies the block of the peer that sends to it, " + exchange_path(bytes, false),
+            std::vector<int64_t>(static_cast<size_t>(n))};
+  for (const auto& [s, d] : perm)
+    if (s != d && s >= 0 && s < n) t.sent[s] += bytes;
+  return t;
+}
+
 // Threaded: each device reads the input of the peer that sends to it.
 void Communicator::ppermute(int device, const AxisGroup& g, const void* in, void* out, int64_t count,
                             const Permutation& perm) {

@@ -29,6 +29,13 @@ Shape reduce_scatter_shape(const Shape& in, int n, int dim, bool tiled) {
   return out;
 }
 
+// Each peer reads its chunk of a device's block: (n - 1) * b / n.
+Traffic reduce_scatter_traffic(const Shape& in_shape, DType dtype, int n) {
+  const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
+  return {"each device sums its chunk of every peer's block, " + exchange_path(bytes, false),
+          std::vector<int64_t>(static_cast<size_t>(n), (n - 1) * (bytes / n))};
+}
+
 // Threaded: the input is [pre, n, L]; each device sums the [pre, L] slab at
 // its position over all peers, in ascending device order.
 void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, const void* in, void* out,
