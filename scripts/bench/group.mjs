@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumRows } from './chromium.mjs';
 import { dispatchRows } from './dispatch.mjs';
+import { judgeRows } from './judge.mjs';
 import { kernelRows } from './kernels.mjs';
 import { peerChromiumRows, peerRows } from './peers/index.mjs';
 import { pythonRows } from './python.mjs';
@@ -33,6 +34,7 @@ export const GROUPS = {
   collectives: async (level) => ({ rows: collectiveRows(level) }),
   dispatch: async (level) => ({ rows: await dispatchRows({ level }) }),
   chromium: async (level) => ({ rows: await chromiumRows({ level }) }),
+  judge: async (level) => ({ rows: await judgeRows({ level }) }),
   scale: async (level) => ({ rows: await scaleRows({ level }) }),
   kernels: async (level) => ({ rows: kernelRows({ level }) }),
   python: async (level) => ({ rows: await pythonRows({ level }) }),

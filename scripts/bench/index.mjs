@@ -2,7 +2,8 @@
 // Python (Pyodide's start, Python checks against JS checks, the page's first
 // Python result; scripts/bench/python.mjs);
 // psum latency and throughput (native, wasm, postMessage, plain-JS Atomics;
-// from scripts/bench/collectives.mjs), dispatch per jit call against its two
+// from scripts/bench/collectives.mjs), the judge's stages on a 20,000-equation
+// program (scripts/bench/judge.mjs), dispatch per jit call against its two
 // references and the checker's time per problem (in Node and, through
 // scripts/bench/page.html, in headless Chromium), the large data- and
 // tensor-parallel cases on 8 devices vs 1 vs native Eigen, and the matmul
@@ -75,6 +76,12 @@ const ratio = (r) => {
     return r.impl === 'wasm-1-device'
       ? `8 devices are ${(r.median / eight.median).toFixed(2)}x faster`
       : `8 wasm devices take ${(eight.median / r.median).toFixed(2)}x its time`;
+  }
+  if (r.group === 'judge') {
+    // Each stage at 20,000 equations against itself at 5,000 (linear is 4x) and against the 0.5 s a stage may take.
+    if (r.size !== '20000 equations') return '';
+    const small = find('judge', r.impl, r.case, '5000 equations');
+    return `${(r.median / small.median).toFixed(1)}x its 5,000-equation time; ${((r.median / 500) * 100).toFixed(0)}% of the 0.5 s bound`;
   }
   if (r.group === 'python') {
     // A Python check against the JS check of the same problem; the page's first result against the 8 s target.

@@ -6,7 +6,7 @@
 // stopped and the next run works; without isolation both languages run on
 // the lockstep executor; axe finds no serious or critical violation after a
 // run, light and dark. Screenshots are kept as artifacts.
-import { expect, test } from './fixtures.js';
+import { expect, test, watchPageErrors } from './fixtures.js';
 import { appUrl, root, seriousViolations, typeCode } from './app_page.js';
 
 const shots = `${root}build/test-results/screenshots`;
@@ -121,6 +121,7 @@ test('a shared URL opened in a fresh page loads the code and runs it; a corrupt 
   const url = await page.locator('#share-link').inputValue();
   expect(page.url()).toBe(url);
   const fresh = await browser.newContext();
+  const errors = watchPageErrors(fresh);
   const other = await fresh.newPage();
   try {
     await other.goto(url);
@@ -138,6 +139,7 @@ test('a shared URL opened in a fresh page loads the code and runs it; a corrupt 
     await expect(other.locator('.cm-content')).toContainText('# mine');
     await other.goto(url.replace(/code=.*/, 'code=%%%'));
     await expect(other.locator('.play-notice[role=alert]')).toContainText('it is not base64url text');
+    expect(errors, 'uncaught errors on the fresh page').toEqual([]);
   } finally {
     await fresh.close();
   }

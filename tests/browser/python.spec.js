@@ -2,8 +2,9 @@
 // every problem solved by typing its Python reference into the editor; a
 // known-wrong Python solution shows the requirement's message in Python's
 // terms; the language selector and ?lang= open a problem in either
-// language; the page stays responsive while Pyodide loads. One warm Python
-// worker serves successive checks. Screenshots are kept as artifacts.
+// language; a syntax error or a failed import is a verdict with its line;
+// the page stays responsive while Pyodide loads. Each check runs in a fresh
+// Python worker, the next one started ahead. Screenshots are kept as artifacts.
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.js';
 import PROBLEMS from '../../problems/index.js';
@@ -12,7 +13,7 @@ import { appUrl, root, typeCode } from './app_page.js';
 const shots = `${root}build/test-results/screenshots`;
 const pythonSolution = (id) => readFileSync(`${root}problems/${id}/solution.py`, 'utf8');
 
-test('every problem solved in Python with one warm Python; a wrong solution shows the message', async ({ page }) => {
+test('every problem solved in Python; a wrong solution shows the message; a syntax or import error is a verdict with its line', async ({ page }) => {
   test.setTimeout(120000 + 30000 * PROBLEMS.length);
   await page.goto(appUrl('#/problem/data-parallel-step'));
   await expect(page.locator('#language')).toHaveValue('python');
@@ -38,6 +39,14 @@ test('every problem solved in Python with one warm Python; a wrong solution show
   await page.click('#tab-requirements');
   await expect(branch).toBeVisible();
   await expect(page.locator('.case.fail').first()).toContainText('line 4, in step');
+  // A learner's syntax error or failed import is a verdict naming the error and its line, as in the CLI.
+  await typeCode(page, 'def step(w, b, x, y, lr):\n    return {"w": w +}\n');
+  await page.click('#submit');
+  await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
+  await expect(page.locator('.case.fail').first()).toContainText(/the solution could not be loaded:[\s\S]*line 2[\s\S]*SyntaxError: invalid syntax/);
+  await typeCode(page, 'import numpy_that_is_not_here\n\ndef step(w, b, x, y, lr):\n    return {}\n');
+  await page.click('#submit');
+  await expect(page.locator('.case.fail').first()).toContainText(/line 1[\s\S]*ModuleNotFoundError: No module named 'numpy_that_is_not_here'/, { timeout: 60000 });
 });
 
 test('an endless Python loop is stopped by the time limit; the warm worker is replaced and the next run works', async ({ page }) => {

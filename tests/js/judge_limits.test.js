@@ -1,9 +1,11 @@
 // The judge's own work is bounded up front and linear in what it is given
 // (issue 33): a program of 20,000 equations, traced at every signature of a
-// check, and 50,000 cases cannot keep it past the time limit; every stage
+// check, and 50,000 cases cannot keep it past the time limit (more than
+// 1,000 are refused; 1,000 valid ones leave a correct solution its pass); every stage
 // it runs on a program (rebuilding, printing, the JSON form, the live
 // program, data flow) grows in proportion to the program. The stages'
-// figures at 20,000 equations are a row of `npm run bench` (judge-stages).
+// figures at 20,000 equations are rows of `npm run bench` (group judge,
+// scripts/bench/judge.mjs, whose stages this test times).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,53 +13,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
-import { dependents } from '../../web/checker/jaxpr_query.js';
-import { liveProgram } from '../../web/checker/live_program.js';
+import { problemById } from '../../web/checker/problems.js';
+import { makeRng } from '../../web/checker/rng.js';
 import { MAX_CASES } from '../../web/checker/validate_cases.js';
+import { exportedChain, judgeStages, timeOnce } from '../../scripts/bench/judge.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'shardlab-limits-'));
 
 beforeAll(() => sl.init());
 
-// A program of about `n` equations inside a shard_map: a chain of adds on each device's block.
-async function exportedChain(n) {
-  const mesh = sl.makeMesh([8], ['data']);
-  const f = (x) => ({ out: sl.shardMap((b) => Array.from({ length: n }, () => 0).reduce((y) => y.add(1), b), { mesh, inSpecs: sl.P('data'), outSpecs: sl.P('data') })(x) });
-  const e = sl.export.export(f)(new sl.ShapeDtypeStruct([8, 4]));
-  try {
-    return await e.serialize();
-  } finally {
-    e.dispose();
-  }
-}
-
 // The fastest of five runs of `f`, in ms.
-function fastest(f) {
-  let best = Infinity;
-  for (let i = 0; i < 5; i++) {
-    const t0 = performance.now();
-    f();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
+const fastest = (f) => Math.min(...Array.from({ length: 5 }, () => timeOnce(f)));
 
 test('every stage the judge runs on a program grows in proportion to it: 4 times the equations take well under 16 times as long', async () => {
   const stages = (text) => {
-    const d = sl.export.deserialize(text);
-    const j = d.jaxpr();
-    const json = j.toJSON();
-    const live = liveProgram(json);
-    const times = {
-      deserialize: fastest(() => sl.export.deserialize(text).dispose()),
-      'jaxpr (text, JSON, bodies)': fastest(() => d.jaxpr()),
-      toJSON: fastest(() => j.toJSON()),
-      liveProgram: fastest(() => liveProgram(json)),
-      dependents: fastest(() => dependents(live, live.invars[0].name)),
-      loweredJSON: fastest(() => d.loweredJSON()),
-    };
-    d.dispose();
+    const { stages: run, dispose } = judgeStages(text);
+    const times = Object.fromEntries(Object.entries(run).map(([name, f]) => [name, fastest(f)]));
+    dispose();
     return times;
   };
   const small = stages(await exportedChain(4990));
@@ -103,3 +76,19 @@ test(`more than ${MAX_CASES} cases are refused at once, as a usage error`, () =>
   expect(r.stderr).toBe(`shardlab: ${cases}: 50000 cases: a check runs at most ${MAX_CASES} (split them over several checks)\n`);
   expect(Date.now() - t0).toBeLessThan(30000);
 });
+
+// The judge's runs of the solution's programs count against its time limit (the CLI's devices'
+// CPU time): the most cases a check takes must still leave a correct solution its whole verdict.
+test.each(['tensor-parallel-mlp', 'data-parallel-step'])(`${MAX_CASES} valid cases of %s: the reference passes at the default time limit`, (id) => {
+  const problem = problemById(id);
+  const rng = makeRng(1);
+  const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v);
+  const cases = Array.from({ length: MAX_CASES }, () => ({ input: Object.fromEntries(Object.entries(problem.generate(rng)).map(([k, v]) => [k, plain(v)])) }));
+  const file = join(dir, `${id}-cases.json`);
+  writeFileSync(file, JSON.stringify(cases));
+  const r = spawnSync(process.execPath, ['web/checker/cli.js', 'check', id, '--cases', file, '--json'], { cwd: root, encoding: 'utf8', timeout: 120000 });
+  expect(r.status, r.stderr).toBe(0);
+  const report = JSON.parse(r.stdout);
+  expect(report.cases).toHaveLength(MAX_CASES);
+  expect(report.passed).toBe(true);
+}, 120000);
