@@ -2,11 +2,12 @@
 // function's facts, and every face is held to it both ways (issue 34): the
 // JS exports, the declarations of index.d.ts, the README's API table,
 // Python's jax (every name it binds resolves) and docs/python.md's table.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { MANIFEST } from '../../web/lib/api/manifest.js';
+import { apiName } from '../../web/checker/names.js';
 import { runPython, warmPython } from './python_env.js';
 
 const root = new URL('../../', import.meta.url);
@@ -103,3 +104,25 @@ repr(missing)
     for (const m of bound.filter((b) => b.module === module)) expect(listed.has(m.name), `jax.${module}.${m.name} in docs/python.md`).toBe(true);
   }
 }, 120000);
+
+// Requirement messages name API functions through api('<JS name>') (web/checker/names.js), which a
+// Python solution reads as JAX's name from the manifest: every name a problem or the judge uses has one.
+test("every API name a requirement's message mentions is in the manifest, with its JAX name for Python", () => {
+  const sources = [...readdirSync(new URL('problems/', root), { recursive: true }), ...readdirSync(new URL('web/checker/', root)).map((f) => `../web/checker/${f}`)]
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => read(`problems/${f}`));
+  const names = new Set(sources.flatMap((s) => [...s.matchAll(/\bapi\('([^']+)'\)/g)].map((m) => m[1])));
+  expect(names.size).toBeGreaterThan(10);
+  for (const name of names) {
+    expect(apiName(name, 'javascript')).toBe(name);
+    expect(apiName(name, 'python'), name).toMatch(/^(jax|jnp)\.[a-z_.]+$/);
+  }
+  expect(['sl.shardMap', 'lax.pcast', 'np.minimum', 'lax.foriLoop', 'nn.softmax'].map((n) => apiName(n, 'python'))).toEqual([
+    'jax.shard_map',
+    'jax.lax.pcast',
+    'jnp.minimum',
+    'jax.lax.fori_loop',
+    'jax.nn.softmax',
+  ]);
+  expect(() => apiName('np.noSuchFunction', 'python')).toThrow(/np\.noSuchFunction has no JAX name in the API manifest/);
+});
