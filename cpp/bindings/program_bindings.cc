@@ -84,7 +84,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("errorMessage", &ProgramRun::error_message);
   function("interpretProgram", &shardlab::js::interpret_js);
   function("programFromJson", &shardlab::js::program_from_json_js);
-  function("collectivePrimitives", &shardlab::js::collective_primitives_js);
+  function("laxFunctions", &shardlab::js::lax_functions_js);
   function("collectiveProgram", &shardlab::js::collective_program_js);
   function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
                                                  const JsProgram& p, const val& inputs, int reps) {

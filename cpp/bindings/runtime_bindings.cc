@@ -1,6 +1,7 @@
 // Embind declarations of the device runtime (no logic: conversions live in cpp/js).
 #include <emscripten/bind.h>
 
+#include "runtime/device_pool.h"
 #include "runtime/event.h"
 #include "runtime/large_blocks.h"
 #include "platform/platform.h"
@@ -43,6 +44,7 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
       .constructor<int>()
       .function("devices", &AsyncRuntime::devices)
       .function("cancel", &AsyncRuntime::cancel);
+  constant("maxPendingJobs", shardlab::DevicePool::kMaxPending);
   function("armTimeline", &shardlab::Timeline::arm);
   function("takeTimeline", &shardlab::js::take_timeline);
   function("heapBytesInUse", &shardlab::js::heap_bytes_in_use);

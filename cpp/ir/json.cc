@@ -138,6 +138,7 @@ class JsonWriter {
     body_ = outer;
     const PrimitiveDef& def = primitive(e.prim);
     return "{\"primitive\":" + quoted(def.name) + (def.collective ? ",\"collective\":true" + traffic(p, e) : "") +
+           (def.call_program ? ",\"call\":" + quoted(def.call_program) : "") +
            ",\"params\":" + params + ",\"inputs\":" + list(e.inputs, [&](const Atom& a) { return atom(a, names); }) +
            ",\"outputs\":" + outputs + "}";
   }

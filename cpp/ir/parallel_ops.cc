@@ -13,7 +13,7 @@ namespace {
 
 // jax.lax function `name` bound with `args` on `xs`, through the registry.
 std::vector<Atom> bind(Builder& b, const char* name, Params args, const std::vector<Atom>& xs) {
-  return lax_function(name).bind(b, args, xs);
+  return lax_function(name).call(b, args, xs);
 }
 
 Atom bind1(Builder& b, const char* name, Params args, const Atom& x) { return bind(b, name, std::move(args), {x})[0]; }
@@ -128,7 +128,7 @@ Program collective_program(const MeshRef& mesh, const Aval& in, const PartitionS
   const LaxFunction& f = lax_function(lax_name);
   Builder b;
   ShardMapTrace t(b, mesh, {in_spec}, check_vma, {b.input(in)});
-  const std::vector<Atom> outs = f.bind(t.body(), args, f.takes_operands ? t.blocks() : std::vector<Atom>{});
+  const std::vector<Atom> outs = f.call(t.body(), args, f.takes_operands ? t.blocks() : std::vector<Atom>{});
   Atom y = outs.at(0);
   // A scalar result of a function that reads no operand (axis_index) becomes
   // a [1] block, so that the devices' results can be laid out along mesh axes.

@@ -52,6 +52,12 @@ const char* param_type_name(ParamType t) {
   return kNames[static_cast<size_t>(t)];
 }
 
+ParamValue fallback_value(const ParamSpec& spec) {
+  if (spec.type == ParamType::kBool) return spec.fallback != 0;
+  if (spec.type == ParamType::kInt) return spec.fallback;
+  fail(ErrorKind::kValue, "parameter '", spec.name, "': a default must be an int or a bool, not a ", param_type_name(spec.type));
+}
+
 void check_params(const ParamSchema& schema, const Params& params, const char* prim) {
   std::string names;
   for (const ParamSpec& s : schema) names += std::string(names.empty() ? "" : ", ") + s.name;

@@ -60,19 +60,41 @@ enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kD
 /// `GatherDimensionNumbers(offset_dims=(1,), ...)`, `GatherScatterMode.CLIP`.
 enum class ParamFormat : uint8_t { kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue };
 
-/// A parameter's name and type. An optional one (a jax.lax keyword argument
-/// with a default, in a LaxFunction's arguments) may be left out; the bind
-/// rule supplies its default.
+/// A parameter's name and type; for a jax.lax function's argument (a
+/// LaxFunction's, which the JS API and Python's jax build their functions
+/// from) also how it is passed and its default.
 struct ParamSpec {
   const char* name = nullptr;
   ParamType type = ParamType::kBool;
+  /// A jax.lax argument that may be left out: a caller from JS gets `fallback`.
   bool optional = false;
   /// Left out of the printed program when it is 0 (as JAX prints a custom
   /// call's num_consts only when the function closes over values).
   bool printed_if_nonzero = false;
   /// How the printed program shows it.
   ParamFormat format = ParamFormat::kPlain;
+  /// A jax.lax argument JAX takes by keyword only (in JS, the options object).
+  bool keyword = false;
+  /// An optional jax.lax argument's default: an int, or a bool as 0 or 1.
+  int64_t fallback = 0;
 };
+
+/// A jax.lax function's argument passed by position (or by name, in Python).
+constexpr ParamSpec positional_arg(const char* name, ParamType type) { return ParamSpec{name, type}; }
+
+/// A jax.lax function's keyword-only argument; with a `fallback`, optional.
+constexpr ParamSpec keyword_arg(const char* name, ParamType type) {
+  ParamSpec s{name, type};
+  s.keyword = true;
+  return s;
+}
+/// See keyword_arg: an optional one, `fallback` when left out (an int, or a bool as 0 or 1).
+constexpr ParamSpec keyword_arg(const char* name, ParamType type, int64_t fallback) {
+  ParamSpec s = keyword_arg(name, type);
+  s.optional = true;
+  s.fallback = fallback;
+  return s;
+}
 
 /// The parameters a primitive takes, in printing order: every equation of it
 /// has exactly these (Builder::emit checks).
@@ -95,6 +117,9 @@ struct ParamSchema {
 ParamType type_of(const ParamValue& v);
 /// How a ParamType is called in messages ("int", "list of axis names", ...).
 const char* param_type_name(ParamType t);
+/// An optional jax.lax argument's default, as the value of its type (kInt or kBool).
+ParamValue fallback_value(const ParamSpec& spec);
+
 /// Checks that `params` are exactly `schema`'s, of its types and in its
 /// order; throws a ValueError naming `prim` and the missing, mistyped or
 /// unexpected parameter otherwise.
@@ -104,14 +129,6 @@ void check_params(const ParamSchema& schema, const Params& params, const char* p
 /// A string_view, so that looking a parameter up while evaluating never allocates.
 template <class T>
 const T& param(const Params& params, std::string_view name, const char* prim);
-
-/// The parameter `name` as type T, or `fallback` when it is absent (an optional argument).
-template <class T>
-T param_or(const Params& params, std::string_view name, T fallback, const char* prim) {
-  for (const Param& p : params)
-    if (p.name == name) return param<T>(params, name, prim);
-  return fallback;
-}
 
 /// `params` with parameter `name`'s value replaced by `value` (how a rule
 /// re-emits its primitive with some parameters changed).

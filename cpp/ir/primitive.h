@@ -243,6 +243,9 @@ struct LaxFunction {
   ParamSchema args;            ///< its arguments besides the operands
   BindRule bind = nullptr;     ///< how it binds
   bool takes_operands = true;  ///< false for axis_index, which reads none
+
+  /// Binds it: `args` with each optional argument left out given its default, then `bind`.
+  std::vector<Atom> call(Builder& b, Params args, const std::vector<Atom>& operands) const;
 };
 
 /// All the rules of one primitive; exactly one of eval and eval_on_device is
@@ -269,6 +272,11 @@ struct PrimitiveDef {
   LaxFunction lax{};
   /// For a primitive the executors do not run as such, what they run instead (else null).
   LowerRule lower = nullptr;
+  /// A call's program parameter (else null): the primitive hands its operands
+  /// one for one to that program's inputs and gives its outputs one for one
+  /// (jit, the custom calls; shard_map, block by block). The program JSON
+  /// marks such equations, which the checker's data-flow queries follow.
+  const char* call_program = nullptr;
 };
 
 /// The rules of primitive P: specialized once, in the primitive's family

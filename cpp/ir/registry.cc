@@ -1,6 +1,7 @@
 // Builds the primitive table from every Def<P>: instantiating Def<P>::shape
 // etc. for each enumerator makes a missing primitive or rule a compile error.
 // The jax.lax functions are the Defs' (and the few composites beside them).
+#include <algorithm>
 #include <array>
 #include <type_traits>
 #include <utility>
@@ -54,6 +55,10 @@ struct HasLaxFunction : std::false_type {};
 template <class D>
 struct HasLaxFunction<D, std::void_t<decltype(D::kLaxName)>> : std::true_type {};
 template <class D, class = void>
+struct IsCall : std::false_type {};
+template <class D>
+struct IsCall<D, std::void_t<decltype(D::kCallProgram)>> : std::true_type {};
+template <class D, class = void>
 struct IsNullary : std::false_type {};
 template <class D>
 struct IsNullary<D, std::void_t<decltype(D::kNullary)>> : std::true_type {};
@@ -73,6 +78,7 @@ constexpr PrimitiveDef def_of() {
     def.traffic = &D::traffic;
   }
   if constexpr (HasLower<D>::value) def.lower = &D::lower;
+  if constexpr (IsCall<D>::value) def.call_program = D::kCallProgram;
   if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};
   return def;
 }
@@ -95,6 +101,14 @@ Prim primitive_named(const std::string& name) {
     valid += std::string(i ? ", " : "") + kTable[i].name;
   }
   fail(ErrorKind::kValue, "primitive: unknown primitive '", name, "'; valid names are ", valid);
+}
+
+std::vector<Atom> LaxFunction::call(Builder& b, Params given, const std::vector<Atom>& operands) const {
+  for (const ParamSpec& spec : args) {
+    const bool present = std::any_of(given.begin(), given.end(), [&](const Param& p) { return p.name == spec.name; });
+    if (!present && spec.optional) given.push_back(Param{spec.name, fallback_value(spec)});
+  }
+  return bind(b, given, operands);
 }
 
 const LaxFunction& lax_function(const std::string& name) {

@@ -6,6 +6,7 @@
 #include "exec/interpreter.h"
 #include "ir/json.h"
 #include "ir/json_read.h"
+#include "ir/primitives/parallel.h"
 #include "ir/print.h"
 #include "ir/rule.h"
 #include "runtime/errors.h"
@@ -140,10 +141,12 @@ ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std:
 ir::Params params_from_js(const val& params, const ir::ParamSchema& schema, const char* fn) {
   const bool none = params.isUndefined() || params.isNull();
   ir::Params out;
+  std::string valid;
   for (const ir::ParamSpec& spec : schema) {
+    valid += std::string(valid.empty() ? "" : ", ") + spec.name;
     const val v = none ? val::undefined() : params[spec.name];
     if (v.isUndefined()) {
-      if (spec.optional) continue;
+      if (spec.optional) continue;  // the jax.lax function's default (LaxFunction::call)
       fail(ErrorKind::kValue, fn, ": missing parameter '", spec.name, "'");
     }
     out.push_back(ir::Param{spec.name, param_from_js(spec, v, fn)});
@@ -154,7 +157,7 @@ ir::Params params_from_js(const val& params, const ir::ParamSchema& schema, cons
     const std::string key = keys[i].as<std::string>();
     bool known = false;
     for (const ir::ParamSpec& spec : schema) known = known || key == spec.name;
-    if (!known) fail(ErrorKind::kValue, fn, ": unknown parameter '", key, "'");
+    if (!known) fail(ErrorKind::kValue, fn, ": unknown parameter '", key, "'; its parameters are ", valid);
   }
   return out;
 }
@@ -303,13 +306,33 @@ JsProgram collective_program_js(const DeviceMesh& mesh, const std::string& dtype
   });
 }
 
-val collective_primitives_js() {
-  val names = val::array();
+val lax_functions_js() {
+  val out = val::array();
+  const auto add = [&](const ir::LaxFunction& f, const ir::PrimitiveDef* def, bool collective) {
+    val args = val::array();
+    for (const ir::ParamSpec& s : f.args) {
+      val a = val::object();
+      a.set("name", std::string(s.name));
+      a.set("type", std::string(ir::param_type_name(s.type)));
+      a.set("keyword", s.keyword);
+      a.set("optional", s.optional);
+      if (s.optional) a.set("default", s.type == ir::ParamType::kBool ? val(s.fallback != 0) : val(static_cast<double>(s.fallback)));
+      args.call<void>("push", a);
+    }
+    val r = val::object();
+    r.set("name", std::string(f.name));
+    r.set("primitive", def ? val(std::string(def->name)) : val::null());
+    r.set("collective", collective);
+    r.set("takesOperands", f.takes_operands);
+    r.set("args", args);
+    out.call<void>("push", r);
+  };
   for (size_t i = 0; i < ir::kNumPrims; ++i) {
     const ir::PrimitiveDef& def = ir::primitive(static_cast<ir::Prim>(i));
-    if (def.collective) names.call<void>("push", std::string(def.name));
+    if (def.lax.name) add(def.lax, &def, def.collective);
   }
-  return names;
+  for (const ir::LaxFunction& f : ir::kParallelComposites) add(f, nullptr, true);  // pmean: a psum and a division
+  return out;
 }
 
 JsProgram program_from_json_js(const val& text, const val& limits) {
@@ -364,7 +387,7 @@ val JsTrace::emit(const std::string& name, const val& params, const val& inputs)
 val JsTrace::bind(const std::string& name, const val& args, const val& operands) {
   return with_js_errors([&] {
     const ir::LaxFunction& f = ir::lax_function(name);
-    return atoms_to_js(f.bind(*b_, params_from_js(args, f.args, f.name), atoms(operands)));
+    return atoms_to_js(f.call(*b_, params_from_js(args, f.args, f.name), atoms(operands)));
   });
 }
 

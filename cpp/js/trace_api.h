@@ -103,8 +103,10 @@ JsProgram program_from_json_js(const emscripten::val& text, const emscripten::va
 JsProgram collective_program_js(const DeviceMesh& mesh, const std::string& dtype, const emscripten::val& shape,
                                 const emscripten::val& in_spec, const std::string& name, const emscripten::val& args,
                                 const emscripten::val& out_spec, bool check_vma);
-/// The registry's collectives (the primitives that send data between devices), by name.
-emscripten::val collective_primitives_js();
+/// The registry's jax.lax functions, which the JS API and Python's jax build
+/// theirs from: [{name, primitive (null for a composite: pmean), collective,
+/// takesOperands, args: [{name, type, keyword, optional, default}]}].
+emscripten::val lax_functions_js();
 
 /// A JS atom for `a`.
 emscripten::val atom_to_js(const ir::Atom& a);

@@ -521,7 +521,7 @@ TEST(Json, HoldsTheTextFormsContentStructured) {
   EXPECT_EQ(
       to_json(p),
       R"({"invars":[{"name":"a","aval":{"dtype":"float32","shape":[8,2],"vma":[],"str":"f32[8,2]"}}],)"
-      R"("eqns":[{"primitive":"shard_map","params":{"jaxpr":{)"
+      R"("eqns":[{"primitive":"shard_map","call":"jaxpr","params":{"jaxpr":{)"
       R"("invars":[{"name":"c","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
       R"("eqns":[{"primitive":"mul","params":{},"inputs":[{"name":"c","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}},)"
       R"({"literal":2,"aval":{"dtype":"float32","shape":[],"vma":[],"str":"f32[]"}}],)"

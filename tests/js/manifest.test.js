@@ -126,3 +126,38 @@ test("every API name a requirement's message mentions is in the manifest, with i
   ]);
   expect(() => apiName('np.noSuchFunction', 'python')).toThrow(/np\.noSuchFunction has no JAX name in the API manifest/);
 });
+
+// The collectives, pmean and pcast state their arguments once, in the core's registry (each Def's
+// kLaxArgs): the JS function, Python's and the manifest's parameters are read from it.
+test("the collectives' parameters come from the core's registry: the manifest's notation, the JS options and Python's keywords", async () => {
+  await sl.init();
+  const params = (name) => MANIFEST.find((m) => m.module === 'lax' && m.name === name).params;
+  expect(params('all_gather')).toBe('x:tree, axis_name, *, {axis=0, tiled=False}');
+  expect(params('all_to_all')).toBe('x:tree, axis_name, split_axis, concat_axis, *, {tiled=False}');
+  expect(params('pcast')).toBe('x:tree, axis_name, *, {to}');
+  expect(params('axis_index')).toBe('axis_name');
+  expect(MANIFEST.filter((m) => m.binding === 'core').map((m) => m.name).sort()).toEqual(
+    ['all_gather', 'all_to_all', 'axis_index', 'pcast', 'pmax', 'pmean', 'pmin', 'ppermute', 'psum', 'psum_scatter'],
+  );
+  const mesh = sl.makeMesh([8], ['i']);
+  const body = (f) => sl.makeJaxpr(sl.shardMap(f, { mesh, inSpecs: sl.P('i'), outSpecs: sl.P('i'), checkVma: false }))(new sl.ShapeDtypeStruct([8, 2]));
+  expect(body((b) => sl.lax.allGather(b, 'i', { axis: 1, tiled: true })).toString()).toMatch(/all_gather\[all_gather_dimension=1 axis_name=\('i',\) axis_size=8 tiled=True\]/);
+  expect(() => body((b) => sl.lax.allGather(b, 'i', { tiles: true }))).toThrow("lax.allGather: unknown option 'tiles'; its options are axis, tiled");
+  expect(() => body((b) => sl.lax.pcast(b, 'i'))).toThrow('lax.pcast: missing option to');
+  expect(() => body((b) => sl.lax.allToAll(b, 'i', 0))).toThrow('lax.allToAll: missing argument concatAxis');
+  expect(() => body((b) => sl.lax.psum(b, 3))).toThrow('lax.psum: axisName must be a mesh axis name or a list of them, got 3');
+  const python = await runPython(`
+import jax
+import jax.numpy as jnp
+from jax.sharding import AxisType, PartitionSpec as P
+mesh = jax.make_mesh((8,), ("i",), axis_types=(AxisType.Auto,))
+f = jax.shard_map(lambda b: jax.lax.all_gather(b, "i", axis=0, tiled=True), mesh=mesh, in_specs=P("i"), out_specs=P(), check_vma=False)
+out = [str(jax.make_jaxpr(f)(jnp.ones((8, 2)))).count("all_gather[")]
+try:
+    jax.lax.all_gather(jnp.ones(2), "i", tile=True)
+except TypeError as e:
+    out.append(str(e))
+repr(out)
+`);
+  expect(python).toBe(`[1, "jax.lax.all_gather() got an unexpected keyword argument 'tile' (its arguments here: x, axis_name, axis, tiled)"]`);
+}, 120000);

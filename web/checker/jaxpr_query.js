@@ -14,11 +14,6 @@ export function subPrograms(e) {
   return Object.values(e.params).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isProgram);
 }
 
-// The primitives whose program takes the operands one for one and gives
-// the outputs one for one (a call, a shard_map's body), by the parameter
-// that holds it.
-const ONE_FOR_ONE = { jit: 'jaxpr', custom_jvp_call: 'call_jaxpr', custom_vjp_call: 'call_jaxpr', shard_map: 'jaxpr' };
-
 /** Every equation of a program and of the programs nested in it, at any depth. */
 export function allEquations(program) {
   const out = [];
@@ -61,7 +56,7 @@ export function shardMaps(program) {
     const of = (a) => origin.get(a.name) ?? a.name;
     for (const e of p.eqns) {
       if (e.primitive === 'shard_map') out.push({ ...e, inputs: e.inputs.map((a) => ({ ...a, origin: of(a) })) });
-      const call = e.primitive !== 'shard_map' && ONE_FOR_ONE[e.primitive];
+      const call = e.primitive !== 'shard_map' && e.call; // a call's program parameter (the core's registry marks calls)
       const inner = call ? new Map(e.params[call].invars.map((v, i) => [v.name, of(e.inputs[i])])) : new Map();
       subPrograms(e).forEach((q) => walk(q, inner));
     }
@@ -118,8 +113,9 @@ function flowGraph(program) {
     for (const e of p.eqns) {
       const { inputs: ins, outputs: outs, params } = e;
       const all = (from) => outs.forEach((o) => add(from, o));
-      if (ONE_FOR_ONE[e.primitive]) {
-        const body = params[ONE_FOR_ONE[e.primitive]];
+      if (e.call) {
+        // A call (the JSON marks it from the core's registry): its program takes the operands and gives the outputs one for one.
+        const body = params[e.call];
         ins.forEach((a, i) => add(a, body.invars[i]));
         body.outvars.forEach((v, j) => add(v, outs[j]));
         walk(body);

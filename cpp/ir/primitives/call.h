@@ -18,6 +18,7 @@ template <>
 struct Def<Prim::kJit> {
   static constexpr const char* kName = "jit";
   static constexpr ParamSchema kParams{{"name", ParamType::kString}, {"jaxpr", ParamType::kProgram}};
+  static constexpr const char* kCallProgram = "jaxpr";
   SHARDLAB_TRACE_RULES
   SHARDLAB_BATCH_RULE
   /// Its program's equations, in place of the call.

@@ -34,6 +34,7 @@ struct CustomCall : NotLinear<D> {
     return emit_lowered(b, *param<ProgramRef>(p, "call_jaxpr", D::kName), in);
   }
   static constexpr bool kRunByExecutor = true;
+  static constexpr const char* kCallProgram = "call_jaxpr";
 };
 
 /// custom_jvp_call[name, call_jaxpr, jvp, num_consts, symbolic_zeros]:

@@ -318,10 +318,10 @@ std::vector<MaybeAtom> Def<Prim::kAllGather>::transpose(Builder& b, const Params
 std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const Names& axes = axis_name_arg(args, kLaxName);
   const AxisGroup g = bound(b, axes, kLaxName);
-  const Params params{{"all_gather_dimension", param_or<int64_t>(args, "axis", 0, kLaxName)},
+  const Params params{{"all_gather_dimension", param<int64_t>(args, "axis", kLaxName)},
                       {"axis_name", axes},
                       {"axis_size", int64_t{g.size}},
-                      {"tiled", param_or<bool>(args, "tiled", false, kLaxName)}};
+                      {"tiled", param<bool>(args, "tiled", kLaxName)}};
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllGather, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kAllGather>::group_axes(const Params& p) { return axis_name_of(p, kName); }
@@ -376,8 +376,8 @@ std::vector<Atom> Def<Prim::kReduceScatter>::bind(Builder& b, const Params& args
   const AxisGroup g = bound(b, axes, kLaxName);
   const Params params{{"axis_name", axes},
                       {"axis_size", int64_t{g.size}},
-                      {"scatter_dimension", param_or<int64_t>(args, "scatter_dimension", 0, kLaxName)},
-                      {"tiled", param_or<bool>(args, "tiled", false, kLaxName)}};
+                      {"scatter_dimension", param<int64_t>(args, "scatter_dimension", kLaxName)},
+                      {"tiled", param<bool>(args, "tiled", kLaxName)}};
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kReduceScatter, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kReduceScatter>::group_axes(const Params& p) { return axis_name_of(p, kName); }
@@ -484,7 +484,7 @@ std::vector<Atom> Def<Prim::kAllToAll>::bind(Builder& b, const Params& args, con
                       {"axis_size", int64_t{g.size}},
                       {"concat_axis", param<int64_t>(args, "concat_axis", kLaxName)},
                       {"split_axis", param<int64_t>(args, "split_axis", kLaxName)},
-                      {"tiled", param_or<bool>(args, "tiled", false, kLaxName)}};
+                      {"tiled", param<bool>(args, "tiled", kLaxName)}};
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllToAll, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kAllToAll>::group_axes(const Params& p) { return axis_name_of(p, kName); }

@@ -26,7 +26,7 @@ struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum> {
   static constexpr const char* kName = "psum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "psum";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -36,7 +36,7 @@ struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax> {
   static constexpr const char* kName = "pmax";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pmax";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -46,7 +46,7 @@ struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin> {
   static constexpr const char* kName = "pmin";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pmin";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -59,7 +59,7 @@ struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary> {
   static constexpr const char* kName = "pvary";
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pcast";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"to", ParamType::kString}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), keyword_arg("to", ParamType::kString)};
   SHARDLAB_DEVICE_RULES
   SHARDLAB_BIND_RULE
 };
@@ -73,7 +73,8 @@ struct Def<Prim::kAllGather> {
   static constexpr const char* kName = "all_gather";
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "all_gather";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"axis", ParamType::kInt, true}, {"tiled", ParamType::kBool, true}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), keyword_arg("axis", ParamType::kInt, 0),
+                                        keyword_arg("tiled", ParamType::kBool, false)};
   SHARDLAB_COLLECTIVE_RULES
   SHARDLAB_BATCH_RULE
 };
@@ -86,7 +87,9 @@ struct Def<Prim::kReduceScatter> {
   static constexpr const char* kName = "reduce_scatter";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"scatter_dimension", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "psum_scatter";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"scatter_dimension", ParamType::kInt, true}, {"tiled", ParamType::kBool, true}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames),
+                                        keyword_arg("scatter_dimension", ParamType::kInt, 0),
+                                        keyword_arg("tiled", ParamType::kBool, false)};
   SHARDLAB_COLLECTIVE_RULES
   SHARDLAB_BATCH_RULE
 };
@@ -99,7 +102,7 @@ struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute> {
   static constexpr const char* kName = "ppermute";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
   static constexpr const char* kLaxName = "ppermute";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), positional_arg("perm", ParamType::kIntLists)};
   SHARDLAB_COLLECTIVE_RULES
 };
 
@@ -111,7 +114,8 @@ struct Def<Prim::kAllToAll> {
   static constexpr const char* kName = "all_to_all";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"split_axis", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "all_to_all";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}, {"split_axis", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"tiled", ParamType::kBool, true}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), positional_arg("split_axis", ParamType::kInt),
+                                        positional_arg("concat_axis", ParamType::kInt), keyword_arg("tiled", ParamType::kBool, false)};
   SHARDLAB_COLLECTIVE_RULES
   SHARDLAB_BATCH_RULE
 };
@@ -123,7 +127,7 @@ struct Def<Prim::kAxisIndex> : NoOperands<Def<Prim::kAxisIndex>> {
   static constexpr const char* kName = "axis_index";
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}};
   static constexpr const char* kLaxName = "axis_index";
-  static constexpr ParamSchema kLaxArgs{{"axis_name", ParamType::kNames}};
+  static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
   static constexpr bool kNullary = true;
   SHARDLAB_DEVICE_RULES
   SHARDLAB_BIND_RULE
@@ -140,7 +144,7 @@ std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<A
 
 /// The jax.lax functions of this family that are compositions of primitives.
 inline constexpr LaxFunction kParallelComposites[] = {
-    {"pmean", ParamSchema{{"axis_name", ParamType::kNames}}, &bind_pmean, true},
+    {"pmean", ParamSchema{positional_arg("axis_name", ParamType::kNames)}, &bind_pmean, true},
 };
 
 }  // namespace shardlab::ir

@@ -23,6 +23,7 @@ template <>
 struct Def<Prim::kShardMap> {
   static constexpr const char* kName = "shard_map";
   static constexpr ParamSchema kParams{{"jaxpr", ParamType::kProgram}, {"mesh", ParamType::kMesh}, {"in_specs", ParamType::kSpecs}, {"out_specs", ParamType::kSpecs}, {"check_vma", ParamType::kBool}};
+  static constexpr const char* kCallProgram = "jaxpr";
   SHARDLAB_EXECUTOR_RULES
   SHARDLAB_BATCH_RULE
 };

@@ -21,8 +21,8 @@ const program = {
         mesh,
         in_specs: [[X, null]],
         out_specs: [[X, null]],
-        // collective: true, as the core's JSON marks a psum.
-        jaxpr: { eqns: [{ primitive: 'psum', collective: true, inputs: [{ name: X, aval }], params: { axes: [X] } }] },
+        // collective: true and its traffic, as the core's JSON gives a psum.
+        jaxpr: { eqns: [{ primitive: 'psum', collective: true, traffic: { algorithm: X, operand_bytes: 128, sent: Array(8).fill(896) }, inputs: [{ name: X, aval }], params: { axes: [X] } }] },
       },
     },
   ],

@@ -6,57 +6,35 @@ import { ValueError } from '../errors.js';
 import { defop } from './op.js';
 import { avalOf, literalTracer, traced, traceFor } from './operands.js';
 import { isLeafValue } from './run.js';
+import { laxFunction } from './lax_registry.js';
 import { checkShape, isDimension, MAX_DIMENSION, quote } from './shape.js';
-import { callCore } from './tracer.js';
 import { flatten, unflatten } from './tree.js';
 
 export { cond, foriLoop, scan, switchBranches as switch, whileLoop } from './control_flow.js';
 
-const axesOf = (axisName, fn) => {
-  const axes = Array.isArray(axisName) ? axisName : [axisName];
-  if (!axes.length || !axes.every((a) => typeof a === 'string')) {
-    throw new ValueError(`${fn}: axisName must be a mesh axis name or a list of them, got ${JSON.stringify(axisName)}`);
-  }
-  return axes;
-};
-
-// jax.lax function `name` bound on the leaves of `tree` over `axisName`, with
-// its keyword arguments `args` under jax.lax's names: one call into the core,
-// where the function's bind rule lives (reductions bind one equation for all
-// the leaves, so the devices meet once, as JAX binds psum; the others one per leaf).
-function bindLax(fn, name, tree, axisName, args = {}) {
-  const t = traceFor(`lax.${fn}`);
-  const axes = axesOf(axisName, `lax.${fn}`);
-  const { leaves, def } = flatten(tree, isLeafValue);
-  const atoms = leaves.map((x) => traced(t, x, `lax.${fn}`).atomIn(t));
-  return unflatten(def, t.wrap(callCore(() => t.core.bind(name, { axis_name: axes, ...args }, atoms))));
-}
+// The collectives, pmean and pcast: built from the core registry's record of
+// each (lax_registry.js), which states their arguments once.
 
 /** jax.lax.psum(x, axisName): the sum over the devices along the axes (x may be a tree; one psum for all its leaves). */
-export const psum = (tree, axisName) => bindLax('psum', 'psum', tree, axisName);
+export const psum = laxFunction('psum');
 /** jax.lax.pmean: psum divided by the number of devices along the axes. */
-export const pmean = (tree, axisName) => bindLax('pmean', 'pmean', tree, axisName);
+export const pmean = laxFunction('pmean');
 /** jax.lax.pmax. */
-export const pmax = (tree, axisName) => bindLax('pmax', 'pmax', tree, axisName);
+export const pmax = laxFunction('pmax');
 /** jax.lax.pmin. */
-export const pmin = (tree, axisName) => bindLax('pmin', 'pmin', tree, axisName);
+export const pmin = laxFunction('pmin');
 /** jax.lax.all_gather(x, axisName, {axis, tiled}). */
-export const allGather = (tree, axisName, { axis, tiled } = {}) => bindLax('allGather', 'all_gather', tree, axisName, { axis, tiled });
+export const allGather = laxFunction('all_gather');
 /** jax.lax.psum_scatter(x, axisName, {scatterDimension, tiled}). */
-export const psumScatter = (tree, axisName, { scatterDimension, tiled } = {}) =>
-  bindLax('psumScatter', 'psum_scatter', tree, axisName, { scatter_dimension: scatterDimension, tiled });
+export const psumScatter = laxFunction('psum_scatter');
 /** jax.lax.ppermute(x, axisName, perm): perm lists [source, destination] positions. */
-export const ppermute = (tree, axisName, perm) => bindLax('ppermute', 'ppermute', tree, axisName, { perm });
+export const ppermute = laxFunction('ppermute');
 /** jax.lax.all_to_all(x, axisName, splitAxis, concatAxis, {tiled}). */
-export const allToAll = (tree, axisName, splitAxis, concatAxis, { tiled } = {}) =>
-  bindLax('allToAll', 'all_to_all', tree, axisName, { split_axis: splitAxis, concat_axis: concatAxis, tiled });
+export const allToAll = laxFunction('all_to_all');
 /** jax.lax.axis_index(axisName): this device's position along the axes (int32, varying). */
-export function axisIndex(axisName) {
-  const t = traceFor('lax.axisIndex');
-  return t.wrap(callCore(() => t.core.bind('axis_index', { axis_name: axesOf(axisName, 'lax.axisIndex') }, [])))[0];
-}
+export const axisIndex = laxFunction('axis_index');
 /** jax.lax.pcast(tree, axisName, {to: 'varying'}): marks values as varying along the axes (pvary). */
-export const pcast = (tree, axisName, { to } = {}) => bindLax('pcast', 'pcast', tree, axisName, { to });
+export const pcast = laxFunction('pcast');
 /** jax.lax.pvary(tree, axisName): pcast to varying. */
 export const pvary = (tree, axisName) => pcast(tree, axisName, { to: 'varying' });
 

@@ -8,6 +8,10 @@
 // name, the JS function (its path under `shardlab`), then one of
 //   JAX's parameters, in JAX's order, in the table's notation (below):
 //       Python's jax binds the function from this line;
+//   core: NAME   the core's registry states its parameters (jax.lax's NAME:
+//       a collective, pmean, pcast; lax_registry.js reads them through one
+//       binding): the JS function is built from them, and Python's jax binds
+//       it as a table line with the parameters they give;
 //   hand: FILE   Python's jax binds it by hand, in FILE;
 //   js only: WHY   no Python binding (JS's own, or Python syntax in JAX).
 // The notation: parameters are passed to JS positionally, in that order,
@@ -19,6 +23,8 @@
 // of the positional arguments; those after `*` are keyword-only; `=...`
 // marks a parameter the caller may leave out (the JS function has JAX's
 // default).
+
+import { laxParams } from './lax_registry.js';
 
 /** The manifest's text: one line per public function (see above). */
 export const API_TABLE = `
@@ -181,16 +187,16 @@ random permutation      random.permutation   key, x, axis=0, independent=False
 random categorical      random.categorical   key, logits, axis=-1, shape:shape=None
 random truncated_normal random.truncatedNormal key, lower, upper, shape:shape=None, dtype=float32
 scipy.special logsumexp nn.logsumexp         a, {axis=None}, *, {keepdims=False}
-lax    psum             lax.psum             x:tree, axis_name
-lax    pmean            lax.pmean            x:tree, axis_name
-lax    pmax             lax.pmax             x:tree, axis_name
-lax    pmin             lax.pmin             x:tree, axis_name
-lax    all_gather       lax.allGather        x:tree, axis_name, *, {axis=0, tiled=False}
-lax    psum_scatter     lax.psumScatter      x:tree, axis_name, *, {scatter_dimension=0, tiled=False}
-lax    ppermute         lax.ppermute         x:tree, axis_name, perm
-lax    all_to_all       lax.allToAll         x:tree, axis_name, split_axis, concat_axis, *, {tiled=False}
-lax    axis_index       lax.axisIndex        axis_name
-lax    pcast            lax.pcast            x:tree, axis_name, *, {to}
+lax    psum             lax.psum             core: psum
+lax    pmean            lax.pmean            core: pmean
+lax    pmax             lax.pmax             core: pmax
+lax    pmin             lax.pmin             core: pmin
+lax    all_gather       lax.allGather        core: all_gather
+lax    psum_scatter     lax.psumScatter      core: psum_scatter
+lax    ppermute         lax.ppermute         core: ppermute
+lax    all_to_all       lax.allToAll         core: all_to_all
+lax    axis_index       lax.axisIndex        core: axis_index
+lax    pcast            lax.pcast            core: pcast
 lax    pvary            lax.pvary            x:tree, axis_name
 lax    stop_gradient    lax.stopGradient     x:tree
 lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers
@@ -292,11 +298,21 @@ export deserialize      export.deserialize   js only: the judge rebuilds program
 -      tracing          profiler.tracing     js only: whether a recording is under way
 `;
 
-/** The manifest's lines: [{module (null when JAX has none), name, js (the path under `shardlab`), params (the notation's text, or null), binding: 'table' | 'hand' | 'js'}]. */
+/**
+ * The manifest's lines: [{module (null when JAX has none), name, js (the
+ * path under `shardlab`), binding: 'table' | 'core' | 'hand' | 'js', params
+ * (the notation's text; for a 'core' line read from the registry when asked,
+ * once the runtime is up; null for 'hand' and 'js')}].
+ */
 export const MANIFEST = API_TABLE.trim()
   .split('\n')
   .map((line) => {
     const [, module, name, js, rest] = /^(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
-    const binding = rest.startsWith('hand:') ? 'hand' : rest.startsWith('js only:') ? 'js' : 'table';
-    return { module: module === '-' ? null : module, name, js, params: binding === 'table' ? rest : null, binding };
+    const binding = rest.startsWith('hand:') ? 'hand' : rest.startsWith('js only:') ? 'js' : rest.startsWith('core:') ? 'core' : 'table';
+    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null };
+    if (binding === 'core') {
+      const lax = rest.slice('core:'.length).trim();
+      Object.defineProperty(entry, 'params', { get: () => laxParams(lax), enumerable: true });
+    }
+    return entry;
   });

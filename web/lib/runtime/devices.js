@@ -4,6 +4,7 @@
 // enqueues work and is called back, so a page's main thread never blocks.
 
 import { errorOf } from '../errors.js';
+import { camelCase } from '../names.js';
 import { instantiateModule } from './load_module.js';
 import { ResidentArray, startLockstepWorker } from './lockstep_client.js';
 
@@ -13,10 +14,6 @@ export { ShardLabError as RuntimeError } from '../errors.js';
 const DTYPES = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array, bool: Int32Array };
 // A dtype's typed array over the bits of a host array (a Uint32Array).
 const hostView = (dtype, bits) => new DTYPES[dtype](bits.buffer, bits.byteOffset, bits.length);
-// Jobs submitted to the device pool and not yet completed, at most (the pool
-// holds 64); later jobs wait here in order, as JAX's async dispatch queues
-// any number of calls.
-const MAX_IN_FLIGHT = 48;
 
 /**
  * Starts a device runtime: loads the wasm module and starts `devices`
@@ -77,6 +74,11 @@ export class DeviceRuntime {
     this._nextId = 1;
     this._dead = null;
     this._inFlight = 0;
+    // Jobs submitted to the device pool and not yet completed, at most: the
+    // pool's queue less one place for a blocking call (runProgramSync, which
+    // submits directly). Later jobs wait here in order, as JAX's async
+    // dispatch queues any number of calls.
+    this._maxInFlight = Module.maxPendingJobs - 1;
     this._waiting = [];
     this._idleWaiters = []; // resolved once no job is in flight or waiting (whenIdle)
     /** Whether a timeline is being recorded (startTimeline until takeTimeline). */
@@ -260,7 +262,11 @@ export class DeviceRuntime {
    */
   async collective(mesh, array, desc, outSpec, { reps = 1 } = {}) {
     const { op, checkVma = true, ...options } = desc;
-    const args = Object.fromEntries(Object.entries(options).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+    // The options under the names of the function's arguments in the core's registry (an unknown one is the core's error).
+    this._laxFunctions ??= this._call(() => this.Module.laxFunctions());
+    const schema = this._laxFunctions.find((f) => f.name === op);
+    const nameOf = (key) => schema?.args.find((a) => camelCase(a.name) === key)?.name ?? key;
+    const args = Object.fromEntries(Object.entries(options).map(([k, v]) => [nameOf(k), v]));
     const { dtype, shape, spec } = this._describe(array);
     const program = this._call(() => this.Module.collectiveProgram(mesh, dtype, shape, spec, op, args, outSpec, checkVma));
     try {
@@ -365,19 +371,19 @@ export class DeviceRuntime {
     if (!this._dead) this._die('the runtime was terminated');
   }
 
-  // Runs submit(id, handles) as a job: now, or once fewer than MAX_IN_FLIGHT
+  // Runs submit(id, handles) as a job: now, or once fewer than _maxInFlight
   // jobs are in flight (then on clones of `handles`, the core arrays the job
   // reads, so the caller may delete its own meanwhile).
   _job(submit, handles = []) {
     if (this._dead) return Promise.reject(errorOf('DeviceError', `the device runtime is gone: ${this._dead}`));
-    if (this._inFlight < MAX_IN_FLIGHT && this._waiting.length === 0) return this._submit(submit, handles);
+    if (this._inFlight < this._maxInFlight && this._waiting.length === 0) return this._submit(submit, handles);
     const held = handles.map((h) => h.clone());
     return new Promise((resolve, reject) => this._waiting.push({ submit, held, resolve, reject }));
   }
 
   // Submits waiting jobs while there is room in the pool.
   _startWaiting() {
-    while (this._waiting.length && this._inFlight < MAX_IN_FLIGHT && !this._dead) {
+    while (this._waiting.length && this._inFlight < this._maxInFlight && !this._dead) {
       const { submit, held, resolve, reject } = this._waiting.shift();
       this._submit(submit, held).then(resolve, reject);
       for (const h of held) h.delete(); // a submitted job holds its own references

@@ -3,8 +3,9 @@
 home of these facts): each line bound from the table gives the jax module,
 the JAX name, the JS function it calls, and JAX's parameters in JAX's order
 in the manifest's notation (a caller may give any of them by position, in
-that order, or by name). The lines whose binding is written by hand, or
-that have none in Python, are skipped here."""
+that order, or by name); for a collective, pmean and pcast the core's
+registry gives the parameters. The lines whose binding is written by
+hand, or that have none in Python, are skipped here."""
 
 import re
 
@@ -51,11 +52,16 @@ def _js_function(path):
 
 
 def _make(module, name, path, params_text):
-    params = _parse(params_text)
+    """The function jax.`module`.`name`, calling ShardLab's `path` with the
+    parameters `params_text()` gives (read on the first call: a line the
+    core's registry states is read from it once the runtime is up)."""
     qualname = f"jax.{module}.{name}"
-    target = []  # the JS function, resolved on first call
+    target = []  # the JS function and its parameters, resolved on first call
 
     def fn(*args, **kwargs):
+        if not target:
+            target.extend((_js_function(path), _parse(params_text())))
+        params = target[1]
         bound = {}
         i = 0
         for p in params:
@@ -104,22 +110,33 @@ def _make(module, name, path, params_text):
         positional = [UNDEFINED if v is _MISSING else v for v in positional]
         if options:
             positional.append(options)
-        if not target:
-            target.append(_js_function(path))
         out = from_js(call(target[0], *positional))
         return pytree.tree_unflatten(tree, out) if tree is not None else out
 
     fn.__name__ = name
     fn.__qualname__ = name
-    fn.__doc__ = f"{qualname}({params_text.strip()}): ShardLab's {path}."
+    fn.__doc__ = f"{qualname}: ShardLab's {path}."
     return fn
 
 
 def functions(module):
-    """The functions of jax.`module` ('numpy', 'lax', 'nn', 'scipy.special') the manifest binds from its table, by name."""
+    """The functions of jax.`module` ('numpy', 'lax', 'nn', 'scipy.special') the manifest binds from its table
+    (its lines of parameters, and those whose parameters the core's registry states), by name."""
     out = {}
     for line in str(sl.manifest.API_TABLE).strip().splitlines():
         mod, name, path, params = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s*(.*)", line).groups()
-        if mod == module and not params.startswith(("hand:", "js only:")):
-            out[name] = _make(mod, name, path, params)
+        if mod != module or params.startswith(("hand:", "js only:")):
+            continue
+        if params.startswith("core:"):
+            out[name] = _make(mod, name, path, lambda name=name: _core_params(module, name))
+        else:
+            out[name] = _make(mod, name, path, lambda params=params: params)
     return out
+
+
+def _core_params(module, name):
+    # The manifest entry's parameters, which the core's registry gives.
+    for entry in sl.manifest.MANIFEST:
+        if entry.module == module and entry.name == name:
+            return str(entry.params)
+    raise LookupError(f"jax.{module}.{name} is not in the API manifest")
