@@ -24,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), 'shardlab-ab-'));
 // One tree's rows, measured by its own benchmark modules.
 const child = (root) => `
 process.chdir(${JSON.stringify(root)});
-const { loadDevices } = await import(${JSON.stringify(`${root}/web/lib/runtime/devices.js`)});
+const { loadDevices } = await import(${JSON.stringify(`${root}/web/lib/engine/devices.js`)});
 const { wasmPsumSamples } = await import(${JSON.stringify(`${root}/scripts/bench/psum_wasm.mjs`)});
 const { dispatchRows } = await import(${JSON.stringify(`${root}/scripts/bench/dispatch.mjs`)});
 const { scaleRows } = await import(${JSON.stringify(`${root}/scripts/bench/scale.mjs`)});

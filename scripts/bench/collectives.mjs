@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { loadDevices } from '../../web/lib/runtime/devices.js';
+import { loadDevices } from '../../web/lib/engine/devices.js';
 import { repsFor, wasmPsumSamples } from './psum_wasm.mjs';
 import { atLevel, stats } from './stats.mjs';
 

@@ -44,7 +44,7 @@ test('the main thread stays responsive during a ~300 ms device job', { tag: '@al
       ticks = 0;
       const timer = setInterval(() => ticks++, 10);
       const t0 = performance.now();
-      y = await rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, [], { reps });
+      y = await window.shardlab.repeatedCollective(rt, mesh, x, { op: 'psum', axisName: 'data' }, reps);
       ms = performance.now() - t0;
       clearInterval(timer);
     }
@@ -73,7 +73,7 @@ test('terminating runtimes while their devices work rejects the jobs and logs no
       const rt = await window.shardlab.loadDevices();
       const mesh = rt.mesh([8], ['data']);
       const x = rt.put(mesh, new Float32Array(8).fill(1), [8], ['data']);
-      const jobs = Array.from({ length: 20 }, () => rt.collective(mesh, x, { op: 'psum', axisName: 'data' }, [], { reps: 200 }));
+      const jobs = Array.from({ length: 20 }, () => window.shardlab.repeatedCollective(rt, mesh, x, { op: 'psum', axisName: 'data' }, 200));
       await new Promise((r) => setTimeout(r, wait));
       rt.terminate();
       for (const r of await Promise.allSettled(jobs)) seen.add(r.status === 'fulfilled' ? 'fulfilled' : r.reason.name);

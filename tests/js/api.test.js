@@ -169,7 +169,7 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
   });
 
   test('a failing device rejects the job with its error; the runtime stays usable', () => {
-    // In its own process: faults need the test build of the module (init({testHooks: true})).
+    // In its own process: faults need the test build of the module (web/lib/testing.js initTestBuild).
     const script = fileURLToPath(new URL('./fixtures/fault.mjs', import.meta.url));
     const out = JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8', timeout: 60000 }).trim().split('\n').pop());
     expect(out.errors).toEqual([

@@ -2,7 +2,8 @@
 // against serial references, errors with their categories, a failing device
 // and a trapping device, and fresh runtimes with fewer devices.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadDevices } from '../../web/lib/runtime/devices.js';
+import { loadDevices } from '../../web/lib/engine/devices.js';
+import { injectFault, loadTestDevices } from '../../web/lib/testing.js';
 
 let rt;
 let mesh;
@@ -97,11 +98,11 @@ test('bad input gets a categorised error naming the argument', async () => {
 
 test('a failing device rejects the job with its id and message; the runtime stays usable', async () => {
   // Faults are injected by the test build of the module; the production one has no such hook.
-  await expect(rt.fault(mesh, 3)).rejects.toThrow(/fault: needs the test build of the module/);
-  const faulty = await loadDevices({ testHooks: true });
+  await expect(injectFault(rt, mesh, 3)).rejects.toThrow(/injectFault: the runtime is not of the test build/);
+  const faulty = await loadTestDevices();
   const m = faulty.mesh([8], ['data']);
   for (const device of [0, 3, 7]) {
-    await expect(faulty.fault(m, device)).rejects.toThrow(`device ${device}: injected failure on device ${device}`);
+    await expect(injectFault(faulty, m, device)).rejects.toThrow(`device ${device}: injected failure on device ${device}`);
   }
   const x = faulty.put(m, new Float32Array(8).fill(2), [8], ['data']);
   const y = await faulty.collective(m, x, { op: 'psum', axisName: 'data' }, []);
@@ -110,11 +111,11 @@ test('a failing device rejects the job with its id and message; the runtime stay
 });
 
 test.each(['trap', 'abort'])('a wasm %s on a device rejects every pending job, and a fresh runtime works', async (mode) => {
-  const other = await loadDevices({ testHooks: true });
+  const other = await loadTestDevices();
   const m = other.mesh([8], ['data']);
   const x = other.put(m, new Float32Array(8).fill(1), [8], ['data']);
   const jobs = [
-    other.fault(m, 5, { mode }),
+    injectFault(other, m, 5, { mode }),
     other.collective(m, x, { op: 'psum', axisName: 'data' }, []),
     other.collective(m, x, { op: 'pmax', axisName: 'data' }, []),
   ];
@@ -168,9 +169,10 @@ test('deterministic: 100 repeats of a large psum are bitwise equal', async () =>
 test('a job settles from its completion message: resolves with its result, or rejects with the message and releases it', async () => {
   const result = { deleted: false, delete() { this.deleted = true; } };
   let id = 0;
-  const ok = rt._job((i) => ((id = i), result));
-  expect(rt._pending.has(id)).toBe(true);
-  rt._settle(id, 1, '', 0);
+  const jobs = rt._executor;
+  const ok = jobs.submit((i) => ((id = i), result));
+  expect(jobs._pending.has(id)).toBe(true);
+  jobs._settle(id, 1, '', 0);
   await expect(ok).resolves.toBe(result);
   expect(result.deleted).toBe(false);
 
@@ -178,14 +180,14 @@ test('a job settles from its completion message: resolves with its result, or re
   const msg = rt.Module._malloc(text.length);
   rt.Module.HEAPU8.set(text, msg);
   const failed = { deleted: false, delete() { this.deleted = true; } };
-  const bad = rt._job((i) => ((id = i), failed));
-  rt._settle(id, 0, 'ValueError', msg);
+  const bad = jobs.submit((i) => ((id = i), failed));
+  jobs._settle(id, 0, 'ValueError', msg);
   await expect(bad).rejects.toThrow(/device 2: boom/);
   expect(failed.deleted).toBe(true);
-  expect(rt._pending.size).toBe(0);
+  expect(jobs._pending.size).toBe(0);
   // A stale completion (an id already settled) is ignored.
-  rt._settle(id, 1, '', 0);
-  expect(rt._inFlight).toBe(0);
+  jobs._settle(id, 1, '', 0);
+  expect(jobs._inFlight).toBe(0);
 });
 
 test('more jobs than the pool holds wait in order; their inputs may be deleted meanwhile; a dying runtime rejects them', async () => {
@@ -196,13 +198,13 @@ test('more jobs than the pool holds wait in order; their inputs may be deleted m
   const outs = await Promise.all(jobs);
   outs.forEach((y, i) => expect(Array.from(rt.get(y))).toEqual([8 * i]));
   for (const y of outs) y.delete();
-  expect(rt._waiting.length).toBe(0);
+  expect(rt._executor._waiting.length).toBe(0);
 
   const other = await loadDevices();
   const m = other.mesh([8], ['data']);
   const x = other.put(m, new Float32Array(8).fill(1), [8], ['data']);
   const queued = Array.from({ length: 100 }, () => other.collective(m, x, { op: 'psum', axisName: 'data' }, []));
-  const waiting = other._waiting.length;
+  const waiting = other._executor._waiting.length;
   expect(waiting).toBeGreaterThan(0);
   other.terminate();
   const settled = await Promise.allSettled(queued);
@@ -212,5 +214,5 @@ test('more jobs than the pool holds wait in order; their inputs may be deleted m
   expect(rejected.length).toBeGreaterThanOrEqual(waiting);
   for (const r of rejected) expect(r.reason.message).toMatch(/the device runtime is gone: the runtime was terminated/);
   expect(settled.slice(-waiting).every((s) => s.status === 'rejected')).toBe(true);
-  expect(other._waiting.length).toBe(0);
+  expect(other._executor._waiting.length).toBe(0);
 });

@@ -3,7 +3,9 @@
 import * as sl from '../../web/lib/index.js';
 
 async function main(): Promise<void> {
-  const info = await sl.init({ devices: 8, memoryMB: 256 });
+  const info = await sl.init({ devices: 8, memoryMB: 256, executor: 'auto' });
+  // @ts-expect-error: what runs the programs is the executor option
+  await sl.init({ threads: false });
   const n: number = info.devices + sl.deviceCount() + sl.memoryStats().inUse;
   const mesh: sl.Mesh = sl.makeMesh([2, 4], ['data', 'model'], { axisTypes: ['Auto', 'Auto'] });
   const { P, np, lax, nn } = sl;

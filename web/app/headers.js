@@ -18,7 +18,7 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   // 'unsafe-eval': Embind as Emscripten 3.1.6 builds it makes its function
   // wrappers with new Function at startup (EvalError without it, even with the
-  // module's script loaded by <script src>), and runtime/load_module.js
+  // module's script loaded by <script src>), and engine/load_module.js
   // evaluates that script with new Function. It covers compiling the
   // WebAssembly too, so 'wasm-unsafe-eval' would add nothing.
   // blob:: the solution worker imports the learner's code from a blob: URL.

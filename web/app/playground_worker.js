@@ -34,7 +34,7 @@ const MAX_PROGRAMS = 50;
 const FLUSH_MS = 50;
 const BURST = 10;
 
-const engine = sl.init(globalThis.crossOriginIsolated ? { blocking: true } : { blocking: true, threads: false, inThread: true });
+const engine = sl.init({ blocking: true }); // 8 device threads where the page is isolated, else the lockstep executor here
 engine.catch(() => {}); // reported by each run
 
 let python = null;

@@ -3,7 +3,7 @@
 // instance; a solution is one file, so it imports nothing beside it.
 const TARGETS = {
   shardlab: new URL('../lib/index.js', import.meta.url).href,
-  'shardlab/devices': new URL('../lib/runtime/devices.js', import.meta.url).href,
+  'shardlab/devices': new URL('../lib/engine/devices.js', import.meta.url).href,
 };
 
 let solutionUrl = null;

@@ -15,19 +15,24 @@ export type Tree<T> = T | Tree<T>[] | { [key: string]: Tree<T> } | null | undefi
 /** Starts ShardLab (wasm + device workers); idempotent. */
 export function init(options?: InitOptions): Promise<RuntimeInfo>;
 /** Options of init(). */
-export interface InitOptions {
+export interface InitOptions extends DeviceOptions {
+  /** What runs the programs; 'auto' (the default): 'threads' where SharedArrayBuffer exists, else 'worker' ('here' when blocking). */
+  executor?: Executor | 'auto';
+  /** Every operation and jit call completes before it returns (Node or a worker; never a page's main thread; not with 'worker'): arrays can be read with dataSync. */
+  blocking?: boolean;
+}
+/**
+ * What runs a runtime's programs: 'threads' (a thread per device; needs SharedArrayBuffer), 'worker' (one worker steps
+ * every device through each equation: the lockstep executor, bitwise the same results) or 'here' (the lockstep executor
+ * on the calling thread: a worker or Node, never a page's main thread).
+ */
+export type Executor = 'threads' | 'worker' | 'here';
+/** Options of loadDevices() (and init()). */
+export interface DeviceOptions {
   devices?: 1 | 2 | 4 | 8;
   memoryMB?: number;
-  /** false: the module without threads, its devices stepped by the lockstep executor (default: threads where SharedArrayBuffer is available). */
-  threads?: boolean;
-  /** With threads: false, step the devices on the calling thread rather than a worker of their own (in a worker or Node; refused on a page's main thread). */
-  inThread?: boolean;
   /** The module without threads, already fetched (moduleSources()): nothing is fetched, for a worker allowed no connections. */
   sources?: ModuleSources;
-  /** The test build of the module (Node, with threads): the same plus fault injection, for tests of failing devices. */
-  testHooks?: boolean;
-  /** Every operation and jit call completes before it returns (Node or a worker; never a page's main thread): arrays can be read with dataSync. */
-  blocking?: boolean;
 }
 /** The module without threads: its script's text and its compiled wasm (both can be posted to a worker). */
 export interface ModuleSources {
@@ -590,7 +595,7 @@ export const profiler: {
 };
 
 /** The device runtime underneath. */
-export function loadDevices(options?: { devices?: 1 | 2 | 4 | 8; memoryMB?: number; threads?: boolean; testHooks?: boolean }): Promise<DeviceRuntime>;
+export function loadDevices(options?: DeviceOptions & { executor?: Executor }): Promise<DeviceRuntime>;
 export class DeviceRuntime {
   readonly devices: number;
   readonly executor: 'threaded' | 'lockstep';

@@ -35,5 +35,5 @@ export * as export from './api/export.js';
 // Every public function once: its JAX name and how Python's jax binds it.
 export * as manifest from './api/manifest.js';
 // The device runtime underneath (meshes, sharded arrays and single collectives).
-export { loadDevices, DeviceRuntime, RuntimeError } from './runtime/devices.js';
-export { moduleSources } from './runtime/load_module.js';
+export { loadDevices, DeviceRuntime, RuntimeError } from './engine/devices.js';
+export { moduleSources } from './engine/load_module.js';

@@ -1,6 +1,16 @@
 // Exposes the device runtime to the Playwright test (tests/browser/devices.spec.js);
 // a file, not an inline script, since the pages are served with a CSP that forbids those.
-import { loadDevices } from '/web/lib/runtime/devices.js';
+import { loadDevices } from '/web/lib/engine/devices.js';
+import { runRepeated } from '/web/lib/testing.js';
 
-window.shardlab = { loadDevices };
+// repeatedCollective(rt, mesh, x, desc, reps): one job of `reps` runs of a collective's program (the test hook benchmarks use).
+const repeatedCollective = async (rt, mesh, x, desc, reps) => {
+  const program = rt.collectiveProgram(mesh, x, desc, []);
+  try {
+    return (await runRepeated(rt, mesh, program, [x], reps))[0];
+  } finally {
+    program.delete();
+  }
+};
+window.shardlab = { loadDevices, repeatedCollective };
 document.getElementById('status').textContent = crossOriginIsolated ? 'isolated' : 'not isolated';

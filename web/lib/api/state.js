@@ -1,8 +1,8 @@
 // The engine: the one device runtime of this JS realm (a page, a worker or a
 // Node process) and the stack of traces being built.
 
-import { loadDevices } from '../runtime/devices.js';
-import { isNode } from '../runtime/load_module.js';
+import { startDevices } from '../engine/start_devices.js';
+import { isNode } from '../engine/load_module.js';
 import { ValueError } from '../errors.js';
 
 /** The engine's state (internal). */
@@ -25,29 +25,36 @@ export function canUseThreads() {
 }
 
 /**
- * Starts ShardLab: loads the wasm module and its device workers. `devices` is
- * 1, 2, 4 or 8 (default 8); `memoryMB` sets the wasm heap. Where
- * SharedArrayBuffer is missing (a page that is not cross-origin isolated) it
- * falls back, with a console warning, to the module without threads: the
- * devices are stepped by one worker with the lockstep executor (bitwise the
- * same results). `threads: false` asks for that fallback explicitly;
- * with `inThread: true` its devices are stepped on the calling thread (for
- * code already in a worker, never a page's main thread), and `sources`
- * (moduleSources(), posted to the worker) is the module handed over, so the
- * worker needs no connection to load it. `testHooks` loads the test build
- * of the module (Node): the same plus fault injection (runtime.fault).
+ * Starts ShardLab: loads the wasm module and its devices. `devices` is 1, 2,
+ * 4 or 8 (default 8); `memoryMB` sets the wasm heap. `executor` says what
+ * runs the programs: 'threads' (one device thread each; needs
+ * SharedArrayBuffer, which a page has when it is cross-origin isolated),
+ * 'worker' (one worker steps every device through each equation: the
+ * lockstep executor, bitwise the same results), 'here' (the lockstep
+ * executor on the calling thread: a worker or Node, never a page's main
+ * thread) or 'auto' (the default: 'threads' where SharedArrayBuffer exists,
+ * else, with a console warning, 'worker', or 'here' for a blocking engine).
+ * `sources` (moduleSources(), posted to a worker) is the module without
+ * threads handed over, so the worker needs no connection to load it.
  * `blocking: true` (Node, or a worker) makes every operation and jit call
- * complete before it returns, so arrays can be read at once (dataSync), as
- * a synchronous front end needs (the Python `jax` package); the page's main
- * thread never blocks.
- * Idempotent: later calls with the same options return the engine's description.
+ * complete before it returns, so arrays can be read at once (dataSync), as a
+ * synchronous front end needs (the Python `jax` package); it waits on the
+ * devices, so not with the 'worker' executor, and never on a page's main
+ * thread. Idempotent: later calls with the same options return the engine's description.
  */
-export async function init({ devices = 8, memoryMB, threads, inThread = false, sources, testHooks = false, blocking = false } = {}) {
+export function init(options) {
+  return initWith(options, startDevices);
+}
+
+/** init, its runtime started by `start(options)` (startDevices; web/lib/testing.js starts the test build). */
+export async function initWith({ devices = 8, memoryMB, executor = 'auto', sources, blocking = false, ...rest } = {}, start) {
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw new ValueError(`init: unknown option '${unknown[0]}'; the options are devices, memoryMB, executor, sources, blocking`);
   if (blocking && typeof window !== 'undefined') {
     throw new ValueError("init: blocking: true waits on this thread, which a page's main thread may not do; use it in a worker or Node");
   }
-  if (blocking && threads === false && !inThread) {
-    throw new ValueError('init: blocking: true cannot wait for the lockstep worker; with threads: false, pass inThread: true');
+  if (blocking && executor === 'worker') {
+    throw new ValueError("init: blocking: true cannot wait for the lockstep worker; use executor: 'here' (or 'auto')");
   }
   if (state.runtime && !state.runtime.deadReason) {
     if (devices !== state.runtime.devices) {
@@ -58,11 +65,14 @@ export async function init({ devices = 8, memoryMB, threads, inThread = false, s
     return describe();
   }
   if (!state.starting) {
-    const useThreads = threads ?? canUseThreads();
-    if (!useThreads && threads === undefined) {
-      console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on one worker with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
+    let chosen = executor;
+    if (executor === 'auto') {
+      chosen = canUseThreads() ? 'threads' : blocking ? 'here' : 'worker';
+      if (chosen !== 'threads') {
+        console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on ${chosen === 'here' ? 'this thread' : 'one worker'} with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
+      }
     }
-    state.starting = loadDevices({ devices, memoryMB, threads: useThreads, inThread, sources, testHooks })
+    state.starting = start({ devices, memoryMB, executor: chosen, sources })
       .then((rt) => {
         state.runtime = rt;
         state.Module = rt.Module;

@@ -13,12 +13,12 @@ export const isNode = typeof process === 'object' && !!process.versions?.node &&
  * workers are told where the script lives (mainScriptUrlOrBlob). `sources`
  * (from moduleSources, browsers only) is the module already fetched: then
  * nothing is fetched here, for a worker whose policy allows no connections.
- * `testHooks` (Node, with threads) loads the test build, which adds fault
- * injection (submitFault) to the same module.
+ * `testBuild` (Node, with threads: web/lib/testing.js) loads the test build,
+ * which adds fault injection (submitFault) to the same module.
  */
-export async function instantiateModule(overrides, { threads = true, sources, testHooks = false } = {}) {
-  if (testHooks && (!threads || !isNode)) throw new Error('shardlab: the test build of the module is for Node, with threads');
-  const name = testHooks ? 'shardlab_wasm_test' : threads ? 'shardlab_wasm' : 'shardlab_wasm_st';
+export async function instantiateModule(overrides, { threads = true, sources, testBuild = false } = {}) {
+  if (testBuild && (!threads || !isNode)) throw new Error('shardlab: the test build of the module is for Node, with threads');
+  const name = testBuild ? 'shardlab_wasm_test' : threads ? 'shardlab_wasm' : 'shardlab_wasm_st';
   if (isNode) {
     const { createRequire } = await import('node:module');
     const { readFileSync } = await import('node:fs');
@@ -52,7 +52,7 @@ export async function instantiateModule(overrides, { threads = true, sources, te
 /**
  * The module without threads, fetched and compiled here ({script, wasm}: the
  * script's text and a WebAssembly.Module), to hand to a worker (postMessage)
- * that runs it with init({threads: false, inThread: true, sources}).
+ * that runs it with init({executor: 'here', sources}).
  */
 export async function moduleSources() {
   const urls = moduleUrls(false);

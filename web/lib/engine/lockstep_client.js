@@ -6,6 +6,7 @@
 // parameters) sends each array's data across once, not twice per call.
 
 import { errorOf } from '../errors.js';
+import { hostView } from './host_arrays.js';
 import { isNode } from './load_module.js';
 
 /** Starts the lockstep worker; resolves once its module is loaded. */
@@ -150,9 +151,11 @@ class LockstepClient {
     this._start();
   }
 
-  /** Stops the worker. */
-  terminate() {
+  /** Stops the worker; requests still pending reject with `error`. */
+  terminate(error = errorOf('DeviceError', 'the lockstep worker was stopped')) {
     this._worker.terminate();
+    for (const p of this._pending.values()) p.reject(error);
+    this._pending.clear();
   }
 }
 
@@ -205,5 +208,84 @@ export class ResidentArray {
     this._resident = null;
     this.local?.delete();
     this.local = null;
+  }
+}
+
+/**
+ * The lockstep worker as an executor (the interface: see DeviceRuntime):
+ * programs run in the worker, their outputs stay there as ResidentArrays,
+ * laid out on their mesh here when read (ready).
+ */
+export class LockstepWorkerExecutor {
+  constructor(runtime, client) {
+    /** The name runtimeInfo() and the timeline give this executor. */
+    this.kind = 'lockstep';
+    this._runtime = runtime;
+    this._client = client;
+    client.onDeath = (why) => runtime._die(why);
+  }
+
+  /** Bytes of array data sent to the worker and brought back from it. */
+  get traffic() {
+    return this._client.traffic;
+  }
+
+  /** Runs `program` in the worker; resolves to its outputs, left there (ResidentArrays). */
+  async run(mesh, program, inputs) {
+    const specs = program.outSpecs();
+    const outs = await this._client.run(program, inputs.map((h) => (h instanceof ResidentArray ? h : this._runtime.hostArray(h))));
+    outs.forEach((o, i) => (o.layout = { mesh, spec: specs[i] ?? [] }));
+    return outs;
+  }
+
+  runSync() {
+    throw errorOf('ValueError', "runProgramSync: the lockstep worker cannot be waited for; start the devices with executor: 'here' to step them on this thread");
+  }
+
+  /** Brings a resident array's data here (once) and lays it out on its mesh. */
+  async ready(array) {
+    if (array.local !== null) return;
+    // Concurrent reads share one transfer.
+    array.bringing ??= this._client.read(array._id(this._client)).then((bits) => {
+      if (array.isDeleted()) return; // deleted meanwhile
+      const { mesh, spec } = array.layout;
+      array.local = this._runtime.put(mesh, hostView(array.dtype(), bits), array.shape(), spec, array.dtype());
+    });
+    await array.bringing;
+  }
+
+  /** Terminates the worker, whatever it runs, and starts a fresh one: its calls reject with `error`. */
+  cancel(error) {
+    this._client.restart(error);
+    // A fresh worker records nothing: armed again, it records the runs that follow.
+    if (this._runtime.timelineArmed) this._client.call({ timeline: 'arm' }).catch(() => {});
+  }
+
+  /** Arms the worker's timeline after the runs posted before (it handles messages in order). */
+  async startTimeline() {
+    await this._client.call({ timeline: 'arm' });
+  }
+
+  /** The worker's timeline (packed), after the runs posted before. */
+  takeTimeline() {
+    return this._client.call({ timeline: 'take' });
+  }
+
+  startTimelineSync() {
+    throw errorOf('ValueError', 'startTimelineSync: the lockstep worker cannot be waited for');
+  }
+
+  takeTimelineSync() {
+    throw errorOf('ValueError', 'takeTimelineSync: the lockstep worker cannot be waited for');
+  }
+
+  /** At once: runs are the worker's, in the order posted. */
+  whenIdle() {
+    return Promise.resolve();
+  }
+
+  /** Stops the worker: its pending runs reject with `error`. */
+  die(error) {
+    this._client.terminate(error);
   }
 }
