@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "exec/interpreter.h"
+#include "exec/lockstep_program.h"
 
 namespace shardlab::exec {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ir/lower.h"
+#include "ir/transforms/lower.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/mesh.h"
 

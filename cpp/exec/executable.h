@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "exec/frame.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 #include "runtime/partition_spec.h"
 
 namespace shardlab::exec {

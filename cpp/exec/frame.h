@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::exec {
 

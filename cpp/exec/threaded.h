@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "exec/executable.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"
 #include "runtime/sharded_array.h"

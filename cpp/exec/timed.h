@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "runtime/timeline.h"
 
 namespace shardlab::exec {

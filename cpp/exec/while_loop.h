@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::exec {
 

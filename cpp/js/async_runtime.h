@@ -11,7 +11,7 @@
 #include <string>
 
 #include "exec/threaded.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"
 #include "runtime/sharded_array.h"

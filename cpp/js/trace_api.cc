@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "exec/interpreter.h"
-#include "ir/json.h"
-#include "ir/json_read.h"
+#include "exec/lockstep_program.h"
+#include "ir/forms/json.h"
+#include "ir/forms/json_read.h"
 #include "ir/primitives/parallel.h"
-#include "ir/print.h"
-#include "ir/rule.h"
+#include "ir/forms/print.h"
+#include "ir/tracing/rule.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
 #include "js/js_errors.h"

@@ -11,10 +11,10 @@
 #include <string>
 
 #include "exec/executable.h"
-#include "ir/autodiff.h"
-#include "ir/control_flow.h"
-#include "ir/parallel_ops.h"
-#include "ir/vmap.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/tracing/control_flow.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/tracing/vmap.h"
 #include "js/async_runtime.h"
 
 namespace shardlab::js {
@@ -38,7 +38,7 @@ struct JsProgram {
   /// Where the text's nested programs (shard_map bodies) printed on several
   /// lines have their equations: [{first, last, equations}], lines [first, last).
   emscripten::val printed_bodies(int num_consts) const;
-  /// The JSON form (ir/json.h), as a JS string.
+  /// The JSON form (ir/forms/json.h), as a JS string.
   emscripten::val json() const;
   /// The JSON form of the program that runs (lowered), whose equations a timeline's spans index.
   emscripten::val lowered_json() const;
@@ -91,7 +91,7 @@ class JsTrace {
 /// {dtype, shape, data: Uint32Array holding the elements' bits}.
 emscripten::val interpret_js(const JsProgram& program, const emscripten::val& inputs);
 
-/// The program whose JSON form is `text`, read and checked as ir/json_read.h
+/// The program whose JSON form is `text`, read and checked as ir/forms/json_read.h
 /// says within `limits` ({maxTextBytes, maxEquations, maxValueBytes,
 /// maxTotalBytes, maxWork}, each optional): how the judge rebuilds a program
 /// a sandbox traced.

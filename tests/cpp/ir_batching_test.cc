@@ -9,13 +9,13 @@
 #include <cstring>
 #include <random>
 
-#include "exec/interpreter.h"
-#include "ir/autodiff.h"
-#include "ir/batching.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
-#include "ir/print.h"
-#include "ir/vmap.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/forms/print.h"
+#include "ir/tracing/vmap.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

@@ -4,10 +4,10 @@
 // reverse mode through the vjp pass), batched as its batched program.
 #include <gtest/gtest.h>
 
-#include "exec/interpreter.h"
-#include "ir/ops.h"
-#include "ir/print.h"
-#include "ir/vjp.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
+#include "ir/transforms/vjp.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

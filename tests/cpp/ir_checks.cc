@@ -4,12 +4,12 @@
 
 #include <cmath>
 
-#include "exec/interpreter.h"
+#include "exec/lockstep_program.h"
 #include "exec/threaded.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
-#include "ir/print.h"
-#include "ir/vjp.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
+#include "ir/transforms/vjp.h"
 #include "test_util.h"
 
 namespace shardlab::ir {

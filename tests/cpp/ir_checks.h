@@ -6,8 +6,9 @@
 #include <functional>
 #include <vector>
 
-#include "exec/interpreter.h"
-#include "ir/builder.h"
+#include "exec/lockstep_program.h"
+#include "host_arrays.h"
+#include "ir/tracing/builder.h"
 #include "runtime/partition_spec.h"
 
 namespace shardlab::ir {

@@ -8,9 +8,9 @@
 #include <functional>
 #include <limits>
 
-#include "exec/interpreter.h"
-#include "ir/ops.h"
-#include "ir/print.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

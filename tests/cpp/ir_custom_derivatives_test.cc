@@ -8,16 +8,16 @@
 // read back from JSON, and custom calls in a shard_map body on both executors.
 #include <gtest/gtest.h>
 
-#include "exec/interpreter.h"
-#include "ir/autodiff.h"
-#include "ir/json.h"
-#include "ir/json_read.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
-#include "ir/print.h"
-#include "ir/rule.h"
-#include "ir/vmap.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/forms/json.h"
+#include "ir/forms/json_read.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/forms/print.h"
+#include "ir/tracing/rule.h"
+#include "ir/tracing/vmap.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

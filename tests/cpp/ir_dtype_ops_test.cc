@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "exec/interpreter.h"
-#include "ir/ops.h"
-#include "ir/print.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

@@ -8,11 +8,11 @@
 #include <functional>
 #include <limits>
 
-#include "exec/interpreter.h"
-#include "ir/builder.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
-#include "ir/print.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/builder.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "test_util.h"
 
@@ -31,7 +31,7 @@ TEST(Registry, EveryPrimitiveHasItsRules) {
     EXPECT_NE(d.name, nullptr);
     EXPECT_NE(d.shape, nullptr);
     // One kind of evaluation: local, on a device, lowered to others
-    // (ir/lower.h), or by the executors themselves (shard_map, while).
+    // (ir/transforms/lower.h), or by the executors themselves (shard_map, while).
     const bool by_executor = static_cast<Prim>(i) == Prim::kShardMap || static_cast<Prim>(i) == Prim::kWhile;
     EXPECT_EQ((d.eval != nullptr) + (d.eval_on_device != nullptr) + (d.lower != nullptr), by_executor ? 0 : 1) << d.name;
     EXPECT_NE(d.jvp, nullptr);

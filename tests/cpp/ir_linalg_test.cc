@@ -11,13 +11,13 @@
 #include <cstdio>
 #include <cstring>
 
-#include "exec/interpreter.h"
-#include "ir/lower.h"
-#include "ir/ops.h"
-#include "ir/print.h"
-#include "ir/vjp.h"
+#include "exec/lockstep_program.h"
+#include "ir/transforms/lower.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
+#include "ir/transforms/vjp.h"
 #include "platform/platform.h"
-#include "ir/json_value.h"
+#include "ir/forms/json_value.h"
 #include "ir_checks.h"
 #include "matmul_cases.h"
 #include "test_util.h"

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <limits>
 
-#include "exec/interpreter.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
-#include "ir/print.h"
+#include "exec/lockstep_program.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

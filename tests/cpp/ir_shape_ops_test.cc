@@ -6,12 +6,12 @@
 #include <cmath>
 #include <functional>
 
-#include "exec/interpreter.h"
-#include "ir/builder.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
-#include "ir/print.h"
-#include "ir/vjp.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/builder.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/forms/print.h"
+#include "ir/transforms/vjp.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "exec/frame.h"
-#include "ir/builder.h"
-#include "ir/ops.h"
+#include "ir/tracing/builder.h"
+#include "ir/tracing/ops.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"
 #include "platform/platform.h"

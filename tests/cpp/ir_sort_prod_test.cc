@@ -7,9 +7,9 @@
 #include <cmath>
 #include <limits>
 
-#include "exec/interpreter.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
+#include "exec/lockstep_program.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

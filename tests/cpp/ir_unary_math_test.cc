@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "ir/ops.h"
+#include "ir/tracing/ops.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

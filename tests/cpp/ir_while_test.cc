@@ -11,14 +11,14 @@
 #include <cmath>
 #include <thread>
 
-#include "exec/interpreter.h"
+#include "exec/lockstep_program.h"
 #include "exec/threaded.h"
-#include "ir/autodiff.h"
-#include "ir/control_flow.h"
-#include "ir/jvp.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
-#include "ir/print.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/tracing/control_flow.h"
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "runtime/collectives/communicator.h"
 #include "test_util.h"

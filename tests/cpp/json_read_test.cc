@@ -1,4 +1,4 @@
-// Reading programs from their JSON form (ir/json_read.h): every primitive's
+// Reading programs from their JSON form (ir/forms/json_read.h): every primitive's
 // program reads back to the same program (the same JSON and text, the same
 // results), and every malformed, hostile or oversized text gets a named
 // error instead of a crash.
@@ -6,13 +6,13 @@
 
 #include <cmath>
 
-#include "exec/interpreter.h"
-#include "ir/autodiff.h"
-#include "ir/json.h"
-#include "ir/json_read.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
-#include "ir/print.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/forms/json.h"
+#include "ir/forms/json_read.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"
 #include "test_util.h"

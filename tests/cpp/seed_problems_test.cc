@@ -7,11 +7,11 @@
 #include <array>
 #include <cmath>
 
-#include "exec/interpreter.h"
-#include "ir/autodiff.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
-#include "ir/print.h"
+#include "exec/lockstep_program.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "test_util.h"
 

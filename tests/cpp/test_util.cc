@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "exec/threaded.h"
-#include "ir/parallel_ops.h"
+#include "ir/tracing/parallel_ops.h"
 #include "runtime/errors.h"
 
 namespace shardlab::testing {

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/params.h"
+#include "host_arrays.h"
+#include "ir/core/params.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"
 #include "runtime/errors.h"

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "exec/executable.h"
-#include "exec/interpreter.h"
+#include "exec/lockstep_program.h"
 #include "exec/threaded.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
 #include "runtime/timeline.h"
 #include "test_util.h"
 

@@ -3,7 +3,7 @@
 // applies a sequence of operations to each device's [1, n] block of x
 // (elementwise arithmetic and functions, a sum along the row, psum, pmax,
 // ppermute by a shift, all_gather), and the values of x. Three evaluations
-// must agree: the threaded executor and the lockstep one (exec/interpreter.h)
+// must agree: the threaded executor and the lockstep one (exec/lockstep_program.h)
 // bitwise, and a float64 reference written here from each operation's
 // definition within a tolerance. Any disagreement aborts, so libFuzzer keeps
 // the input; tests/fuzz/corpus/program_diff_fuzz holds the seeds and every
@@ -18,12 +18,13 @@
 #include <vector>
 
 #include "exec/executable.h"
-#include "exec/interpreter.h"
+#include "exec/lockstep_program.h"
+#include "../cpp/host_arrays.h"
 #include "exec/threaded.h"
-#include "ir/builder.h"
-#include "ir/ops.h"
-#include "ir/parallel_ops.h"
-#include "ir/print.h"
+#include "ir/tracing/builder.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
+#include "ir/forms/print.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"
 #include "runtime/sharded_array.h"

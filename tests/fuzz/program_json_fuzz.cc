@@ -1,4 +1,4 @@
-// libFuzzer target: any text given to the program reader (ir/json_read.h)
+// libFuzzer target: any text given to the program reader (ir/forms/json_read.h)
 // either reads into a program or throws a shardlab::Error — never a crash, a
 // hang or a sanitizer report — and a program it reads writes back to JSON
 // that reads again into the same JSON (the reader accepts what it writes).
@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "ir/json.h"
-#include "ir/json_read.h"
+#include "ir/forms/json.h"
+#include "ir/forms/json_read.h"
 #include "runtime/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -4,9 +4,9 @@
 // tangents are zero and they are never linear.
 #pragma once
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

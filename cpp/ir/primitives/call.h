@@ -4,8 +4,8 @@
 // through its program.
 #pragma once
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "ir/primitives/elementwise.h"
 #include "runtime/errors.h"

@@ -1,7 +1,7 @@
 // Control flow as primitives holding sub-programs, as JAX's: cond (one of
 // several branches, by an index), scan (a body over the leading axis of its
 // inputs, with a carry) and while (a body repeated while a predicate holds).
-// cond and scan are lowered before they run (ir/lower.h): a cond to all its
+// cond and scan are lowered before they run (ir/transforms/lower.h): a cond to all its
 // branches and a select_n, a scan to its body unrolled `length` times, so
 // both executors run them as straight-line code. A while's trip count is
 // only known when it runs: the executors loop (exec/while_loop.h), every
@@ -9,8 +9,8 @@
 // limit cancels a loop that never ends.
 #pragma once
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

@@ -2,11 +2,11 @@
 
 #include <cstring>
 
-#include "ir/builder.h"
-#include "ir/lower.h"
-#include "ir/ops.h"
-#include "ir/rule.h"
-#include "ir/vmap.h"
+#include "ir/tracing/builder.h"
+#include "ir/transforms/lower.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/rule.h"
+#include "ir/tracing/vmap.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

@@ -6,10 +6,10 @@
 // and rules see only the others.
 #pragma once
 
-#include "ir/lower.h"
-#include "ir/primitive.h"
+#include "ir/transforms/lower.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

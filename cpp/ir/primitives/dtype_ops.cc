@@ -4,8 +4,8 @@
 
 #include <limits>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

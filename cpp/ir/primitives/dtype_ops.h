@@ -2,9 +2,9 @@
 // dtype; iota makes an array of indices of a given dtype from no operand.
 #pragma once
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

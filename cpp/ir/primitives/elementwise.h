@@ -5,9 +5,9 @@
 // varies along every mesh axis an operand varies along.
 #pragma once
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

@@ -6,8 +6,8 @@
 // scalars, clamped as XLA does so that the window fits in the operand.
 #pragma once
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "kernels/gemm.h"
 #include "runtime/errors.h"
 #include "runtime/strided_copy.h"

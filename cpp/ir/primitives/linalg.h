@@ -3,8 +3,8 @@
 // JAX). It evaluates as Eigen matrix products (GEMM), one per batch element.
 #pragma once
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

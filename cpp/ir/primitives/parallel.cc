@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ir/builder.h"
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/tracing/builder.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

@@ -12,9 +12,9 @@
 // ppermute <-> the inverse ppermute, all_to_all <-> all_to_all.
 #pragma once
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

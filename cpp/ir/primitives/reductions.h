@@ -5,9 +5,9 @@
 // deterministic.
 #pragma once
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

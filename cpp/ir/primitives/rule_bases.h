@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
-#include "ir/primitive.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
+#include "ir/core/primitive.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

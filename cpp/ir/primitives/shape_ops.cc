@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
 #include "runtime/strided_copy.h"

@@ -3,8 +3,8 @@
 // their transpose undoes the shape change.
 #pragma once
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

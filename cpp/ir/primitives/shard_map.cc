@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "ir/dce.h"
-#include "ir/jvp.h"
-#include "ir/batching.h"
-#include "ir/ops.h"
-#include "ir/vjp.h"
+#include "ir/transforms/dce.h"
+#include "ir/transforms/jvp.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
+#include "ir/transforms/vjp.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

@@ -9,8 +9,8 @@
 
 #include <optional>
 
-#include "ir/primitive.h"
-#include "ir/program.h"
+#include "ir/core/primitive.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

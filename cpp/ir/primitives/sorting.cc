@@ -5,8 +5,8 @@
 #include <cstring>
 #include <numeric>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

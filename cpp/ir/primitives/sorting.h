@@ -1,9 +1,9 @@
 // Sorting: sort, the primitive behind jnp.sort and jnp.argsort.
 #pragma once
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "ir/primitives/rule_bases.h"
-#include "ir/program.h"
+#include "ir/core/program.h"
 
 namespace shardlab::ir {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "ir/primitive.h"
+#include "ir/core/primitive.h"
 #include "kernels/eigen_maps.h"
 
 namespace shardlab::ir {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "ir/batching.h"
-#include "ir/ops.h"
+#include "ir/transforms/batching.h"
+#include "ir/tracing/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "runtime/errors.h"
 

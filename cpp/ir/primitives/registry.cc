@@ -1,0 +1,127 @@
+// Builds the primitive table from every Def<P>: instantiating Def<P>::shape
+// etc. for each enumerator makes a missing primitive or rule a compile error.
+// The jax.lax functions are the Defs' (and the few composites beside them).
+#include <algorithm>
+#include <array>
+#include <type_traits>
+#include <utility>
+
+#include "ir/core/primitive.h"
+#include "ir/primitives/bitwise.h"
+#include "ir/primitives/call.h"
+#include "ir/primitives/comparisons.h"
+#include "ir/primitives/control_flow.h"
+#include "ir/primitives/derivatives.h"
+#include "ir/primitives/dtype_ops.h"
+#include "ir/primitives/elementwise.h"
+#include "ir/primitives/gather_scatter.h"
+#include "ir/primitives/indexing.h"
+#include "ir/primitives/linalg.h"
+#include "ir/primitives/parallel.h"
+#include "ir/primitives/reductions.h"
+#include "ir/primitives/shape_ops.h"
+#include "ir/primitives/shard_map.h"
+#include "ir/primitives/sorting.h"
+#include "ir/primitives/unary_math.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+template <class D, class = void>
+struct HasEval : std::false_type {};
+template <class D>
+struct HasEval<D, std::void_t<decltype(&D::eval)>> : std::true_type {};
+template <class D, class = void>
+struct HasDeviceEval : std::false_type {};
+template <class D>
+struct HasDeviceEval<D, std::void_t<decltype(&D::eval_on_device)>> : std::true_type {};
+template <class D, class = void>
+struct RunByExecutor : std::false_type {};
+template <class D>
+struct RunByExecutor<D, std::void_t<decltype(D::kRunByExecutor)>> : std::true_type {};
+
+template <class D, class = void>
+struct HasLower : std::false_type {};
+template <class D>
+struct HasLower<D, std::void_t<decltype(&D::lower)>> : std::true_type {};
+template <class D, class = void>
+struct IsCollective : std::false_type {};
+template <class D>
+struct IsCollective<D, std::void_t<decltype(D::kCollective)>> : std::true_type {};
+template <class D, class = void>
+struct HasLaxFunction : std::false_type {};
+template <class D>
+struct HasLaxFunction<D, std::void_t<decltype(D::kLaxName)>> : std::true_type {};
+template <class D, class = void>
+struct IsCall : std::false_type {};
+template <class D>
+struct IsCall<D, std::void_t<decltype(D::kCallProgram)>> : std::true_type {};
+template <class D, class = void>
+struct IsNullary : std::false_type {};
+template <class D>
+struct IsNullary<D, std::void_t<decltype(D::kNullary)>> : std::true_type {};
+
+template <Prim P>
+constexpr PrimitiveDef def_of() {
+  using D = Def<P>;
+  static_assert(HasEval<D>::value + HasDeviceEval<D>::value + RunByExecutor<D>::value == 1,
+                "a primitive has exactly one kind of evaluation rule");
+  PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose,
+                   &D::batch, &D::sample};
+  if constexpr (HasEval<D>::value) def.eval = &D::eval;
+  if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
+  if constexpr (IsCollective<D>::value) {
+    def.collective = true;
+    def.group_axes = &D::group_axes;
+    def.traffic = &D::traffic;
+  }
+  if constexpr (HasLower<D>::value) def.lower = &D::lower;
+  if constexpr (IsCall<D>::value) def.call_program = D::kCallProgram;
+  if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};
+  return def;
+}
+
+template <size_t... I>
+constexpr std::array<PrimitiveDef, kNumPrims> make_table(std::index_sequence<I...>) {
+  return {def_of<static_cast<Prim>(I)>()...};
+}
+
+constexpr std::array<PrimitiveDef, kNumPrims> kTable = make_table(std::make_index_sequence<kNumPrims>{});
+
+}  // namespace
+
+const PrimitiveDef& primitive(Prim p) { return kTable[static_cast<size_t>(p)]; }
+
+Prim primitive_named(const std::string& name) {
+  std::string valid;
+  for (size_t i = 0; i < kNumPrims; ++i) {
+    if (name == kTable[i].name) return static_cast<Prim>(i);
+    valid += std::string(i ? ", " : "") + kTable[i].name;
+  }
+  fail(ErrorKind::kValue, "primitive: unknown primitive '", name, "'; valid names are ", valid);
+}
+
+std::vector<Atom> LaxFunction::call(Builder& b, Params given, const std::vector<Atom>& operands) const {
+  for (const ParamSpec& spec : args) {
+    const bool present = std::any_of(given.begin(), given.end(), [&](const Param& p) { return p.name == spec.name; });
+    if (!present && spec.optional) given.push_back(Param{spec.name, fallback_value(spec)});
+  }
+  return bind(b, given, operands);
+}
+
+const LaxFunction& lax_function(const std::string& name) {
+  std::string valid;
+  auto match = [&](const LaxFunction& f) {
+    valid += std::string(valid.empty() ? "" : ", ") + f.name;
+    return name == f.name;
+  };
+  for (const PrimitiveDef& def : kTable)
+    if (def.lax.name && match(def.lax)) return def.lax;
+  for (const LaxFunction& f : kParallelComposites)
+    if (match(f)) return f;
+  fail(ErrorKind::kValue, "lax: unknown function '", name, "'; valid names are ", valid);
+}
+
+}  // namespace shardlab::ir

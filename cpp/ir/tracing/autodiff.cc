@@ -1,0 +1,134 @@
+#include "ir/tracing/autodiff.h"
+
+#include "ir/transforms/jvp.h"
+#include "ir/tracing/ops.h"
+#include "ir/primitives/derivatives.h"
+#include "ir/transforms/vjp.h"
+#include "runtime/errors.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+std::vector<Atom> concat(std::vector<Atom> a, const std::vector<Atom>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<Atom> slice(const std::vector<Atom>& v, size_t from, size_t to) {
+  return std::vector<Atom>(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(to));
+}
+
+}  // namespace
+
+FunctionTrace::FunctionTrace(Builder& outer, std::vector<Atom> args)
+    : outer_(outer), args_(std::move(args)), inner_(outer.scope(), &outer) {
+  for (Atom& a : args_) {
+    a = outer_.local(a);
+    inputs_.push_back(inner_.input(a.aval));
+  }
+}
+
+Program FunctionTrace::program(std::vector<Atom>& outs) {
+  for (Atom& o : outs) o = inner_.local(o);
+  return inner_.build(outs);
+}
+
+// Differentiate with respect to the arguments, not the captured constants
+// (which build() puts first).
+std::vector<bool> FunctionTrace::wrt() const {
+  std::vector<bool> wrt(inner_.captured().size(), false);
+  wrt.resize(wrt.size() + args_.size(), true);
+  return wrt;
+}
+
+Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts, Builder& into) {
+  const Program p = program(outs);
+  if (cts.size() != outs.size())
+    fail(ErrorKind::kValue, "vjp: the function has ", outs.size(), " outputs but ", cts.size(),
+         " cotangents were given");
+  // Linearize, then transpose straight into `into`: the forward part gives
+  // the outputs, the transposed part the cotangents.
+  const Program lin = ir::jvp(p, wrt());
+  const std::vector<Atom> values = concat(inner_.captured(), args_);
+  std::vector<Atom> lin_inputs = values;
+  lin_inputs.resize(lin.invars.size());
+  std::vector<bool> linear(lin.invars.size(), false);
+  for (size_t i = values.size(); i < linear.size(); ++i) linear[i] = true;
+  std::vector<MaybeAtom> out_cts(outs.size());
+  out_cts.insert(out_cts.end(), cts.begin(), cts.end());
+  const Transposed t = emit_transpose(into, lin, linear, lin_inputs, out_cts);
+  Derivatives d;
+  for (size_t i = 0; i < outs.size(); ++i) d.outputs.push_back(*t.values[i]);
+  for (size_t i = values.size(); i < lin.invars.size(); ++i)
+    d.derivs.push_back(t.cts[i] ? *t.cts[i] : zeros_like(into, lin.avals[lin.invars[i]]));
+  return d;
+}
+
+std::vector<Atom> FunctionTrace::primal(std::vector<Atom> outs) {
+  return outer_.call(program(outs), concat(inner_.captured(), args_));
+}
+
+Derivatives FunctionTrace::jvp(std::vector<Atom> outs, const std::vector<Atom>& tangents) {
+  const Program p = program(outs);
+  if (tangents.size() != args_.size())
+    fail(ErrorKind::kValue, "jvp: ", args_.size(), " primals but ", tangents.size(), " tangents");
+  const Program jp = ir::jvp(p, wrt());
+  if (has_custom_lin(jp)) fail_jvp_of_custom_vjp();
+  const auto all = outer_.call(jp, concat(concat(inner_.captured(), args_), tangents));
+  return {slice(all, 0, outs.size()), slice(all, outs.size(), all.size())};
+}
+
+Derivatives FunctionTrace::grad(std::vector<Atom> outs) {
+  if (outs.empty() || !outs[0].aval.shape.empty() || outs[0].aval.dtype != DType::kFloat32)
+    fail(ErrorKind::kShape, "grad: the function must return a float32 scalar (f32[]), got ",
+         outs.empty() ? std::string("nothing") : outs[0].aval.str(), "; use vjp for other outputs");
+  // Outputs after the first are auxiliary (has_aux): passed through, not differentiated.
+  std::vector<MaybeAtom> cts(outs.size());
+  cts[0] = full_like(outer_, outs[0].aval, 1.0);
+  return vjp(std::move(outs), cts, outer_);
+}
+
+std::vector<Atom> FunctionTrace::custom_jvp_call(std::vector<Atom> outs, const std::string& name, RuleRef jvp) {
+  const Program p = program(outs);
+  const Params params{{"name", name},
+                      {"call_jaxpr", std::make_shared<const Program>(p)},
+                      {"jvp", std::move(jvp)},
+                      {"num_consts", static_cast<int64_t>(inner_.captured().size())},
+                      {"symbolic_zeros", false}};
+  return outer_.emit(Prim::kCustomJvpCall, params, concat(inner_.captured(), args_));
+}
+
+std::vector<Atom> FunctionTrace::jit_call(std::vector<Atom> outs, const std::string& name) {
+  const Params params{{"name", name}, {"jaxpr", std::make_shared<const Program>(program(outs))}};
+  return outer_.emit(Prim::kJit, params, concat(inner_.captured(), args_));
+}
+
+std::vector<Atom> FunctionTrace::custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd,
+                                                 RuleRef bwd) {
+  const Program p = program(outs);
+  const Params params{{"name", name},
+                      {"bwd", std::move(bwd)},
+                      {"call_jaxpr", std::make_shared<const Program>(p)},
+                      {"fwd", std::move(fwd)},
+                      {"num_consts", static_cast<int64_t>(inner_.captured().size())},
+                      {"symbolic_zeros", false}};
+  return outer_.emit(Prim::kCustomVjpCall, params, concat(inner_.captured(), args_));
+}
+
+Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts) {
+  FunctionTrace t(b, args);
+  return t.vjp(f(t.builder(), t.inputs()), std::vector<MaybeAtom>(cts.begin(), cts.end()), b);
+}
+
+Derivatives jvp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& tangents) {
+  FunctionTrace t(b, args);
+  return t.jvp(f(t.builder(), t.inputs()), tangents);
+}
+
+Derivatives grad_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args) {
+  FunctionTrace t(b, args);
+  return t.grad(f(t.builder(), t.inputs()));
+}
+
+}  // namespace shardlab::ir

@@ -1,0 +1,108 @@
+#include "ir/transforms/lower.h"
+
+#include "ir/tracing/ops.h"
+
+namespace shardlab::ir {
+
+namespace {
+
+// A transpose that only swaps a dot_general's two groups of free dimensions
+// (the batch ones staying first) is the product with its operands swapped:
+// (x·y)ᵀ = yᵀ·xᵀ, with each element the same products summed in the same
+// order of the contracted index (the kernels sum in ascending k whatever the
+// operands' order; natively Eigen may block differently). JAX's transpose
+// rule for dot_general emits exactly that pair for a weight's gradient (a
+// product, then a transpose of its result); the lowered program makes it
+// one product, not a product and a copy. Returns, per equation of p, for a dot_general whose only use is
+// such a transpose, that transpose's index (else -1).
+std::vector<int> fused_transposes(const Program& p) {
+  std::vector<int> uses(p.avals.size(), 0), made_by(p.avals.size(), -1), fused(p.eqns.size(), -1);
+  for (const Atom& a : p.outvars)
+    if (!a.is_literal()) ++uses[a.var];
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    for (const Atom& a : p.eqns[i].inputs)
+      if (!a.is_literal()) ++uses[a.var];
+    for (VarId v : p.eqns[i].outputs) made_by[v] = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const Eqn& t = p.eqns[i];
+    if (t.prim != Prim::kTranspose || t.inputs[0].is_literal()) continue;
+    const VarId v = t.inputs[0].var;
+    const int d = made_by[v];
+    if (d < 0 || uses[v] != 1 || p.eqns[d].prim != Prim::kDotGeneral) continue;
+    const auto& dims = param<IntLists>(p.eqns[d].params, "dimension_numbers", "dot_general");
+    const auto nb = static_cast<int64_t>(dims[2].size());
+    const int64_t nx = p.eqns[d].inputs[0].aval.ndim() - nb - static_cast<int64_t>(dims[0].size());
+    const int64_t ny = p.eqns[d].inputs[1].aval.ndim() - nb - static_cast<int64_t>(dims[1].size());
+    // The result is [batch, x free, y free]; the transpose must make it [batch, y free, x free].
+    std::vector<int64_t> swap;
+    for (int64_t k = 0; k < nb; ++k) swap.push_back(k);
+    for (int64_t k = 0; k < ny; ++k) swap.push_back(nb + nx + k);
+    for (int64_t k = 0; k < nx; ++k) swap.push_back(nb + k);
+    if (param<std::vector<int64_t>>(t.params, "permutation", "transpose") == swap) fused[d] = static_cast<int>(i);
+  }
+  return fused;
+}
+
+bool needs_lowering(const Program& p) {
+  const std::vector<int> fused = fused_transposes(p);
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const Eqn& e = p.eqns[i];
+    if (primitive(e.prim).lower || fused[i] >= 0) return true;
+    for (const Program* q : subprograms(e))
+      if (needs_lowering(*q)) return true;
+  }
+  return false;
+}
+
+// `params` with every program in them lowered (a shard_map's body, a while's cond and body).
+Params lowered_params(Params params) {
+  for (Param& q : params) {
+    if (auto* one = std::get_if<ProgramRef>(&q.value)) *one = lower(*one);
+    if (auto* many = std::get_if<Programs>(&q.value))
+      for (ProgramRef& r : *many) r = lower(r);
+  }
+  return params;
+}
+
+}  // namespace
+
+std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<Atom>& args) {
+  std::vector<Atom> env(p.avals.size());
+  for (size_t i = 0; i < p.invars.size(); ++i) env[p.invars[i]] = args[i];
+  auto value = [&](const Atom& a) { return a.is_literal() ? a : env[a.var]; };
+  const std::vector<int> fused = fused_transposes(p);
+  std::vector<const Eqn*> absorbed(p.eqns.size(), nullptr);  // per transpose: the product it becomes
+  for (size_t i = 0; i < p.eqns.size(); ++i)
+    if (fused[i] >= 0) absorbed[static_cast<size_t>(fused[i])] = &p.eqns[i];
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const Eqn& e = p.eqns[i];
+    if (fused[i] >= 0) continue;  // emitted at its transpose
+    std::vector<Atom> xs;
+    for (const Atom& a : e.inputs) xs.push_back(value(a));
+    const PrimitiveDef& def = primitive(e.prim);
+    std::vector<Atom> ys;
+    if (const Eqn* dot = absorbed[i]) {
+      const auto& dims = param<IntLists>(dot->params, "dimension_numbers", "dot_general");
+      ys = {dot_general(b, value(dot->inputs[1]), value(dot->inputs[0]), {dims[1], dims[0], dims[3], dims[2]})};
+    } else if (def.lower) {
+      ys = def.lower(b, e.params, xs);
+    } else {
+      ys = b.emit(e.prim, subprograms(e).empty() ? e.params : lowered_params(e.params), xs);
+    }
+    for (size_t j = 0; j < e.outputs.size(); ++j) env[e.outputs[j]] = ys[j];
+  }
+  std::vector<Atom> outs;
+  for (const Atom& a : p.outvars) outs.push_back(value(a));
+  return outs;
+}
+
+ProgramRef lower(const ProgramRef& p) {
+  if (!needs_lowering(*p)) return p;
+  Builder b(p->scope, nullptr);
+  std::vector<Atom> ins;
+  for (VarId v : p->invars) ins.push_back(b.input(p->avals[v]));
+  return std::make_shared<const Program>(b.build(emit_lowered(b, *p, ins)));
+}
+
+}  // namespace shardlab::ir
