@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "exec/threaded.h"
-#include "ir/parallel_ops.h"
+#include "ir/tracing/parallel_ops.h"
 
 namespace shardlab {
 namespace {

@@ -1,7 +1,7 @@
 // np.matmul follows jnp.matmul: batch dimensions broadcast (a missing or
 // size-1 batch dimension of one operand meets the other's), traced as JAX
 // traces it. The cases (tests/data/matmul_cases.json) are the same the C++
-// rule (cpp/ir/ops.cc, tests/cpp/ir_linalg_test.cc) is checked on: each
+// rule (cpp/ir/tracing/ops.cc, tests/cpp/ir_linalg_test.cc) is checked on: each
 // gives the shape and the equations, and its values match a float64
 // reference built from numpy's definition.
 import { readFileSync } from 'node:fs';

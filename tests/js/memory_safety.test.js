@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
-import { state } from '../../web/lib/api/state.js';
+import { state } from '../../web/lib/api/core/state.js';
 
 const { np, lax } = sl;
 let mesh;

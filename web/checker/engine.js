@@ -5,7 +5,7 @@
 // the programs it ran, and returns a report the CLI and the page show.
 
 import * as sl from '../lib/index.js';
-import { nestFlat } from '../lib/api/tree.js';
+import { nestFlat } from '../lib/api/core/tree.js';
 import { entryMatcher, shapeOf } from './compare.js';
 import { liveProgram } from './live_program.js';
 import { runOn } from './program_runs.js';

@@ -4,7 +4,7 @@
 // program the sandbox sent (ablation.js) run on the traced case.
 
 import * as sl from '../lib/index.js';
-import { numLeaves } from '../lib/api/tree.js';
+import { numLeaves } from '../lib/api/core/tree.js';
 import { ablated } from './ablation.js';
 import * as query from './jaxpr_query.js';
 import { apiName } from './names.js';

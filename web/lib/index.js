@@ -1,16 +1,16 @@
 // shardlab: JAX-style sharded programs on 8 Web Worker devices. The API
 // follows JAX's names in camelCase; see README.md for a tour.
-import './api/methods.js';
+import './api/core/methods.js';
 
-export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from './api/state.js';
+export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from './api/core/state.js';
 export { makeMesh, Mesh, P, PartitionSpec, NamedSharding } from './api/mesh.js';
-export { array, DArray as Array } from './api/array.js';
+export { array, DArray as Array } from './api/core/array.js';
 export { jit, makeJaxpr, observeTraces, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
 export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';
 export { customJvp, customVjp } from './api/custom.js';
-export { ShapeDtypeStruct } from './api/run.js';
-export { Tracer } from './api/tracer.js';
+export { ShapeDtypeStruct } from './api/core/run.js';
+export { Tracer } from './api/core/tracer.js';
 export { visualizeSharding } from './api/visualize.js';
 export { at, slice, Slice, IndexRef } from './api/indexing.js';
 export {
@@ -27,7 +27,7 @@ export {
   CancelledError,
 } from './errors.js';
 export * as np from './api/numpy/index.js';
-export * as lax from './api/lax.js';
+export * as lax from './api/lax/index.js';
 export * as nn from './api/nn.js';
 export * as random from './api/random.js';
 export * as profiler from './api/profiler.js';

@@ -4,7 +4,7 @@
 // the JS API; and a program run many times in one job on the device
 // threads, so a benchmark times the program, not the job's start.
 
-import { initWith } from './api/state.js';
+import { initWith } from './api/core/state.js';
 import { startDevices } from './engine/start_devices.js';
 
 /** loadDevices with the test build of the module (Node, with threads). */

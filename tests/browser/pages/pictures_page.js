@@ -3,7 +3,7 @@
 // traces it, draws its pictures and returns what the registry, the program
 // JSON and the pictures each say the collectives are.
 import * as sl from '/web/lib/index.js';
-import { state } from '/web/lib/api/state.js';
+import { state } from '/web/lib/api/core/state.js';
 import { programPictures } from '/web/app/pictures.js';
 
 const { lax, P } = sl;

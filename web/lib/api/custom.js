@@ -6,11 +6,11 @@
 
 import { ValueError } from '../errors.js';
 import { add, zeros, zerosLike } from './numpy/math.js';
-import { avalOf, traced } from './operands.js';
-import { isLeafValue } from './run.js';
-import { currentTrace, withTrace } from './state.js';
-import { callCore, keepRuleError, Trace } from './tracer.js';
-import { describe, flatten, numLeaves, unflatten } from './tree.js';
+import { avalOf, traced } from './core/operands.js';
+import { isLeafValue } from './core/run.js';
+import { currentTrace, withTrace } from './core/state.js';
+import { callCore, keepRuleError, Trace } from './core/tracer.js';
+import { describe, flatten, numLeaves, unflatten } from './core/tree.js';
 import { argnumsOf, beginDiff, eagerly } from './transforms.js';
 
 // The JS function the core calls to trace a rule: `body(tracers)` gets the

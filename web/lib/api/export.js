@@ -2,18 +2,18 @@
 // arguments' shapes and dtypes; serialize() gives a versioned JSON text (the
 // program in its JSON form, the input and output trees, and the data of the
 // constants it captured); deserialize(text) rebuilds it in the C++ core, which
-// checks every equation again (cpp/ir/json_read.h), so what is called is a
+// checks every equation again (cpp/ir/forms/json_read.h), so what is called is a
 // program the rules accept, whoever wrote the text. The checker's judge runs
 // what its sandbox traced this way.
 
-import { hostData, putHost } from './array.js';
+import { hostData, putHost } from './core/array.js';
 import { ResourceError, ValueError, fromCore } from '../errors.js';
 import { makeMesh } from './mesh.js';
-import { execute, isLeafValue, signature, traceProgram } from './run.js';
+import { execute, isLeafValue, signature, traceProgram } from './core/run.js';
 import { Jaxpr } from './transforms.js';
-import { currentTrace, engine } from './state.js';
-import { callCore } from './tracer.js';
-import { describe, flattenArgs, numLeaves, unflatten } from './tree.js';
+import { currentTrace, engine } from './core/state.js';
+import { callCore } from './core/tracer.js';
+import { describe, flattenArgs, numLeaves, unflatten } from './core/tree.js';
 
 /** The format name and version serialize() writes and deserialize() reads. */
 export const FORMAT = 'shardlab.exported';

@@ -8,13 +8,13 @@
 // array, an integer, a strided slice's positions, a slice's start.
 
 import { IndexError, NonConcreteBooleanIndexError, ShapeError, ValueError } from '../errors.js';
-import { array, DArray } from './array.js';
-import { avalOf, broadcastShapes, describeValue, literalTracer, traced, traceFor } from './operands.js';
-import { staticKey } from './op.js';
-import { runEager } from './run.js';
-import { currentTrace } from './state.js';
-import { isTracer } from './tracer.js';
-import { isNumericData } from './tree.js';
+import { array, DArray } from './core/array.js';
+import { avalOf, broadcastShapes, describeValue, literalTracer, traced, traceFor } from './core/operands.js';
+import { staticKey } from './core/op.js';
+import { runEager } from './core/run.js';
+import { currentTrace } from './core/state.js';
+import { isTracer } from './core/tracer.js';
+import { isNumericData } from './core/tree.js';
 
 /** A slice start:stop:step of an index (null parts take numpy's defaults). */
 export class Slice {

@@ -6,12 +6,12 @@
 // per argnum (a list when argnums is a list, as JAX's tuple).
 
 import { ValueError } from '../errors.js';
-import { slice } from './lax.js';
+import { slice } from './lax/index.js';
 import { eye, reshape, zerosLike } from './numpy/index.js';
-import { traced } from './operands.js';
-import { isLeafValue } from './run.js';
-import { currentTrace } from './state.js';
-import { flatten, unflatten } from './tree.js';
+import { traced } from './core/operands.js';
+import { isLeafValue } from './core/run.js';
+import { currentTrace } from './core/state.js';
+import { flatten, unflatten } from './core/tree.js';
 import { argnumsOf, eagerly, jvp, vjp } from './transforms.js';
 import { vmap } from './vmap.js';
 

@@ -9,7 +9,7 @@
 //   JAX's parameters, in JAX's order, in the table's notation (below):
 //       Python's jax binds the function from this line;
 //   core: NAME   the core's registry states its parameters (jax.lax's NAME:
-//       a collective, pmean, pcast; lax_registry.js reads them through one
+//       a collective, pmean, pcast; lax/parallel.js reads them through one
 //       binding): the JS function is built from them, and Python's jax binds
 //       it as a table line with the parameters they give;
 //   hand: FILE   Python's jax binds it by hand, in FILE;
@@ -24,7 +24,7 @@
 // marks a parameter the caller may leave out (the JS function has JAX's
 // default).
 
-import { laxParams } from './lax_registry.js';
+import { laxParams } from './lax/parallel.js';
 
 /** The manifest's text: one line per public function (see above). */
 export const API_TABLE = `

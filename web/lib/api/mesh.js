@@ -2,7 +2,7 @@
 
 import { ShardingError, ValueError } from '../errors.js';
 import { deviceCoord, entryAxes } from '../layout.js';
-import { engine } from './state.js';
+import { engine } from './core/state.js';
 
 /** jax.sharding.PartitionSpec: per dimension null (not split), an axis name, or a list of axis names. */
 export class PartitionSpec {

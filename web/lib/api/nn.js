@@ -3,9 +3,9 @@
 
 import { ValueError } from '../errors.js';
 import { customJvp } from './custom.js';
-import { defop } from './op.js';
+import { defop } from './core/op.js';
 import * as np from './numpy/index.js';
-import * as lax from './lax.js';
+import * as lax from './lax/index.js';
 
 /**
  * max(x, 0), with derivative 0 at 0: a custom_jvp function as in JAX (whose

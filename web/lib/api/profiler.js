@@ -5,7 +5,7 @@
 // Recording is off otherwise; each recording site then costs one check.
 
 import { ValueError } from '../errors.js';
-import { engine } from './state.js';
+import { engine } from './core/state.js';
 
 /** Whether a trace is being recorded (between startTrace and stopTrace). */
 export function tracing() {

@@ -10,14 +10,14 @@
 // random keys).
 
 import { ShapeError, ValueError } from '../errors.js';
-import * as lax from './lax.js';
+import * as lax from './lax/index.js';
 import { normAxis } from './numpy/helpers.js';
 import * as np from './numpy/index.js';
-import { staticKey } from './op.js';
-import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './operands.js';
-import { runEager } from './run.js';
-import { checkShape } from './shape.js';
-import { currentTrace } from './state.js';
+import { staticKey } from './core/op.js';
+import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './core/operands.js';
+import { runEager } from './core/run.js';
+import { checkShape } from './core/shape.js';
+import { currentTrace } from './core/state.js';
 
 /** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
 export class KeyArray {

@@ -2,15 +2,15 @@
 // jvp and shardMap, plus devicePut (vmap.js and jacobians.js hold the others). Inside a trace they emit into it (a jit
 // is inlined); outside, grad & co. run at once and return future arrays.
 
-import { isArray, hostData, putHost, reshard, toSharding } from './array.js';
+import { isArray, hostData, putHost, reshard, toSharding } from './core/array.js';
 import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
-import { avalOf, traced } from './operands.js';
-import { staticKey } from './op.js';
-import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from './run.js';
-import { currentTrace, engine, withTrace } from './state.js';
-import { callCore, Trace } from './tracer.js';
-import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './tree.js';
+import { avalOf, traced } from './core/operands.js';
+import { staticKey } from './core/op.js';
+import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from './core/run.js';
+import { currentTrace, engine, withTrace } from './core/state.js';
+import { callCore, Trace } from './core/tracer.js';
+import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './core/tree.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,

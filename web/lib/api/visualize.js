@@ -1,7 +1,7 @@
 // A text picture of how an array's blocks sit on the devices, like
 // jax.debug.visualize_array_sharding: one cell per block, naming its devices.
 
-import { DArray } from './array.js';
+import { DArray } from './core/array.js';
 import { ValueError } from '../errors.js';
 import { devicesByBlock } from '../layout.js';
 

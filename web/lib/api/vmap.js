@@ -1,13 +1,13 @@
 // jax.vmap: f traced on one example of its arguments, then batched by the
-// core (cpp/ir/batching.h) into the enclosing trace, one batching rule per
+// core (cpp/ir/transforms/batching.h) into the enclosing trace, one batching rule per
 // primitive.
 
 import { ValueError } from '../errors.js';
-import { traced } from './operands.js';
-import { isLeafValue } from './run.js';
-import { currentTrace, engine, withTrace } from './state.js';
-import { callCore, Trace } from './tracer.js';
-import { broadcastPrefix, flatten, flattenArgs, unflatten } from './tree.js';
+import { traced } from './core/operands.js';
+import { isLeafValue } from './core/run.js';
+import { currentTrace, engine, withTrace } from './core/state.js';
+import { callCore, Trace } from './core/tracer.js';
+import { broadcastPrefix, flatten, flattenArgs, unflatten } from './core/tree.js';
 import { eagerly } from './transforms.js';
 
 // A mapped axis: an integer (negative from the end) or null (not mapped).

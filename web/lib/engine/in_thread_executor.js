@@ -1,5 +1,5 @@
 // The lockstep executor on the calling thread: one thread steps every device
-// through each equation (exec/lockstep.h), in this thread's own module
+// through each equation (exec/lockstep_shard_map.h), in this thread's own module
 // without threads. For code already in a worker (the checker's sandbox, the
 // playground), since each run blocks its thread until done.
 

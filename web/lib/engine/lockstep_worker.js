@@ -1,7 +1,7 @@
 // The lockstep worker: loads the module without threads and runs programs on
-// host arrays, stepping every device through each equation (exec/lockstep.h).
+// host arrays, stepping every device through each equation (exec/lockstep_shard_map.h).
 // A program arrives once, as its JSON form, rebuilt by the core's reader
-// (ir/json_read.h) and kept under its id until the page releases it; its
+// (ir/forms/json_read.h) and kept under its id until the page releases it; its
 // outputs stay here under the ids the page gave them (resident arrays, each
 // a global value {dtype, shape, data}) until the page reads or releases
 // them, and a later run names them instead of sending them again. Works as

@@ -2,9 +2,9 @@
 // ShardedArray), possibly still being computed. Arrays returned by eager
 // operations are futures, as JAX's async dispatch: their data is awaited.
 
-import { DeviceError, ShapeError, ValueError, fromCore } from '../errors.js';
-import { blockIndex } from '../layout.js';
-import { defaultMesh, NamedSharding, P, PartitionSpec } from './mesh.js';
+import { DeviceError, ShapeError, ValueError, fromCore } from '../../errors.js';
+import { blockIndex } from '../../layout.js';
+import { defaultMesh, NamedSharding, P, PartitionSpec } from '../mesh.js';
 import { checkDimensions } from './shape.js';
 import { engine, state } from './state.js';
 import { ArrayBase } from './tracer.js';

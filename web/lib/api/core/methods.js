@@ -1,9 +1,9 @@
 // Array methods shared by traced values and concrete arrays, so programs
 // chain: x.matmul(w).add(b).sub(y).square().sum().
 
-import { at } from './indexing.js';
-import * as nn from './nn.js';
-import * as np from './numpy/index.js';
+import { at } from '../indexing.js';
+import * as nn from '../nn.js';
+import * as np from '../numpy/index.js';
 import { ArrayBase } from './tracer.js';
 
 const METHODS = {

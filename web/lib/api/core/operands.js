@@ -3,7 +3,7 @@
 // captured as constants of the program: extra inputs, filled in at run time).
 
 import { array, DArray, hostData } from './array.js';
-import { ShapeError, ValueError } from '../errors.js';
+import { ShapeError, ValueError } from '../../errors.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';

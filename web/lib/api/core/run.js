@@ -3,8 +3,8 @@
 // each leaf's dtype and shape) and cached; running it returns future arrays.
 
 import { DArray, hostData, isArray } from './array.js';
-import { ShardingError, ValueError } from '../errors.js';
-import { defaultMesh, NamedSharding, P } from './mesh.js';
+import { ShardingError, ValueError } from '../../errors.js';
+import { defaultMesh, NamedSharding, P } from '../mesh.js';
 import { avalOf, literalTracer, traced } from './operands.js';
 import { checkDimensions, checkFits } from './shape.js';
 import { engine, withTrace } from './state.js';

@@ -6,7 +6,7 @@
 // checks the same where shapes enter it (cpp/runtime/sizes.h): these checks
 // only make the messages name the function the user called.
 
-import { ResourceError, ValueError } from '../errors.js';
+import { ResourceError, ValueError } from '../../errors.js';
 import { state } from './state.js';
 
 /** The largest dimension (2^53 - 1, as the core's kMaxDimension). */

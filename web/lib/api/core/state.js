@@ -1,9 +1,9 @@
 // The engine: the one device runtime of this JS realm (a page, a worker or a
 // Node process) and the stack of traces being built.
 
-import { startDevices } from '../engine/start_devices.js';
-import { isNode } from '../engine/load_module.js';
-import { ValueError } from '../errors.js';
+import { startDevices } from '../../engine/start_devices.js';
+import { isNode } from '../../engine/load_module.js';
+import { ValueError } from '../../errors.js';
 
 /** The engine's state (internal). */
 export const state = {

@@ -2,7 +2,7 @@
 // a traced value is a plain JS object naming a variable of it, so tracing
 // allocates no wasm objects per value.
 
-import { ConcretizationError, fromCore, ValueError } from '../errors.js';
+import { ConcretizationError, fromCore, ValueError } from '../../errors.js';
 import { currentTrace, state } from './state.js';
 
 const SHORT = { float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' };

@@ -2,7 +2,7 @@
 // everything else is a leaf. A nested array of numbers is one leaf (array
 // data), not a tree of numbers; null and undefined are empty subtrees.
 
-import { ValueError } from '../errors.js';
+import { ValueError } from '../../errors.js';
 
 /** Row-major flat elements as nested JS arrays of `shape` (the element itself for shape []). */
 export function nestFlat(flat, shape) {

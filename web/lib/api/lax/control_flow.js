@@ -3,15 +3,15 @@
 // traced in a nested trace; values it closes over become operands. Outside
 // a trace they run eagerly, as one program.
 
-import { ValueError } from '../errors.js';
-import { array } from './array.js';
-import { add, astype, clip, less, notEqual } from './numpy/math.js';
-import { avalOf, traced } from './operands.js';
-import { isLeafValue } from './run.js';
-import { currentTrace, engine, withTrace } from './state.js';
-import { callCore, Trace } from './tracer.js';
-import { describe, flatten, unflatten } from './tree.js';
-import { eagerly } from './transforms.js';
+import { ValueError } from '../../errors.js';
+import { array } from '../core/array.js';
+import { add, astype, clip, less, notEqual } from '../numpy/math.js';
+import { avalOf, traced } from '../core/operands.js';
+import { isLeafValue } from '../core/run.js';
+import { currentTrace, engine, withTrace } from '../core/state.js';
+import { callCore, Trace } from '../core/tracer.js';
+import { describe, flatten, unflatten } from '../core/tree.js';
+import { eagerly } from '../transforms.js';
 
 // Emits a cond over `branches` at `index` (an int32 scalar in range) on the
 // operand list; `mismatch(k, a, b)` words the error for branch k's output

@@ -2,18 +2,18 @@
 // several) and the primitives numpy has no name for. Collectives take trees,
 // as jax.lax's do.
 
-import { ValueError } from '../errors.js';
-import { defop } from './op.js';
-import { avalOf, literalTracer, traced, traceFor } from './operands.js';
-import { isLeafValue } from './run.js';
-import { laxFunction } from './lax_registry.js';
-import { checkShape, isDimension, MAX_DIMENSION, quote } from './shape.js';
-import { flatten, unflatten } from './tree.js';
+import { ValueError } from '../../errors.js';
+import { defop } from '../core/op.js';
+import { avalOf, literalTracer, traced, traceFor } from '../core/operands.js';
+import { isLeafValue } from '../core/run.js';
+import { laxFunction } from './parallel.js';
+import { checkShape, isDimension, MAX_DIMENSION, quote } from '../core/shape.js';
+import { flatten, unflatten } from '../core/tree.js';
 
 export { cond, foriLoop, scan, switchBranches as switch, whileLoop } from './control_flow.js';
 
 // The collectives, pmean and pcast: built from the core registry's record of
-// each (lax_registry.js), which states their arguments once.
+// each (./parallel.js), which states their arguments once.
 
 /** jax.lax.psum(x, axisName): the sum over the devices along the axes (x may be a tree; one psum for all its leaves). */
 export const psum = laxFunction('psum');

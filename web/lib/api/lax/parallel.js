@@ -4,13 +4,13 @@
 // is passed and its default. sl.lax's functions and Python's jax.lax ones
 // are built from it; nothing here restates a parameter.
 
-import { ValueError } from '../errors.js';
-import { camelCase } from '../names.js';
-import { isLeafValue } from './run.js';
-import { engine } from './state.js';
-import { traced, traceFor } from './operands.js';
-import { callCore } from './tracer.js';
-import { flatten, unflatten } from './tree.js';
+import { ValueError } from '../../errors.js';
+import { camelCase } from '../../names.js';
+import { isLeafValue } from '../core/run.js';
+import { engine } from '../core/state.js';
+import { traced, traceFor } from '../core/operands.js';
+import { callCore } from '../core/tracer.js';
+import { flatten, unflatten } from '../core/tree.js';
 
 let registry = null; // name -> {name, primitive, collective, takesOperands, args: [{name, type, keyword, optional, default}]}
 

@@ -4,8 +4,8 @@
 
 import { ShapeError } from '../../errors.js';
 import { elementwise, emitHere, truth } from './helpers.js';
-import { defop } from '../op.js';
-import { traced, traceFor } from '../operands.js';
+import { defop } from '../core/op.js';
+import { traced, traceFor } from '../core/operands.js';
 
 function integral(fn, xs, { bools = true } = {}) {
   const vs = elementwise(fn, xs);

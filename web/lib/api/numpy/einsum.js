@@ -5,10 +5,10 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { asDtype, selectWhere as where } from './helpers.js';
 import { broadcastTo, sum, transpose } from './math.js';
-import { avalOf, resultDtype, traced, traceFor } from '../operands.js';
-import { staticKey } from '../op.js';
-import { runEager } from '../run.js';
-import { currentTrace } from '../state.js';
+import { avalOf, resultDtype, traced, traceFor } from '../core/operands.js';
+import { staticKey } from '../core/op.js';
+import { runEager } from '../core/run.js';
+import { currentTrace } from '../core/state.js';
 
 // Labels for the dimensions '...' stands for: private code points, the k-th from the right.
 const ellipsisLabel = (k) => String.fromCharCode(0x2460 + k);

@@ -3,9 +3,9 @@
 // with. Not public: the face (numpy/index.js) exports none of it.
 
 import { ValueError } from '../../errors.js';
-import { defop } from '../op.js';
-import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../operands.js';
-import { isTracer } from '../tracer.js';
+import { defop } from '../core/op.js';
+import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
+import { isTracer } from '../core/tracer.js';
 
 /** Whether two shapes are equal. */
 export const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);

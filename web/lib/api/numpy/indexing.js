@@ -5,8 +5,8 @@ import { ShapeError } from '../../errors.js';
 import { getItem, modeOf, Slice } from '../indexing.js';
 import { normAxis } from './helpers.js';
 import { reshape } from './math.js';
-import { defop } from '../op.js';
-import { avalOf, traced, traceFor } from '../operands.js';
+import { defop } from '../core/op.js';
+import { avalOf, traced, traceFor } from '../core/operands.js';
 
 const all = () => new Slice(null, null, null);
 

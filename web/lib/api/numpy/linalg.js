@@ -3,8 +3,8 @@
 import { ValueError } from '../../errors.js';
 import { asDtype, normAxis } from './helpers.js';
 import { abs, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
-import { defop } from '../op.js';
-import { traced, traceFor } from '../operands.js';
+import { defop } from '../core/op.js';
+import { traced, traceFor } from '../core/operands.js';
 
 // A vector norm of v over `axis` (a list of one).
 function vectorNorm(v, ord, axis, keepdims) {

@@ -6,10 +6,10 @@
 // rule gives the smooth derivative instead.
 
 import { customJvp } from '../custom.js';
-import { defop } from '../op.js';
+import { defop } from '../core/op.js';
 import { selectWhere as where } from './helpers.js';
 import * as np from './math.js';
-import { avalOf } from '../operands.js';
+import { avalOf } from '../core/operands.js';
 
 // max(x1, x2) + log1p(e^-|x1 - x2|), or x1 + x2 where the difference is NaN (infinities of one sign).
 const core = customJvp(

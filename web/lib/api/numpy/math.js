@@ -4,9 +4,9 @@
 // JAX), each lowered to the program's primitives.
 
 import { ShapeError, ValueError } from '../../errors.js';
-import { defop } from '../op.js';
-import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../operands.js';
-import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../shape.js';
+import { defop } from '../core/op.js';
+import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
+import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
 import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, truth } from './helpers.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);

@@ -6,13 +6,13 @@
 // Re-exported by np.js.
 
 import { ShapeError, ValueError } from '../../errors.js';
-import { dotGeneral, slice } from '../lax.js';
+import { dotGeneral, slice } from '../lax/index.js';
 import { asDtype, normAxis, selectWhere as where } from './helpers.js';
 import { add, broadcastTo, concatenate, equal, greaterEqual, multiply, reshape, sum, transpose, zeros, zerosLike } from './math.js';
 import { take } from './indexing.js';
-import { defop } from '../op.js';
-import { traced, traceFor } from '../operands.js';
-import { checkShape, quote } from '../shape.js';
+import { defop } from '../core/op.js';
+import { traced, traceFor } from '../core/operands.js';
+import { checkShape, quote } from '../core/shape.js';
 
 // A traced value of x, for reading its shape.
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);

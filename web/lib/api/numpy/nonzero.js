@@ -7,11 +7,11 @@ import { ConcretizationError, ValueError } from '../../errors.js';
 import { concreteValues, updateItem } from '../indexing.js';
 import { asDtype, selectWhere } from './helpers.js';
 import { cumsum, full, notEqual, reshape, subtract } from './math.js';
-import { avalOf, traced, traceFor } from '../operands.js';
-import { staticKey } from '../op.js';
-import { runEager } from '../run.js';
-import { currentTrace } from '../state.js';
-import { isTracer } from '../tracer.js';
+import { avalOf, traced, traceFor } from '../core/operands.js';
+import { staticKey } from '../core/op.js';
+import { runEager } from '../core/run.js';
+import { currentTrace } from '../core/state.js';
+import { isTracer } from '../core/tracer.js';
 
 function positions(a, size, fillValue) {
   const t = traceFor('nonzero');

@@ -4,8 +4,8 @@ import { ValueError } from '../../errors.js';
 import { normAxis } from './helpers.js';
 import { reshape, subtract } from './math.js';
 import { flip } from './indexing.js';
-import { defop } from '../op.js';
-import { traced, traceFor } from '../operands.js';
+import { defop } from '../core/op.js';
+import { traced, traceFor } from '../core/operands.js';
 
 // The operand flattened (axis null) or as it is, and the axis to sort along.
 function along(name, x, axis) {
