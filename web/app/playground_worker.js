@@ -34,7 +34,8 @@ const MAX_PROGRAMS = 50;
 const FLUSH_MS = 50;
 const BURST = 10;
 
-const engine = sl.init({ blocking: true }); // 8 device threads where the page is isolated, else the lockstep executor here
+// 8 device threads where the page is isolated, else the lockstep executor on this thread (the page says which).
+const engine = sl.init({ blocking: true, executor: globalThis.crossOriginIsolated ? 'threads' : 'here' });
 engine.catch(() => {}); // reported by each run
 
 let python = null;
