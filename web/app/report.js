@@ -19,13 +19,16 @@ export function renderReport(p, r, full) {
   const verdict = ok ? (full ? 'All passed' : 'Examples passed') : `${failedCases} case(s) and ${failedReqs} requirement(s) failed`;
   const cases = [casesLegend(p), r.cases.map((c, i) => caseView(p, c, r.caseValues?.[i]))];
   const reqs = full ? r.requirements.map((q) => h('div', { class: `req ${q.passed ? 'pass' : 'fail'}` }, `${q.passed ? '✓' : '✗'} ${q.message}`)) : [];
+  // Each panel is built by a function: the open one at once, the others each
+  // in a task of its own after it (or when its tab is opened first), so no one
+  // task of the page's main thread builds a large report whole; a timeline,
+  // which can hold thousands of bars, only when its tab is first opened.
   const panels = [
-    { id: 'cases', title: `Cases (${r.cases.length - failedCases}/${r.cases.length})`, body: cases, failed: failedCases > 0 },
-    full && { id: 'requirements', title: `Requirements (${reqs.length - failedReqs}/${reqs.length})`, body: reqs, failed: failedReqs > 0 },
-    r.jaxpr && { id: 'program', title: 'Program', body: h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies)) },
-    r.program && { id: 'sharding', title: 'Sharding', body: programPictures(r.program, p.args, r.outTree) },
-    // Built when first opened: a timeline can hold thousands of bars.
-    r.timeline && { id: 'timeline', title: 'Timeline', body: () => timelineView(r.timeline) },
+    { id: 'cases', title: `Cases (${r.cases.length - failedCases}/${r.cases.length})`, body: () => cases, failed: failedCases > 0 },
+    full && { id: 'requirements', title: `Requirements (${reqs.length - failedReqs}/${reqs.length})`, body: () => reqs, failed: failedReqs > 0 },
+    r.jaxpr && { id: 'program', title: 'Program', body: () => h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies)) },
+    r.program && { id: 'sharding', title: 'Sharding', body: () => programPictures(r.program, p.args, r.outTree) },
+    r.timeline && { id: 'timeline', title: 'Timeline', body: () => timelineView(r.timeline), onOpen: true },
   ].filter(Boolean);
   return frag(
     h('p', { class: `verdict ${ok ? 'pass' : 'fail'}`, id: 'verdict' }, verdict),
@@ -36,22 +39,25 @@ export function renderReport(p, r, full) {
 }
 
 /**
- * Tabs over `panels` ({id, title, body: nodes, or a function making them}), `open` shown first: the ARIA tabs
- * pattern (a tablist of buttons, one tabpanel each; arrow keys, Home and End
- * move between tabs). Ids: tab-<id>, panel-<id>.
+ * Tabs over `panels` ({id, title, body: a function making its nodes, onOpen:
+ * built only when first opened}), `open` shown first: the ARIA tabs pattern
+ * (a tablist of buttons, one tabpanel each; arrow keys, Home and End move
+ * between tabs). Ids: tab-<id>, panel-<id>. The open panel is built at once;
+ * the others each in a later task, or when first opened.
  */
 function tabs(panels, open) {
   const buttons = panels.map((t) =>
     h('button', { type: 'button', role: 'tab', id: `tab-${t.id}`, 'aria-controls': `panel-${t.id}`, class: t.failed ? 'fail' : null }, t.title),
   );
-  // A body given as a function is built the first time its tab opens.
-  const lazy = panels.map((t) => typeof t.body === 'function');
-  const bodies = panels.map((t, i) => h('div', { role: 'tabpanel', id: `panel-${t.id}`, 'aria-labelledby': `tab-${t.id}`, class: 'panel', tabindex: 0 }, lazy[i] ? null : t.body));
+  const unbuilt = panels.map(() => true);
+  const bodies = panels.map((t) => h('div', { role: 'tabpanel', id: `panel-${t.id}`, 'aria-labelledby': `tab-${t.id}`, class: 'panel', tabindex: 0 }));
+  const build = (k) => {
+    if (!unbuilt[k]) return;
+    unbuilt[k] = false;
+    bodies[k].append(frag(panels[k].body()));
+  };
   const select = (k, focus) => {
-    if (lazy[k]) {
-      lazy[k] = false;
-      bodies[k].append(panels[k].body());
-    }
+    build(k);
     buttons.forEach((b, i) => {
       b.setAttribute('aria-selected', String(i === k));
       b.tabIndex = i === k ? 0 : -1;
@@ -69,5 +75,6 @@ function tabs(panels, open) {
     };
   });
   select(Math.max(0, panels.findIndex((t) => t.id === open)), false);
+  panels.forEach((t, k) => t.onOpen || setTimeout(() => build(k)));
   return frag(h('div', { role: 'tablist', class: 'tabs', 'aria-label': 'Results' }, buttons), bodies);
 }
