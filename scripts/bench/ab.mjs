@@ -7,7 +7,7 @@
 // Prints each row's median over the rounds and new/old (below 1: faster).
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +21,13 @@ const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') 
 const trees = { old: resolve(args[0]), new: fileURLToPath(new URL('../../', import.meta.url)) };
 const dir = mkdtempSync(join(tmpdir(), 'shardlab-ab-'));
 
+// A tree's device runtime module (web/lib/runtime/ before the engine's folder was named so).
+const devicesModule = (root) => [`${root}/web/lib/engine/devices.js`, `${root}/web/lib/runtime/devices.js`].find((f) => existsSync(f));
+
 // One tree's rows, measured by its own benchmark modules.
 const child = (root) => `
 process.chdir(${JSON.stringify(root)});
-const { loadDevices } = await import(${JSON.stringify(`${root}/web/lib/engine/devices.js`)});
+const { loadDevices } = await import(${JSON.stringify(devicesModule(root))});
 const { wasmPsumSamples } = await import(${JSON.stringify(`${root}/scripts/bench/psum_wasm.mjs`)});
 const { dispatchRows } = await import(${JSON.stringify(`${root}/scripts/bench/dispatch.mjs`)});
 const { scaleRows } = await import(${JSON.stringify(`${root}/scripts/bench/scale.mjs`)});
