@@ -94,3 +94,12 @@ test("Python's jax: _src never imports the public package, whose modules only re
     expect(text.match(/^(def|class) \w+/m)?.[0] ?? null, relative(pkg, f)).toBeNull();
   }
 });
+
+test('only web/lib/engine names the wasm module: the API, the checker and the page reach the core through the engine', () => {
+  const outside = filesUnder('web', /\.m?js$/).filter((f) => !relative(root, f).startsWith('web/lib/engine/'));
+  expect(outside.length).toBeGreaterThan(100);
+  const naming = outside.filter((f) => /\bModule\.|(?<!WebAssembly)\.Module\b|\{\s*Module\s*\}/.test(readFileSync(f, 'utf8')));
+  expect(naming.map((f) => relative(root, f))).toEqual([]);
+  // The engine does name it: the test sees what it looks for.
+  expect(readFileSync(join(root, 'web/lib/engine/device_runtime.js'), 'utf8')).toMatch(/\.Module\b/);
+});

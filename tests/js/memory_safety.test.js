@@ -121,8 +121,8 @@ describe('a bad dimension is a ValueError naming the function and the argument',
   });
 
   test('the core checks the shapes that enter it from JS as well (its line of defence)', async () => {
-    const { Module } = state;
-    const trace = new Module.Trace();
+    const { Module } = state.runtime; // the wasm module's own classes, past the JS API's checks
+    const trace = state.runtime.traces.top();
     try {
       const core = (f) => {
         try {

@@ -39,6 +39,7 @@ test('npm pack, install into an empty project, run a jit step from node_modules'
   }
   expect(listing).toContain('package/web/python/stdlib_bytecode.zip'); // Python's standard library, compiled at build
   expect(listing).not.toContain('shardlab_wasm_test'); // the test build (fault injection) is not shipped
+  for (const hooks of ['web/lib/testing.js', 'web/lib/engine/test_hooks.js']) expect(listing).not.toContain(`package/${hooks}`);
   const app = join(dir, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));

@@ -7,6 +7,8 @@
 import { initWith } from './api/core/state.js';
 import { startDevices } from './engine/start_devices.js';
 
+export { injectFault, runRepeated } from './engine/test_hooks.js';
+
 /** loadDevices with the test build of the module (Node, with threads). */
 export function loadTestDevices(options = {}) {
   return startDevices(options, { testBuild: true });
@@ -15,34 +17,4 @@ export function loadTestDevices(options = {}) {
 /** sl.init with the test build of the module under it (Node, with threads). */
 export function initTestBuild(options = {}) {
   return initWith(options, (o) => startDevices(o, { testBuild: true }));
-}
-
-/**
- * A job in which device `device` of `mesh` fails between two psums, on a
- * runtime of the test build: mode 'throw' (an error), 'trap' or 'abort'
- * (both kill its worker). Resolves or rejects as the job ends.
- */
-export function injectFault(runtime, mesh, device, { mode = 'throw' } = {}) {
-  const { Module } = runtime;
-  if (!Module.submitFault) return Promise.reject(new Error('injectFault: the runtime is not of the test build (loadTestDevices)'));
-  const threaded = runtime._executor;
-  return threaded.submit((id) => {
-    Module.submitFault(threaded.core, id, mesh, device, mode);
-    return undefined;
-  });
-}
-
-/**
- * Runs `program` `reps` times in one job on a threaded runtime's devices
- * (the native benchmarks do the same, exec::prepare_program); resolves to
- * the last run's outputs.
- */
-export async function runRepeated(runtime, mesh, program, inputs, reps) {
-  if (runtime.executor !== 'threaded') throw new Error('runRepeated: needs a runtime on device threads');
-  const { Module } = runtime;
-  const threaded = runtime._executor;
-  const run = await threaded.submit((id, ins) => Module.submitProgram(threaded.core, id, mesh, program, ins, reps), inputs);
-  const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
-  run.delete();
-  return outs;
 }

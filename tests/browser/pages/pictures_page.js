@@ -29,7 +29,7 @@ window.__pictures = async () => {
   document.getElementById('results').replaceChildren(programPictures(program, ['x']));
   const eqns = program.eqns[0].params.jaxpr.eqns;
   return {
-    registry: state.Module.laxFunctions().filter((f) => f.collective && f.primitive).map((f) => f.primitive),
+    registry: state.runtime.traces.laxFunctions().filter((f) => f.collective && f.primitive).map((f) => f.primitive),
     used: [...new Set(eqns.map((e) => e.primitive))],
     marked: [...new Set(eqns.filter((e) => e.collective).map((e) => e.primitive))],
     pictured: [...document.querySelectorAll('figure.collective')].map((f) => f.dataset.primitive),

@@ -160,8 +160,8 @@ export function deserialize(text, { limits = {} } = {}) {
   });
   if (!isObject(doc.program)) throw bad('program must be an object');
 
-  const { Module } = engine();
-  const program = callCore(() => Module.programFromJson(JSON.stringify(doc.program), lim));
+  const { runtime } = engine();
+  const program = callCore(() => runtime.traces.programFromJson(JSON.stringify(doc.program), lim));
   try {
     // The program's own types are the truth: the envelope must agree with them.
     const ins = program.inAvals();

@@ -186,10 +186,10 @@ export function argnumsOf(argnums, n, fn) {
  * and how to split derivatives per argument.
  */
 export function beginDiff(t, f, args, nums, fn) {
-  const { Module } = engine();
+  const { traces } = engine().runtime;
   const parts = nums.map((i) => flatten(args[i], isLeafValue));
   const atoms = parts.flatMap((p) => p.leaves.map((x) => traced(t, x, fn).atomIn(t)));
-  const ft = callCore(() => new Module.FunctionTrace(t.core, atoms));
+  const ft = callCore(() => traces.function(t.core, atoms));
   const inner = new Trace(ft.body(), t, fn);
   const ins = inner.wrap(ft.inputs());
   const newArgs = [...args];
@@ -388,14 +388,14 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
   const g = (...args) => {
     const t = currentTrace();
     if (!t) return eagerly('shardMap', g, args);
-    const { Module } = engine();
+    const { traces } = engine().runtime;
     t.root.meshes.add(mesh);
     const { leaves, def } = flattenArgs(args, isLeafValue);
     const specs = broadcastPrefix(inSpecs, def, isSpec, 'shardMap inSpecs');
     const values = leaves.map((x) => traced(t, x, 'shardMap'));
     if (!reshards && mesh.axisTypes.every((a) => a === 'Explicit')) values.forEach((v, i) => checkInputSpec(v, specs[i]));
     const atoms = values.map((v) => v.atomIn(t));
-    const sm = callCore(() => new Module.ShardMapTrace(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
+    const sm = callCore(() => traces.shardMap(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
     const body = new Trace(sm.body(), t, 'shard_map');
     try {
       const blocks = body.wrap(sm.blocks());

@@ -32,11 +32,11 @@ export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null } = {}) {
         `vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments passed to the function, but got len(in_axes)=${inAxes.length}, len(args)=${args.length}`,
       );
     }
-    const { Module } = engine();
+    const { traces } = engine().runtime;
     const { leaves, def } = flattenArgs(args, isLeafValue);
     const axes = broadcastPrefix(inAxes, def, isAxis, 'vmap inAxes').map((a) => a ?? null);
     const atoms = leaves.map((x) => traced(t, x, 'vmap').atomIn(t));
-    const vt = callCore(() => new Module.VmapTrace(t.core, atoms, axes, axisSize));
+    const vt = callCore(() => traces.vmap(t.core, atoms, axes, axisSize));
     const inner = new Trace(vt.body(), t, 'vmap');
     try {
       const out = withTrace(inner, () => f(...unflatten(def, inner.wrap(vt.inputs()))));

@@ -18,6 +18,7 @@
 
 import { errorOf } from '../errors.js';
 import { camelCase } from '../names.js';
+import { CoreTraces } from './core_traces.js';
 import { DTYPES } from './host_arrays.js';
 import { ResidentArray } from './lockstep_client.js';
 
@@ -42,6 +43,8 @@ export class DeviceRuntime {
     this._dead = null;
     /** Whether a timeline is being recorded (startTimeline until takeTimeline). */
     this.timelineArmed = false;
+    /** The core's program builders (the tracer's way to the module's classes). */
+    this.traces = new CoreTraces(Module);
     this._executor = makeExecutor(this);
     /** Whether the devices are threads ('threaded') or stepped by one thread ('lockstep'). */
     this.executor = this._executor.kind;
@@ -79,6 +82,21 @@ export class DeviceRuntime {
    */
   async ready(array) {
     if (!this.readable(array)) await this._executor.ready(array);
+  }
+
+  /**
+   * Memory of the wasm heap: {inUse: bytes malloc'd, heapSize: bytes reserved}.
+   * heapSize is the memory's current size, read in the core: this thread's
+   * HEAPU8 view is renewed only when Emscripten's JS next touches the heap
+   * after a device thread grew the memory.
+   */
+  memoryStats() {
+    return { inUse: this.Module.heapBytesInUse(), heapSize: this.Module.heapBytes() };
+  }
+
+  /** The device memory in bytes: the core's limit on what one device holds. */
+  deviceMemoryBytes() {
+    return this.Module.deviceMemoryBytes();
   }
 
   /** Why the runtime died, or null while it is usable. */
@@ -160,7 +178,7 @@ export class DeviceRuntime {
   collectiveProgram(mesh, array, desc, outSpec) {
     const { op, checkVma = true, ...options } = desc;
     // The options under the names of the function's arguments in the core's registry (an unknown one is the core's error).
-    this._laxFunctions ??= this._call(() => this.Module.laxFunctions());
+    this._laxFunctions ??= this._call(() => this.traces.laxFunctions());
     const schema = this._laxFunctions.find((f) => f.name === op);
     const nameOf = (key) => schema?.args.find((a) => camelCase(a.name) === key)?.name ?? key;
     const args = Object.fromEntries(Object.entries(options).map(([k, v]) => [nameOf(k), v]));

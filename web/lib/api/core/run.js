@@ -73,9 +73,9 @@ export function setTraceObserver(observer) {
  * arrays and the meshes its shard_maps use.
  */
 export function traceProgram(fn, args, kind, scalarInts = false) {
-  const { Module } = engine();
+  const { traces } = engine().runtime;
   const { leaves, def } = flattenArgs(args, isLeafValue);
-  const core = new Module.Trace();
+  const core = traces.top();
   const t = new Trace(core, null, kind);
   try {
     const inputs = leaves.map((x) => {

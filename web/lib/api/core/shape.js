@@ -61,7 +61,7 @@ export function bytesString(bytes) {
 
 /** The device memory in bytes (the core's limit), or Infinity before init(). */
 export function deviceMemoryBytes() {
-  return state.Module ? state.Module.deviceMemoryBytes() : Infinity;
+  return state.runtime ? state.runtime.deviceMemoryBytes() : Infinity;
 }
 
 /**

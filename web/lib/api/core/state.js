@@ -8,7 +8,6 @@ import { ValueError } from '../../errors.js';
 /** The engine's state (internal). */
 export const state = {
   runtime: null, // the DeviceRuntime
-  Module: null, // its Emscripten module
   starting: null, // the pending init, if any
   traces: [], // the traces being built, innermost last
   defaultMesh: null,
@@ -75,7 +74,6 @@ export async function initWith({ devices = 8, memoryMB, executor = 'auto', sourc
     state.starting = start({ devices, memoryMB, executor: chosen, sources })
       .then((rt) => {
         state.runtime = rt;
-        state.Module = rt.Module;
         state.defaultMesh = null;
         state.blocking = blocking;
       })
@@ -101,7 +99,6 @@ function describe() {
 export function shutdown() {
   state.runtime?.terminate();
   state.runtime = null;
-  state.Module = null;
   state.defaultMesh = null;
 }
 
@@ -137,15 +134,9 @@ export function deviceCount() {
   return engine().runtime.devices;
 }
 
-/**
- * Memory of the wasm heap: {inUse: bytes malloc'd, heapSize: bytes reserved}.
- * heapSize is the memory's current size, read in the core: this thread's
- * HEAPU8 view is renewed only when Emscripten's JS next touches the heap
- * after a device thread grew the memory.
- */
+/** Memory of the wasm heap: {inUse: bytes malloc'd, heapSize: bytes reserved} (DeviceRuntime.memoryStats). */
 export function memoryStats() {
-  const { Module } = engine();
-  return { inUse: Module.heapBytesInUse(), heapSize: Module.heapBytes() };
+  return engine().runtime.memoryStats();
 }
 
 /** The innermost trace being built, or null outside tracing. */

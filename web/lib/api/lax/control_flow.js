@@ -18,9 +18,9 @@ import { eagerly } from '../transforms.js';
 // structure b differing from branch 0's a.
 function branchOn(fn, index, branches, operands, mismatch) {
   const t = currentTrace();
-  const { Module } = engine();
+  const { traces } = engine().runtime;
   const { leaves, def } = flatten(operands, isLeafValue);
-  const c = callCore(() => new Module.CondTrace(t.core, leaves.map((x) => traced(t, x, fn).atomIn(t))));
+  const c = callCore(() => traces.cond(t.core, leaves.map((x) => traced(t, x, fn).atomIn(t))));
   try {
     let outDef = null;
     branches.forEach((branch, k) => {
@@ -127,11 +127,11 @@ function promoted(c0, promote) {
 // carry must take the body's dtype, {done: false, promote} (per carry leaf,
 // the dtype to give it) without emitting anything.
 function traceScan(t, f, c0, init, xs, length, reverse, retry) {
-  const { Module } = engine();
+  const { traces } = engine().runtime;
   const c = flatten(init, isLeafValue);
   const x = flatten(xs, isLeafValue);
   const atoms = (tree) => tree.leaves.map((v) => traced(t, v, 'lax.scan').atomIn(t));
-  const s = callCore(() => new Module.ScanTrace(t.core, atoms(c), atoms(x), length, Boolean(reverse)));
+  const s = callCore(() => traces.scan(t.core, atoms(c), atoms(x), length, Boolean(reverse)));
   const inner = new Trace(s.body(), t, 'lax.scan');
   try {
     const ins = inner.wrap(s.inputs());
@@ -214,9 +214,9 @@ export function whileLoop(condFun, bodyFun, initVal) {
 // One tracing of a while_loop, as traceScan: {done, result} or {done: false, promote}.
 function traceWhile(t, condFun, bodyFun, c0, init, retry) {
   const fn = 'lax.whileLoop';
-  const { Module } = engine();
+  const { traces } = engine().runtime;
   const c = flatten(init, isLeafValue);
-  const w = callCore(() => new Module.WhileTrace(t.core, c.leaves.map((v) => traced(t, v, fn).atomIn(t))));
+  const w = callCore(() => traces.whileLoop(t.core, c.leaves.map((v) => traced(t, v, fn).atomIn(t))));
   // Runs part(carry) in the trace `open()` starts; returns what `close(trace, out)` gives.
   const inPart = (open, part, close) => {
     const inner = new Trace(callCore(open), t, fn);

@@ -1,7 +1,7 @@
 // The jax.lax functions the core's registry states (the collectives, pmean
 // and pcast: each Def's kLaxName and kLaxArgs, cpp/ir/primitives/parallel.h),
-// read through one binding, Module.laxFunctions(): their arguments, how each
-// is passed and its default. sl.lax's functions and Python's jax.lax ones
+// read through one binding (laxFunctions, engine/core_traces.js): their
+// arguments, how each is passed and its default. sl.lax's functions and Python's jax.lax ones
 // are built from it; nothing here restates a parameter.
 
 import { ValueError } from '../../errors.js';
@@ -16,7 +16,7 @@ let registry = null; // name -> {name, primitive, collective, takesOperands, arg
 
 /** The registry's record of the jax.lax function `name` (e.g. 'all_gather'), read from the core once. */
 export function laxSchema(name) {
-  registry ??= new Map(engine().Module.laxFunctions().map((f) => [f.name, f]));
+  registry ??= new Map(engine().runtime.traces.laxFunctions().map((f) => [f.name, f]));
   const f = registry.get(name);
   if (!f) throw new ValueError(`lax: the core has no function '${name}'; it has ${[...registry.keys()].join(', ')}`);
   return f;
