@@ -9,8 +9,30 @@ import * as sl from '../lib/index.js';
 /** Where the package goes in Pyodide's file system (put on sys.path). */
 const PACKAGE_ROOT = '/lib/shardlab';
 
-/** What Python's binding reads from JS besides the API: which values are arrays. */
+/**
+ * A Python function's flat results and their treedef, as a JS tree node
+ * whose aux is the treedef (opaque here): a jit's traced program keeps it
+ * with its output structure, so the JS cache, the one jit cache, gives
+ * Python back its structure with each call's outputs.
+ */
+class PythonTree {
+  constructor(leaves, treedef) {
+    this.leaves = leaves;
+    this.treedef = treedef;
+  }
+
+  treeFlatten() {
+    return [this.leaves, this.treedef];
+  }
+
+  static treeUnflatten(treedef, leaves) {
+    return new PythonTree(leaves, treedef);
+  }
+}
+
+/** What Python's binding reads from JS besides the API: which values are arrays, and PythonTree. */
 const BRIDGE = {
+  PythonTree,
   sl,
   isTracer: (x) => x instanceof sl.Tracer,
   isArray: (x) => x instanceof sl.Tracer || x instanceof sl.Array,

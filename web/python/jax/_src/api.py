@@ -5,12 +5,11 @@ dicts, None) come back as they went in."""
 
 import contextlib
 import functools
-import numbers
 import weakref
 
 from . import dtypes, pytree
 from .array import Array
-from .js import UNDEFINED, call, callback, from_js, js_list, sl, to_js_value
+from .js import UNDEFINED, bridge, call, callback, from_js, js_list, proxy, sl, to_js_value
 
 
 def _as_leaf(x):
@@ -25,18 +24,6 @@ def _as_leaf(x):
         f"{type(x).__name__} is not a valid JAX type: arguments must be jax Arrays, Python scalars, "
         "or pytrees (tuples, lists, dicts) of them"
     )
-
-
-def _leaf_key(x):
-    if isinstance(x, Array):
-        return (x.shape, x.dtype.name)
-    if isinstance(x, bool):
-        return ((), "bool")
-    if isinstance(x, int):
-        return ((), "int32")
-    if isinstance(x, numbers.Number):
-        return ((), "float32")
-    return (repr(x),)
 
 
 def asarray(a, dtype=None):
@@ -115,13 +102,19 @@ def _args_body(fun, flat, box):
 
 
 class _Jit:
+    """A jitted function. The JS jit keeps the one cache of traced programs,
+    keyed by the leaves' dtypes and shapes, and with each program the
+    output's treedef (a PythonTree node, stored when traced, as JAX's jit
+    stores its out tree); here are only what JS cannot see: the static
+    arguments and the input's treedef, each pair with its own JS jit."""
+
     def __init__(self, fun, static_argnums, static_argnames, in_shardings=None, out_shardings=None):
         self._fun = fun
         self._in_shardings = in_shardings
         self._out_shardings = out_shardings
         self._static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
         self._static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
-        self._compiled = {}  # static values and in-tree -> (js jit, callback, {signature: out tree})
+        self._jits = {}  # (static values, in-tree) -> (js jit, its callback, its output treedefs' proxies)
         functools.update_wrapper(self, fun)
 
     def __call__(self, *args, **kwargs):
@@ -131,22 +124,20 @@ class _Jit:
         dyn_args = tuple(a for i, a in enumerate(args) if not any(i == s for s, _ in statics))
         dyn_kw = {k: v for k, v in kwargs.items() if k not in self._static_argnames}
         leaves, treedef = pytree.tree_flatten((dyn_args, dyn_kw))
-        leaves = [_as_leaf(x) for x in leaves]
         key = (statics, static_kw, treedef)
         try:
-            entry = self._compiled.get(key)
+            entry = self._jits.get(key)
         except TypeError:
             raise ValueError("jax.jit: static arguments must be hashable") from None
         if entry is None:
-            entry = self._compile(statics, dict(static_kw), treedef)
-            self._compiled[key] = entry
-        js_jit, _, out_trees = entry
-        out = list(call(js_jit.dispatch, *leaves))
-        sig = tuple(_leaf_key(x) for x in leaves)
-        return pytree.tree_unflatten(out_trees[sig], [from_js(x) for x in out])
+            entry = self._jit_for(statics, dict(static_kw), treedef)
+            self._jits[key] = entry
+        out = call(entry[0].dispatch, *[_as_leaf(x) for x in leaves])
+        return pytree.tree_unflatten(out.treedef, [from_js(x) for x in out.leaves])
 
-    def _compile(self, statics, static_kw, treedef):
-        out_trees = {}
+    def _jit_for(self, statics, static_kw, treedef):
+        """The JS jit of fun for these static arguments and this input structure."""
+        trees = {}  # each output treedef's JS proxy, made once (a nested call traces again)
 
         def body(*js_leaves):
             dyn_args, dyn_kw = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
@@ -160,11 +151,13 @@ class _Jit:
             if self._out_shardings is not None:
                 result = _placed(result, self._out_shardings, "out_shardings")
             out, tree = _flat_out(result)
-            out_trees[tuple(_leaf_key(from_js(x)) for x in js_leaves)] = tree
-            return out
+            if tree not in trees:
+                trees[tree] = proxy(tree)  # held by the JS cache's programs as long as this jit
+            return bridge.PythonTree.new(out, trees[tree])
 
         cb = _Callback(body)
-        return sl.jit(cb.proxy, {"name": getattr(self._fun, "__name__", "fun")}), cb, out_trees
+        weakref.finalize(cb, lambda: [p.destroy() for p in trees.values()])
+        return sl.jit(cb.proxy, {"name": getattr(self._fun, "__name__", "fun")}), cb, trees
 
     def lower(self, *args, **kwargs):
         raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")

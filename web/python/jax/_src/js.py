@@ -105,6 +105,11 @@ def callback(f):
     return create_proxy(f)
 
 
+def proxy(v):
+    """A JS proxy of Python value `v` that outlives the call it is passed to (the caller destroys it when done)."""
+    return create_proxy(v)
+
+
 def js_list(values):
     """A JS array of Python values converted with to_js_value."""
     return to_js([to_js_value(v) for v in values])
