@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything without testing: the native core, tests and benchmarks
-# (build/native) and the wasm module plus the wasm test binaries (build/wasm;
-# the module is copied to web/lib/wasm/), and Python's standard library as
-# bytecode for Pyodide (web/python/stdlib_bytecode.zip). Incremental after
-# the first run.
+# (build/native), the wasm module plus the wasm test binaries (build/wasm;
+# the module is copied to web/lib/wasm/), Python's standard library as
+# bytecode for Pyodide (web/python/stdlib_bytecode.zip) and the generated
+# type declarations (web/lib/functions.d.ts). Incremental after the first run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -36,4 +36,7 @@ test -f web/lib/wasm/shardlab_wasm_st.wasm
 
 # Python's standard library as bytecode, for Pyodide (its package ships source).
 node scripts/compile_python_stdlib.mjs
+
+# The package's declarations of the functions the API manifest types (web/lib/functions.d.ts).
+node scripts/gen_types.mjs
 

@@ -8,6 +8,7 @@ import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { MANIFEST } from '../../web/lib/api/manifest.js';
 import { apiName } from '../../web/checker/names.js';
+import { functionDeclarations, NAMESPACES as GENERATED } from '../../scripts/gen_types.mjs';
 import { runPython, warmPython } from './python_env.js';
 
 const root = new URL('../../', import.meta.url);
@@ -36,32 +37,49 @@ test('the manifest lists every function the JS API exports, once each, and each 
   expect(keys.length, 'a JAX name bound twice').toBe(new Set(keys).size);
 });
 
-// Every function path index.d.ts declares: exported functions, and the members of the namespaces' object types.
-function declaredPaths() {
-  const source = ts.createSourceFile('index.d.ts', read('web/lib/index.d.ts'), ts.ScriptTarget.Latest, true);
-  const paths = new Set();
-  const constTypes = new Map(); // a declared const's name -> its type
-  const members = (type, prefix) => {
-    if (!type || !ts.isTypeLiteralNode(type)) return;
-    for (const m of type.members) {
-      const name = m.name?.getText(source);
-      if (!name) continue;
-      if (m.type && ts.isTypeLiteralNode(m.type)) members(m.type, `${prefix}${name}.`);
+// Every function path a declaration file declares: exported functions, and the members of the namespaces' object
+// types (index.d.ts) or of the interfaces each namespace joins in (functions.d.ts, generated: np's is NpFunctions).
+function declaredPaths(name, text) {
+  const source = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true);
+  const paths = [];
+  const members = (node, prefix) => {
+    for (const m of node?.members ?? []) {
+      const member = m.name?.getText(source);
+      if (!member) continue;
+      if (m.type && ts.isTypeLiteralNode(m.type)) members(m.type, `${prefix}${member}.`);
       // Functions only: a constant (FORMAT) or a class (Exported) is no function of the manifest.
-      else if (/^[a-z]/.test(name) || name === 'PRNGKey') paths.add(`${prefix}${name}`);
+      else if (/^[a-z]/.test(member) || member === 'PRNGKey') paths.push(`${prefix}${member}`);
     }
   };
   for (const s of source.statements) {
-    if (ts.isFunctionDeclaration(s) && s.name && s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) paths.add(s.name.text);
-    if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) constTypes.set(d.name.getText(source), d.type);
+    if (ts.isFunctionDeclaration(s) && s.name && s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) paths.push(s.name.text);
+    if (ts.isInterfaceDeclaration(s)) {
+      const ns = Object.keys(GENERATED).find((k) => GENERATED[k] === s.name.text);
+      if (ns) members(s, `${ns}.`);
+    }
+    if (ts.isVariableStatement(s)) {
+      for (const d of s.declarationList.declarations) {
+        const ns = d.name.getText(source);
+        if (!['np', 'lax', 'nn', 'random', 'profiler', 'exportNs'].includes(ns)) continue;
+        // `NpFunctions & { ... }`: the generated part is counted from functions.d.ts, the literal here.
+        const literal = d.type && ts.isIntersectionTypeNode(d.type) ? d.type.types.find(ts.isTypeLiteralNode) : d.type;
+        if (literal && ts.isTypeLiteralNode(literal)) members(literal, ns === 'exportNs' ? 'export.' : `${ns}.`);
+      }
+    }
   }
-  for (const ns of ['np', 'lax', 'nn', 'random', 'profiler']) members(constTypes.get(ns), `${ns}.`);
-  members(constTypes.get('exportNs'), 'export.');
-  return [...paths].filter((p) => !/^(Array|Tracer)$/.test(p)).sort();
+  return [...new Set(paths)].filter((p) => !/^(Array|Tracer)$/.test(p)); // an overloaded function is declared once per signature
 }
 
-test('index.d.ts declares exactly the functions of the manifest', () => {
-  expect(declaredPaths()).toEqual(manifestPaths());
+test('index.d.ts and the declarations generated from the manifest declare exactly its functions, each once', () => {
+  const byHand = declaredPaths('index.d.ts', read('web/lib/index.d.ts'));
+  const generated = declaredPaths('functions.d.ts', functionDeclarations());
+  expect(generated.filter((p) => byHand.includes(p)), 'declared both by hand and from the manifest').toEqual([]);
+  expect([...byHand, ...generated].sort()).toEqual(manifestPaths());
+  expect(generated.length).toBeGreaterThan(80);
+  // The generated part is what JS exports (a line of arrays only is a function of arrays).
+  for (const p of generated) expect(typeof at(sl, p), p).toBe('function');
+  // The build wrote the declarations of this manifest (a stale file would type what is gone).
+  expect(read('web/lib/functions.d.ts')).toBe(functionDeclarations());
 });
 
 // The backticked words of a README or docs table row that starts with `head`.

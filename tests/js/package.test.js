@@ -34,7 +34,7 @@ test('npm pack, install into an empty project, run a jit step from node_modules'
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   expect(tarball).toMatch(/^shardlab-.*\.tgz$/);
   const listing = execFileSync('tar', ['tzf', join(dir, tarball)], { encoding: 'utf8' });
-  for (const f of ['index.js', 'index.d.ts', 'wasm/shardlab_wasm.js', 'wasm/shardlab_wasm.wasm', 'wasm/shardlab_wasm.worker.js']) {
+  for (const f of ['index.js', 'index.d.ts', 'functions.d.ts', 'wasm/shardlab_wasm.js', 'wasm/shardlab_wasm.wasm', 'wasm/shardlab_wasm.worker.js']) {
     expect(listing).toContain(`package/web/lib/${f}`);
   }
   expect(listing).toContain('package/web/python/stdlib_bytecode.zip'); // Python's standard library, compiled at build

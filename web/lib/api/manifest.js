@@ -22,7 +22,9 @@
 // that dtype before the call (a reduction's dtype=); `*cases` takes the rest
 // of the positional arguments; those after `*` are keyword-only; `=...`
 // marks a parameter the caller may leave out (the JS function has JAX's
-// default).
+// default). A line may end with `# ` and a sentence: the doc comment of the
+// function's declaration where scripts/gen_types.mjs generates it (a line
+// whose parameters are all arrays; index.d.ts declares the others).
 
 import { laxParams } from './lax/parallel.js';
 
@@ -64,8 +66,8 @@ numpy  arctan           np.arctan            x
 numpy  asin             np.arcsin            x
 numpy  acos             np.arccos            x
 numpy  atan             np.arctan            x
-numpy  arctan2          np.arctan2           x1, x2
-numpy  logaddexp        np.logaddexp         x1, x2
+numpy  arctan2          np.arctan2           x1, x2  # the angle of the point (x2, x1), in (-pi, pi]
+numpy  logaddexp        np.logaddexp         x1, x2  # log(e^x1 + e^x2) without overflow (a custom_jvp function)
 numpy  atan2            np.arctan2           x1, x2
 numpy  sinh             np.sinh              x
 numpy  cosh             np.cosh              x
@@ -80,10 +82,10 @@ numpy  isnan            np.isnan             x
 numpy  isinf            np.isinf             x
 numpy  nan_to_num       np.nanToNum          x, *, {nan=0.0, posinf=None, neginf=None}
 numpy  round            np.round             a
-numpy  fmod             np.fmod              x1, x2
-numpy  remainder        np.remainder         x1, x2
+numpy  fmod             np.fmod              x1, x2  # the remainder of x1 / x2 with the sign of x1 (C's fmod)
+numpy  remainder        np.remainder         x1, x2  # the remainder of x1 / x2 with the sign of x2 (Python's %)
 numpy  mod              np.remainder         x1, x2
-numpy  floor_divide     np.floorDivide       x1, x2
+numpy  floor_divide     np.floorDivide       x1, x2  # x1 / x2 rounded down (Python's //)
 numpy  where            np.where             condition, x=..., y=..., *, {size=None, fill_value=None}
 numpy  nonzero          np.nonzero           a, *, {size=None, fill_value=None}
 numpy  matmul           np.matmul            a, b
@@ -307,9 +309,10 @@ export deserialize      export.deserialize   js only: the judge rebuilds program
 export const MANIFEST = API_TABLE.trim()
   .split('\n')
   .map((line) => {
-    const [, module, name, js, rest] = /^(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
+    const [, module, name, js, text] = /^(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
+    const [rest, doc = null] = text.split(/\s+#\s+/);
     const binding = rest.startsWith('hand:') ? 'hand' : rest.startsWith('js only:') ? 'js' : rest.startsWith('core:') ? 'core' : 'table';
-    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null };
+    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null, doc };
     if (binding === 'core') {
       const lax = rest.slice('core:'.length).trim();
       Object.defineProperty(entry, 'params', { get: () => laxParams(lax), enumerable: true });

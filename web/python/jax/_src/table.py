@@ -1,6 +1,6 @@
 """JAX's names bound onto ShardLab's JS API from the API manifest
-(web/lib/api/manifest.js: API_TABLE, one line per public function, the one
-home of these facts): each line bound from the table gives the jax module,
+(web/lib/api/manifest.js: MANIFEST, its lines as JS parsed them, one per
+public function, the one home of these facts): each line bound from the table gives the jax module,
 the JAX name, the JS function it calls, and JAX's parameters in JAX's order
 in the manifest's notation (a caller may give any of them by position, in
 that order, or by name); for a collective, pmean and pcast the core's
@@ -123,20 +123,8 @@ def functions(module):
     """The functions of jax.`module` ('numpy', 'lax', 'nn', 'scipy.special') the manifest binds from its table
     (its lines of parameters, and those whose parameters the core's registry states), by name."""
     out = {}
-    for line in str(sl.manifest.API_TABLE).strip().splitlines():
-        mod, name, path, params = re.match(r"(\S+)\s+(\S+)\s+(\S+)\s*(.*)", line).groups()
-        if mod != module or params.startswith(("hand:", "js only:")):
-            continue
-        if params.startswith("core:"):
-            out[name] = _make(mod, name, path, lambda name=name: _core_params(module, name))
-        else:
-            out[name] = _make(mod, name, path, lambda params=params: params)
-    return out
-
-
-def _core_params(module, name):
-    # The manifest entry's parameters, which the core's registry gives.
     for entry in sl.manifest.MANIFEST:
-        if entry.module == module and entry.name == name:
-            return str(entry.params)
-    raise LookupError(f"jax.{module}.{name} is not in the API manifest")
+        if entry.module == module and entry.binding in ("table", "core"):
+            # Read when first called: a core line's parameters come from the running engine's registry.
+            out[str(entry.name)] = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params))
+    return out
