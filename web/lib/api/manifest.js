@@ -1,8 +1,9 @@
 // The API manifest: every public function of the JS API once, with JAX's
 // module and name for it and how Python's jax binds it. It is the one home
 // of these facts: Python's jax builds its table-bound functions from it
-// (web/python/jax/_src/table.py reads API_TABLE), and tests hold the JS
-// exports, index.d.ts, the Python package and the README's API table to it.
+// (web/python/jax/_src/table.py reads MANIFEST), and tests hold the JS
+// exports, the declarations (index.d.ts and functions.d.ts, generated from
+// it), the Python package and the README's API table to it.
 //
 // One line per function: the JAX module ('-' when JAX has none), the JAX
 // name, the JS function (its path under `shardlab`), then one of
