@@ -1,8 +1,9 @@
 // The wasm device runtime in Node: collectives on the 8 worker_thread devices
 // against serial references, errors with their categories, a failing device
 // and a trapping device, and fresh runtimes with fewer devices.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadDevices } from '../../web/lib/engine/devices.js';
+import { InThreadExecutor } from '../../web/lib/engine/in_thread_executor.js';
 import { injectFault, loadTestDevices } from '../../web/lib/testing.js';
 
 let rt;
@@ -63,6 +64,47 @@ test('all_gather, ppermute and axis_index on a 2x4 mesh', async () => {
   const idx = await rt.collective(m, x, { op: 'axis_index', axisName: ['model', 'data'] }, [['model', 'data']]);
   expect(Array.from(rt.get(idx))).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   for (const a of [x, g, p, idx, m]) a.delete();
+});
+
+test("a program may run on this thread's lockstep executor instead (executor: 'here'): bitwise the threads' results, overlapping their runs", async () => {
+  const m = rt.mesh([2, 4], ['data', 'model']);
+  const host = seeded(8 * 320, 7);
+  const x = rt.put(m, host, [8, 320], [['data', 'model']]);
+  const programs = [
+    rt.collectiveProgram(m, x, { op: 'psum', axisName: 'model' }, ['data']),
+    rt.collectiveProgram(m, x, { op: 'all_gather', axisName: 'data', tiled: true, checkVma: false }, ['model']),
+    rt.collectiveProgram(m, x, { op: 'psum_scatter', axisName: ['data', 'model'], scatterDimension: 1, tiled: true }, [null, ['data', 'model']]),
+  ];
+  try {
+    // Every program on both, submitted together: threaded jobs and in-thread runs interleave.
+    const stepped = vi.spyOn(InThreadExecutor.prototype, 'runSync');
+    const runs = programs.flatMap((p) => [rt.runProgram(m, p, [x]), rt.runProgram(m, p, [x], { executor: 'here' })]);
+    const outs = (await Promise.all(runs)).map(([o]) => o);
+    expect(stepped).toHaveBeenCalledTimes(programs.length); // the 'here' runs, and only they, were stepped on this thread
+    stepped.mockRestore();
+    for (let i = 0; i < programs.length; i++) {
+      const [threads, here] = [rt.get(outs[2 * i]), rt.get(outs[2 * i + 1])];
+      expect(outs[2 * i + 1].shape()).toEqual(outs[2 * i].shape());
+      expect(Buffer.from(here.buffer).equals(Buffer.from(threads.buffer)), `program ${i}`).toBe(true);
+    }
+    // The psum against the serial float32 sum over each row's four devices, in device order.
+    const got = rt.get(outs[0]);
+    for (let row = 0; row < 2; row++) {
+      for (let j = 0; j < 320; j++) {
+        let acc = host[row * 1280 + j];
+        for (let d = 1; d < 4; d++) acc = Math.fround(acc + host[row * 1280 + d * 320 + j]);
+        expect(got[row * 320 + j]).toBe(acc);
+      }
+    }
+    for (const o of outs) o.delete();
+    await expect(rt.runProgram(m, programs[0], [x], { executor: 'worker' })).rejects.toThrow(
+      "runProgram: executor=\"worker\": this runtime runs programs on 'threads', or on 'here' (this thread)",
+    );
+  } finally {
+    for (const p of programs) p.delete();
+    x.delete();
+    m.delete();
+  }
 });
 
 test('bad input gets a categorised error naming the argument', async () => {

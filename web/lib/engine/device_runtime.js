@@ -1,8 +1,11 @@
 // A running device runtime: one wasm module instance, the arrays it holds on
 // this thread (meshes, sharded arrays put and read here) and the executor
-// that runs programs on its devices. Every executor has one interface:
+// that runs programs on its devices; a program may ask for this thread's
+// lockstep executor instead (runProgram's `executor: 'here'`). Every executor
+// has one interface:
 //
 //   kind                          'threaded' | 'lockstep' (runtimeInfo, the timeline)
+//   name                          'threads' | 'worker' | 'here' (init's and runProgram's)
 //   run(mesh, program, inputs)    -> Promise of the outputs (core arrays, or
 //                                    ResidentArrays the lockstep worker keeps)
 //   runSync(mesh, program, inputs) -> the outputs, where this thread may wait
@@ -19,6 +22,7 @@
 import { errorOf } from '../errors.js';
 import { camelCase } from '../names.js';
 import { CoreTraces } from './core_traces.js';
+import { InThreadExecutor } from './in_thread_executor.js';
 import { DTYPES } from './host_arrays.js';
 import { ResidentArray } from './lockstep_client.js';
 
@@ -53,11 +57,19 @@ export class DeviceRuntime {
   /**
    * Runs a traced program (a core Program) on core arrays laid out on
    * `mesh`; resolves to its output arrays (core arrays, or ResidentArrays
-   * the lockstep worker keeps until they are read: see ready).
+   * the lockstep worker keeps until they are read: see ready). `executor`
+   * is the runtime's own (the default) or 'here': the lockstep executor on
+   * this thread, bitwise the same results, for a program too small to be
+   * worth a round trip to the device threads. Runs on the two may overlap:
+   * each reads only its inputs, which are computed before it is submitted.
    */
-  runProgram(mesh, program, inputs) {
+  runProgram(mesh, program, inputs, { executor } = {}) {
     if (this._dead) return Promise.reject(errorOf('DeviceError', `the device runtime is gone: ${this._dead}`));
-    return this._executor.run(mesh, program, inputs);
+    try {
+      return this._executorNamed(executor).run(mesh, program, inputs);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /**
@@ -65,9 +77,25 @@ export class DeviceRuntime {
    * page's main thread): returns the program's output arrays once computed.
    * The lockstep worker cannot be waited for.
    */
-  runProgramSync(mesh, program, inputs) {
+  runProgramSync(mesh, program, inputs, { executor } = {}) {
     if (this._dead) throw errorOf('DeviceError', `the device runtime is gone: ${this._dead}`);
-    return this._executor.runSync(mesh, program, inputs);
+    return this._executorNamed(executor).runSync(mesh, program, inputs);
+  }
+
+  // The executor runProgram's `executor` names: the runtime's own, or this thread's (made on first use).
+  _executorNamed(name = this._executor.name) {
+    if (name === this._executor.name) return this._executor;
+    if (name !== 'here') {
+      throw errorOf('ValueError', `runProgram: executor=${JSON.stringify(name)}: this runtime runs programs on '${this._executor.name}', or on 'here' (this thread)`);
+    }
+    if (this._executor.name === 'worker') {
+      throw errorOf('ValueError', "runProgram: executor 'here' needs the arrays on this thread; this runtime's are in the lockstep worker");
+    }
+    if (typeof window !== 'undefined') {
+      throw errorOf('ValueError', "runProgram: executor 'here' steps the devices on the calling thread, which a page's main thread may not block");
+    }
+    this._here ??= new InThreadExecutor(this);
+    return this._here;
   }
 
   /** Whether `array`'s data can be read on this thread now (see ready). */

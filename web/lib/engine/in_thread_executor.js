@@ -10,6 +10,8 @@ export class InThreadExecutor {
   constructor(runtime) {
     /** The name runtimeInfo() and the timeline give this executor. */
     this.kind = 'lockstep';
+    /** Its name among init()'s and runProgram()'s executors. */
+    this.name = 'here';
     this._runtime = runtime;
   }
 

@@ -220,6 +220,8 @@ export class LockstepWorkerExecutor {
   constructor(runtime, client) {
     /** The name runtimeInfo() and the timeline give this executor. */
     this.kind = 'lockstep';
+    /** Its name among init()'s and runProgram()'s executors. */
+    this.name = 'worker';
     this._runtime = runtime;
     this._client = client;
     client.onDeath = (why) => runtime._die(why);

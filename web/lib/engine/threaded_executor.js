@@ -13,6 +13,8 @@ export class ThreadedExecutor {
     const { Module, devices } = runtime;
     /** The name runtimeInfo() and the timeline give this executor. */
     this.kind = 'threaded';
+    /** Its name among init()'s and runProgram()'s executors. */
+    this.name = 'threads';
     this._runtime = runtime;
     this._Module = Module;
     this._pending = new Map(); // job id -> finish(error): settles the job's Promise
