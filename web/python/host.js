@@ -5,6 +5,7 @@
 // learner's function) and by `shardlab run` (to run a script).
 
 import * as sl from '../lib/index.js';
+import { camelCase } from '../lib/names.js';
 
 /** Where the package goes in Pyodide's file system (put on sys.path). */
 const PACKAGE_ROOT = '/lib/shardlab';
@@ -30,9 +31,10 @@ class PythonTree {
   }
 }
 
-/** What Python's binding reads from JS besides the API: which values are arrays, and PythonTree. */
+/** What Python's binding reads from JS besides the API: which values are arrays, PythonTree, and how JS spells JAX's names. */
 const BRIDGE = {
   PythonTree,
+  camelCase,
   sl,
   isTracer: (x) => x instanceof sl.Tracer,
   isArray: (x) => x instanceof sl.Tracer || x instanceof sl.Array,

@@ -10,13 +10,13 @@ hand, or that have none in Python, are skipped here."""
 import re
 
 from . import pytree
-from .js import UNDEFINED, call, from_js, sl
+from .js import UNDEFINED, bridge, call, from_js, sl
 
 _MISSING = object()
 
 
 class _Param:
-    __slots__ = ("name", "optional", "option", "kind", "variadic", "keyword_only")
+    __slots__ = ("name", "optional", "option", "kind", "variadic", "keyword_only", "js_name")
 
     def __init__(self, text, option, keyword_only):
         self.option = option
@@ -25,6 +25,8 @@ class _Param:
         text = text.lstrip("*")
         self.optional = "=" in text or option
         self.name, _, self.kind = text.split("=")[0].partition(":")
+        # Its key in the JS options object: the JS API's one conversion of JAX's names (web/lib/names.js).
+        self.js_name = str(bridge.camelCase(self.name)) if option else None
 
 
 def _parse(params):
@@ -37,11 +39,6 @@ def _parse(params):
             elif p.strip():
                 out.append(_Param(p.strip(), option=bool(group), keyword_only=keyword_only))
     return out
-
-
-def _camel(name):
-    head, *rest = name.split("_")
-    return head + "".join(w.title() for w in rest)
 
 
 def _js_function(path):
@@ -99,7 +96,7 @@ def _make(module, name, path, params_text):
                 continue
             if p.option:
                 if v is not _MISSING:
-                    options[_camel(p.name)] = v
+                    options[p.js_name] = v
             elif p.variadic:
                 positional.extend(v)
             else:
