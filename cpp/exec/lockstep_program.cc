@@ -10,6 +10,8 @@
 namespace shardlab::exec {
 
 std::vector<HostArray> interpret(const ir::Program& traced, const std::vector<HostArray>& inputs) {
+  // Each shard_map names its own mesh here, but a program runs on one, as on the threads.
+  ir::program_mesh(traced, "run");
   // What runs is the lowered program (a copy only when something needs lowering).
   const ir::ProgramRef run = ir::lower(std::shared_ptr<const ir::Program>(&traced, [](const ir::Program*) {}));
   const ir::Program& p = *run;

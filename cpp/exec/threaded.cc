@@ -268,13 +268,10 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, 
   if (reps < 1) fail(ErrorKind::kValue, "run: reps=", reps, " must be >= 1");
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "run: the program takes ", p.invars.size(), " inputs, got ", inputs.size());
-  for (const ir::Eqn& e : p.eqns)
-    if (e.prim == ir::Prim::kShardMap) {
-      const auto& m = *ir::param<ir::MeshRef>(e.params, "mesh", "shard_map");
-      if (m.shape() != comm.mesh().shape() || m.axis_names() != comm.mesh().axis_names())
-        fail(ErrorKind::kSharding, "run: the program's shard_map uses ", m.str(), " but it runs on ", comm.mesh().str(),
-             "; use one mesh for every shard_map of a program");
-    }
+  if (const ir::MeshRef m = ir::program_mesh(p, "run");
+      m && (m->shape() != comm.mesh().shape() || m->axis_names() != comm.mesh().axis_names()))
+    fail(ErrorKind::kSharding, "run: the program's shard_maps use ", m->str(), " but it runs on ", comm.mesh().str(),
+         "; run it on its shard_maps' mesh");
   auto run = std::make_shared<Run>();
   run->exe = std::move(exe);
   run->mesh = comm.mesh_ptr();

@@ -11,6 +11,7 @@
 #include "exec/lockstep_program.h"
 #include "exec/threaded.h"
 #include "ir/tracing/autodiff.h"
+#include "ir/tracing/control_flow.h"
 #include "ir/forms/json.h"
 #include "ir/forms/json_value.h"
 #include "ir/transforms/jvp.h"
@@ -641,6 +642,45 @@ TEST(Traffic, EachCollectiveSaysWhatEachDeviceSends) {
   // all_to_all of f32[8,2]: each peer reads its 8-byte chunk.
   t = in_body({8, 2}, [](Builder& b, const Atom& v) { return all_to_all(b, v, {"data"}, 0, 0, true); });
   EXPECT_EQ(t[0].sent, each(8, 7 * 8));
+}
+
+// A program runs on one mesh: program_mesh finds its shard_maps' mesh, nested
+// ones included (here in a cond branch), and both executors refuse a program
+// whose shard_maps use two meshes, with one message.
+TEST(ShardMapErrors, AProgramsShardMapsUseOneMesh) {
+  const auto doubled = [](Builder& bb, const Blocks& in) { return Blocks{mul(bb, in[0], f32_scalar(2))}; };
+  const auto program = [&](const std::shared_ptr<const Mesh>& inner_mesh) {
+    Builder b;
+    const Atom x = b.input(f32({8}));
+    const Atom y = shard_map(b, mesh8(), {P({{"data"}})}, {P({{"data"}})}, true, {x}, doubled)[0];
+    CondTrace cond(b, {y});
+    for (int branch = 0; branch < 2; ++branch) {
+      Builder& bb = cond.begin_branch();
+      const Atom v = cond.inputs()[0];
+      cond.end_branch(branch ? shard_map(bb, inner_mesh, {P({{"data"}})}, {P({{"data"}})}, true, {v}, doubled)
+                             : std::vector<Atom>{v});
+    }
+    return b.build(cond.finish(Atom::constant(1, DType::kInt32)));
+  };
+  const Program same = program(testing::make_mesh({8}, {"data"}));  // another Mesh object of the same shape and names
+  ASSERT_NE(program_mesh(same, "run"), nullptr);
+  EXPECT_EQ(program_mesh(same, "run")->str(), mesh8()->str());
+  std::vector<float> xs(8, 1.5f);
+  EXPECT_EQ(as_floats(run_both(same, mesh8(), {host_f32({8}, xs)}, {P({{"data"}})})[0]), std::vector<float>(8, 6.0f));
+
+  const Program two = program(testing::make_mesh({4, 2}, {"data", "model"}));
+  const std::string want = "run: one program uses two meshes (" + mesh8()->str() + " and " +
+                           testing::make_mesh({4, 2}, {"data", "model"})->str() + "); use one mesh per program";
+  EXPECT_EQ(testing::error_message([&] { program_mesh(two, "run"); }), want);
+  EXPECT_EQ(testing::error_message([&] { interpret(two, {host_f32({8}, xs)}); }), want);
+  Communicator comm(mesh8());
+  const ShardedArray arg = ShardedArray::put(mesh8(), DType::kFloat32, {8}, P({{"data"}}), xs.data());
+  EXPECT_EQ(testing::error_message([&] {
+              exec::run_program(testing::pool(), comm, std::make_shared<exec::Executable>(std::make_shared<const Program>(two)), {arg});
+            }),
+            want);
+  Builder none;
+  EXPECT_EQ(program_mesh(none.build({none.input(f32({2}))}), "run"), nullptr);
 }
 
 TEST(ShardMapErrors, SpecsAndTracesAreChecked) {

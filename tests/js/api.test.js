@@ -131,6 +131,20 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
     expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6]))).toThrow(/shard_map in_specs\[0\]/);
   });
 
+  test('ShardingError: a program whose shard_maps use two meshes, nested ones included, is refused when it runs (the core\'s rule)', async () => {
+    const other = sl.makeMesh([4, 2], ['data', 'model']);
+    const twice = (m) => (x) => sl.shardMap((b) => b.mul(2), { mesh: m, inSpecs: P('data'), outSpecs: P('data') })(x);
+    const f = sl.jit((x) => lax.cond(x.sum().gt(0), twice(other), (v) => v, twice(mesh)(x)));
+    const x = sl.array([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(sl.makeJaxpr(f)(x).toString()).toContain('shard_map'); // tracing and printing it is fine, as in JAX
+    const error = await f(x).catch((e) => e);
+    expect(error).toBeInstanceOf(sl.ShardingError);
+    expect(error.message).toBe(`run: one program uses two meshes (Mesh('data': 8) and Mesh('data': 4, 'model': 2)); use one mesh per program`);
+    // The same mesh twice (another object, the same shape and names) is one mesh.
+    const same = sl.jit((v) => twice(sl.makeMesh([8], ['data']))(twice(mesh)(v)));
+    expect(await (await same(x)).tolist()).toEqual([4, 8, 12, 16, 20, 24, 28, 32]);
+  });
+
   test('VmaError: out_specs P() on a value varying along data', () => {
     const f = (x) => sl.shardMap((b) => b.mul(2), { mesh, inSpecs: P('data'), outSpecs: P() })(x);
     expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(sl.VmaError);

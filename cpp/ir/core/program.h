@@ -64,6 +64,12 @@ struct Program {
 /// shard_map's body, a custom call's program, cond's branches, scan's body).
 std::vector<const Program*> subprograms(const Eqn& e);
 
+/// The mesh the shard_maps of `p` run over, nested ones included, or null
+/// when it has none. Shard_maps over two meshes (other shapes or names) are
+/// a ShardingError naming `what`: a program runs on one mesh's devices, on
+/// every executor alike.
+MeshRef program_mesh(const Program& p, const char* what);
+
 /// The types of `values`, as a tuple for messages: (f32[3], i32[]).
 std::string types_str(const std::vector<Atom>& values);
 

@@ -3,7 +3,7 @@
 // each leaf's dtype and shape) and cached; running it returns future arrays.
 
 import { DArray, hostData, isArray } from './array.js';
-import { ShardingError, ValueError } from '../../errors.js';
+import { ValueError } from '../../errors.js';
 import { defaultMesh, NamedSharding, P } from '../mesh.js';
 import { avalOf, literalTracer, traced } from './operands.js';
 import { checkDimensions, checkFits } from './shape.js';
@@ -120,14 +120,11 @@ export function compiled(cache, fn, args, kind, scalarInts = false) {
   return { tracedProgram, leaves: sig.leaves };
 }
 
-// The mesh a program runs on: its shard_maps' mesh, else its inputs', else the default.
+// The mesh a program runs on: its shard_maps' mesh, else its inputs', else
+// the default. A program whose shard_maps use two meshes is the core's error
+// (ir::program_mesh) when it runs, on every executor.
 function execMesh(tracedProgram, leaves) {
-  if (tracedProgram.meshes.length) {
-    const m = tracedProgram.meshes[0];
-    const other = tracedProgram.meshes.find((x) => x.key !== m.key);
-    if (other) throw new ShardingError(`jit: one program uses two meshes (${m} and ${other}); use one mesh per program`);
-    return m;
-  }
+  if (tracedProgram.meshes.length) return tracedProgram.meshes[0];
   const arr = [...leaves, ...tracedProgram.consts].find(isArray);
   return arr ? arr.sharding.mesh : defaultMesh();
 }

@@ -1,8 +1,8 @@
 // The jax.lax functions the core's registry states (the collectives, pmean
 // and pcast: each Def's kLaxName and kLaxArgs, cpp/ir/primitives/parallel.h),
 // read through one binding (laxFunctions, engine/core_traces.js): their
-// arguments, how each is passed and its default. sl.lax's functions and Python's jax.lax ones
-// are built from it; nothing here restates a parameter.
+// arguments, how each is passed and its default. sl.lax's functions and
+// Python's jax.lax ones are built from it; nothing here restates a parameter.
 
 import { ValueError } from '../../errors.js';
 import { camelCase } from '../../names.js';
