@@ -1,9 +1,11 @@
 // Old against new, for a refactor that must not slow anything down:
-//   node scripts/bench/ab.mjs OLD_TREE [--rounds 3]
+//   node scripts/bench/ab.mjs OLD_TREE [--rounds 4]
 // OLD_TREE is another built checkout (e.g. `git worktree add /tmp/old <rev>
 // && (cd /tmp/old && npm ci && bash scripts/build.sh)`). In each round both
-// trees are timed, alternately, each in a fresh Node process: the wasm psum
-// per call (8 devices), the dispatch rows and the scale rows (quick sizes).
+// trees are timed, each in a fresh Node process, the first one alternating
+// from round to round (an even number of rounds balances the order): the
+// wasm psum per call (8 devices), the dispatch rows and the scale rows
+// (quick sizes).
 // Prints each row's median over the rounds and new/old (below 1: faster).
 
 import { execFileSync } from 'node:child_process';
@@ -17,7 +19,7 @@ if (!args[0] || args[0].startsWith('--')) {
   console.error('usage: node scripts/bench/ab.mjs OLD_TREE [--rounds N]');
   process.exit(2);
 }
-const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 3);
+const rounds = Number(args.includes('--rounds') ? args[args.indexOf('--rounds') + 1] : 4);
 const trees = { old: resolve(args[0]), new: fileURLToPath(new URL('../../', import.meta.url)) };
 const dir = mkdtempSync(join(tmpdir(), 'shardlab-ab-'));
 
@@ -45,7 +47,11 @@ process.exit(0);
 
 const samples = {}; // key -> {unit, old: [], new: []}
 for (let r = 0; r < rounds; r++) {
-  for (const [name, root] of Object.entries(trees)) {
+  // Which tree goes first alternates, so that whatever the machine's state
+  // after the first process does to the second falls on both trees alike.
+  const order = Object.entries(trees);
+  if (r % 2) order.reverse();
+  for (const [name, root] of order) {
     const file = join(dir, `${name}.mjs`);
     writeFileSync(file, child(root));
     const out = execFileSync(process.execPath, [file], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
