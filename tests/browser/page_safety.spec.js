@@ -102,6 +102,24 @@ test('every string of a report is rendered as text (report.js on a hostile repor
   await expectNoInjection(page);
 });
 
+test("the page's own HTML (a statement) keeps its formatting and loses whatever could run script (dom.js markup)", async ({ page }) => {
+  await page.goto('/tests/browser/pages/report.html');
+  await page.waitForFunction(() => window.__hostile);
+  await page.locator('#markup a').first().click();
+  const found = await page.evaluate(async () => {
+    await new Promise((r) => setTimeout(r, 200)); // an <img> that fails to load fires its onerror by now
+    const all = [...document.querySelectorAll('#markup *')];
+    return {
+      pwned: window.__pwned ?? null,
+      active: document.querySelectorAll('#markup :is(script, iframe)').length,
+      handlers: all.flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
+      scriptUrls: all.flatMap((el) => [...el.attributes].filter((a) => /script:/i.test(a.value)).map((a) => `${el.tagName} ${a.name}`)),
+      kept: document.querySelector('#markup b')?.textContent ?? null,
+    };
+  });
+  expect(found).toEqual({ pwned: null, active: 0, handlers: [], scriptUrls: [], kept: 'kept' });
+});
+
 test('the built (minified) page names the API errors by their classes', async ({ page }) => {
   test.setTimeout(120000);
   await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));

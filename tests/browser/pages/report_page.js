@@ -1,6 +1,7 @@
 // The checker page's report rendering (web/app/report.js) on a report whose
 // every string is hostile markup, for tests/browser/page_safety.spec.js: what
 // a tampered solution worker could make the page show.
+import { markup } from '/web/app/dom.js';
 import { renderReport } from '/web/app/report.js';
 
 // Markup that would run script if it became HTML: in an element, in a double- and in a single-quoted attribute.
@@ -46,3 +47,10 @@ const report = {
 
 document.getElementById('results').replaceChildren(renderReport({ args: [X] }, report, true));
 window.__hostile = HOSTILE;
+
+// The page's own HTML (a statement) goes through markup(), which keeps formatting and drops anything active.
+const ACTIVE_HTML = `${HOSTILE}<script>window.__pwned=4</script><a href="javascript:window.__pwned=5">link</a><iframe srcdoc="<script>parent.__pwned=6</script>"></iframe><svg onload="window.__pwned=7"><a href=" JavaScript:window.__pwned=8"><text>t</text></a></svg><b>kept</b>`;
+const statement = document.createElement('section');
+statement.id = 'markup';
+statement.append(markup(ACTIVE_HTML));
+document.body.append(statement);
