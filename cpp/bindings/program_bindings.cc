@@ -86,8 +86,6 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
   function("programFromJson", &shardlab::js::program_from_json_js);
   function("laxFunctions", &shardlab::js::lax_functions_js);
   function("collectiveProgram", &shardlab::js::collective_program_js);
-  function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh,
-                                                 const JsProgram& p, const val& inputs, int reps) {
-             return rt.submit_program(id, mesh, p.executable, inputs, reps);
-           }));
+  function("submitProgram", optional_override([](AsyncRuntime& rt, int id, const DeviceMesh& mesh, const JsProgram& p,
+                                                 const val& inputs) { return rt.submit_program(id, mesh, p.executable, inputs); }));
 }

@@ -3,4 +3,7 @@
 
 #include "js/test_hooks.h"
 
-EMSCRIPTEN_BINDINGS(shardlab_test_hooks) { emscripten::function("submitFault", &shardlab::js::submit_fault); }
+EMSCRIPTEN_BINDINGS(shardlab_test_hooks) {
+  emscripten::function("submitFault", &shardlab::js::submit_fault);
+  emscripten::function("submitRepeated", &shardlab::js::submit_repeated);
+}

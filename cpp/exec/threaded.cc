@@ -46,8 +46,7 @@ struct Run {
   std::vector<bool> sync_before, sync_after;       // per eqn: where the devices meet
   std::vector<bool> on_blocks;                     // per top-level eqn: device 0 runs it on replicated blocks
   std::vector<std::vector<Source>> in_sources;     // per shard_map eqn: where its inputs' blocks come from
-  int reps = 1;                                    // how many times the devices run the program
-  bool sync_between_reps = false;                  // whether a run may read what the previous one writes
+  bool rerun_needs_sync = false;                   // whether a run may read what the previous one writes
   std::shared_ptr<std::vector<ShardedArray>> outputs = std::make_shared<std::vector<ShardedArray>>();
 
   // The whole value of top-level operand a, assembled from blocks if needed.
@@ -145,7 +144,7 @@ struct Run {
     // A program of shard_maps reading only the job's inputs may run again at
     // once (its collectives order the runs); otherwise the devices meet first.
     for (size_t i = 0; i < p.eqns.size(); ++i)
-      sync_between_reps = sync_between_reps || p.eqns[i].prim != ir::Prim::kShardMap || sync_before[i] || sync_after[i];
+      rerun_needs_sync = rerun_needs_sync || p.eqns[i].prim != ir::Prim::kShardMap || sync_before[i] || sync_after[i];
   }
 
   // Whether every device holds top-level operand a whole (it is replicated):
@@ -213,11 +212,9 @@ struct Run {
 
   void device(Communicator& comm, int d) {
     if (Timeline* t = Timeline::armed()) t->restart(d);
-    for (int r = 0; r < reps; ++r) {
-      if (r > 0 && sync_between_reps) comm.sync(d);
-      run_once(comm, d);
-    }
+    run_once(comm, d);
     if (d != 0) return;
+    outputs->clear();  // a job run again (the benchmarks) gives its last run's outputs
     for (const ir::Atom& a : program().outvars) {
       if (!a.is_literal() && split[a.var]) {
         outputs->push_back(*split[a.var]);
@@ -262,10 +259,8 @@ struct Run {
 
 }  // namespace
 
-ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, const std::vector<ShardedArray>& inputs,
-                           int reps) {
+ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, const std::vector<ShardedArray>& inputs) {
   const ir::Program& p = exe->program();
-  if (reps < 1) fail(ErrorKind::kValue, "run: reps=", reps, " must be >= 1");
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "run: the program takes ", p.invars.size(), " inputs, got ", inputs.size());
   if (const ir::MeshRef m = ir::program_mesh(p, "run");
@@ -278,7 +273,6 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, 
   run->env.resize(p.avals.size());
   run->whole.assign(p.avals.size(), false);
   run->split.resize(p.avals.size());
-  run->reps = reps;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Aval& want = p.avals[p.invars[i]];
     if (inputs[i].dtype() != want.dtype || inputs[i].shape() != want.shape)
@@ -290,12 +284,12 @@ ProgramJob prepare_program(Communicator& comm, std::shared_ptr<Executable> exe, 
     run->split[p.invars[i]] = inputs[i];
   }
   run->plan();
-  return ProgramJob{[run, &comm](int d) { run->device(comm, d); }, run->outputs};
+  return ProgramJob{[run, &comm](int d) { run->device(comm, d); }, run->outputs, run->rerun_needs_sync};
 }
 
 std::vector<ShardedArray> run_program(DevicePool& pool, Communicator& comm, std::shared_ptr<Executable> exe,
-                                      const std::vector<ShardedArray>& inputs, int reps) {
-  ProgramJob job = prepare_program(comm, std::move(exe), inputs, reps);
+                                      const std::vector<ShardedArray>& inputs) {
+  ProgramJob job = prepare_program(comm, std::move(exe), inputs);
   const JobResult r = pool.run(comm.mesh().size(), job.fn, &comm);
   if (!r.ok) throw Error(r.kind, r.message);
   return *job.outputs;

@@ -195,21 +195,27 @@ void AsyncRuntime::submit(int id, int devices, std::function<void(int)> fn, JobS
 
 std::string ProgramRun::error_kind() const { return error_kind_name(status->kind); }
 
+exec::ProgramJob AsyncRuntime::prepare_program(const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
+                                               const val& inputs) const {
+  if (mesh.mesh->size() > pool_.size())
+    fail(ErrorKind::kValue, "run: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(), " devices but the runtime has ",
+         pool_.size());
+  std::vector<ShardedArray> args;
+  const int n = inputs["length"].as<int>();
+  for (int i = 0; i < n; ++i) args.push_back(inputs[i].as<ShardedArray>());
+  return exec::prepare_program(*mesh.comm, std::move(exe), args);
+}
+
+ProgramRun AsyncRuntime::submit_job(int id, const DeviceMesh& mesh, exec::ProgramJob job) {
+  auto comm = mesh.comm;  // the job holds the communicator alive
+  auto status = std::make_shared<JobStatus>();
+  submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get(), status);
+  return ProgramRun{job.outputs, status};
+}
+
 ProgramRun AsyncRuntime::submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
-                                        const val& inputs, int reps) {
-  return with_js_errors([&] {
-    if (mesh.mesh->size() > pool_.size())
-      fail(ErrorKind::kValue, "run: the mesh ", mesh.mesh->str(), " needs ", mesh.mesh->size(),
-           " devices but the runtime has ", pool_.size());
-    std::vector<ShardedArray> args;
-    const int n = inputs["length"].as<int>();
-    for (int i = 0; i < n; ++i) args.push_back(inputs[i].as<ShardedArray>());
-    exec::ProgramJob job = exec::prepare_program(*mesh.comm, std::move(exe), args, reps);
-    auto comm = mesh.comm;
-    auto status = std::make_shared<JobStatus>();
-    submit(id, mesh.mesh->size(), [comm, fn = std::move(job.fn)](int d) { fn(d); }, comm.get(), status);
-    return ProgramRun{job.outputs, status};
-  });
+                                        const val& inputs) {
+  return with_js_errors([&] { return submit_job(id, mesh, prepare_program(mesh, std::move(exe), inputs)); });
 }
 
 }  // namespace shardlab::js

@@ -95,11 +95,17 @@ class AsyncRuntime {
   /// Number of device threads.
   int devices() const { return pool_.size(); }
   /// Submits `program` on the sharded arrays `inputs` (a JS array) over the
-  /// devices of `mesh`, run `reps` times in the one job; returns at once.
-  /// When the job ends, the device thread that ends it posts
-  /// {shardlabJobDone: [id, ok, kind, message]} to the main thread.
+  /// devices of `mesh`; returns at once. When the job ends, the device
+  /// thread that ends it posts {shardlabJobDone: [id, ok, kind, message]} to
+  /// the main thread.
   ProgramRun submit_program(int id, const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
-                            const emscripten::val& inputs, int reps);
+                            const emscripten::val& inputs);
+  /// Checks `program` against `inputs` (a JS array of sharded arrays) and the
+  /// mesh and prepares its job (submit_program's first half).
+  exec::ProgramJob prepare_program(const DeviceMesh& mesh, std::shared_ptr<exec::Executable> exe,
+                                   const emscripten::val& inputs) const;
+  /// Submits a prepared program's job (submit_program's second half).
+  ProgramRun submit_job(int id, const DeviceMesh& mesh, exec::ProgramJob job);
   /// Submits `fn` as a job on the first `devices` device threads with
   /// `sync` (which must outlive the job); completion is reported as for
   /// submit_program, and in `status` if given. Every job goes through here.

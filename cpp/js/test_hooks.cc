@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "exec/repeated_job.h"
 #include "js/js_errors.h"
 #include "runtime/errors.h"
 
@@ -26,6 +27,15 @@ void submit_fault(AsyncRuntime& rt, int id, const DeviceMesh& mesh, int failing,
           comm->all_reduce(d, g, ReduceOp::kSum, DType::kFloat32, &x, &x, 1);
         },
         comm.get());
+  });
+}
+
+ProgramRun submit_repeated(AsyncRuntime& rt, int id, const DeviceMesh& mesh, const JsProgram& program,
+                           const emscripten::val& inputs, int reps) {
+  return with_js_errors([&] {
+    exec::ProgramJob job = rt.prepare_program(mesh, program.executable, inputs);
+    job.fn = exec::repeated(job, *mesh.comm, reps);
+    return rt.submit_job(id, mesh, std::move(job));
   });
 }
 

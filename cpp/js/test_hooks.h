@@ -1,10 +1,12 @@
-// Fault injection for the tests, linked only into the test build of the
-// module (shardlab_wasm_test): production modules cannot fail on purpose.
+// The test hooks, linked only into the test build of the module
+// (shardlab_wasm_test): fault injection (production modules cannot fail on
+// purpose) and a program run many times in one job (for the benchmarks).
 #pragma once
 
 #include <string>
 
 #include "js/async_runtime.h"
+#include "js/trace_api.h"
 
 namespace shardlab::js {
 
@@ -14,5 +16,10 @@ namespace shardlab::js {
 /// kill its worker). The runtime must reject the job and stay usable (or,
 /// after a trap or an abort, report itself gone).
 void submit_fault(AsyncRuntime& rt, int id, const DeviceMesh& mesh, int failing, const std::string& mode);
+
+/// Submits `program` on `inputs` run `reps` times in one job
+/// (exec/repeated_job.h); its outputs are the last run's.
+ProgramRun submit_repeated(AsyncRuntime& rt, int id, const DeviceMesh& mesh, const JsProgram& program,
+                           const emscripten::val& inputs, int reps);
 
 }  // namespace shardlab::js

@@ -26,15 +26,17 @@ const dir = mkdtempSync(join(tmpdir(), 'shardlab-ab-'));
 // A tree's device runtime module (web/lib/runtime/ before the engine's folder was named so).
 const devicesModule = (root) => [`${root}/web/lib/engine/devices.js`, `${root}/web/lib/runtime/devices.js`].find((f) => existsSync(f));
 
-// One tree's rows, measured by its own benchmark modules.
+// One tree's rows, measured by its own benchmark modules (the psum's on the
+// test build of its module where the tree has one: its runRepeated needs it).
 const child = (root) => `
 process.chdir(${JSON.stringify(root)});
 const { loadDevices } = await import(${JSON.stringify(devicesModule(root))});
+const load = ${existsSync(`${root}/web/lib/testing.js`) ? `(await import(${JSON.stringify(`${root}/web/lib/testing.js`)})).loadTestDevices ?? loadDevices` : 'loadDevices'};
 const { wasmPsumSamples } = await import(${JSON.stringify(`${root}/scripts/bench/psum_wasm.mjs`)});
 const { dispatchRows } = await import(${JSON.stringify(`${root}/scripts/bench/dispatch.mjs`)});
 const { scaleRows } = await import(${JSON.stringify(`${root}/scripts/bench/scale.mjs`)});
 const rows = [];
-for (const { n, samples } of await wasmPsumSamples(loadDevices, [1, 1024, 65536, 1 << 20], 3)) {
+for (const { n, samples } of await wasmPsumSamples(load, [1, 1024, 65536, 1 << 20], 3)) {
   const s = [...samples].sort((a, b) => a - b);
   rows.push({ key: 'psum-wasm/' + n + ' floats', unit: 'us', median: s[s.length >> 1] });
 }

@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { loadDevices } from '../../web/lib/engine/devices.js';
+import { loadTestDevices } from '../../web/lib/testing.js';
 import { repsFor, wasmPsumSamples } from './psum_wasm.mjs';
 import { atLevel, stats } from './stats.mjs';
 
@@ -42,7 +42,7 @@ function benchNative() {
 }
 
 async function benchWasm() {
-  for (const { n, samples } of await wasmPsumSamples(loadDevices, SIZES, REPETITIONS, repsFor)) add('wasm', n, samples);
+  for (const { n, samples } of await wasmPsumSamples(loadTestDevices, SIZES, REPETITIONS, repsFor)) add('wasm', n, samples);
 }
 
 // One all-reduce job of `reps` rounds through a coordinator on this thread.

@@ -1,13 +1,14 @@
 // psum latency and throughput of the native build, measured exactly as the
 // wasm build is (scripts/bench/collectives.mjs): one job runs `reps`
 // back-to-back psums (a one-psum shard_map program on the program path, run
-// `reps` times in one job), and the time per psum is the job's time divided
+// `reps` times in one job: exec/repeated_job.h), and the time per psum is the job's time divided
 // by reps, so the figure is the collective, not job start.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <vector>
 
+#include "exec/repeated_job.h"
 #include "exec/threaded.h"
 #include "ir/tracing/parallel_ops.h"
 
@@ -28,11 +29,12 @@ void BM_Psum(benchmark::State& state) {
   auto psum = std::make_shared<exec::Executable>(std::make_shared<const ir::Program>(
       ir::collective_program(mesh, ir::Aval{DType::kFloat32, {8 * n}, {}}, x.spec(), "psum",
                              {{"axis_name", std::vector<std::string>{"data"}}}, PartitionSpec{}, true)));
-  exec::ProgramJob job = exec::prepare_program(comm, psum, {x}, reps);  // replicated, as psum's result
-  pool.run(8, job.fn, &comm);                                                    // warm up: touch every page once
+  const exec::ProgramJob job = exec::prepare_program(comm, psum, {x});  // replicated, as psum's result
+  const auto psums = exec::repeated(job, comm, reps);
+  pool.run(8, psums, &comm);  // warm up: touch every page once
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
-    const JobResult r = pool.run(8, job.fn, &comm);
+    const JobResult r = pool.run(8, psums, &comm);
     const auto t1 = std::chrono::steady_clock::now();
     if (!r.ok) state.SkipWithError(r.message.c_str());
     state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count() / reps);

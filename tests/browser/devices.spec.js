@@ -29,7 +29,7 @@ test('psum on 8 Web Worker devices matches a serial float32 sum', async ({ page 
 test('the main thread stays responsive during a ~300 ms device job', { tag: '@alone' }, async ({ page }) => {
   await page.goto('/tests/browser/pages/devices.html');
   const r = await page.evaluate(async () => {
-    const rt = await window.shardlab.loadDevices();
+    const rt = await window.shardlab.loadTestDevices();
     const mesh = rt.mesh([8], ['data']);
     const n = 1 << 18;
     const x = rt.put(mesh, new Float32Array(8 * n).fill(1), [8 * n], ['data']);
@@ -70,7 +70,7 @@ test('terminating runtimes while their devices work rejects the jobs and logs no
     // before their workers stop, this logged "memory access out of bounds"
     // in 3 runs of 4.
     for (const wait of [0, 0, 1, 2, 3, 5, 5, 8, 10, 10, 15, 20]) {
-      const rt = await window.shardlab.loadDevices();
+      const rt = await window.shardlab.loadTestDevices();
       const mesh = rt.mesh([8], ['data']);
       const x = rt.put(mesh, new Float32Array(8).fill(1), [8], ['data']);
       const jobs = Array.from({ length: 20 }, () => window.shardlab.repeatedCollective(rt, mesh, x, { op: 'psum', axisName: 'data' }, 200));

@@ -9,6 +9,7 @@
 
 #include "exec/executable.h"
 #include "exec/lockstep_program.h"
+#include "exec/repeated_job.h"
 #include "exec/threaded.h"
 #include "ir/tracing/autodiff.h"
 #include "ir/tracing/control_flow.h"
@@ -335,6 +336,35 @@ TEST(ShardMap, ADeviceRunsOnlyWhatTheOutputsItWritesNeedAndEveryCollective) {
   for (int d = 0; d < 8; ++d)
     EXPECT_EQ(exe->frame(0, d).equations_run(), d % 4 == 0 ? 3u : 2u) << "device " << d;
   run_both(p, mesh2x4(), {host_f32({2, 4}, xs)}, {P({{"data"}, {"model"}})});
+}
+
+// A prepared job runs again on the same inputs: a program of shard_maps
+// reading only its inputs needs no meeting between runs (its collectives
+// order them), one with a top-level equation does; either way 200 runs in one
+// job give the one run's values (exec/repeated_job.h, the benchmarks' loop).
+TEST(ShardMap, APreparedJobRunsAgainWithTheSameValues) {
+  const std::vector<float> xs = {1, 2, 3, 4, 5, 6, 7, 8};
+  const auto psum_program = [](bool then_top_level) {
+    Builder b;
+    const Atom x = b.input(f32({8}));
+    Atom y = shard_map(b, mesh8(), {P({{"data"}})}, {P()}, true, {x},
+                       [](Builder& bb, const Blocks& in) { return Blocks{psum(bb, in[0], {"data"})}; })[0];
+    if (then_top_level) y = mul(b, y, f32_scalar(2));
+    return std::make_shared<exec::Executable>(std::make_shared<const Program>(b.build({y})));
+  };
+  for (const bool top_level : {false, true}) {
+    Communicator comm(mesh8());
+    const ShardedArray arg = ShardedArray::put(mesh8(), DType::kFloat32, {8}, P({{"data"}}), xs.data());
+    const exec::ProgramJob job = exec::prepare_program(comm, psum_program(top_level), {arg});
+    EXPECT_EQ(job.rerun_needs_sync, top_level);
+    const JobResult r = testing::pool().run(8, exec::repeated(job, comm, 200), &comm);
+    ASSERT_TRUE(r.ok) << r.message;
+    ASSERT_EQ(job.outputs->size(), 1u);  // the last run's, not one per run
+    std::vector<float> y(1);
+    job.outputs->at(0).get(y.data(), true);
+    EXPECT_EQ(y[0], top_level ? 72.0f : 36.0f);
+    EXPECT_EQ(testing::error_message([&] { exec::repeated(job, comm, 0); }), "repeated: reps=0 must be >= 1");
+  }
 }
 
 TEST(ShardMap, CapturedValuesBecomeLeadingReplicatedInputs) {

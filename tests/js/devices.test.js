@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadDevices } from '../../web/lib/engine/devices.js';
 import { InThreadExecutor } from '../../web/lib/engine/in_thread_executor.js';
-import { injectFault, loadTestDevices } from '../../web/lib/testing.js';
+import { injectFault, loadTestDevices, runRepeated } from '../../web/lib/testing.js';
 
 let rt;
 let mesh;
@@ -150,6 +150,25 @@ test('a failing device rejects the job with its id and message; the runtime stay
   const y = await faulty.collective(m, x, { op: 'psum', axisName: 'data' }, []);
   expect(Array.from(faulty.get(y))).toEqual([16]);
   faulty.terminate();
+});
+
+test("a program run many times in one job (the benchmarks' hook) is the test build's; it gives the one run's values", async () => {
+  const psumOf = (runtime, m, x) => runtime.collectiveProgram(m, x, { op: 'psum', axisName: 'data' }, []);
+  const x = rt.put(mesh, new Float32Array(8).fill(1), [8], ['data']);
+  const program = psumOf(rt, mesh, x);
+  await expect(runRepeated(rt, mesh, program, [x], 10)).rejects.toThrow(/runRepeated: the runtime is not of the test build/);
+  program.delete();
+  x.delete();
+  const bench = await loadTestDevices();
+  const m = bench.mesh([8], ['data']);
+  const xs = Float32Array.from({ length: 8 }, (_, i) => i + 0.5);
+  const y = bench.put(m, xs, [8], ['data']);
+  const psum = psumOf(bench, m, y);
+  const [out] = await runRepeated(bench, m, psum, [y], 500);
+  expect(Array.from(bench.get(out))).toEqual([xs.reduce((a, b) => a + b)]); // exact: halves summed in float32
+  await expect(runRepeated(bench, m, psum, [y], 0)).rejects.toThrow(/repeated: reps=0 must be >= 1/);
+  out.delete();
+  bench.terminate();
 });
 
 test.each(['trap', 'abort'])('a wasm %s on a device rejects every pending job, and a fresh runtime works', async (mode) => {

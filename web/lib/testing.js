@@ -9,12 +9,12 @@ import { startDevices } from './engine/start_devices.js';
 
 export { injectFault, runRepeated } from './engine/test_hooks.js';
 
-/** loadDevices with the test build of the module (Node, with threads). */
+/** loadDevices with the test build of the module (with threads). */
 export function loadTestDevices(options = {}) {
   return startDevices(options, { testBuild: true });
 }
 
-/** sl.init with the test build of the module under it (Node, with threads). */
+/** sl.init with the test build of the module under it (with threads). */
 export function initTestBuild(options = {}) {
   return initWith(options, (o) => startDevices(o, { testBuild: true }));
 }

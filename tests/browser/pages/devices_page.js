@@ -1,9 +1,10 @@
 // Exposes the device runtime to the Playwright test (tests/browser/devices.spec.js);
 // a file, not an inline script, since the pages are served with a CSP that forbids those.
 import { loadDevices } from '/web/lib/engine/devices.js';
-import { runRepeated } from '/web/lib/testing.js';
+import { loadTestDevices, runRepeated } from '/web/lib/testing.js';
 
-// repeatedCollective(rt, mesh, x, desc, reps): one job of `reps` runs of a collective's program (the test hook benchmarks use).
+// repeatedCollective(rt, mesh, x, desc, reps): one job of `reps` runs of a collective's program (the test hook
+// benchmarks use), on a runtime of the test build (loadTestDevices).
 const repeatedCollective = async (rt, mesh, x, desc, reps) => {
   const program = rt.collectiveProgram(mesh, x, desc, []);
   try {
@@ -12,5 +13,5 @@ const repeatedCollective = async (rt, mesh, x, desc, reps) => {
     program.delete();
   }
 };
-window.shardlab = { loadDevices, repeatedCollective };
+window.shardlab = { loadDevices, loadTestDevices, repeatedCollective };
 document.getElementById('status').textContent = crossOriginIsolated ? 'isolated' : 'not isolated';

@@ -13,11 +13,11 @@ export const isNode = typeof process === 'object' && !!process.versions?.node &&
  * workers are told where the script lives (mainScriptUrlOrBlob). `sources`
  * (from moduleSources, browsers only) is the module already fetched: then
  * nothing is fetched here, for a worker whose policy allows no connections.
- * `testBuild` (Node, with threads: web/lib/testing.js) loads the test build,
- * which adds fault injection (submitFault) to the same module.
+ * `testBuild` (with threads: web/lib/testing.js) loads the test build, which
+ * adds the test hooks (submitFault, submitRepeated) to the same module.
  */
 export async function instantiateModule(overrides, { threads = true, sources, testBuild = false } = {}) {
-  if (testBuild && (!threads || !isNode)) throw new Error('shardlab: the test build of the module is for Node, with threads');
+  if (testBuild && !threads) throw new Error('shardlab: the test build of the module has threads');
   const name = testBuild ? 'shardlab_wasm_test' : threads ? 'shardlab_wasm' : 'shardlab_wasm_st';
   if (isNode) {
     const { createRequire } = await import('node:module');
@@ -38,7 +38,7 @@ export async function instantiateModule(overrides, { threads = true, sources, te
     if (threads) throw new Error('shardlab: a module handed over (sources) runs without threads');
     return instantiateFrom(sources, overrides);
   }
-  const urls = moduleUrls(threads);
+  const urls = testBuild ? testModuleUrls() : moduleUrls(threads);
   const workerUrl = threads ? await sameOrigin(urls.worker) : null;
   const factory = evaluate(await fetchText(urls.script));
   const files = { [`${name}.wasm`]: urls.wasm, [`${name}.worker.js`]: workerUrl };
@@ -74,6 +74,13 @@ function moduleUrls(threads) {
     script: new URL('../wasm/shardlab_wasm_st.js', import.meta.url).href,
     wasm: new URL('../wasm/shardlab_wasm_st.wasm', import.meta.url).href,
   };
+}
+
+// The test build's files, which the package does not ship: no literal
+// `new URL` a bundler would follow.
+function testModuleUrls() {
+  const url = (suffix) => new URL(`shardlab_wasm_test${suffix}`, WASM_DIR).href;
+  return { script: url('.js'), wasm: url('.wasm'), worker: url('.worker.js') };
 }
 
 async function fetchOk(url) {

@@ -20,7 +20,8 @@ export const EXECUTORS = ['threads', 'worker', 'here'];
  * since each run blocks its thread). `memoryMB` sets the wasm heap size;
  * `sources` (moduleSources) is the module without threads handed over, for
  * a worker that may not fetch it. `testBuild` loads the test build of the
- * module (web/lib/testing.js; Node, with threads), whose jobs can fail on purpose.
+ * module (web/lib/testing.js; with threads), whose test hooks run jobs that
+ * fail on purpose or run a program many times.
  */
 export async function startDevices({ devices = 8, memoryMB, executor = 'threads', sources } = {}, { testBuild = false } = {}) {
   if (![1, 2, 4, 8].includes(devices)) {

@@ -1,7 +1,7 @@
 // The device runtime's hooks for the project's own tests and benches
-// (web/lib/testing.js exports them; the package leaves this file out): a
-// job that fails on purpose, on the test build of the module, and a program
-// run many times in one job on the device threads.
+// (web/lib/testing.js exports them; the package leaves this file out), both
+// on the test build of the module: a job that fails on purpose, and a
+// program run many times in one job on the device threads.
 
 /**
  * A job in which device `device` of `mesh` fails between two psums, on a
@@ -19,15 +19,15 @@ export function injectFault(runtime, mesh, device, { mode = 'throw' } = {}) {
 }
 
 /**
- * Runs `program` `reps` times in one job on a threaded runtime's devices
- * (the native benchmarks do the same, exec::prepare_program); resolves to
- * the last run's outputs.
+ * Runs `program` `reps` times in one job on the devices of a threaded
+ * runtime of the test build (the native benchmarks do the same,
+ * exec/repeated_job.h); resolves to the last run's outputs.
  */
 export async function runRepeated(runtime, mesh, program, inputs, reps) {
-  if (runtime.executor !== 'threaded') throw new Error('runRepeated: needs a runtime on device threads');
   const { Module } = runtime;
+  if (!Module.submitRepeated) throw new Error('runRepeated: the runtime is not of the test build (loadTestDevices)');
   const threaded = runtime._executor;
-  const run = await threaded.submit((id, ins) => Module.submitProgram(threaded.core, id, mesh, program, ins, reps), inputs);
+  const run = await threaded.submit((id, ins) => Module.submitRepeated(threaded.core, id, mesh, program, ins, reps), inputs);
   const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
   run.delete();
   return outs;

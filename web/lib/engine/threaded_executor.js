@@ -48,7 +48,7 @@ export class ThreadedExecutor {
 
   /** Runs `program` as one job on the device threads; resolves to its output arrays. */
   async run(mesh, program, inputs) {
-    const run = await this.submit((id, ins) => this._Module.submitProgram(this.core, id, mesh, program, ins, 1), inputs);
+    const run = await this.submit((id, ins) => this._Module.submitProgram(this.core, id, mesh, program, ins), inputs);
     const outs = Array.from({ length: run.size() }, (_, i) => run.output(i));
     run.delete();
     return outs;
@@ -57,7 +57,7 @@ export class ThreadedExecutor {
   /** Runs `program` and waits for it on this thread (Atomics.wait: never a page's main thread). */
   runSync(mesh, program, inputs) {
     const runtime = this._runtime;
-    const run = runtime._call(() => this._Module.submitProgram(this.core, this._nextId++, mesh, program, inputs, 1));
+    const run = runtime._call(() => this._Module.submitProgram(this.core, this._nextId++, mesh, program, inputs));
     try {
       const heap = new Int32Array(this._Module.HEAPU8.buffer);
       const at = run.statePtr() >> 2;
