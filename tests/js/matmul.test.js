@@ -61,3 +61,55 @@ test.each(CASES.map((c) => [`${JSON.stringify(c.x)} @ ${JSON.stringify(c.y)}`, c
   expect(got.length).toBe(want.length);
   for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i])).toBeLessThanOrEqual(1e-5 * (1 + Math.abs(want[i])));
 });
+
+// np.dot is numpy's rule, not matmul's: a scalar multiplies; otherwise a's
+// last axis meets b's second to last (its only one for a vector) and the
+// result's axes are a's others then b's others: (3,2,2) . (3,2,1) is
+// (3,2,3,1) where matmul gives (3,2,1). One dot_general, as JAX traces it.
+test.each([
+  [[3], [3]],
+  [[2, 3], [3]],
+  [[3], [3, 4]],
+  [[2, 3], [3, 4]],
+  [[3, 2, 2], [3, 2, 1]],
+  [[2, 4], [3, 4, 5]],
+  [[2, 2, 3], [3]],
+])('np.dot %j . %j against numpy\'s rule in float64', async (xs, ys) => {
+  const [x, y] = [randoms(prod(xs), 3), randoms(prod(ys), 4)];
+  const k = xs[xs.length - 1];
+  const cb = ys.length === 1 ? 0 : ys.length - 2;
+  const aFree = xs.slice(0, -1);
+  const bFree = ys.filter((_, d) => d !== cb);
+  const strides = (s) => s.map((_, d) => prod(s.slice(d + 1)));
+  const [sa, sb] = [strides(xs), strides(ys)];
+  const want = [];
+  for (let i = 0; i < prod(aFree); i++) {
+    for (let j = 0; j < prod(bFree); j++) {
+      const ai = aFree.map((_, d) => Math.floor(i / prod(aFree.slice(d + 1))) % aFree[d]);
+      const bj = bFree.map((_, d) => Math.floor(j / prod(bFree.slice(d + 1))) % bFree[d]);
+      const bIdx = [...bj.slice(0, cb), 0, ...bj.slice(cb)];
+      let s = 0;
+      for (let l = 0; l < k; l++) {
+        const ao = ai.reduce((o, v, d) => o + v * sa[d], 0) + l * sa[xs.length - 1];
+        bIdx[cb] = l;
+        s += x[ao] * y[bIdx.reduce((o, v, d) => o + v * sb[d], 0)];
+      }
+      want.push(s);
+    }
+  }
+  const f = (a, b) => sl.np.dot(a, b);
+  const program = sl.makeJaxpr(f)(new sl.ShapeDtypeStruct(xs), new sl.ShapeDtypeStruct(ys)).toJSON();
+  expect(program.eqns.map((e) => e.primitive)).toEqual(['dot_general']);
+  const out = f(sl.array(x, { shape: xs }), sl.array(y, { shape: ys }));
+  expect(out.shape).toEqual([...aFree, ...bFree]);
+  const got = await out.data();
+  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i])).toBeLessThanOrEqual(1e-5 * (1 + Math.abs(want[i])));
+});
+
+test('np.dot with a scalar operand multiplies; contracted sizes that differ are a ShapeError naming both', async () => {
+  expect(Array.from(await sl.np.dot(sl.array([1, 2, 3]), 2).data())).toEqual([2, 4, 6]);
+  expect(Array.from(await sl.np.dot(0.5, sl.array([2, 4])).data())).toEqual([1, 2]);
+  expect(() => sl.np.dot(sl.array(new Float32Array(6), { shape: [2, 3] }), sl.array(new Float32Array(6), { shape: [2, 3] }))).toThrow(
+    /dot: f32\[2,3\] and f32\[2,3\]: the contracted dimensions have sizes 3 and 2/,
+  );
+});

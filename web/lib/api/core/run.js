@@ -2,7 +2,7 @@
 // devices. A program is traced once per signature (the tree structure and
 // each leaf's dtype and shape) and cached; running it returns future arrays.
 
-import { DArray, hostData, isArray } from './array.js';
+import { DArray, hostData, isArray, reshard } from './array.js';
 import { ValueError } from '../../errors.js';
 import { defaultMesh, NamedSharding, P } from '../mesh.js';
 import { avalOf, literalTracer, traced } from './operands.js';
@@ -174,29 +174,46 @@ export function execute(tracedProgram, leaves, fn) {
   const shardings = outShardings(tracedProgram, mesh);
   if (blocking) {
     const temps = [];
+    const moved = [];
     try {
-      const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => x._handle(fn), temps);
+      const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => movedTo(mesh, x, moved)._handle(fn), temps);
       const hs = runtime.runProgramSync(mesh._handle, tracedProgram.program, inputs);
       return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i])), done: Promise.resolve() };
     } finally {
       for (const h of temps) h.delete();
+      for (const x of moved) x.dispose();
     }
   }
   const done = (async () => {
     const temps = [];
+    const moved = [];
     try {
       const handles = new Map();
-      for (const x of [...leaves, ...tracedProgram.consts]) if (isArray(x)) handles.set(x, await x._coreArray(fn));
+      for (const x of [...leaves, ...tracedProgram.consts]) if (isArray(x)) handles.set(x, await movedTo(mesh, x, moved)._coreArray(fn));
       // No await from here to the submission, so no other call can evict a cached scalar in between.
       const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => handles.get(x), temps);
       return await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
     } finally {
       for (const h of temps) h.delete();
+      for (const x of moved) x.dispose();
     }
   })();
   const ended = done.then(() => {});
   ended.catch(() => {}); // handled: the outputs carry a failed run's error to whoever reads them
   return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i]))), done: ended };
+}
+
+// Array x as a program on `mesh` takes it: an ordinary array (replicated on
+// the default mesh, where every array not put elsewhere lives) moves to the
+// program's mesh (listed in `moved` for the caller to dispose), as JAX moves
+// an uncommitted array to a computation's devices; any other array stays,
+// and one on another mesh is the core's error when the program runs.
+function movedTo(mesh, x, moved) {
+  const s = x.sharding;
+  if (s.mesh.key === mesh.key || s.mesh !== defaultMesh() || s.spec.axes().length) return x;
+  const y = reshard(x, new NamedSharding(mesh, P()));
+  moved.push(y);
+  return y;
 }
 
 // The core arrays a run of `tracedProgram` takes: each argument leaf and

@@ -116,14 +116,13 @@ export const round = prim('round', 'round', 1, (x, roundingMethod = 0) => ({ rou
 export const rsqrt = prim('rsqrt', 'rsqrt', 1, () => ({}));
 /** jax.lax.logistic(x) = 1 / (1 + e^-x). */
 export const logistic = prim('logistic', 'logistic', 1, () => ({}));
-const selectCases = defop('lax.selectN', 2, (which, cases) => {
+/** jax.lax.select_n(which, ...cases): cases[which] elementwise (which bool or int32); every argument an array. */
+export const selectN = defop('lax.selectN', Infinity, (which, ...cases) => {
   const t = traceFor('lax.selectN');
   return t.emit('select_n', {}, [which, ...cases].map((v) => traced(t, v, 'lax.selectN').atomIn(t)))[0];
 });
-/** jax.lax.select_n(which, ...cases): cases[which] elementwise (which bool or int32). */
-export const selectN = (which, ...cases) => selectCases(which, cases);
 /** jax.lax.select(pred, onTrue, onFalse): select_n(pred, onFalse, onTrue), elementwise. */
-export const select = (pred, onTrue, onFalse) => selectCases(pred, [onFalse, onTrue]);
+export const select = (pred, onTrue, onFalse) => selectN(pred, onFalse, onTrue);
 /** jax.lax.reduce_sum / max / min over `axes`. */
 export const reduceSum = prim('reduceSum', 'reduce_sum', 1, (x, axes) => ({ axes }));
 /** jax.lax.reduce_max over `axes`. */

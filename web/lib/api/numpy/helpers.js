@@ -46,6 +46,23 @@ export function elementwise(fn, xs, dtype) {
   });
 }
 
+/**
+ * The arrays of a sequence argument (concatenate's, stack's): a JS list as
+ * it is; one array, as numpy iterates it, its subarrays along axis 0.
+ */
+export function sequenceOf(xs, fn) {
+  if (Array.isArray(xs)) return xs;
+  const v = traced(traceFor(fn), xs, fn);
+  if (v.ndim === 0) throw new ValueError(`${fn}: zero-dimensional arrays cannot be concatenated; give a list of arrays`);
+  const rest = v.shape.slice(1);
+  return Array.from({ length: v.shape[0] }, (_, i) => {
+    const start = v.shape.map((_, d) => (d === 0 ? i : 0));
+    const limit = v.shape.map((n, d) => (d === 0 ? i + 1 : n));
+    const row = emitHere(fn, 'slice', { start_indices: start, limit_indices: limit, strides: [] }, [v]);
+    return emitHere(fn, 'squeeze', { dimensions: [0] }, [row]);
+  });
+}
+
 /** Emits primitive `prim` into the current trace (operands of enclosing traces are captured). */
 export function emitHere(fn, prim, params, xs) {
   const t = traceFor(fn);

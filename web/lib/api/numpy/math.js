@@ -7,7 +7,7 @@ import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
-import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, truth } from './helpers.js';
+import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth } from './helpers.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
 
@@ -248,8 +248,24 @@ export const matmul = defop('matmul', 2, (x, y) => {
   return out;
 });
 
-/** np.dot for vectors and matrices (matmul). */
-export const dot = defop('dot', 2, (x, y) => matmul(x, y));
+/**
+ * np.dot(a, b), numpy's rule: a scalar operand multiplies; otherwise a's
+ * last axis is contracted with b's (b's second to last when b has two or
+ * more), the result's axes a's others then b's others, in order:
+ * dot(a, b)[i, j, k, m] = sum(a[i, j, :] * b[k, :, m]).
+ */
+export const dot = defop('dot', 2, (x, y) => {
+  const t = traceFor('dot');
+  const [a, b] = [traced(t, x, 'dot'), traced(t, y, 'dot')];
+  if (a.ndim === 0 || b.ndim === 0) return multiply(x, y);
+  const dt = resultDtype([avalOf(x, 'dot'), avalOf(y, 'dot')]);
+  const [ca, cb] = [a.ndim - 1, b.ndim === 1 ? 0 : b.ndim - 2];
+  if (a.shape[ca] !== b.shape[cb]) {
+    throw new ShapeError(`dot: ${a.aval} and ${b.aval}: the contracted dimensions have sizes ${a.shape[ca]} and ${b.shape[cb]}; they must be equal`);
+  }
+  const dims = [[ca], [cb], [], []];
+  return emitHere('dot', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt }, [asDtype(a, dt), asDtype(b, dt)]);
+});
 
 // axis / {axis, keepdims, initial} options of the reductions.
 function reductionOpts(opts) {
@@ -372,16 +388,17 @@ export const squeeze = defop('squeeze', 1, (x, axis) => {
 });
 
 /** Joins arrays along an existing axis (0 by default). */
-export const concatenate = defop('concatenate', 1, (xs, axis = 0) => {
+export const concatenate = defop('concatenate', 1, (arrays, axis = 0) => {
   const t = traceFor('concatenate');
-  if (!Array.isArray(xs) || xs.length === 0) throw new ValueError('concatenate: give a non-empty list of arrays');
+  const xs = sequenceOf(arrays, 'concatenate');
+  if (xs.length === 0) throw new ValueError('concatenate: give a non-empty list of arrays');
   const dt = resultDtype(xs.map((x) => avalOf(x, 'concatenate')));
   const vs = xs.map((x) => asDtype(traced(t, x, 'concatenate'), dt));
   return emitHere('concatenate', 'concatenate', { dimension: normAxis(axis, vs[0].ndim, 'np.concatenate') }, vs);
 });
 
 /** Stacks arrays along a new axis (0 by default). */
-export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(xs.map((x) => expandDims(x, axis)), axis));
+export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(sequenceOf(xs, 'stack').map((x) => expandDims(x, axis)), axis));
 
 /** x converted to `dtype` ('float32', 'int32', 'uint32', 'bool'). */
 export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype));
@@ -398,8 +415,15 @@ function filled(name, impl) {
   });
 }
 
-/** An array of `shape` filled with `value`. */
-export const full = filled('full', (value, dtype = 'float32') => ({ value, dtype }));
+const fullOfScalar = filled('full', (value, dtype = 'float32') => ({ value, dtype }));
+// A fill value that is an array: broadcast to `shape` (numpy's trailing alignment), its dtype unless given.
+const fullOfArray = defop('full', 1, (value, shape, dtype) => {
+  const v = traced(traceFor('full'), value, 'np.full');
+  return broadcastTo(asDtype(v, dtype ?? v.dtype), shape);
+});
+/** An array of `shape` filled with `value` (a number, or an array broadcast to `shape`). */
+export const full = (shape, value, dtype) =>
+  typeof value === 'number' || typeof value === 'boolean' ? fullOfScalar(shape, value, dtype) : fullOfArray(value, shape, dtype);
 /** Zeros of `shape`. */
 export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }));
 /** Ones of `shape`. */

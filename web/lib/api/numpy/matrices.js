@@ -7,11 +7,11 @@
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { dotGeneral, slice } from '../lax/index.js';
-import { asDtype, normAxis, selectWhere as where } from './helpers.js';
-import { add, broadcastTo, concatenate, equal, greaterEqual, multiply, reshape, sum, transpose, zeros, zerosLike } from './math.js';
+import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.js';
+import { add, broadcastTo, concatenate, divide, equal, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
 import { take } from './indexing.js';
 import { defop } from '../core/op.js';
-import { traced, traceFor } from '../core/operands.js';
+import { broadcastShapes, traced, traceFor } from '../core/operands.js';
 import { checkShape, quote } from '../core/shape.js';
 
 // A traced value of x, for reading its shape.
@@ -68,14 +68,37 @@ export const identity = defop('identity', 0, (n, dtype = 'float32') => eye(n, nu
 /**
  * np.linspace(start, stop, num, {endpoint, dtype}): `num` (50) evenly spaced
  * numbers from start, the last exactly stop when endpoint (true), as jnp.
+ * start and stop may be arrays: the result is their broadcast shape with a
+ * leading axis of `num`, out[i] = start + i * (stop - start) / div.
  */
-export const linspace = defop('linspace', 0, (start, stop, num = 50, { endpoint = true, dtype = 'float32' } = {}) => {
+export const linspace = (start, stop, num = 50, options = {}) =>
+  typeof start === 'number' && typeof stop === 'number'
+    ? linspaceOfNumbers(start, stop, num, options)
+    : linspaceOfArrays(start, stop, num, options);
+
+const checkNum = (num) => {
   if (!Number.isInteger(num) || num < 0) throw new ValueError(`np.linspace: num is ${quote(num)}; it must be a non-negative integer`);
-  if (typeof start !== 'number' || typeof stop !== 'number') throw new ValueError('np.linspace: start and stop must be numbers');
+};
+
+const linspaceOfNumbers = defop('linspace', 0, (start, stop, num, { endpoint = true, dtype = 'float32' } = {}) => {
+  checkNum(num);
   const div = endpoint ? num - 1 : num;
   const step = div > 0 ? (stop - start) / div : 0;
   let v = add(multiply(asDtype(iotaOf(checkShape([num], 'np.linspace', 'float32'), 0), 'float32'), step), start);
   if (endpoint && num > 1) v = where(greaterEqual(iotaOf([num], 0), num - 1), stop, v);
+  return asDtype(v, dtype ?? 'float32');
+});
+
+const linspaceOfArrays = defop('linspace', 2, (start, stop, num, { endpoint = true, dtype = 'float32' } = {}) => {
+  checkNum(num);
+  const [lo, hi] = [asDtype(valueOf(start, 'np.linspace'), 'float32'), asDtype(valueOf(stop, 'np.linspace'), 'float32')];
+  const bounds = broadcastShapes([lo.shape, hi.shape], 'np.linspace');
+  const shape = [num, ...bounds];
+  const div = endpoint ? num - 1 : num;
+  const i = asDtype(iotaOf(checkShape(shape, 'np.linspace', 'float32'), 0), 'float32');
+  const delta = div > 0 ? divide(subtract(hi, lo), div) : multiply(lo, 0);
+  let v = add(multiply(i, delta), lo);
+  if (endpoint && num > 1) v = where(greaterEqual(iotaOf(shape, 0), num - 1), broadcastTo(hi, shape), v);
   return asDtype(v, dtype ?? 'float32');
 });
 
@@ -121,13 +144,13 @@ export const moveaxis = defop('moveaxis', 1, (a, source, destination) => {
 
 /** np.hstack(arrays): concatenated along axis 1 (axis 0 for 1-D arrays; scalars become 1-D). */
 export const hstack = defop('hstack', 1, (arrays) => {
-  const vs = arrays.map((x) => valueOf(x, 'np.hstack')).map((v) => (v.ndim === 0 ? reshape(v, [1]) : v));
+  const vs = sequenceOf(arrays, 'np.hstack').map((x) => valueOf(x, 'np.hstack')).map((v) => (v.ndim === 0 ? reshape(v, [1]) : v));
   return concatenate(vs, vs[0].ndim === 1 ? 0 : 1);
 });
 
 /** np.vstack(arrays): concatenated along axis 0, 1-D arrays (and scalars) as rows. */
 export const vstack = defop('vstack', 1, (arrays) => {
-  const vs = arrays.map((x) => valueOf(x, 'np.vstack')).map((v) => (v.ndim < 2 ? reshape(v, [1, v.size]) : v));
+  const vs = sequenceOf(arrays, 'np.vstack').map((x) => valueOf(x, 'np.vstack')).map((v) => (v.ndim < 2 ? reshape(v, [1, v.size]) : v));
   return concatenate(vs, 0);
 });
 

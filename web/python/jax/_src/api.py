@@ -31,6 +31,13 @@ def asarray(a, dtype=None):
     nested lists; the dtype follows JAX (ints int32, floats float32, bools bool)."""
     if isinstance(a, Array):
         return a if dtype is None or a.dtype == dtype else a.astype(dtype)
+    if isinstance(a, range):
+        a = list(a)
+    if isinstance(a, (list, tuple)) and any(isinstance(v, Array) for v in pytree.tree_leaves(a)):
+        # A list holding arrays (traced ones too: jacfwd's docstring) is their stack, promoted as JAX does.
+        rows = [asarray(v) if isinstance(v, (list, tuple)) else v for v in a]
+        out = from_js(call(sl.np.stack, rows))
+        return out if dtype is None else out.astype(dtype)
     if dtype is None:
         leaves = pytree.tree_leaves(a)
         if leaves and all(isinstance(v, bool) for v in leaves):
@@ -310,7 +317,7 @@ def vjp(fun, *primals, has_aux=False):
             raise TypeError(
                 f"Tree structure of cotangent input {ct_tree}, does not match structure of primal output {box['tree']}."
             )
-        cts = list(call(js_vjp, [_as_leaf(x) for x in ct_leaves]))
+        cts = list(call(js_vjp, _js_leaves(ct_leaves)))
         return tuple(_unflatten_args(flat, [from_js(x) for x in cts]))
 
     vjp_fn.callback = fn
@@ -329,9 +336,8 @@ def jvp(fun, primals, tangents, has_aux=False):
             raise ValueError(f"jvp: a tangent's structure {tt} differs from its primal's {t}")
         tan_leaves.extend(tl)
     box = {}
-    leaves = [_as_leaf(x) for f in flat for x in f[0]]
     with _for_call(_args_body(fun, flat, box)) as fn:
-        res = call(sl.jvp, fn, leaves, [_as_leaf(x) for x in tan_leaves])
+        res = call(sl.jvp, fn, _js_leaves([x for f in flat for x in f[0]]), _js_leaves(tan_leaves))
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     tan = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[1]])
     return out, tan

@@ -2,6 +2,8 @@
 are jax.numpy's functions (the table); converting a traced value to a
 Python bool, number or index raises JAX's errors, as JAX does."""
 
+import builtins
+
 from . import dtypes, format
 from .js import bridge, call, from_js, sl
 
@@ -150,6 +152,15 @@ class Array:
         if self._is_tracer():
             return repr(self)
         return format.array_str(self._values(), self.shape, self.dtype.name)
+
+    def __format__(self, spec):
+        # As JAX (numpy's rule): a 0-d array formats its element; others only as str, with an empty spec.
+        if not spec:
+            return str(self)
+        if self.ndim == 0:
+            self._concrete("format")
+            return builtins.format(self.item(), spec)
+        raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
 
     def __len__(self):
         if not self.shape:

@@ -7,6 +7,7 @@ import contextlib
 
 from . import pytree
 from .api import _as_leaf, _flat_out, _for_call, _js_leaves
+from .array import Array
 from .js import call, from_js, js_list, sl, to_js_value
 
 
@@ -96,11 +97,21 @@ def _loop_body(fun, treedef, *args):
     return body
 
 
+def _bound(b):
+    """A fori_loop bound: an int when it is known while tracing (a Python int,
+    or a concrete integer array, which JAX reads with int() too), else an array."""
+    if isinstance(b, int) and not isinstance(b, bool):
+        return b
+    if isinstance(b, Array) and not b._is_tracer() and b.ndim == 0 and b.dtype.name == "int32":
+        return int(b)
+    return _as_leaf(b)
+
+
 def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """jax.lax.fori_loop(lower, upper, body_fun, init_val): a scan for integer
     bounds, a while_loop for traced ones (as JAX makes it)."""
     leaves, treedef = pytree.tree_flatten(init_val)
-    bounds = [b if isinstance(b, int) and not isinstance(b, bool) else _as_leaf(b) for b in (lower, upper)]
+    bounds = [_bound(b) for b in (lower, upper)]
     with _for_call(_loop_body(body_fun, treedef)) as fn:
         res = call(sl.lax.foriLoop, bounds[0], bounds[1], fn, _js_leaves(leaves))
     return pytree.tree_unflatten(treedef, [from_js(v) for v in res])

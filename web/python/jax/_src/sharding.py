@@ -3,7 +3,7 @@
 import enum
 
 from . import pytree
-from .js import call, sl, to_js_value
+from .js import call, from_js, sl, to_js_value
 
 
 class AxisType(enum.Enum):
@@ -138,7 +138,7 @@ class NamedSharding:
     def _wrap(cls, js_sharding):
         m = js_sharding.mesh
         mesh = Mesh(None, tuple(m.axisNames), _js=m)
-        entries = [None if e is None else (e if isinstance(e, str) else tuple(e)) for e in js_sharding.spec.entries]
+        entries = [e if e is None or isinstance(e, str) else tuple(e) for e in map(from_js, js_sharding.spec.entries)]
         return cls(mesh, PartitionSpec(*entries))
 
     def __js__(self):
