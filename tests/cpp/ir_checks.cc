@@ -125,7 +125,7 @@ std::vector<exec::HostArray> run_both(const Program& p, const std::shared_ptr<co
                                      i < specs.size() ? specs[i] : PartitionSpec{}, inputs[i].words.data()));
   const auto outs = exec::run_program(testing::pool(), comm, std::make_shared<exec::Executable>(std::make_shared<const Program>(p)), args);
   EXPECT_EQ(outs.size(), lockstep.size());
-  // Replicas of an unchecked (check_vma=false) output may differ, as in JAX,
+  // Replicas of an unchecked (check_vma=False) output may differ, as in JAX,
   // where each device keeps its own; the first device's is the value read.
   bool checked = true;
   for (const Eqn& e : p.eqns)

@@ -281,8 +281,8 @@ TEST(Vma, AnOutSpecOmittingAVaryingAxisIsAnError) {
             }),
             "shard_map: out_specs[0] is P() but output 0 (f32[1,2]{V:data}) varies along mesh axis 'data'; mention "
             "'data' in out_specs[0], make the value invariant along it first (psum or pmean over 'data'), or pass "
-            "check_vma=false");
-  // check_vma=false: no types, no error; the first device's block is the result.
+            "check_vma=False");
+  // check_vma=False: no types, no error; the first device's block is the result.
   const Program p = one_shard_map(
       mesh8(), f32({8, 2}), P({{"data"}}), P(), [](Builder&, const Atom& v) { return v; }, false);
   EXPECT_EQ(p.eqns[0].params.size(), 5u);

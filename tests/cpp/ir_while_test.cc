@@ -257,7 +257,7 @@ TEST(While, ALoopThatNeverEndsIsCancelledAndTheRuntimeStaysUsable) {
 }
 
 TEST(While, DevicesDisagreeingWithoutCheckVmaFailOnBothExecutors) {
-  // check_vma=false: nothing proves the predicate the same everywhere; device
+  // check_vma=False: nothing proves the predicate the same everywhere; device
   // d's block of x is d, and it loops while its carry is below that, around a
   // psum the others do not meet as often.
   auto mesh = testing::make_mesh({8}, {"i"});

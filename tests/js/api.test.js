@@ -119,9 +119,10 @@ describe('placement', () => {
 });
 
 describe('errors name the operation, the shapes or axes, and what is valid', () => {
-  test('ShapeError: shapes that do not broadcast', () => {
-    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(sl.ShapeError);
+  test('ValueError (as JAX): shapes that do not broadcast; ShapeError: a matmul whose contracted sizes differ', () => {
+    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(sl.ValueError);
     expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(/np.add: shapes \[3\] and \[2\] cannot be broadcast/);
+    expect(() => sl.makeJaxpr((a, b) => a.matmul(b))(sl.array([[1, 2]]), sl.array([[1, 2]]))).toThrow(sl.ShapeError);
     expect(() => sl.makeJaxpr((a, b) => a.matmul(b))(sl.array([[1, 2]]), sl.array([[1, 2]]))).toThrow(/matmul: f32\[1,2\] @ f32\[1,2\]/);
   });
 

@@ -241,7 +241,7 @@ std::vector<Aval> Def<Prim::kScan>::shape(const Params& p, const std::vector<Ava
       fail(ErrorKind::kShape, "scan body function carry input and carry output must have equal types, but carry ", i,
            " is ", carry_in.str(), " as input and ", carry_out.str(), " as output");
     if (!vma_within(carry_out.vma, carry_in.vma))
-      fail(ErrorKind::kVma, "scan body function carry input and carry output must have equal types: carry ", i,
+      fail(ErrorKind::kShape, "scan body function carry input and carry output must have equal types: carry ", i,
            " is ", carry_in.str(), " as input but ", carry_out.str(),
            " as output, so the varying manual axes do not match; make the initial carry varying with "
            "jax.lax.pcast(..., to='varying')");
@@ -444,7 +444,7 @@ std::vector<Aval> Def<Prim::kWhile>::shape(const Params& p, const std::vector<Av
       fail(ErrorKind::kShape, "while_loop body function carry input and carry output must have equal types, but "
            "carry ", i, " is ", carry[i].str(), " as input and ", out.str(), " as output");
     if (!vma_within(out.vma, carry[i].vma))
-      fail(ErrorKind::kVma, "while_loop body function carry input and carry output must have equal types: carry ", i,
+      fail(ErrorKind::kShape, "while_loop body function carry input and carry output must have equal types: carry ", i,
            " is ", carry[i].str(), " as input but ", out.str(),
            " as output, so the varying manual axes do not match; make the initial carry varying with "
            "jax.lax.pcast(..., to='varying')");

@@ -211,7 +211,7 @@ std::vector<Aval> Def<Prim::kSqueeze>::shape(const Params& p, const std::vector<
   std::vector<bool> drop(x.shape.size(), false);
   for (int64_t d : dims) {
     if (d < 0 || d >= x.ndim() || drop[d] || x.shape[d] != 1)
-      fail(ErrorKind::kShape, kName, ": dimensions ", shape_str(dims), " must be distinct dimensions of size 1 of ",
+      fail(ErrorKind::kValue, kName, ": dimensions ", shape_str(dims), " must be distinct dimensions of size 1 of ",
            x.str());
     drop[d] = true;
   }

@@ -95,7 +95,7 @@ std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector
     const PartitionSpec& spec = s.out_specs[j];
     const std::string where = std::string(kName) + " " + indexed("out_specs", j);
     if (spec.entries.size() > block.shape.size())
-      fail(ErrorKind::kShape, where, ": ", spec.str(), " has ", spec.entries.size(), " entries but output ", j,
+      fail(ErrorKind::kValue, where, ": ", spec.str(), " has ", spec.entries.size(), " entries but output ", j,
            " of the body is ", block.str(), " (rank ", block.ndim(), ")");
     if (s.check_vma) {
       const auto axes = spec_axes(spec);
@@ -103,7 +103,7 @@ std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector
         if (!std::binary_search(axes.begin(), axes.end(), v))
           fail(ErrorKind::kVma, kName, ": ", indexed("out_specs", j), " is ", spec.str(), " but output ", j, " (",
                block.str(), ") varies along mesh axis '", v, "'; mention '", v, "' in ", indexed("out_specs", j),
-               ", make the value invariant along it first (psum or pmean over '", v, "'), or pass check_vma=false");
+               ", make the value invariant along it first (psum or pmean over '", v, "'), or pass check_vma=False");
     }
     Shape global = block.shape;
     for (size_t d = 0; d < spec.entries.size(); ++d) global[d] *= s.mesh->axis_group(spec.entries[d], where).size;

@@ -139,7 +139,7 @@ Program collective_program(const MeshRef& mesh, const Aval& in, const PartitionS
     for (const std::string& a : y.aval.vma)
       if (std::find(laid_out.begin(), laid_out.end(), a) == laid_out.end())
         fail(ErrorKind::kSharding, lax_name, ": out_spec ", out_spec.str(), " omits mesh axis '", a,
-             "', along which the result varies; mention it in out_spec, or pass check_vma=false");
+             "', along which the result varies; mention it in out_spec, or pass check_vma=False");
   return b.build(t.finish({out_spec}, {y}));
 }
 

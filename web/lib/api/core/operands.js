@@ -3,7 +3,7 @@
 // captured as constants of the program: extra inputs, filled in at run time).
 
 import { array, DArray, hostData } from './array.js';
-import { ShapeError, ValueError } from '../../errors.js';
+import { ValueError } from '../../errors.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
@@ -79,7 +79,8 @@ export function broadcastShapes(shapes, fn) {
       const k = s.length - rank + i;
       const n = k >= 0 ? s[k] : 1;
       if (n !== 1 && d !== 1 && n !== d) {
-        throw new ShapeError(`${fn}: shapes ${shapes.map((q) => `[${q}]`).join(' and ')} cannot be broadcast together (dimension ${i}: ${d} vs ${n})`);
+        // A ValueError, as JAX raises it ("Incompatible shapes for broadcasting").
+        throw new ValueError(`${fn}: shapes ${shapes.map((q) => `[${q}]`).join(' and ')} cannot be broadcast together (dimension ${i}: ${d} vs ${n})`);
       }
       if (n !== 1) d = n;
     }

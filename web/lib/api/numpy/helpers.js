@@ -2,7 +2,7 @@
 // emitting a primitive, and the three-operand where most of them choose
 // with. Not public: the face (numpy/index.js) exports none of it.
 
-import { ValueError } from '../../errors.js';
+import { ConcretizationError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
 import { isTracer } from '../core/tracer.js';
@@ -12,6 +12,9 @@ export const same = (a, b) => a.length === b.length && a.every((v, i) => v === b
 
 /** Normalizes a possibly negative axis for rank `rank`; errors name `fn`. */
 export function normAxis(axis, rank, fn) {
+  if (isTracer(axis)) {
+    throw new ConcretizationError(`${fn}: the axis is the traced value ${axis}, but an axis must be known while tracing: pass an integer (a static argument of jit)`);
+  }
   if (!Number.isInteger(axis) || axis < -rank || axis >= rank) {
     throw new ValueError(`${fn}: axis ${axis} is out of range for an array of rank ${rank}; valid axes are ${-rank}..${rank - 1}`);
   }

@@ -7,6 +7,10 @@ class JAXTypeError(TypeError):
     """Base of JAX's type errors about traced values."""
 
 
+class JAXIndexError(IndexError):
+    """Base of JAX's index errors (JAX's jax.errors.JAXIndexError)."""
+
+
 class ConcretizationTypeError(JAXTypeError):
     """A traced (abstract) value was used where a concrete one is needed."""
 
@@ -49,7 +53,7 @@ class TracerArrayConversionError(JAXTypeError):
         )
 
 
-class NonConcreteBooleanIndexError(JAXTypeError):
+class NonConcreteBooleanIndexError(JAXIndexError):
     """A boolean mask index that is traced: the result's shape would depend on its values."""
 
 
