@@ -214,6 +214,14 @@ export class ShapeDtypeStruct {
   readonly dtype: DType;
 }
 
+/** A number typed weak float32, as a Python float: JS cannot tell 2.0 from 2, so the number 2 is a weak int32. */
+export class WeakFloat {
+  constructor(value: number);
+  readonly value: number;
+}
+/** The number `value` typed weak float32 (Python's jax sends every integral float as one). */
+export function weakFloat(value: number): WeakFloat;
+
 /** A traced program. */
 export class Jaxpr {
   toString(): string;

@@ -10,6 +10,7 @@ export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';
 export { customJvp, customVjp } from './api/custom.js';
 export { ShapeDtypeStruct } from './api/core/run.js';
+export { weakFloat, WeakFloat } from './api/core/weak_float.js';
 export { Tracer } from './api/core/tracer.js';
 export { visualizeSharding } from './api/visualize.js';
 export { at, slice, Slice, IndexRef } from './api/indexing.js';

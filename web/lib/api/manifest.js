@@ -290,6 +290,7 @@ export deserialize      export.deserialize   js only: the judge rebuilds program
 -      memoryStats      memoryStats          js only: the wasm heap's use
 -      runtimeInfo      runtimeInfo          js only: how the runtime runs (threads, lockstep)
 -      moduleSources    moduleSources        js only: the module's files, to hand a worker
+-      weakFloat        weakFloat            js only: a number typed float (Python's float crosses as one)
 -      loadDevices      loadDevices          js only: the device runtime alone (meshes, sharded arrays, single collectives)
 -      observeTraces    observeTraces        js only: the programs jit and makeJaxpr trace, for tools
 -      visualizeSharding visualizeSharding   js only: a text picture of an array's blocks

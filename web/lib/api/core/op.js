@@ -4,6 +4,7 @@
 
 import { currentTrace } from './state.js';
 import { runEager } from './run.js';
+import { plainStatic } from './weak_float.js';
 
 /**
  * A cache key of static arguments: JSON, except that Infinity, -Infinity and
@@ -15,13 +16,14 @@ export function staticKey(values) {
 
 /**
  * An operation `name` whose first `arrays` arguments are arrays (or trees of
- * arrays) and the rest static options. Outside a trace it runs eagerly.
+ * arrays) and the rest static options (a WeakFloat among them is read as its
+ * number). Outside a trace it runs eagerly.
  */
 export function defop(name, arrays, impl) {
   const f = (...args) => {
-    if (currentTrace()) return impl(...args);
+    if (currentTrace()) return impl(...args.slice(0, arrays), ...args.slice(arrays).map(plainStatic));
     const dynamic = args.slice(0, arrays);
-    const statics = args.slice(arrays);
+    const statics = args.slice(arrays).map(plainStatic);
     return runEager(`${name}|${staticKey(statics)}`, (...xs) => impl(...xs, ...statics), dynamic);
   };
   Object.defineProperty(f, 'name', { value: name });

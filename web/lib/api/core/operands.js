@@ -7,12 +7,14 @@ import { ValueError } from '../../errors.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
+import { WeakFloat } from './weak_float.js';
 
-/** {dtype, shape, weak} of an operand; weak for JS numbers. */
+/** {dtype, shape, weak} of an operand; weak for JS numbers and WeakFloats. */
 export function avalOf(x, fn) {
   if (isTracer(x)) return { dtype: x.dtype, shape: x.shape, weak: Boolean(x.weak) };
   if (x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: false };
   if (typeof x === 'number') return { dtype: Number.isInteger(x) ? 'int32' : 'float32', shape: [], weak: true };
+  if (x instanceof WeakFloat) return { dtype: 'float32', shape: [], weak: true };
   if (typeof x === 'boolean') return { dtype: 'bool', shape: [], weak: true };
   if (isNumericData(x) || ArrayBuffer.isView(x)) {
     const h = hostData(x, {}, fn);
@@ -38,7 +40,7 @@ export function traced(t, x, fn) {
   const root = t.root;
   let arr = x;
   if (!(x instanceof DArray)) {
-    if (typeof x === 'number' || typeof x === 'boolean') return literalTracer(t, x, avalOf(x, fn).dtype);
+    if (typeof x === 'number' || typeof x === 'boolean' || x instanceof WeakFloat) return literalTracer(t, x, avalOf(x, fn).dtype);
     arr = array(x);
   }
   if (!root.consts) {
@@ -57,7 +59,8 @@ export function traced(t, x, fn) {
 }
 
 /** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable). */
-export function literalTracer(t, value, dtype) {
+export function literalTracer(t, literal, dtype) {
+  const value = literal instanceof WeakFloat ? literal.value : literal;
   const v = dtype === 'bool' ? Number(Boolean(value)) : dtype === 'int32' ? Math.trunc(value) : dtype === 'uint32' ? Math.trunc(value) >>> 0 : value;
   return new Tracer(t, { literal: v, dtype, shape: [], vma: [] });
 }

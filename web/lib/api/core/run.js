@@ -10,6 +10,7 @@ import { checkDimensions, checkFits } from './shape.js';
 import { engine, withTrace } from './state.js';
 import { callCore, isTracer, Trace } from './tracer.js';
 import { describe, flatten, flattenArgs, unflatten } from './tree.js';
+import { WeakFloat } from './weak_float.js';
 
 /** jax.ShapeDtypeStruct: an abstract argument (shape and dtype) for makeJaxpr. */
 export class ShapeDtypeStruct {
@@ -22,7 +23,7 @@ export class ShapeDtypeStruct {
 
 /** Whether x is a leaf of an argument tree. */
 export function isLeafValue(x) {
-  return isTracer(x) || isArray(x) || x instanceof ShapeDtypeStruct || ArrayBuffer.isView(x);
+  return isTracer(x) || isArray(x) || x instanceof ShapeDtypeStruct || x instanceof WeakFloat || ArrayBuffer.isView(x);
 }
 
 // The input aval of an argument leaf: JS numbers are f32[] (a learning rate), booleans bool[].
@@ -42,6 +43,7 @@ function inputAval(x, fn, scalarInts = false) {
     return { dtype: x.dtype, shape: x.shape };
   }
   if (typeof x === 'number') return { dtype: scalarDtype(x, scalarInts), shape: [], weak: true };
+  if (x instanceof WeakFloat) return { dtype: 'float32', shape: [], weak: true };
   const a = avalOf(x, fn);
   return { dtype: a.dtype, shape: a.shape };
 }
@@ -225,6 +227,7 @@ function programInputs(tracedProgram, leaves, mesh, fn, handleOf, temps) {
     if (x instanceof ShapeDtypeStruct) throw new ValueError(`${fn}: a ShapeDtypeStruct has no values; pass arrays to run the function`);
     if (isArray(x)) return handleOf(x);
     if (typeof x === 'number') return scalarArray(runtime, mesh, x, tracedProgram.scalarInts);
+    if (x instanceof WeakFloat) return scalarArray(runtime, mesh, x.value, false);
     const h = hostData(x, {}, fn);
     const core = callCore(() => runtime.put(mesh._handle, h.data, h.shape, [], h.dtype));
     temps.push(core);

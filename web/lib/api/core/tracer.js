@@ -4,6 +4,7 @@
 
 import { ConcretizationError, fromCore, ValueError } from '../../errors.js';
 import { currentTrace, state } from './state.js';
+import { plainStatic, WeakFloat } from './weak_float.js';
 
 const SHORT = { float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' };
 
@@ -36,13 +37,19 @@ export class Trace {
 
   /** Emits primitive `prim` with `params` on atoms; returns traced values. */
   emit(prim, params, atoms) {
-    return this.wrap(callCore(() => this.core.emit(prim, params, atoms)));
+    return this.wrap(callCore(() => this.core.emit(prim, plainParams(params), atoms)));
   }
 
   /** Traced values of this trace for core atoms. */
   wrap(atoms) {
     return atoms.map((a) => new Tracer(this, a));
   }
+}
+
+// A primitive's parameters as the core reads them: a WeakFloat (Python's
+// float, say a gather's fill_value) as its number.
+function plainParams(params) {
+  return Object.values(params).some((v) => v instanceof WeakFloat) ? plainStatic(params) : params;
 }
 
 // An error a custom rule (customJvp, customVjp) threw while the core was

@@ -51,7 +51,7 @@ const intPower = defop('power', 1, (x, y) => {
  * with a static integer exponent); otherwise pow in float32.
  */
 export function power(x, y) {
-  const integral = typeof y === 'number' && Number.isInteger(y) && Math.abs(y) < 2 ** 31 && typeof x !== 'number';
+  const integral = typeof y === 'number' && Number.isInteger(y) && Math.abs(y) < 2 ** 31;
   return integral ? intPower(x, y) : floatPower(x, y);
 }
 /** Elementwise maximum. */
@@ -473,7 +473,7 @@ export const pad = defop('pad', 1, (x, padWidth, { constantValues = 0 } = {}) =>
 });
 
 /** Clips x into [lo, hi]. */
-export const clip = defop('clip', 1, (x, lo, hi) => {
+export const clip = defop('clip', 3, (x, lo, hi) => {
   let v = x;
   if (lo !== undefined && lo !== null) v = maximum(v, lo);
   if (hi !== undefined && hi !== null) v = minimum(v, hi);

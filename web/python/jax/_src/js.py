@@ -21,10 +21,13 @@ _PLAIN = (bool, int, float, str)
 
 def to_js_value(v):
     """A Python value as the JS API takes it: arrays as themselves, None as
-    null, tuples and lists as JS arrays, dicts as objects, dtypes by name."""
+    null, tuples and lists as JS arrays, dicts as objects, dtypes by name, a
+    float whose value is an integer as a WeakFloat (still a float in JS)."""
     t = type(v)
     if t is _array.Array:
         return v._js
+    if t is float and v.is_integer():
+        return sl.weakFloat(v)  # JS would type the number 2.0 as an int
     if t in _PLAIN:
         return v
     if v is UNDEFINED:
