@@ -205,14 +205,16 @@ export function execute(tracedProgram, leaves, fn) {
   return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i]))), done: ended };
 }
 
-// Array x as a program on `mesh` takes it: an ordinary array (replicated on
-// the default mesh, where every array not put elsewhere lives) moves to the
-// program's mesh (listed in `moved` for the caller to dispose), as JAX moves
-// an uncommitted array to a computation's devices; any other array stays,
-// and one on another mesh is the core's error when the program runs.
+// Array x as a program on `mesh` takes it. An array on the same devices
+// (a mesh of the same size: meshes number their devices from 0) stays, as
+// the executors read it in place. An ordinary array (replicated on the
+// default mesh, where every array not put elsewhere lives) on other devices
+// moves to the program's mesh (listed in `moved` for the caller to
+// dispose), as JAX moves an uncommitted array to a computation's devices;
+// any other array stays, and is the core's error when the program runs.
 function movedTo(mesh, x, moved) {
   const s = x.sharding;
-  if (s.mesh.key === mesh.key || s.mesh !== defaultMesh() || s.spec.axes().length) return x;
+  if (s.mesh.size === mesh.size || s.mesh !== defaultMesh() || s.spec.axes().length) return x;
   const y = reshard(x, new NamedSharding(mesh, P()));
   moved.push(y);
   return y;
