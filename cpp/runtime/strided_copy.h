@@ -1,5 +1,5 @@
 // Copies between N-d views of 4-byte elements, the one data-movement helper
-// behind sharded put/get, all_gather and all_to_all.
+// behind sharded put/get and the collectives that move blocks of arrays.
 #pragma once
 
 #include <cstdint>

@@ -99,6 +99,8 @@ test('every string of a report is rendered as text (report.js on a hostile repor
   expect(await ariaLabels(page)).toEqual([`${x}: ${layout}, input of shard_map; each block on one device`, `${x}: ${layout}, output of shard_map and of the program; each block on one device`]);
   await expect(page.locator('figure.collective figcaption')).toContainText(`psum over ${x}: 1 group of 8`);
   await expect(page.locator('figure.collective figcaption')).toContainText(`block f32[8,4]${x} = 128 B per device; each device sends 896 B (${x})`);
+  await expect(page.locator('figure.collective figcaption')).toContainText(`${x}; block f32[8,4]`);
+  await expect(page.locator('figure.collective g.hub text')).toHaveText(x);
   await expectNoInjection(page);
 });
 

@@ -14,6 +14,7 @@
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "ir/forms/print.h"
 #include "ir/tracing/vmap.h"
 #include "ir_checks.h"

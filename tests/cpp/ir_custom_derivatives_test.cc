@@ -15,6 +15,7 @@
 #include "ir/transforms/jvp.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "ir/forms/print.h"
 #include "ir/tracing/rule.h"
 #include "ir/tracing/vmap.h"

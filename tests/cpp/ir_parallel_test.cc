@@ -18,6 +18,7 @@
 #include "ir/transforms/jvp.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "ir/forms/print.h"
 #include "ir/transforms/vjp.h"
 #include "ir_checks.h"
@@ -558,7 +559,8 @@ TEST(Json, HoldsTheTextFormsContentStructured) {
       R"({"literal":2,"aval":{"dtype":"float32","shape":[],"vma":[],"str":"f32[]"}}],)"
       R"("outputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}]},)"
       R"({"primitive":"psum","collective":true,)"
-      R"j("traffic":{"algorithm":"every device reduces all the blocks itself, staged (one barrier)","operand_bytes":8,"sent":[56,56,56,56,56,56,56,56]},)j"
+      R"j("traffic":{"algorithm":"every device reduces all the blocks itself, staged (one barrier)","operand_bytes":8,"sent":[56,56,56,56,56,56,56,56],)j"
+      R"j("computes":"every device ends with the sum of the blocks","combine":"+","links":[[0,1],[0,2],[0,3],[0,4],[0,5],[0,6],[0,7],[1,0],[1,2],[1,3],[1,4],[1,5],[1,6],[1,7],[2,0],[2,1],[2,3],[2,4],[2,5],[2,6],[2,7],[3,0],[3,1],[3,2],[3,4],[3,5],[3,6],[3,7],[4,0],[4,1],[4,2],[4,3],[4,5],[4,6],[4,7],[5,0],[5,1],[5,2],[5,3],[5,4],[5,6],[5,7],[6,0],[6,1],[6,2],[6,3],[6,4],[6,5],[6,7],[7,0],[7,1],[7,2],[7,3],[7,4],[7,5],[7,6]]},)j"
       R"("params":{"axes":["data"]},"inputs":[{"name":"d","aval":{"dtype":"float32","shape":[1,2],"vma":["data"],"str":"f32[1,2]{V:data}"}}],)"
       R"("outputs":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]}],)"
       R"("outvars":[{"name":"e","aval":{"dtype":"float32","shape":[1,2],"vma":[],"str":"f32[1,2]"}}]},)"
@@ -575,16 +577,22 @@ namespace shardlab::ir {
 namespace {
 
 // The traffic the program JSON gives each collective equation, in order:
-// (primitive, algorithm, bytes sent by each position of the group).
+// (primitive, algorithm, bytes sent by each position of the group, what the
+// group computes, the combining operator, the links data moves along).
 struct EqnTraffic {
   std::string primitive, algorithm;
   std::vector<int64_t> sent;
+  std::string computes, combine;
+  std::vector<std::pair<int, int>> links;
 };
 void collect_traffic(const JsonValue& program, std::vector<EqnTraffic>& out) {
   for (const JsonValue& e : program.find("eqns")->items) {
     if (const JsonValue* t = e.find("traffic")) {
-      EqnTraffic r{e.find("primitive")->string, t->find("algorithm")->string, {}};
+      EqnTraffic r{e.find("primitive")->string, t->find("algorithm")->string, {}, t->find("computes")->string,
+                   t->find("combine")->string, {}};
       for (const JsonValue& b : t->find("sent")->items) r.sent.push_back(static_cast<int64_t>(b.number));
+      for (const JsonValue& l : t->find("links")->items)
+        r.links.emplace_back(static_cast<int>(l.items.at(0).number), static_cast<int>(l.items.at(1).number));
       out.push_back(r);
     }
     for (const auto& [key, value] : e.find("params")->members) {
@@ -669,9 +677,19 @@ TEST(Traffic, EachCollectiveSaysWhatEachDeviceSends) {
   // ppermute: only sources send, and a device sending to itself moves nothing.
   t = in_body({1, 3}, [](Builder& b, const Atom& v) { return ppermute(b, v, {"data"}, {{0, 1}, {1, 2}, {5, 5}}); });
   EXPECT_EQ(t[0].sent, (std::vector<int64_t>{12, 12, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(t[0].links, (std::vector<std::pair<int, int>>{{0, 1}, {1, 2}}));
+  EXPECT_EQ(t[0].combine, "");
   // all_to_all of f32[8,2]: each peer reads its 8-byte chunk.
   t = in_body({8, 2}, [](Builder& b, const Atom& v) { return all_to_all(b, v, {"data"}, 0, 0, true); });
   EXPECT_EQ(t[0].sent, each(8, 7 * 8));
+  EXPECT_EQ(t[0].links.size(), 56u);  // every peer reads from every other
+  EXPECT_EQ(t[0].combine, "");
+  // Reductions name their operator: psum_scatter sums, pmax takes the maximum.
+  t = in_body({8, 4}, [](Builder& b, const Atom& v) { return psum_scatter(b, v, {"data"}, 0, true); });
+  EXPECT_EQ(t[0].combine, "+");
+  t = in_body({8, 4}, [](Builder& b, const Atom& v) { return pmax(b, v, {"data"}); }, P());
+  EXPECT_EQ(t[0].combine, "max");
+  EXPECT_NE(t[0].computes.find("maximum"), std::string::npos) << t[0].computes;
 }
 
 // A program runs on one mesh: program_mesh finds its shard_maps' mesh, nested

@@ -18,6 +18,7 @@
 #include "ir/transforms/jvp.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "runtime/collectives/communicator.h"

@@ -12,6 +12,7 @@
 #include "ir/forms/json_read.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"

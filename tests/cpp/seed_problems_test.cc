@@ -11,6 +11,7 @@
 #include "ir/tracing/autodiff.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "ir/forms/print.h"
 #include "ir_checks.h"
 #include "test_util.h"

@@ -12,6 +12,7 @@
 #include "exec/threaded.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "lax_calls.h"
 #include "runtime/timeline.h"
 #include "test_util.h"
 

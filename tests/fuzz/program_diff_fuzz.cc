@@ -24,6 +24,7 @@
 #include "ir/tracing/builder.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/parallel_ops.h"
+#include "../cpp/lax_calls.h"
 #include "ir/forms/print.h"
 #include "runtime/collectives/communicator.h"
 #include "runtime/device_pool.h"

@@ -1,32 +1,19 @@
 // A collective equation as a picture of who sends what to whom, one circle
 // of devices per axis group (a collective over 'x' on a 2×4 mesh runs 4
-// groups of 2, each on its own): a ppermute as arrows along its pairs (a ring
-// shows as a ring), a reduction as every device to a hub and back, a gather
-// or an all-to-all as every device to every other. Which equations are
-// collectives, and what each device sends, is the program JSON's (the core's
-// registry and traffic rules); the styles below only choose a drawing, and a
-// primitive without one still draws.
+// groups of 2, each on its own). Everything drawn is the program JSON's: the
+// equation's `traffic`, computed by the core beside each collective's
+// algorithm (cpp/runtime/collectives/), says what the group ends with, the
+// operator a reduction combines with (drawn as a hub every device sends to
+// and reads from), the links data moves along (drawn as arrows: a ring shows
+// as a ring) and the bytes each device sends. No primitive is named here, so
+// a new collective draws without a line in this file.
 
 import { entryPart } from '../lib/layout.js';
 import { h, svg } from './dom.js';
 import { bytesText, deviceClass, layoutMesh, pictureFigure } from './figure.js';
 
-/**
- * Drawing styles by primitive: the hub's text (a reduction), or every pair
- * linked, or the pairs of a permutation; and what the collective computes.
- * What moves, and how many bytes, is the equation's `traffic` in the program
- * JSON (the core's rule for each collective, cpp/runtime/collectives/).
- */
-const STYLES = {
-  psum: { hub: '+', how: 'sum' },
-  pmax: { hub: 'max', how: 'maximum' },
-  pmin: { hub: 'min', how: 'minimum' },
-  all_gather: { pairs: true, how: 'every device ends with every block' },
-  reduce_scatter: { hub: '+', how: 'sum, each device keeping its piece' },
-  all_to_all: { pairs: true, how: 'every device sends a piece to every other' },
-  ppermute: { perm: true, how: 'each arrow carries a block' },
-};
-const GENERIC = { hub: '⇄', how: 'a collective exchange' };
+/** The drawing of an equation without traffic (a collective the core has no rule for on this mesh). */
+const UNKNOWN = { computes: 'a collective exchange', combine: '⇄', links: [] };
 
 // What the devices send, in words, from the equation's traffic: one figure
 // when every position sends the same, else the most and each position's.
@@ -75,30 +62,39 @@ function shorten(x, y, tx, ty, by) {
   return [x + ((tx - x) / l) * by, y + ((ty - y) / l) * by];
 }
 
-// One group's circle of devices, centred at (cx, cy) with radius r, and its edges.
-function groupShapes(style, eqn, devs, cx, cy, r) {
+// One group's circle of devices, centred at (cx, cy) with radius r, and the
+// traffic's edges: a hub with the combining operator, or the links (a pair
+// linked both ways as one double-headed arrow).
+function groupShapes(traffic, devs, cx, cy, r) {
   const n = devs.length;
   const at = devs.map((_, i) => (n === 1 ? [cx, cy] : [cx + r * Math.cos(-Math.PI / 2 + (2 * Math.PI * i) / n), cy + r * Math.sin(-Math.PI / 2 + (2 * Math.PI * i) / n)]));
   const edges = [];
-  if (style.perm) {
-    for (const [s, t] of eqn.params.perm ?? []) if (at[s] && at[t] && s !== t) edges.push(arrow(at[s], at[t], { bend: n === 2 ? 12 : 6, attrs: { 'data-from': devs[s], 'data-to': devs[t] } }));
-  } else if (style.pairs) {
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) edges.push(arrow(at[i], at[j], { both: true }));
+  const hub = traffic.combine && n > 1;
+  if (hub) {
+    for (const p of at) edges.push(arrow(p, [cx, cy], { both: true, end: 15 }));
+  } else {
+    const linked = new Set(traffic.links.map(([s, t]) => `${s},${t}`));
+    for (const [s, t] of traffic.links) {
+      const both = linked.has(`${t},${s}`);
+      if (!at[s] || !at[t] || (both && s > t)) continue;
+      edges.push(arrow(at[s], at[t], { both, bend: both ? 0 : n === 2 ? 12 : 6, attrs: { 'data-from': devs[s], 'data-to': devs[t] } }));
+    }
   }
-  const hub = !style.perm && !style.pairs && n > 1;
-  if (hub) for (const p of at) edges.push(arrow(p, [cx, cy], { both: true, end: 15 }));
   return [
     edges,
-    hub && svg('g', { class: 'hub' }, svg('circle', { cx, cy, r: 15 }), svg('text', { x: cx, y: cy + 4 }, style.hub)),
+    hub && svg('g', { class: 'hub' }, svg('circle', { cx, cy, r: 15 }), svg('text', { x: cx, y: cy + 4 }, traffic.combine)),
     devs.map((d, i) =>
       svg('g', { class: 'device', 'data-device': d }, svg('circle', { class: deviceClass(d), cx: at[i][0], cy: at[i][1], r: NODE_R }), svg('text', { x: at[i][0], y: at[i][1] + 4 }, String(d))),
     ),
   ];
 }
 
+// Whether `links` joins every ordered pair of a group of n (then the caption need not list them).
+const everyPair = (links, n) => links.length === n * (n - 1);
+
 /** The picture of collective equation `eqn` (program JSON) run on `mesh` (program JSON form): a <figure class="collective" data-primitive>. */
 export function collectiveFigure(eqn, mesh) {
-  const style = STYLES[eqn.primitive] ?? GENERIC;
+  const traffic = eqn.traffic ?? UNKNOWN;
   const axes = [eqn.params?.axes ?? eqn.params?.axis_name ?? []].flat().filter((a) => mesh.axis_names.includes(a));
   const groups = axisGroups(layoutMesh(mesh), axes);
   const n = groups[0].length;
@@ -106,18 +102,17 @@ export function collectiveFigure(eqn, mesh) {
   const box = 2 * r + 2 * NODE_R + 12;
   const width = Math.max(box * groups.length, 220);
   const height = box + 22;
-  const drawn = groups.map((devs, g) => groupShapes(style, eqn, devs, box * g + box / 2, box / 2, r));
+  const drawn = groups.map((devs, g) => groupShapes(traffic, devs, box * g + box / 2, box / 2, r));
   const types = (eqn.inputs ?? []).map((a) => (a.aval?.str ?? '?').replace(/\{.*\}$/, '')).join(', ');
   const over = axes.length ? axes.join(', ') : 'no axis';
   const head = ` over ${over}: ${groups.length} group${groups.length > 1 ? 's' : ''} of ${n}`;
-  const { traffic } = eqn;
-  const [sends, sendsShort] = traffic ? sentText(traffic) : [];
-  const block = traffic ? ` = ${bytesText(traffic.operand_bytes)} per device` : '';
-  const detail = `${style.how}; block ${types}${block}${traffic ? `; ${sends} (${traffic.algorithm})` : ''}`;
+  const sent = eqn.traffic && sentText(eqn.traffic);
+  const block = sent ? ` = ${bytesText(traffic.operand_bytes)} per device` : '';
+  const detail = `${traffic.computes}; block ${types}${block}${sent ? `; ${sent[0]} (${traffic.algorithm})` : ''}`;
   const summary = `${eqn.primitive}${head}; ${detail}`;
-  const perm = style.perm ? `; pairs ${(eqn.params.perm ?? []).map(([s, t]) => `${s}→${t}`).join(', ')}${groups.length > 1 ? ' (positions in each group)' : ''}` : '';
-  const footer = traffic && svg('text', { class: 'bytes', x: 4, y: height - 6 }, `${bytesText(traffic.operand_bytes)} per device · ${sendsShort}`);
-  const fig = pictureFigure('collective', `${summary}${perm}`, width, height, [drawn, footer], [h('code', { class: 'name' }, eqn.primitive), head, h('br'), h('span', { class: 'note' }, detail)]);
+  const listed = traffic.combine || everyPair(traffic.links, n) ? '' : `; pairs ${traffic.links.map(([s, t]) => `${s}→${t}`).join(', ') || 'none'}${groups.length > 1 ? ' (positions in each group)' : ''}`;
+  const footer = sent && svg('text', { class: 'bytes', x: 4, y: height - 6 }, `${bytesText(traffic.operand_bytes)} per device · ${sent[1]}`);
+  const fig = pictureFigure('collective', `${summary}${listed}`, width, height, [drawn, footer], [h('code', { class: 'name' }, eqn.primitive), head, h('br'), h('span', { class: 'note' }, detail)]);
   fig.dataset.primitive = eqn.primitive;
   return fig;
 }

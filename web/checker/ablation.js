@@ -10,7 +10,7 @@ import { subPrograms } from './jaxpr_query.js';
  * The exported text `text` (jax.export's, as the sandbox sent it) with each
  * equation `select(eqn)` picks, at any depth, computing zeros instead: its
  * one output becomes its first operand times 0, so the equation must give a
- * value of its operand's type (a ppermute, an all_to_all). Returns
+ * value of its operand's type (a ppermute, say). Returns
  * {text, count} (count: how many equations were replaced); throws when an
  * equation picked cannot be replaced so.
  */

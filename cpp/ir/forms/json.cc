@@ -177,7 +177,8 @@ class JsonWriter {
                         std::find(body_.shared.begin(), body_.shared.end(), e.outputs[0]) != body_.shared.end();
     const Traffic t = def.traffic(e.params, in, g->size, shared);
     return ",\"traffic\":{\"algorithm\":" + quoted(t.algorithm) + ",\"operand_bytes\":" +
-           std::to_string(operand_bytes) + ",\"sent\":" + int_list(t.sent) + "}";
+           std::to_string(operand_bytes) + ",\"sent\":" + int_list(t.sent) + ",\"computes\":" + quoted(t.computes) +
+           ",\"combine\":" + quoted(t.combine) + ",\"links\":" + list(t.links, [](const std::pair<int, int>& l) { return int_list({l.first, l.second}); }) + "}";
   }
 
   int counter_ = 0;

@@ -95,10 +95,10 @@ void all_reduce(const DeviceContext& ctx, const Params& p, ReduceOp op, const ch
 }
 
 // What psum / pmax / pmin of these operands move: all_reduce_many of them.
-Traffic reduction_traffic(const std::vector<Aval>& in, int n, bool shared_out) {
+Traffic reduction_traffic(ReduceOp op, const std::vector<Aval>& in, int n, bool shared_out) {
   std::vector<ReduceBuffer> bufs;
   for (const Aval& a : in) bufs.push_back(ReduceBuffer{a.dtype, nullptr, nullptr, num_elements(a.shape)});
-  return all_reduce_traffic(bufs, n, shared_out);
+  return all_reduce_traffic(op, bufs, n, shared_out);
 }
 
 // psum/pmax/pmin take any number of operands (JAX binds one psum for a whole
@@ -169,7 +169,7 @@ std::vector<Atom> Def<Prim::kPsum>::bind(Builder& b, const Params& args, const s
 }
 const Names& Def<Prim::kPsum>::group_axes(const Params& p) { return axes_of(p, kName); }
 Traffic Def<Prim::kPsum>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
-  return reduction_traffic(in, n, shared_out);
+  return reduction_traffic(ReduceOp::kSum, in, n, shared_out);
 }
 
 // pmean
@@ -209,7 +209,7 @@ std::vector<Atom> Def<Prim::kPmax>::bind(Builder& b, const Params& args, const s
 }
 const Names& Def<Prim::kPmax>::group_axes(const Params& p) { return axes_of(p, kName); }
 Traffic Def<Prim::kPmax>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
-  return reduction_traffic(in, n, shared_out);
+  return reduction_traffic(ReduceOp::kMax, in, n, shared_out);
 }
 
 Sample Def<Prim::kPmax>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }
@@ -235,7 +235,7 @@ std::vector<Atom> Def<Prim::kPmin>::bind(Builder& b, const Params& args, const s
 }
 const Names& Def<Prim::kPmin>::group_axes(const Params& p) { return axes_of(p, kName); }
 Traffic Def<Prim::kPmin>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
-  return reduction_traffic(in, n, shared_out);
+  return reduction_traffic(ReduceOp::kMin, in, n, shared_out);
 }
 
 Sample Def<Prim::kPmin>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"axes", Names{"i"}}}}; }

@@ -9,63 +9,9 @@
 
 namespace shardlab::ir {
 
-namespace {
-
-// jax.lax function `name` bound with `args` on `xs`, through the registry.
-std::vector<Atom> bind(Builder& b, const char* name, Params args, const std::vector<Atom>& xs) {
-  return lax_function(name).call(b, args, xs);
-}
-
-Atom bind1(Builder& b, const char* name, Params args, const Atom& x) { return bind(b, name, std::move(args), {x})[0]; }
-
-}  // namespace
-
-std::vector<Atom> psum(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return bind(b, "psum", {{"axis_name", axes}}, xs);
-}
-std::vector<Atom> pmean(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return bind(b, "pmean", {{"axis_name", axes}}, xs);
-}
-std::vector<Atom> pmax(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return bind(b, "pmax", {{"axis_name", axes}}, xs);
-}
-std::vector<Atom> pmin(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes) {
-  return bind(b, "pmin", {{"axis_name", axes}}, xs);
-}
-
-Atom psum(Builder& b, const Atom& x, const AxisNames& axes) { return psum(b, std::vector<Atom>{x}, axes)[0]; }
-Atom pmean(Builder& b, const Atom& x, const AxisNames& axes) { return pmean(b, std::vector<Atom>{x}, axes)[0]; }
-Atom pmax(Builder& b, const Atom& x, const AxisNames& axes) { return pmax(b, std::vector<Atom>{x}, axes)[0]; }
-Atom pmin(Builder& b, const Atom& x, const AxisNames& axes) { return pmin(b, std::vector<Atom>{x}, axes)[0]; }
-
 Atom pvary(Builder& b, const Atom& x, const AxisNames& axes) {
-  return bind1(b, "pcast", {{"axis_name", axes}, {"to", std::string("varying")}}, x);
+  return lax_function("pcast").call(b, {{"axis_name", axes}, {"to", std::string("varying")}}, {x})[0];
 }
-
-Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled) {
-  return bind1(b, "all_gather", {{"axis_name", axes}, {"axis", int64_t{axis}}, {"tiled", tiled}}, x);
-}
-
-Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled) {
-  return bind1(b, "psum_scatter", {{"axis_name", axes}, {"scatter_dimension", int64_t{dim}}, {"tiled", tiled}}, x);
-}
-
-Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm) {
-  IntLists pairs;
-  for (const auto& [src, dst] : perm) pairs.push_back({src, dst});
-  return bind1(b, "ppermute", {{"axis_name", axes}, {"perm", pairs}}, x);
-}
-
-Atom all_to_all(Builder& b, const Atom& x, const AxisNames& axes, int split_axis, int concat_axis, bool tiled) {
-  return bind1(b, "all_to_all",
-               {{"axis_name", axes},
-                {"split_axis", int64_t{split_axis}},
-                {"concat_axis", int64_t{concat_axis}},
-                {"tiled", tiled}},
-               x);
-}
-
-Atom axis_index(Builder& b, const AxisNames& axes) { return bind(b, "axis_index", {{"axis_name", axes}}, {})[0]; }
 
 namespace {
 

@@ -1,6 +1,7 @@
-// The jax.lax parallel functions as C++ calls (each binds its primitive
-// through the registry: the rules live in primitives/parallel.cc), tracing a
-// shard_map, and the one-collective program the device runtime runs.
+// Tracing a shard_map, the one-collective program the device runtime runs,
+// and pvary (which tracing inserts). The jax.lax functions are bound by name
+// through the registry (lax_function); tests call them through
+// tests/cpp/lax_calls.h.
 #pragma once
 
 #include <functional>
@@ -14,34 +15,8 @@ namespace shardlab::ir {
 /// Axis names as jax.lax takes them: one name or several.
 using AxisNames = std::vector<std::string>;
 
-/// jax.lax.psum(x, axes).
-Atom psum(Builder& b, const Atom& x, const AxisNames& axes);
-/// jax.lax.pmean(x, axes): psum(x, axes) / (product of the axis sizes).
-Atom pmean(Builder& b, const Atom& x, const AxisNames& axes);
-/// jax.lax.pmax(x, axes).
-Atom pmax(Builder& b, const Atom& x, const AxisNames& axes);
-/// jax.lax.pmin(x, axes).
-Atom pmin(Builder& b, const Atom& x, const AxisNames& axes);
-/// jax.lax.psum of a tree: one psum equation over all the leaves (one rendezvous of the devices).
-std::vector<Atom> psum(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
-/// jax.lax.pmean of a tree: one psum equation, then a division per leaf.
-std::vector<Atom> pmean(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
-/// jax.lax.pmax of a tree (one equation).
-std::vector<Atom> pmax(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
-/// jax.lax.pmin of a tree (one equation).
-std::vector<Atom> pmin(Builder& b, const std::vector<Atom>& xs, const AxisNames& axes);
 /// jax.lax.pcast(x, axes, to='varying'): x, typed as varying along `axes`.
 Atom pvary(Builder& b, const Atom& x, const AxisNames& axes);
-/// jax.lax.all_gather(x, axes, axis=axis, tiled=tiled).
-Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled);
-/// jax.lax.psum_scatter(x, axes, scatter_dimension=dim, tiled=tiled).
-Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled);
-/// jax.lax.ppermute(x, axes, perm): (source, destination) position pairs.
-Atom ppermute(Builder& b, const Atom& x, const AxisNames& axes, const std::vector<std::pair<int, int>>& perm);
-/// jax.lax.all_to_all(x, axes, split_axis, concat_axis, tiled=tiled).
-Atom all_to_all(Builder& b, const Atom& x, const AxisNames& axes, int split_axis, int concat_axis, bool tiled);
-/// jax.lax.axis_index(axes): this device's position along the axes (major first).
-Atom axis_index(Builder& b, const AxisNames& axes);
 
 /// A shard_map being traced: a builder for its body, nested in the
 /// enclosing one, whose inputs are the blocks of the arguments. Callers

@@ -39,10 +39,14 @@ int gathered_axis(const Shape& in_shape, int axis, bool tiled) {
 Traffic all_gather_traffic(const Shape& in_shape, DType dtype, int n, bool shared_out) {
   const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
   const bool shared = shared_out && n > 1;
-  return {std::string(shared ? "each device writes its block into the group's one result"
-                             : "each device copies every peer's block into its result") +
-              ", " + exchange_path(bytes, shared),
-          std::vector<int64_t>(static_cast<size_t>(n), shared ? bytes : (n - 1) * bytes)};
+  Traffic t;
+  t.algorithm = std::string(shared ? "each device writes its block into the group's one result"
+                                   : "each device copies every peer's block into its result") +
+                ", " + exchange_path(bytes, shared);
+  t.sent.assign(static_cast<size_t>(n), shared ? bytes : (n - 1) * bytes);
+  t.computes = "every device ends with every block";
+  t.links = all_pairs(n);
+  return t;
 }
 
 // Threaded: each device copies every peer's block into its output (or, into a

@@ -59,7 +59,7 @@ std::pair<int64_t, int64_t> reduce_slice(int64_t count, int n, int p) {
 // reads a device's whole block: (n - 1) * b. Slice-parallel, the peers read
 // their slices of its block (b - s for its slice s) and it writes its reduced
 // slice to each of them, (n - 1) * s, or once into a shared result.
-Traffic all_reduce_traffic(const std::vector<ReduceBuffer>& bufs, int n, bool shared_out) {
+Traffic all_reduce_traffic(ReduceOp op, const std::vector<ReduceBuffer>& bufs, int n, bool shared_out) {
   std::vector<std::pair<DType, int64_t>> runs;  // (dtype, elements) of each all_reduce
   if (bufs.size() == 1) {
     runs.emplace_back(bufs[0].dtype, bufs[0].count);
@@ -71,7 +71,13 @@ Traffic all_reduce_traffic(const std::vector<ReduceBuffer>& bufs, int n, bool sh
     }
   }
   const bool shared = shared_out && n > 1;
-  Traffic t{"", std::vector<int64_t>(static_cast<size_t>(n))};
+  Traffic t;
+  t.sent.assign(static_cast<size_t>(n), 0);
+  t.computes = op == ReduceOp::kSum ? "every device ends with the sum of the blocks"
+               : op == ReduceOp::kMax ? "every device ends with the elementwise maximum of the blocks"
+                                      : "every device ends with the elementwise minimum of the blocks";
+  t.combine = op == ReduceOp::kSum ? "+" : op == ReduceOp::kMax ? "max" : "min";
+  t.links = all_pairs(n);
   for (const auto& [dtype, count] : runs) {
     const int64_t bytes = element_bytes(dtype, count);
     const bool whole = staged(bytes) && !shared;

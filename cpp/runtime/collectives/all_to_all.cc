@@ -84,8 +84,12 @@ void copy_chunk(const ChunkViews& v, int from, int to, const void* in, void* out
 // Each peer reads its chunk of a device's block: (n - 1) * b / n.
 Traffic all_to_all_traffic(const Shape& in_shape, DType dtype, int n) {
   const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
-  return {"each device copies its chunk of every peer's block, " + exchange_path(bytes, false),
-          std::vector<int64_t>(static_cast<size_t>(n), (n - 1) * (bytes / n))};
+  Traffic t;
+  t.algorithm = "each device copies its chunk of every peer's block, " + exchange_path(bytes, false);
+  t.sent.assign(static_cast<size_t>(n), (n - 1) * (bytes / n));
+  t.computes = "device i ends with chunk i of every block";
+  t.links = all_pairs(n);
+  return t;
 }
 
 // Threaded: each device pulls its chunk from every peer.

@@ -46,19 +46,25 @@ inline bool staged(int64_t bytes) { return bytes <= kStagingBytes; }
 /// What one call of a collective moves on the threaded runtime (the
 /// Communicator): how, in words, and for each position of its group the
 /// bytes that leave that device, read by peers from its buffers or written
-/// by it into theirs (or into the group's one shared result). Each family's
-/// file computes it beside its algorithm, from the rules the algorithm runs
-/// by; the program JSON carries it per collective equation (the page draws
-/// it; a cost analysis can read it). `shared_out`: the result is one buffer
+/// by it into theirs (or into the group's one shared result), and who reads
+/// from whom. Each family's file computes it beside its algorithm, from the
+/// rules the algorithm runs by; the program JSON carries it per collective
+/// equation (the page draws it from that alone; a cost analysis can read it). `shared_out`: the result is one buffer
 /// the whole group writes (how the executor stores a large replicated
 /// result, ir::shared_output_group).
 struct Traffic {
   std::string algorithm;      ///< how the data moves, and the exchange's path
   std::vector<int64_t> sent;  ///< bytes, by position in the group
+  std::string computes;       ///< what the group ends with, in words
+  std::string combine;        ///< the operator combining the blocks ("+", "max", "min"); empty when none is
+  Permutation links;          ///< (source, destination) positions whose data moves between them
 };
 
-/// all_reduce_many(bufs) over a group of n (a psum, pmax or pmin).
-Traffic all_reduce_traffic(const std::vector<ReduceBuffer>& bufs, int n, bool shared_out);
+/// Every ordered pair of distinct positions in a group of n: the links of an exchange where each device reads from every peer.
+Permutation all_pairs(int n);
+
+/// all_reduce_many(op, bufs) over a group of n (a psum, pmax or pmin).
+Traffic all_reduce_traffic(ReduceOp op, const std::vector<ReduceBuffer>& bufs, int n, bool shared_out);
 /// all_gather of a block of `in_shape` over a group of n.
 Traffic all_gather_traffic(const Shape& in_shape, DType dtype, int n, bool shared_out);
 /// psum_scatter of a block of `in_shape` over a group of n.

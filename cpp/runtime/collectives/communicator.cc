@@ -34,6 +34,14 @@ std::string exchange_path(int64_t bytes, bool shared_out) {
                                                                                : "read in place (two barriers)";
 }
 
+Permutation all_pairs(int n) {
+  Permutation links;
+  for (int s = 0; s < n; ++s)
+    for (int d = 0; d < n; ++d)
+      if (s != d) links.emplace_back(s, d);
+  return links;
+}
+
 int64_t element_bytes(DType dtype, int64_t count) {
   switch (dtype) {  // a new dtype states its size here (-Wswitch)
     case DType::kFloat32:

@@ -29,10 +29,15 @@ void check_permutation(const Permutation& perm, int n, const std::string& axes_l
 // copies locally; one that sends nothing moves nothing).
 Traffic ppermute_traffic(int64_t count, DType dtype, int n, const Permutation& perm) {
   const int64_t bytes = element_bytes(dtype, count);
-  Traffic t{"each device copies the block of the peer that sends to it, " + exchange_path(bytes, false),
-            std::vector<int64_t>(static_cast<size_t>(n))};
-  for (const auto& [s, d] : perm)
-    if (s != d && s >= 0 && s < n) t.sent[s] += bytes;
+  Traffic t;
+  t.algorithm = "each device copies the block of the peer that sends to it, " + exchange_path(bytes, false);
+  t.sent.assign(static_cast<size_t>(n), 0);
+  t.computes = "each destination ends with its source's block (zeros where none sends)";
+  for (const auto& [s, d] : perm) {
+    if (s == d || s < 0 || s >= n) continue;
+    t.sent[s] += bytes;
+    t.links.emplace_back(s, d);
+  }
   return t;
 }
 

@@ -32,8 +32,13 @@ Shape reduce_scatter_shape(const Shape& in, int n, int dim, bool tiled) {
 // Each peer reads its chunk of a device's block: (n - 1) * b / n.
 Traffic reduce_scatter_traffic(const Shape& in_shape, DType dtype, int n) {
   const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
-  return {"each device sums its chunk of every peer's block, " + exchange_path(bytes, false),
-          std::vector<int64_t>(static_cast<size_t>(n), (n - 1) * (bytes / n))};
+  Traffic t;
+  t.algorithm = "each device sums its chunk of every peer's block, " + exchange_path(bytes, false);
+  t.sent.assign(static_cast<size_t>(n), (n - 1) * (bytes / n));
+  t.computes = "device i ends with chunk i of the sum of the blocks";
+  t.combine = "+";
+  t.links = all_pairs(n);
+  return t;
 }
 
 // Threaded: the input is [pre, n, L]; each device sums the [pre, L] slab at

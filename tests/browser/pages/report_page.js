@@ -23,7 +23,7 @@ const program = {
         in_specs: [[X, null]],
         out_specs: [[X, null]],
         // collective: true and its traffic, as the core's JSON gives a psum.
-        jaxpr: { eqns: [{ primitive: 'psum', collective: true, traffic: { algorithm: X, operand_bytes: 128, sent: Array(8).fill(896) }, inputs: [{ name: X, aval }], params: { axes: [X] } }] },
+        jaxpr: { eqns: [{ primitive: 'psum', collective: true, traffic: { algorithm: X, operand_bytes: 128, sent: Array(8).fill(896), computes: X, combine: X, links: [] }, inputs: [{ name: X, aval }], params: { axes: [X] } }] },
       },
     },
   ],

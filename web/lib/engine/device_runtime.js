@@ -185,12 +185,11 @@ export class DeviceRuntime {
   /**
    * Runs one jax.lax function on every device's block of `array`, as the
    * body of a shard_map would; resolves to an array laid out by `outSpec`.
-   * `desc` is {op, axisName, checkVma, ...} with op one of jax.lax's names
-   * (psum, pmean, pmax, pmin, all_gather, psum_scatter, ppermute,
-   * all_to_all, axis_index, pcast) and its other keys jax.lax's arguments
-   * in camelCase (axis, scatterDimension, tiled, perm, splitAxis,
-   * concatAxis, to), as the core's registry names them. It is a program
-   * like any other: a shard_map whose body is that one function.
+   * `desc` is {op, axisName, checkVma, ...} with op the jax.lax name of
+   * one of the core registry's parallel functions (laxFunctions(): psum,
+   * ppermute, pcast, ...) and its other keys that function's arguments in
+   * camelCase (perm, tiled, to, ...), as the registry names them. It is a
+   * program like any other: a shard_map whose body is that one function.
    */
   async collective(mesh, array, desc, outSpec) {
     const program = this.collectiveProgram(mesh, array, desc, outSpec);
