@@ -38,3 +38,16 @@ test("as a static option or a primitive's parameter it is its number", async () 
   expect(Array.from(await sl.np.pad(x, 1, { constantValues: sl.weakFloat(7) }).data())).toEqual([7, 1, 2, 7]);
   expect(() => sl.weakFloat('2')).toThrow(/weakFloat: expected a number, got string/);
 });
+
+test("constructors type a scalar as jnp does: full of 2 is int32, of true bool, of weakFloat(2) float32; arange of a weak float is float32", async () => {
+  expect(sl.np.full([2], 2).dtype).toBe('int32');
+  expect(sl.np.full([2], true).dtype).toBe('bool');
+  expect(sl.np.full([2], 2.5).dtype).toBe('float32');
+  expect(sl.np.full([2], sl.weakFloat(2)).dtype).toBe('float32');
+  expect(sl.np.full([2], 2, 'float32').dtype).toBe('float32');
+  expect(sl.np.arange(5).dtype).toBe('int32');
+  const a = sl.np.arange(0, 3, sl.weakFloat(1));
+  expect(a.dtype).toBe('float32');
+  expect(Array.from(await a.data())).toEqual([0, 1, 2]);
+  expect(sl.np.linspace(sl.weakFloat(0), 1, 3).shape).toEqual([3]);
+});

@@ -15,5 +15,6 @@ print("Python ints:", jnp.power(4, 3).dtype, jnp.power(4, 3).tolist(), (u + 1).d
 print("jit of a * 2.0:", jax.jit(lambda a: a * 2.0)(i).dtype, jax.jit(lambda a, s: a * s)(i, 3.0).dtype)
 print("where and clip:", jnp.where(i > 1, i, 0.0).dtype, jnp.clip(jnp.arange(4), 1.0, 2.0).tolist())
 print("constructors:", jnp.arange(5.0).dtype, jnp.full((2,), 2.0).dtype, jnp.full((2,), 2).dtype, jnp.array(2.0).dtype)
+print("more constructors:", jnp.arange(0, 5, 1.0).dtype, jnp.arange(0, 2.5).dtype, jnp.full((2,), True).dtype, jnp.full((2,), 2, dtype=jnp.float32).dtype)
 print(jax.make_jaxpr(lambda x: x * 2.0)(1.0))
 print(jax.make_jaxpr(lambda x: jnp.power(x, 3))(jnp.float32(2.0)))

@@ -7,7 +7,7 @@ import { ValueError } from '../../errors.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
-import { WeakFloat } from './weak_float.js';
+import { isScalar, WeakFloat } from './weak_float.js';
 
 /** {dtype, shape, weak} of an operand; weak for JS numbers and WeakFloats. */
 export function avalOf(x, fn) {
@@ -40,7 +40,7 @@ export function traced(t, x, fn) {
   const root = t.root;
   let arr = x;
   if (!(x instanceof DArray)) {
-    if (typeof x === 'number' || typeof x === 'boolean' || x instanceof WeakFloat) return literalTracer(t, x, avalOf(x, fn).dtype);
+    if (isScalar(x)) return literalTracer(t, x, avalOf(x, fn).dtype);
     arr = array(x);
   }
   if (!root.consts) {

@@ -5,6 +5,7 @@
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
+import { isScalar, WeakFloat } from '../core/weak_float.js';
 import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
 import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth } from './helpers.js';
@@ -421,9 +422,9 @@ const fullOfArray = defop('full', 1, (value, shape, dtype) => {
   const v = traced(traceFor('full'), value, 'np.full');
   return broadcastTo(asDtype(v, dtype ?? v.dtype), shape);
 });
-/** An array of `shape` filled with `value` (a number, or an array broadcast to `shape`). */
+/** An array of `shape` filled with `value` (a scalar, of its own dtype unless `dtype` is given, as jnp.full; or an array broadcast to `shape`). */
 export const full = (shape, value, dtype) =>
-  typeof value === 'number' || typeof value === 'boolean' ? fullOfScalar(shape, value, dtype) : fullOfArray(value, shape, dtype);
+  isScalar(value) ? fullOfScalar(shape, value, dtype ?? avalOf(value, 'np.full').dtype) : fullOfArray(value, shape, dtype);
 /** Zeros of `shape`. */
 export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }));
 /** Ones of `shape`. */
@@ -439,12 +440,15 @@ export const onesLike = defop('onesLike', 1, (x) => {
   return full(a.shape, 1, a.dtype);
 });
 
-/** np.arange(stop) or np.arange(start, stop, step, dtype): int32 for integer arguments, else float32 (or `dtype`). */
-export const arange = defop('arange', 0, (a, b, step = 1, dtype = undefined) => {
+/** np.arange(stop) or np.arange(start, stop, step, dtype): int32 when every argument is an int (a WeakFloat is a float, whatever its value), else float32 (or `dtype`). */
+export const arange = (a, b, step, dtype) => {
+  const ints = [a, b, step].every((v) => v === undefined || v === null || (Number.isInteger(v) && !(v instanceof WeakFloat)));
+  return arangeOf(a, b, step, dtype ?? (ints ? 'int32' : 'float32'));
+};
+const arangeOf = defop('arange', 0, (a, b, step, dtype) => {
   const [start, stop] = b === undefined || b === null ? [0, a] : [a, b];
   step ??= 1;
   const n = Math.max(0, Math.ceil((stop - start) / step));
-  dtype ??= [start, stop, step].every(Number.isInteger) ? 'int32' : 'float32';
   if (!isDimension(n)) {
     throw new ValueError(`np.arange: start=${quote(start)}, stop=${quote(stop)}, step=${quote(step)} give ${n} elements; give finite numbers and a non-zero step`);
   }

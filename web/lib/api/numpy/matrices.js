@@ -11,7 +11,7 @@ import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.j
 import { add, broadcastTo, concatenate, divide, equal, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
 import { take } from './indexing.js';
 import { defop } from '../core/op.js';
-import { WeakFloat } from '../core/weak_float.js';
+import { isScalar } from '../core/weak_float.js';
 import { broadcastShapes, traced, traceFor } from '../core/operands.js';
 import { checkShape, quote } from '../core/shape.js';
 
@@ -75,7 +75,6 @@ export const identity = defop('identity', 0, (n, dtype = 'float32') => eye(n, nu
 export const linspace = (start, stop, num = 50, options = {}) =>
   isScalar(start) && isScalar(stop) ? linspaceOfNumbers(start, stop, num, options) : linspaceOfArrays(start, stop, num, options);
 
-const isScalar = (v) => typeof v === 'number' || v instanceof WeakFloat;
 
 const checkNum = (num) => {
   if (!Number.isInteger(num) || num < 0) throw new ValueError(`np.linspace: num is ${quote(num)}; it must be a non-negative integer`);
