@@ -35,7 +35,7 @@ describe('an array past the device memory is a ResourceError, and the runtime st
     const cases = [
       ['np.zeros', () => np.zeros(FOUR_GIB)],
       ['np.ones', () => np.ones(FOUR_GIB)],
-      ['np.full', () => np.full(FOUR_GIB, 7)],
+      ['np.full', () => np.full(FOUR_GIB, 7.5)],
       ['np.broadcastTo', () => np.broadcastTo(1.5, FOUR_GIB)],
       ['lax.broadcastInDim', () => lax.broadcastInDim(1.5, FOUR_GIB, [])],
     ];

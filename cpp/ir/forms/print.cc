@@ -63,12 +63,13 @@ class Printer {
     for (size_t i = 0; i < p.outvars.size(); ++i) tail << (i ? ", " : "") << atom(p.outvars[i], names);
     tail << (p.outvars.size() == 1 ? ",)" : ")") << " }";
 
-    if (p.eqns.size() <= 1) {
-      std::string one_line = head.str();
-      for (const std::string& e : eqns) one_line += " " + e;
-      one_line += " " + tail.str();
-      if (one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
-    }
+    // JAX prints a program as one group: on one line, its equations joined
+    // by "; ", when that fits in 80 columns (its pretty printer's width),
+    // else one equation per line.
+    std::string one_line = head.str();
+    for (size_t i = 0; i < eqns.size(); ++i) one_line += (i ? "; " : " ") + eqns[i];
+    one_line += " " + tail.str();
+    if (one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
     std::string text = head.str() + "\n";
     // Lines are counted as they are written (counting the text again for each equation would be quadratic).
     int lines = 1;

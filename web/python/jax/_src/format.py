@@ -21,34 +21,60 @@ def _f32_repr(v):
     return repr(target)
 
 
+def _scientific(text):
+    """The decimal `text` in scientific notation with exactly its significant digits (none lost or added)."""
+    digits = text.lstrip("-").partition("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return f"{float(text):.{max(len(digits), 1) - 1}e}"
+
+
 def _float_texts(values):
-    finite = [abs(v) for v in values if v == v and abs(v) != float("inf")]
-    nonzero = [v for v in finite if v != 0]
-    big = max(finite, default=0.0)
-    small = min(nonzero, default=0.0)
-    scientific = big >= 1e16 or (nonzero and (small < 1e-4 or big / small > 1e3))
+    """numpy's FloatingFormat (floatmode 'maxprec', sign '-'): every element at
+    the fewest digits that read back as its float32, padded to the widest;
+    scientific when the largest magnitude is 1e8 or more, the smallest nonzero
+    under 1e-4, or their ratio over 1000, with as many fraction digits as the
+    element needing most (so 1.0000500e-04 beside 1.0000005e-06)."""
+    finite = [v for v in values if v == v and abs(v) != float("inf")]
+    nonzero = [abs(v) for v in finite if v != 0]
+    big, small = max(nonzero, default=0.0), min(nonzero, default=0.0)
+    scientific = bool(nonzero) and (big >= 1e8 or small < 1e-4 or big / small > 1e3)
     if scientific:
-        texts = []
-        for v in values:
+        parts = {}
+        for v in finite:
+            mant, _, exp = _scientific(_f32_repr(v)).partition("e")
+            whole, _, frac = mant.partition(".")
+            parts[v] = (whole, frac.rstrip("0"), int(exp))
+        digits = max((len(f) for _, f, _ in parts.values()), default=0)
+        exp_width = max((len(str(abs(e))) for _, _, e in parts.values()), default=2)
+        left = max((len(w) for w, _, _ in parts.values()), default=1)
+        right = 1 + digits + 2 + max(exp_width, 2)
+
+        def text(v):
+            whole, frac, exp = parts[v]
+            return f"{whole.rjust(left)}.{frac.ljust(digits, '0')}e{'-' if exp < 0 else '+'}{abs(exp):0{max(exp_width, 2)}d}"
+    else:
+        parts = {}
+        for v in finite:
             s = _f32_repr(v)
-            if s in ("nan", "inf", "-inf"):
-                texts.append(s)
-                continue
-            mant, _, exp = f"{float(s):e}".partition("e")
-            mant = mant.rstrip("0")
-            texts.append(f"{mant}e{int(exp):+03d}")
-        return texts
-    texts = []
+            if "e" in s:  # shortest text in exponent form: write it out positionally
+                s = f"{float(s):f}".rstrip("0")
+            whole, _, frac = s.partition(".")
+            parts[v] = (whole, frac)
+        left = max((len(w) for w, _ in parts.values()), default=1)
+        digits = max((len(f) for _, f in parts.values()), default=0)
+        right = 1 + digits
+
+        def text(v):
+            whole, frac = parts[v]
+            return f"{whole.rjust(left)}.{frac.ljust(digits)}"
+    if len(finite) < len(values):  # nan and inf take the width too, right-aligned
+        left = max(left, 3 + any(v == float("-inf") for v in values) - right)
+    out = []
     for v in values:
-        s = _f32_repr(v)
-        if "e" in s:  # shortest text in exponent form: write it out positionally
-            s = f"{float(s):f}".rstrip("0")
-        elif s not in ("nan", "inf", "-inf") and "." not in s:
-            s += "."
-        texts.append(s)
-    # Pad the fractions to one width, as numpy aligns the decimal points.
-    frac = max((len(t.partition(".")[2]) for t in texts if "." in t), default=0)
-    return [t + " " * (frac - len(t.partition(".")[2])) if "." in t else t for t in texts]
+        if v != v or abs(v) == float("inf"):
+            out.append(("nan" if v != v else "inf" if v > 0 else "-inf").rjust(left + right))
+        else:
+            out.append(text(v).rjust(left + right))
+    return out
 
 
 def _texts(values, dtype):
@@ -59,39 +85,73 @@ def _texts(values, dtype):
     return _float_texts(values)
 
 
-def array_text(values, shape, dtype, sep, prefix):
-    """The nested-list text of flat row-major `values` of `shape`, elements
-    separated by `sep` (', ' for repr, ' ' for str), continuation lines
-    indented to follow `prefix`."""
+_LINE_WIDTH = 75  # numpy's default linewidth
+
+
+def array_text(values, shape, dtype, sep, prefix, suffix=""):
+    """numpy's array2string of flat row-major `values` of `shape`: elements
+    separated by `sep` (', ' for repr, ' ' for str), a row wrapped before it
+    passes 75 columns (less `suffix`, the text that follows), continuation
+    lines indented to follow `prefix`, an array of over 1000 elements
+    summarized by its first and last 3 items on each axis."""
     summarize = len(values) > _THRESHOLD
-    texts = _texts(values, dtype)
-    width = max((len(t) for t in texts), default=0)
-    texts = [t.rjust(width) for t in texts]
     strides = [1] * len(shape)
     for d in range(len(shape) - 2, -1, -1):
         strides[d] = strides[d + 1] * shape[d + 1]
 
-    def build(dim, offset, indent):
+    def shown(dim):
+        # The indices of axis `dim` printed: all, or the first and last 3 around None ("...").
+        n = shape[dim]
+        return list(range(_EDGE)) + [None] + list(range(n - _EDGE, n)) if summarize and n > 2 * _EDGE else list(range(n))
+
+    # The elements printed, formatted together (numpy formats a summarized array by its shown items alone).
+    offsets = [0]
+    for dim in range(len(shape)):
+        offsets = [o + i * strides[dim] for o in offsets for i in shown(dim) if i is not None]
+    formatted = _texts([values[o] for o in offsets], dtype)
+    width = max((len(t) for t in formatted), default=0)
+    texts = {o: t.rjust(width) for o, t in zip(offsets, formatted)}
+    line_width = _LINE_WIDTH - len(suffix)
+
+    def extend(out, line, word, limit, indent):
+        # numpy's _extendLine: wrap when the word would pass the limit, unless the line holds only its indent.
+        if len(line) + len(word) > limit and len(line) > len(indent):
+            out += line.rstrip() + "\n"
+            line = indent
+        return out, line + word
+
+    def build(dim, offset, indent, room):
         if dim == len(shape):
             return texts[offset]
-        n = shape[dim]
-        idx = list(range(n))
-        if summarize and n > 2 * _EDGE:
-            idx = list(range(_EDGE)) + [None] + list(range(n - _EDGE, n))
-        parts = ["..." if i is None else build(dim + 1, offset + i * strides[dim], indent + " ") for i in idx]
+        idx = shown(dim)
+        inner = indent + " "
         if dim == len(shape) - 1:
-            return "[" + sep.join(parts) + "]"
-        joiner = sep.rstrip() + "\n" * (len(shape) - dim - 1) + indent + " "
-        return "[" + joiner.join(parts) + "]"
+            out, line = "", indent
+            limit = room - max(len(sep.rstrip()), 1)
+            for k, i in enumerate(idx):
+                word = "..." if i is None else build(dim + 1, offset + i * strides[dim], inner, room - 1)
+                out, line = extend(out, line, word, limit, indent)
+                if k < len(idx) - 1:
+                    line += sep
+            out += line
+        else:
+            joiner = sep.rstrip() + "\n" * (len(shape) - dim - 1)
+            rows = [indent + ("..." if i is None else build(dim + 1, offset + i * strides[dim], inner, room - 1)) for i in idx]
+            out = joiner.join(rows)
+        return "[" + out[len(indent):] + "]"
 
-    return build(0, 0, " " * len(prefix))
+    return build(0, 0, " " * (len(prefix) + 1), line_width)
 
 
 def array_repr(values, shape, dtype):
-    """repr of a concrete array: Array([...], dtype=float32)."""
-    if not shape:
-        return f"Array({_texts(values, dtype)[0].strip()}, dtype={dtype})"
-    return f"Array({array_text(values, shape, dtype, ', ', 'Array(')}, dtype={dtype})"
+    """repr of a concrete array as JAX's Array.__repr__: Array([...], dtype=float32), an empty one with its shape."""
+    dtype_text = f"dtype={dtype}"
+    if 0 in shape:
+        return f"Array([], shape={tuple(shape)}, {dtype_text})"
+    text = array_text(values, shape, dtype, ", ", "Array(", ",") if shape else _texts(values, dtype)[0].strip()
+    last = len(text) - text.rfind("\n") + 1
+    gap = " " * len("Array(") if last + len(dtype_text) + 2 > _LINE_WIDTH else " "
+    return f"Array({text},{gap}{dtype_text})"
 
 
 def array_str(values, shape, dtype):

@@ -1,0 +1,24 @@
+# Arrays print as JAX prints them: numpy's array2string (floatmode 'maxprec',
+# linewidth 75) inside JAX's Array repr. Each expected line is what JAX 0.11
+# with numpy prints: scientific when the largest magnitude is 1e8 or more,
+# the smallest nonzero under 1e-4 or their ratio over 1000, every element with
+# the digits of the one needing most (jnp.expm1's docstring:
+# 1.0000500e-04 beside 1.0000005e-06); rows wrapped at 75 columns with the
+# continuation under the first element; a summarized array formatted by the
+# items it shows; an empty array with its shape; a short program on one line.
+import jax
+import jax.numpy as jnp
+
+print(repr(jnp.array([1.00005e-4, 1.0000005e-6, 2e-10])))
+print(repr(jnp.array([0.0, 0.0, 1.0, 3.4028235e38, 2.0, -3.4028235e38])))
+print(repr(jnp.float32(3.4028235e38)), repr(jnp.float32(1e8)), repr(jnp.float32(1e7)))
+print(repr(jnp.array([1.0, -2.5, jnp.nan, -jnp.inf])))
+print(repr(jnp.arange(30.0)))
+print(jnp.arange(30.0))
+print(repr(jnp.arange(40)))
+print(repr(jnp.arange(2000.0) + 0.5))
+print(jnp.arange(3000.0).reshape(3, 1000))
+print(repr(jnp.zeros((0, 3))))
+print(repr(jnp.arange(24.0).reshape(2, 3, 4)))
+print(jax.make_jaxpr(lambda x: jnp.sin(jnp.cos(x)))(3.0))
+print(jax.make_jaxpr(lambda x: jnp.sin(jnp.cos(x)) * x + x / 2.0 - jnp.tanh(x))(3.0))
