@@ -22,3 +22,12 @@ print(repr(jnp.zeros((0, 3))))
 print(repr(jnp.arange(24.0).reshape(2, 3, 4)))
 print(jax.make_jaxpr(lambda x: jnp.sin(jnp.cos(x)))(3.0))
 print(jax.make_jaxpr(lambda x: jnp.sin(jnp.cos(x)) * x + x / 2.0 - jnp.tanh(x))(3.0))
+# numpy's print options (jnp.printoptions is numpy's): at most `precision`
+# fraction digits (8 by default), suppress keeping small values positional,
+# restored after the with block (the docstrings of jnp.cos and jnp.sinh).
+x = jnp.array([0.785398, 1.5707964, 2.3561945, 2.6179938])
+with jnp.printoptions(precision=3, suppress=True):
+    print(jnp.cos(x))
+    print(repr(jnp.array([[-3.6268604, 10.017875, 74.20321], [0.0, -1.1752012, 27.28992]])))
+print(jnp.array([0.00012345678, 0.1]))
+print(jnp.get_printoptions()["precision"], jnp.get_printoptions()["suppress"])

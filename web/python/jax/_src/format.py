@@ -1,10 +1,44 @@
 """Array text as JAX shows it (numpy's array2string): Array([1. , 2.5], dtype=float32)
-for repr, [1.  2.5] for str. Formatting only: the values come from the devices."""
+for repr, [1.  2.5] for str, under numpy's print options (jnp.printoptions).
+Formatting only: the values come from the devices."""
 
+import contextlib
 import struct
 
-_EDGE = 3  # items shown at each end of a summarized axis
-_THRESHOLD = 1000  # more elements than this are summarized, as numpy does
+# numpy's print options that apply here, with numpy's defaults: fraction digits at most,
+# elements past which an array is summarized, items shown at each end then, columns, and
+# whether small numbers stay positional (printed as 0 at the precision) instead of scientific.
+_DEFAULTS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 75, "suppress": False}
+_options = dict(_DEFAULTS)
+
+
+def get_printoptions():
+    """jnp.get_printoptions (numpy's): the print options in force."""
+    return dict(_options)
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, suppress=None):
+    """jnp.set_printoptions (numpy's): sets the given print options; the others keep their values."""
+    given = {"precision": precision, "threshold": threshold, "edgeitems": edgeitems, "linewidth": linewidth}
+    for name, value in given.items():
+        if value is not None:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"set_printoptions: {name} must be a non-negative int, got {value!r}")
+            _options[name] = value
+    if suppress is not None:
+        _options["suppress"] = bool(suppress)
+
+
+@contextlib.contextmanager
+def printoptions(**options):
+    """jnp.printoptions (numpy's): the print options set for the `with` block, restored after it."""
+    saved = dict(_options)
+    try:
+        set_printoptions(**options)
+        yield get_printoptions()
+    finally:
+        _options.clear()
+        _options.update(saved)
 
 
 def _f32_repr(v):
@@ -36,11 +70,15 @@ def _float_texts(values):
     finite = [v for v in values if v == v and abs(v) != float("inf")]
     nonzero = [abs(v) for v in finite if v != 0]
     big, small = max(nonzero, default=0.0), min(nonzero, default=0.0)
-    scientific = bool(nonzero) and (big >= 1e8 or small < 1e-4 or big / small > 1e3)
+    precision, suppress = _options["precision"], _options["suppress"]
+    scientific = bool(nonzero) and (big >= 1e8 or (not suppress and (small < 1e-4 or big / small > 1e3)))
     if scientific:
         parts = {}
         for v in finite:
-            mant, _, exp = _scientific(_f32_repr(v)).partition("e")
+            text = _scientific(_f32_repr(v))
+            if len(text.partition("e")[0].partition(".")[2]) > precision:  # too many digits: rounded to the precision
+                text = f"{v:.{precision}e}"
+            mant, _, exp = text.partition("e")
             whole, _, frac = mant.partition(".")
             parts[v] = (whole, frac.rstrip("0"), int(exp))
         digits = max((len(f) for _, f, _ in parts.values()), default=0)
@@ -56,8 +94,11 @@ def _float_texts(values):
         for v in finite:
             s = _f32_repr(v)
             if "e" in s:  # shortest text in exponent form: write it out positionally
-                s = f"{float(s):f}".rstrip("0")
+                s = f"{float(s):.{precision + 1}f}"
+            if len(s.partition(".")[2]) > precision:  # too many digits: rounded to the precision
+                s = f"{v:.{precision}f}"
             whole, _, frac = s.partition(".")
+            frac = frac.rstrip("0")
             parts[v] = (whole, frac)
         left = max((len(w) for w, _ in parts.values()), default=1)
         digits = max((len(f) for _, f in parts.values()), default=0)
@@ -85,16 +126,14 @@ def _texts(values, dtype):
     return _float_texts(values)
 
 
-_LINE_WIDTH = 75  # numpy's default linewidth
-
-
 def array_text(values, shape, dtype, sep, prefix, suffix=""):
     """numpy's array2string of flat row-major `values` of `shape`: elements
     separated by `sep` (', ' for repr, ' ' for str), a row wrapped before it
-    passes 75 columns (less `suffix`, the text that follows), continuation
-    lines indented to follow `prefix`, an array of over 1000 elements
-    summarized by its first and last 3 items on each axis."""
-    summarize = len(values) > _THRESHOLD
+    passes the linewidth (less `suffix`, the text that follows), continuation
+    lines indented to follow `prefix`, an array of more elements than the
+    threshold summarized by its first and last edgeitems on each axis."""
+    summarize = len(values) > _options["threshold"]
+    edge = _options["edgeitems"]
     strides = [1] * len(shape)
     for d in range(len(shape) - 2, -1, -1):
         strides[d] = strides[d + 1] * shape[d + 1]
@@ -102,7 +141,7 @@ def array_text(values, shape, dtype, sep, prefix, suffix=""):
     def shown(dim):
         # The indices of axis `dim` printed: all, or the first and last 3 around None ("...").
         n = shape[dim]
-        return list(range(_EDGE)) + [None] + list(range(n - _EDGE, n)) if summarize and n > 2 * _EDGE else list(range(n))
+        return list(range(edge)) + [None] + list(range(n - edge, n)) if summarize and n > 2 * edge else list(range(n))
 
     # The elements printed, formatted together (numpy formats a summarized array by its shown items alone).
     offsets = [0]
@@ -111,7 +150,7 @@ def array_text(values, shape, dtype, sep, prefix, suffix=""):
     formatted = _texts([values[o] for o in offsets], dtype)
     width = max((len(t) for t in formatted), default=0)
     texts = {o: t.rjust(width) for o, t in zip(offsets, formatted)}
-    line_width = _LINE_WIDTH - len(suffix)
+    line_width = _options["linewidth"] - len(suffix)
 
     def extend(out, line, word, limit, indent):
         # numpy's _extendLine: wrap when the word would pass the limit, unless the line holds only its indent.
@@ -150,7 +189,7 @@ def array_repr(values, shape, dtype):
         return f"Array([], shape={tuple(shape)}, {dtype_text})"
     text = array_text(values, shape, dtype, ", ", "Array(", ",") if shape else _texts(values, dtype)[0].strip()
     last = len(text) - text.rfind("\n") + 1
-    gap = " " * len("Array(") if last + len(dtype_text) + 2 > _LINE_WIDTH else " "
+    gap = " " * len("Array(") if last + len(dtype_text) + 2 > _options["linewidth"] else " "
     return f"Array({text},{gap}{dtype_text})"
 
 

@@ -1,6 +1,6 @@
 """jax.numpy's functions: ShardLab's JS `np` under JAX's names (the table in
 jax/_src/table.py), with the ones Python shapes itself (nonzero's tuple,
-where), its dtypes and array constructors."""
+where), its dtypes, array constructors and print options."""
 
 import math as _math
 
@@ -8,6 +8,7 @@ from . import table as _table
 from .api import array, asarray
 from .array import Array as ndarray
 from .dtypes import bool_, dtype, float32, int32, uint32
+from .format import get_printoptions, printoptions, set_printoptions
 
 _FUNCTIONS = _table.functions("numpy")
 globals().update(_FUNCTIONS)
@@ -33,4 +34,4 @@ inf = float("inf")
 nan = float("nan")
 newaxis = None
 
-__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})
+__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})
