@@ -79,7 +79,7 @@ def main(root, version):
             if not doc:
                 continue
             examples = [
-                {"source": e.source, "want": e.want, "line": e.lineno, "options": options(e)}
+                {"source": e.source, "want": e.want, "exc_msg": e.exc_msg, "line": e.lineno, "options": options(e)}
                 for e in parser.get_examples(doc)
             ]
             if examples:

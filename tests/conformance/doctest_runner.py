@@ -90,7 +90,7 @@ def run(text):
             examples = []
             for e in fact["examples"]:
                 options = {flags[o[1:]]: o[0] == "+" for o in e["options"]}
-                examples.append(doctest.Example(e["source"], e["want"], lineno=e["line"], options=options))
+                examples.append(doctest.Example(e["source"], e["want"], e.get("exc_msg"), lineno=e["line"], options=options))
             runner = _Runner()
             runner.run(doctest.DocTest(examples, _namespace(fact, documented), fact["name"], fact["source"], 0, None), out=lambda s: None, clear_globs=True)
             record["examples"] = runner.outcomes

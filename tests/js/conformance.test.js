@@ -25,8 +25,10 @@ test("docs/conformance.md is this run's report (its totals and every difference)
   expect(doc).toBe(withTotals(doc, records));
 });
 
-test("the comparison is JAX doctests': whitespace normalized, a float matching to the precision it is written with, nothing else", async () => {
+test("the comparison is JAX doctests': whitespace normalized, a float matching to the precision it is written with, an exception by its class, nothing else", async () => {
   const example = (source, want) => ({ source: `${source}\n`, want: `${want}\n`, line: 0, options: [] });
+  // An expected exception, its message's detail ignored as JAX's docstrings ask (+IGNORE_EXCEPTION_DETAIL): only its class must match.
+  const raises = (source, message) => ({ ...example(source, `Traceback (most recent call last):\n  ...\n${message}`), exc_msg: `${message}\n`, options: ['+IGNORE_EXCEPTION_DETAIL'] });
   const facts = [
     [example('print(0.30000001)', '0.3'), true],
     [example('print(0.36)', '0.3'), false],
@@ -35,6 +37,8 @@ test("the comparison is JAX doctests': whitespace normalized, a float matching t
     [example("print('x')", 'y'), false],
     [example('print(3)', '3.0'), false],
     [example('jnp.add(1.5, 2)', 'Array(3.5, dtype=float32)'), true],
+    [raises('jnp.squeeze(jnp.zeros((3, 1)), axis=0)', 'ValueError: other words'), true],
+    [raises('jnp.squeeze(jnp.zeros((3, 1)), axis=0)', 'TypeError: other words'), false],
   ];
   const text = JSON.stringify(facts.map(([e], i) => ({ name: 'jax.numpy.add', defined: 'add', source: 'test', jax: '0', examples: [{ ...e, line: i }] })));
   const got = (await runDocstrings(text)).map((r) => r.examples[0].passed);

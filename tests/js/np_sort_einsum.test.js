@@ -99,6 +99,11 @@ test('einsum against loops: products, batches, traces, diagonals, outer products
   expect(() => np.einsum('ij,jk', sl.array(a))).toThrow("np.einsum: subscripts \"ij,jk\" name 2 operand(s), but 1 were given");
   expect(() => np.einsum('ij->k', sl.array(a))).toThrow("np.einsum: output subscript 'k' does not appear in the inputs");
   expect(() => np.einsum('ij,jk', sl.array(a), sl.array(a))).toThrow("np.einsum: subscript 'j' has size 2 in one operand and 3 in operand 1");
+  // numpy's sublist form: operands each followed by its dimensions as integers, then the output's
+  close(await np.einsum(sl.array(b), [0, 1, 2], sl.array(c), [2, 3], [0, 1, 3]).tolist(), einsumRef('xij,jk->xik', [b, c]), 'sublists', 1e-5);
+  close(await np.einsum(sl.array(a), [1, 0]).tolist(), einsumRef('ji->ij', [a]), 'implicit sublists', 1e-6);
+  close(await np.einsum(sl.array(b), ['...', 0, 1], sl.array(c), [1, 30], ['...', 0, 30]).tolist(), einsumRef('xij,jk->xik', [b, c]), 'ellipsis and a capital', 1e-5);
+  expect(() => np.einsum(sl.array(a), [0, 52])).toThrow("np.einsum: the sublist of operand 0 holds 52; a dimension is an integer from 0 to 51, or '...'");
   // the gradient of a trace is the identity
   const g = await sl.grad((v) => np.einsum('ii', v))(sl.array([[1, 2], [3, 4]]));
   expect(await g.tolist()).toEqual([[1, 0], [0, 1]]);

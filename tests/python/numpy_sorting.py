@@ -9,6 +9,7 @@ print("sort", jnp.sort(x).tolist(), jnp.argsort(x).tolist(), jnp.argsort(x, desc
 m = jnp.array([[1.0, 2.0], [3.0, 4.0]])
 print("einsum", jnp.einsum("ij,jk->ik", m, m).tolist(), jnp.einsum("ii", m).item(), jnp.einsum("ij->j", m).tolist())
 print("einsum batch", jnp.einsum("bi,bi->b", m, m).tolist(), jnp.einsum("i,j", jnp.array([1.0, 2.0]), jnp.array([3.0, 4.0])).tolist())
+print("einsum sublists", jnp.einsum(m, (0, 1), m, (1, 2), (0, 2)).tolist(), jnp.einsum(m, (0, 0)).item(), jnp.einsum(m, (..., 0), (...,)).tolist())
 print("norm", jnp.linalg.norm(jnp.array([3.0, 4.0])).item(), jnp.linalg.norm(m, ord=1).item(), jnp.linalg.norm(m, ord=jnp.inf).item(), jnp.linalg.norm(m, axis=1).tolist()[1] ** 2)
 print("prod", jnp.prod(m).item(), jnp.prod(m, axis=1).tolist(), jnp.cumprod(jnp.array([1, 2, 3, 4])).tolist())
 print("initial", jnp.max(jnp.array([1.0, 2.0]), initial=5.0).item(), jnp.sum(jnp.array([1, 2]), initial=10).item())

@@ -53,3 +53,22 @@ for shape in ((4,), (2,)):
     small = jax.make_mesh(shape, ("i",), axis_types=(jax.sharding.AxisType.Auto,))
     f = jax.shard_map(lambda v: v * 2 + jax.lax.axis_index("i"), mesh=small, in_specs=P("i"), out_specs=P("i"))
     print("shard_map on", shape[0], "devices", f(jnp.arange(8.0)).tolist())
+# static_argnames holds however the argument is passed, and static_argnums by
+# keyword too (JAX infers each from the other through the signature: the
+# jax.jit docstring's g gives [0, 1, 256, 6561] for n=3 passed by position).
+@jax.jit(static_argnames=["n"])
+def g(x, n):
+    for _ in range(n):
+        x = x**2
+    return x
+print("static by name, passed by position:", g(jnp.arange(4), 3).tolist(), g(jnp.arange(4), n=1).tolist())
+h = jax.jit(lambda x, n: x * n if n > 1 else x, static_argnums=(1,))
+print("static by position, passed by name:", h(jnp.arange(3), n=3).tolist())
+# tree.map's other trees have the first's structure as a prefix (the
+# jax.tree.map docstring), and a mismatch is JAX's ValueError.
+print("tree.map prefix:", jax.tree.map(lambda x, y: [x] + y, [5, 6], [[7, 9], [1, 2]]))
+for other in ([1, 2, 3], (1, 2)):
+    try:
+        jax.tree.map(lambda x, y: x, [1, 2], other)
+    except ValueError as e:
+        print("ValueError:", e)

@@ -125,12 +125,39 @@ function einsumTraced(subscripts, operands) {
   return perm.every((p, i) => p === i) ? acc : transpose(acc, perm);
 }
 
+// numpy's second form, einsum(op0, sublist0, op1, sublist1, ..., [sublistOut]),
+// as the first: each sublist's integers name dimensions (0-25 as 'a'-'z',
+// 26-51 as 'A'-'Z'), '...' the ellipsis. Returns [subscripts, operands].
+function fromSublists(args) {
+  const labels = (sublist, which) => {
+    if (!Array.isArray(sublist)) throw new ValueError(`np.einsum: ${which} must be a list of integers (and '...'), got ${typeof sublist}`);
+    return sublist
+      .map((d) => {
+        if (d === '...') return '...';
+        if (!Number.isInteger(d) || d < 0 || d > 51) throw new ValueError(`np.einsum: ${which} holds ${JSON.stringify(d)}; a dimension is an integer from 0 to 51, or '...'`);
+        return String.fromCharCode(d < 26 ? 97 + d : 39 + d);
+      })
+      .join('');
+  };
+  const operands = [];
+  const inputs = [];
+  for (let i = 0; i + 1 < args.length; i += 2) {
+    operands.push(args[i]);
+    inputs.push(labels(args[i + 1], `the sublist of operand ${i / 2}`));
+  }
+  const output = args.length % 2 ? `->${labels(args[args.length - 1], 'the output sublist')}` : '';
+  return [inputs.join(',') + output, operands];
+}
+
 /**
  * np.einsum(subscripts, ...operands): Einstein summation, e.g. 'ij,jk->ik',
  * 'bij,bjk->bik', 'ii->i', 'ii', 'i,i', '...ij,...jk'; without '->' the
- * output is the labels appearing once, in alphabetical order.
+ * output is the labels appearing once, in alphabetical order. Or numpy's
+ * other form, np.einsum(x, [0, 1], y, [1, 2], [0, 2]): operands each followed
+ * by its dimensions as integers, then optionally the output's.
  */
-export function einsum(subscripts, ...operands) {
+export function einsum(first, ...rest) {
+  const [subscripts, operands] = typeof first === 'string' ? [first, rest] : fromSublists([first, ...rest]);
   if (currentTrace()) return einsumTraced(subscripts, operands);
   return runEager(`einsum|${staticKey(subscripts)}`, (...xs) => einsumTraced(subscripts, xs), operands);
 }

@@ -5,6 +5,7 @@ dicts, None) come back as they went in."""
 
 import contextlib
 import functools
+import inspect
 import weakref
 
 from . import dtypes, pytree
@@ -119,8 +120,7 @@ class _Jit:
         self._fun = fun
         self._in_shardings = in_shardings
         self._out_shardings = out_shardings
-        self._static_argnums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
-        self._static_argnames = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames)
+        self._static_argnums, self._static_argnames = _static_arguments(fun, static_argnums, static_argnames)
         self._jits = {}  # (static values, in-tree) -> (js jit, its callback, its output treedefs' proxies)
         functools.update_wrapper(self, fun)
 
@@ -170,6 +170,25 @@ class _Jit:
         raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")
 
 
+def _static_arguments(fun, argnums, argnames):
+    """(static_argnums, static_argnames) as JAX infers them: given only one,
+    the other comes from fun's signature (its positional-or-keyword
+    parameters), so a static argument is static however it is passed."""
+    argnums = () if argnums is None else (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    given_names = argnames is not None
+    argnames = () if argnames is None else (argnames,) if isinstance(argnames, str) else tuple(argnames)
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):  # no signature (a builtin): nothing to infer
+        return argnums, argnames
+    either = [(i, p.name) for i, p in enumerate(params) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    if not given_names:
+        argnames = tuple(name for i, name in either if i in argnums)
+    elif not argnums:
+        argnums = tuple(i for i, name in either if name in argnames)
+    return argnums, argnames
+
+
 def _placed(tree, shardings, what):
     """tree's arrays device_put as `shardings` says: one sharding for all, or one per element of a tuple or list."""
     from .sharding import NamedSharding
@@ -184,7 +203,7 @@ def _placed(tree, shardings, what):
     )
 
 
-def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=(), in_shardings=None, out_shardings=None,
+def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=(), in_shardings=None, out_shardings=None,
         **unsupported):
     """jax.jit(fun, static_argnums=..., static_argnames=..., in_shardings=..., out_shardings=...); a decorator too."""
     if unsupported:

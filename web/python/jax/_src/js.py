@@ -34,6 +34,8 @@ def to_js_value(v):
         return None  # pyodide passes None as undefined
     if v is None:
         return jsnull
+    if v is Ellipsis:
+        return "..."  # the JS API's spelling (einsum's sublists)
     if hasattr(v, "__js__"):  # PartitionSpec (a tuple), Mesh, NamedSharding, ShapeDtypeStruct
         return v.__js__()
     if isinstance(v, (tuple, list)):

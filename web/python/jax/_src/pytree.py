@@ -134,17 +134,35 @@ def tree_structure(tree, is_leaf=None):
 
 
 def tree_map(f, tree, *rest, is_leaf=None):
-    """jax.tree_util.tree_map: f over the leaves of `tree` and the matching leaves of `rest`."""
+    """jax.tree_util.tree_map: f over the leaves of `tree` and the matching parts of `rest` (each a tree with `tree`'s structure as a prefix: a leaf of `tree` may match a whole subtree)."""
     leaves, treedef = tree_flatten(tree, is_leaf)
-    others = [_leaves_like(treedef, r, "tree_map") for r in rest]
+    others = [flatten_up_to(treedef, r) for r in rest]
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others)])
 
 
-def _leaves_like(treedef, tree, what):
-    leaves, other = tree_flatten(tree)
-    if other != treedef:
-        raise ValueError(f"{what}: tree structures differ: {treedef} and {other}")
-    return leaves
+def flatten_up_to(treedef, tree):
+    """The parts of `tree` at the leaves of `treedef` (JAX's PyTreeDef.flatten_up_to): `tree` must have
+    treedef's nodes down to them; a ValueError as JAX words it names the first node that differs."""
+    out = []
+
+    def walk(d, x):
+        if d.children is None:
+            out.append(x)
+            return
+        node = _node_of(x)
+        kind = d.node.__name__
+        if node is None or type(x) is not d.node:
+            raise ValueError(f"Expected {kind}, got {x!r}.")
+        children, aux = node[0](x)
+        if len(children) != len(d.children):
+            raise ValueError(f"{kind.capitalize()} arity mismatch: {len(children)} != {len(d.children)}; {kind}: {x!r}.")
+        if repr(aux) != repr(d.aux):
+            raise ValueError(f"{kind.capitalize()} key mismatch; expected keys: {d.aux!r}; {kind}: {x!r}.")
+        for c, sub in zip(children, d.children):
+            walk(sub, c)
+
+    walk(treedef, tree)
+    return out
 
 
 def broadcast_prefix(prefix, tree, is_prefix_leaf, what):
