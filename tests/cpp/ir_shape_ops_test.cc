@@ -57,7 +57,10 @@ TEST(BroadcastInDim, ValuesMatchTheDefinitionAtHigherRanks) {
                                          {{3}, {2, 3, 4}, {1}},
                                          {{2, 3}, {2, 4, 3, 1}, {0, 2}},
                                          {{1, 1}, {3, 2}, {0, 1}},
-                                         {{5}, {0, 5}, {1}}}) {
+                                         {{5}, {0, 5}, {1}},
+                                         // JAX 0.11: dimensions in any order, transposing the operand
+                                         {{2, 3}, {3, 2}, {1, 0}},
+                                         {{2, 1, 3}, {4, 3, 2}, {2, 0, 1}}}) {
     std::vector<float> x(static_cast<size_t>(num_elements(c.x)));
     for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i + 1);
     const auto got = evaluate([&](Builder& b, auto in) { return broadcast_in_dim(b, in[0], c.out, c.dims); },
@@ -82,6 +85,9 @@ TEST(BroadcastInDim, TransposeSumsTheRepeatedDimensions) {
   check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {2, 3, 4}, {0, 2}); }, f32({2, 1}));
   check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {5}, {}); }, f32({}));
   check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {2, 3}, {0, 1}); }, f32({2, 3}));
+  check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {3, 4, 2}, {2, 0}); }, f32({2, 3}));
+  check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {3, 4, 2}, {2, 0}); }, f32({2, 1}));
+  check_transpose([](Builder& b, auto in) { return broadcast_in_dim(b, in[0], {3, 5, 2, 4}, {3, 0, 2}); }, f32({4, 3, 2}));
 }
 
 TEST(BroadcastInDim, Errors) {
@@ -96,6 +102,9 @@ TEST(BroadcastInDim, Errors) {
               broadcast_in_dim(b, x, {3, 4}, {});
             }).find("has 0 entries but the operand"),
             std::string::npos);
+  const Atom m = b.input(f32({3, 3}));
+  EXPECT_EQ(testing::error_message([&] { broadcast_in_dim(b, m, {3, 3}, {1, 1}); }),
+            "broadcast_in_dim: broadcast_dimensions [1,1] must be distinct dimensions of the output shape [3,3]");
 }
 
 TEST(Reshape, ValuesAndErrors) {

@@ -47,6 +47,33 @@ test('diagonal and trace at every offset of a rectangular matrix, and their grad
   expect(await g.tolist()).toEqual(each(4, 3, (i, j) => (j === i + 1 ? 1 : 0)));
 });
 
+test("diagonal and trace of a 3-D array over any two axes, as numpy's loops define them (the other axes first, the diagonal last)", async () => {
+  const shape = [2, 3, 4];
+  const at = (i, j, k) => i * 12 + j * 4 + k; // np.arange(24).reshape(2, 3, 4)
+  const x = np.reshape(np.arange(24), shape);
+  for (const [a1, a2] of [[0, 1], [1, 2], [2, 0], [-1, -2]]) {
+    const [p, q] = [(a1 + 3) % 3, (a2 + 3) % 3];
+    const other = [0, 1, 2].find((d) => d !== p && d !== q);
+    for (const k of [-2, 0, 1]) {
+      const want = [];
+      for (let o = 0; o < shape[other]; o++) {
+        const row = [];
+        for (let d = 0; d < shape[p]; d++) {
+          if (d + k < 0 || d + k >= shape[q]) continue;
+          const idx = [];
+          [idx[other], idx[p], idx[q]] = [o, d, d + k];
+          row.push(at(...idx));
+        }
+        want.push(row);
+      }
+      expect(await np.diagonal(x, k, a1, a2).tolist(), `diagonal offset ${k} axes ${a1}, ${a2}`).toEqual(want);
+      expect(await np.trace(x, k, a1, a2).tolist()).toEqual(want.map((r) => r.reduce((s, v) => s + v, 0)));
+    }
+  }
+  expect(() => np.diagonal(x, 0, 1, -2)).toThrow('np.diagonal: axis1 and axis2 are both 1; they must be different axes');
+  expect(() => np.diagonal(np.arange(3))).toThrow('np.diagonal: needs an array of at least 2 dimensions, got i32[3]');
+});
+
 test('swapaxes, moveaxis, hstack, vstack, outer and inner against loops', async () => {
   const x = np.reshape(np.arange(24), [2, 3, 4]);
   expect(np.swapaxes(x, 0, -1).shape).toEqual([4, 3, 2]);
@@ -72,6 +99,9 @@ test('tile, repeat, kron and diag against index arithmetic; any and all', async 
   expect(await np.tile(sl.array([1, 2]), [2, 1]).tolist()).toEqual([[1, 2], [1, 2]]);
   expect(await np.repeat(sl.array(A), 2, 0).tolist()).toEqual(each(4, 2, (i, j) => A[Math.floor(i / 2)][j]));
   expect(await np.repeat(sl.array(A), 3).tolist()).toEqual(A.flat().flatMap((v) => [v, v, v]));
+  // Counts as a concrete array are read (the result's shape depends on them); an array where a static argument goes is a named error.
+  expect(await np.repeat(sl.array(A), sl.array([1, 0]), 0).tolist()).toEqual([A[0]]);
+  expect(() => np.full([2], 1, sl.array([1]))).toThrow('full: argument 3 is an array, but it is a static argument: give a number, a list of numbers or a string');
   expect(() => np.repeat(sl.array(A), [1, 2])).toThrow(/np.repeat: repeats has 2 entries; give one non-negative integer per element/);
   const B = [[0, 1, 2], [3, 4, 5]];
   expect(await np.kron(sl.array(A), sl.array(B)).tolist()).toEqual(each(4, 6, (i, j) => A[Math.floor(i / 2)][Math.floor(j / 3)] * B[i % 2][j % 3]));

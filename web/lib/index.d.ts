@@ -444,8 +444,8 @@ export const np: NpFunctions & {
   triu: (m: V, k?: number) => V;
   identity: (n: number, dtype?: DType) => V;
   linspace: (start: number, stop: number, num?: number, options?: { endpoint?: boolean; dtype?: DType }) => V;
-  diagonal: (a: V, offset?: number) => V;
-  trace: (a: V, offset?: number) => V;
+  diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
+  trace: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   swapaxes: (a: V, axis1: number, axis2: number) => V;
   moveaxis: (a: V, source: number | number[], destination: number | number[]) => V;
   hstack: (arrays: V[]) => V;

@@ -1,6 +1,7 @@
 #include "ir/primitives/shape_ops.h"
 
 #include <algorithm>
+#include <numeric>
 #include <cstring>
 
 #include "ir/transforms/batching.h"
@@ -31,10 +32,13 @@ std::vector<Aval> Def<Prim::kBroadcastInDim>::shape(const Params& p, const std::
   if (dims.size() != x.shape.size())
     fail(ErrorKind::kShape, kName, ": broadcast_dimensions ", shape_str(dims), " has ", dims.size(),
          " entries but the operand ", x.str(), " has rank ", x.shape.size());
+  // As JAX 0.11: any distinct output dimensions, in any order (an order
+  // that is not increasing also transposes the operand).
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] < 0 || dims[i] >= static_cast<int64_t>(out.size()) || (i > 0 && dims[i] <= dims[i - 1]))
+    if (dims[i] < 0 || dims[i] >= static_cast<int64_t>(out.size()) ||
+        std::find(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(i), dims[i]) != dims.begin() + static_cast<std::ptrdiff_t>(i))
       fail(ErrorKind::kShape, kName, ": broadcast_dimensions ", shape_str(dims),
-           " must be strictly increasing dimensions of the output shape ", shape_str(out));
+           " must be distinct dimensions of the output shape ", shape_str(out));
     if (x.shape[i] != 1 && x.shape[i] != out[dims[i]])
       fail(ErrorKind::kShape, kName, ": operand dimension ", i, " of ", x.str(), " has size ", x.shape[i],
            " but output dimension ", dims[i], " of ", shape_str(out), " has size ", out[dims[i]],
@@ -93,13 +97,24 @@ std::vector<MaybeAtom> Def<Prim::kBroadcastInDim>::transpose(Builder& b, const P
   const auto& dims = param<std::vector<int64_t>>(p, "broadcast_dimensions", kName);
   // Sum over the output dimensions that repeat the operand: new ones, and
   // operand dimensions of size 1 that were stretched.
-  std::vector<int64_t> summed;
+  // The dimensions kept come out in output order; `kept` lists their
+  // operand dimensions so, and a transpose puts them in the operand's order.
+  std::vector<int64_t> summed, kept;
   for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d) {
     size_t i = 0;
     while (i < dims.size() && dims[i] != d) ++i;
-    if (i == dims.size() || (x[0].aval.shape[i] == 1 && out[d] != 1)) summed.push_back(d);
+    if (i == dims.size() || (x[0].aval.shape[i] == 1 && out[d] != 1))
+      summed.push_back(d);
+    else
+      kept.push_back(static_cast<int64_t>(i));
   }
   Atom r = summed.empty() ? *cts[0] : reduce_sum(b, *cts[0], summed);
+  if (!std::is_sorted(kept.begin(), kept.end())) {
+    std::vector<int64_t> perm(kept.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t c) { return kept[a] < kept[c]; });
+    r = ir::transpose(b, r, perm);
+  }
   if (r.aval.shape != x[0].aval.shape) r = reshape(b, r, x[0].aval.shape);
   return {r};
 }

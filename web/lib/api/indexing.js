@@ -8,7 +8,7 @@
 // array, an integer, a strided slice's positions, a slice's start.
 
 import { IndexError, NonConcreteBooleanIndexError, ShapeError, ValueError } from '../errors.js';
-import { array, DArray } from './core/array.js';
+import { array, concreteValues, DArray, flatValues } from './core/array.js';
 import { avalOf, broadcastShapes, describeValue, literalTracer, traced, traceFor } from './core/operands.js';
 import { staticKey } from './core/op.js';
 import { runEager } from './core/run.js';
@@ -99,21 +99,6 @@ function integral(e) {
   return flat.length && flat.every((v) => Number.isInteger(v)) ? array(e, { dtype: 'int32' }) : e;
 }
 
-/**
- * The elements of a concrete array (a DArray or JS data), for an operation
- * whose result's shape depends on them; an array still being computed must
- * be awaited first (the shape is needed now).
- */
-export function concreteValues(x, fn) {
-  if (!(x instanceof DArray)) return flatValues(x);
-  try {
-    return Array.from(x.dataSync());
-  } catch (e) {
-    if (!(e instanceof ValueError)) throw e;
-    throw new ValueError(`${fn}: the result's shape depends on the values of an array still being computed; await x.blockUntilReady() first`);
-  }
-}
-
 // The positions of a concrete boolean mask's true entries: one int32 array per dimension.
 function nonzero(mask, shape, fn) {
   const flat = concreteValues(mask, fn);
@@ -130,10 +115,6 @@ function nonzero(mask, shape, fn) {
   return out.map((positions) => Int32Array.from(positions));
 }
 
-function flatValues(x) {
-  if (ArrayBuffer.isView(x)) return Array.from(x);
-  return Array.isArray(x) ? x.flatMap(flatValues) : [x];
-}
 
 // The index with '...' replaced by full slices and full slices appended for
 // the dimensions it leaves out: one entry per dimension, plus the new axes.

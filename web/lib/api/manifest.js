@@ -129,8 +129,8 @@ numpy  tri              np.tri               N, M=None, k=0, dtype=None
 numpy  tril             np.tril              m, k=0
 numpy  triu             np.triu              m, k=0
 numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True}, *, {dtype=None}
-numpy  diagonal         np.diagonal          a, offset=0
-numpy  trace            np.trace             a, offset=0
+numpy  diagonal         np.diagonal          a, offset=0, axis1=0, axis2=1
+numpy  trace            np.trace             a, offset=0, axis1=0, axis2=1
 numpy  swapaxes         np.swapaxes          a, axis1, axis2
 numpy  moveaxis         np.moveaxis          a, source, destination
 numpy  hstack           np.hstack            tup

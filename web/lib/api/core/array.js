@@ -272,3 +272,23 @@ export function reshard(x, sharding) {
   return new DArray({ dtype: x.dtype, shape: x.shape }, sharding, handle);
 }
 
+/**
+ * The elements of a concrete array (a DArray or JS data), for an operation
+ * whose result's shape depends on them; an array still being computed must
+ * be awaited first (the shape is needed now).
+ */
+export function concreteValues(x, fn) {
+  if (!(x instanceof DArray)) return flatValues(x);
+  try {
+    return Array.from(x.dataSync());
+  } catch (e) {
+    if (!(e instanceof ValueError)) throw e;
+    throw new ValueError(`${fn}: the result's shape depends on the values of an array still being computed; await x.blockUntilReady() first`);
+  }
+}
+
+/** The numbers of JS data (a number, nested arrays of them or a typed array), flat in row-major order. */
+export function flatValues(x) {
+  if (ArrayBuffer.isView(x)) return Array.from(x);
+  return Array.isArray(x) ? x.flatMap(flatValues) : [x];
+}

@@ -4,6 +4,8 @@
 
 import { currentTrace } from './state.js';
 import { runEager } from './run.js';
+import { ArrayBase } from './tracer.js';
+import { ValueError } from '../../errors.js';
 import { plainStatic } from './weak_float.js';
 
 /**
@@ -24,6 +26,8 @@ export function defop(name, arrays, impl) {
     if (currentTrace()) return impl(...args.slice(0, arrays), ...args.slice(arrays).map(plainStatic));
     const dynamic = args.slice(0, arrays);
     const statics = args.slice(arrays).map(plainStatic);
+    const array = statics.findIndex((s) => s instanceof ArrayBase);
+    if (array >= 0) throw new ValueError(`${name}: argument ${arrays + array + 1} is an array, but it is a static argument: give a number, a list of numbers or a string`);
     return runEager(`${name}|${staticKey(statics)}`, (...xs) => impl(...xs, ...statics), dynamic);
   };
   Object.defineProperty(f, 'name', { value: name });

@@ -10,6 +10,7 @@ import { dotGeneral, slice } from '../lax/index.js';
 import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.js';
 import { add, broadcastTo, concatenate, divide, equal, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
 import { take } from './indexing.js';
+import { concreteValues, DArray } from '../core/array.js';
 import { defop } from '../core/op.js';
 import { isScalar } from '../core/weak_float.js';
 import { broadcastShapes, traced, traceFor } from '../core/operands.js';
@@ -103,23 +104,28 @@ const linspaceOfArrays = defop('linspace', 2, (start, stop, num, { endpoint = tr
 });
 
 /**
- * np.diagonal(a, offset): the elements a[i, i + offset] of a 2-D array
- * (offset > 0 above the main diagonal), as a 1-D array.
+ * np.diagonal(a, offset, axis1, axis2): the elements a[..., i, i + offset]
+ * of the 2-D planes of axes axis1 and axis2 (offset > 0 above the main
+ * diagonal); as numpy, the other axes first, the diagonal last.
  */
-export const diagonal = defop('diagonal', 1, (a, offset = 0) => {
+export const diagonal = defop('diagonal', 1, (a, offset = 0, axis1 = 0, axis2 = 1) => {
   checkOffset(offset, 'np.diagonal');
-  const v = valueOf(a, 'np.diagonal');
-  if (v.ndim !== 2) throw new ShapeError(`np.diagonal: needs a 2-D array, got ${v.aval}`);
-  const [n, m] = v.shape;
+  const x = valueOf(a, 'np.diagonal');
+  if (x.ndim < 2) throw new ShapeError(`np.diagonal: needs an array of at least 2 dimensions, got ${x.aval}`);
+  const [i, j] = [normAxis(axis1, x.ndim, 'np.diagonal'), normAxis(axis2, x.ndim, 'np.diagonal')];
+  if (i === j) throw new ValueError(`np.diagonal: axis1 and axis2 are both ${i}; they must be different axes`);
+  // The plane's axes last, axis1 then axis2: v[..., n, m].
+  const v = transpose(x, [...x.shape.keys()].filter((k) => k !== i && k !== j).concat([i, j]));
+  const [n, m] = v.shape.slice(-2);
   // Each row (column, below the main diagonal) keeps its one diagonal element; the sum picks it.
   const picked = where(eye(n, m, offset, 'bool'), v, zerosLike(v));
   const len = Math.max(0, offset >= 0 ? Math.min(n, m - offset) : Math.min(m, n + offset));
-  const sums = sum(picked, offset >= 0 ? 1 : 0);
-  return slice(sums, [0], [len]);
+  const sums = sum(picked, v.ndim - (offset >= 0 ? 1 : 2));
+  return slice(sums, sums.shape.map(() => 0), [...sums.shape.slice(0, -1), len]);
 });
 
-/** np.trace(a, offset): the sum of a 2-D array's diagonal at `offset`. */
-export const trace = defop('trace', 1, (a, offset = 0) => sum(diagonal(a, offset)));
+/** np.trace(a, offset, axis1, axis2): the sums of the diagonals at `offset` of the planes of axes axis1 and axis2. */
+export const trace = defop('trace', 1, (a, offset = 0, axis1 = 0, axis2 = 1) => sum(diagonal(a, offset, axis1, axis2), -1));
 
 /** np.swapaxes(a, axis1, axis2): a with the two axes exchanged (a transpose). */
 export const swapaxes = defop('swapaxes', 1, (a, axis1, axis2) => {
@@ -244,9 +250,11 @@ export const tile = defop('tile', 1, (a, reps) => {
 /**
  * np.repeat(a, repeats, axis): each element repeated `repeats` times along
  * `axis` (of the flattened array when null): one count for all (a broadcast
- * and a reshape) or a JS array of one count per element (a gather).
+ * and a reshape) or one count per element (a gather): a list, or a
+ * concrete array, read as JAX concretizes it (the counts fix the shape).
  */
-export const repeat = defop('repeat', 1, (a, repeats, axis = null) => {
+export const repeat = (a, repeats, axis = null) => repeatBy(a, repeats instanceof DArray ? concreteValues(repeats, 'np.repeat') : repeats, axis);
+const repeatBy = defop('repeat', 1, (a, repeats, axis) => {
   let v = valueOf(a, 'np.repeat');
   if (axis === null) v = reshape(v, [v.size]);
   const d = axis === null ? 0 : normAxis(axis, v.ndim, 'np.repeat');
@@ -259,7 +267,7 @@ export const repeat = defop('repeat', 1, (a, repeats, axis = null) => {
     return take(v, counts.flatMap((r, i) => Array(r).fill(i)), { axis: d, mode: 'clip' });
   }
   if (!Number.isInteger(counts) || counts < 0) {
-    throw new ValueError(`np.repeat: repeats is ${quote(repeats)}; give a non-negative integer or a JS array of them (static counts; a traced array is not supported)`);
+    throw new ValueError(`np.repeat: repeats is ${quote(repeats)}; give a non-negative integer, or a list or concrete array of them (the counts fix the result's shape, so a traced array is not supported)`);
   }
   const widened = [...v.shape.slice(0, d + 1), 1, ...v.shape.slice(d + 1)];
   const spread = broadcastTo(reshape(v, widened), widened.map((s, i) => (i === d + 1 ? counts : s)));

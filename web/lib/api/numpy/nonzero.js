@@ -4,7 +4,8 @@
 // the nonzero elements, the rest filled with fillValue.
 
 import { ConcretizationError, ValueError } from '../../errors.js';
-import { concreteValues, updateItem } from '../indexing.js';
+import { updateItem } from '../indexing.js';
+import { concreteValues } from '../core/array.js';
 import { asDtype, selectWhere } from './helpers.js';
 import { cumsum, full, notEqual, reshape, subtract } from './math.js';
 import { avalOf, traced, traceFor } from '../core/operands.js';

@@ -277,6 +277,18 @@ class Array:
         """jnp.dot(self, other)."""
         return _np().dot(self, other)
 
+    def swapaxes(self, axis1, axis2):
+        """jnp.swapaxes(self, axis1, axis2)."""
+        return _np().swapaxes(self, axis1, axis2)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        """jnp.diagonal(self, offset, axis1, axis2)."""
+        return _np().diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1):
+        """jnp.trace(self, offset, axis1, axis2)."""
+        return _np().trace(self, offset, axis1, axis2)
+
     def clip(self, min=None, max=None):
         """jnp.clip(self, min, max)."""
         return _np().clip(self, min, max)
