@@ -1,5 +1,8 @@
-// npm start: runs each collective on the 8 device threads of the wasm module
-// and prints what every device holds before and after.
+// npm start -- --devices: every jax.lax parallel function in the core's
+// registry (laxFunctions()) run on the 8 device threads of the wasm module,
+// printing what every device holds before and after, and in words what the
+// group computes (the program JSON's traffic). No collective is named here:
+// a new one in the registry is demonstrated with no line of its own.
 import { loadDevices } from '../web/lib/index.js';
 
 const rt = await loadDevices();
@@ -8,45 +11,45 @@ const fmt = (a) => `[${Array.from(a, (v) => (Number.isInteger(v) ? v : v.toFixed
 function show(title, array, note = '') {
   console.log(`\n${title}${note ? `  (${note})` : ''}`);
   console.log(`  global ${array.dtype()}${JSON.stringify(array.shape())} ${array.spec()}`);
-  for (let d = 0; d < 8; d++) console.log(`  device ${d}: ${fmt(rt.block(array, d))}`);
+  for (let d = 0; d < rt.devices; d++) console.log(`  device ${d}: ${fmt(rt.block(array, d))}`);
 }
 
-const mesh = rt.mesh([8], ['data']);
-console.log(`ShardLab device runtime: ${rt.devices} device threads, ${mesh.toString()}`);
-const x = rt.put(mesh, Float32Array.from({ length: 16 }, (_, i) => i), [16], ['data']);
-show('x = arange(16), split over data', x);
+const n = rt.devices;
+const mesh = rt.mesh([n], ['data']);
+console.log(`ShardLab device runtime: ${n} device threads, ${mesh.toString()}`);
+const x = rt.put(mesh, Float32Array.from({ length: n * n }, (_, i) => i), [n * n], ['data']);
+show(`x = arange(${n * n}), split over data: a block of ${n} on each device`, x);
 
-const run = async (desc, outSpec, note, input = x) => {
-  const y = await rt.collective(mesh, input, desc, outSpec);
-  const args = Object.entries(desc)
-    .filter(([k]) => k !== 'op')
-    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-    .join(', ');
-  show(`${desc.op}(${input === x ? "x" : "v"}, ${args})`, y, note);
+// A value for each required argument, by its type in the registry: the axis,
+// axis 0 of the block (which every split and concatenation divides), a ring
+// for a permutation; an argument of another type leaves the function out.
+// tiled=True where a function takes it, so each result keeps the block's rank.
+const example = { 'list of axis names': 'data', int: 0, 'list of int lists': Array.from({ length: n }, (_, i) => [i, (i + 1) % n]) };
+const camel = (s) => s.replace(/_(\w)/g, (_, c) => c.toUpperCase());
+
+// What the group computes, from the collective equation's traffic in the
+// program's JSON (named by its primitive when the function is made of others,
+// as pmean is of a psum).
+function computes(program, f) {
+  const find = (p) => p.eqns.flatMap((e) => (e.traffic ? [e] : Object.values(e.params ?? {}).filter((v) => v?.eqns).flatMap(find)));
+  const [eqn] = find(JSON.parse(program.toJSON()));
+  if (!eqn) return '';
+  return eqn.primitive === f.primitive ? eqn.traffic.computes : `its ${eqn.primitive}: ${eqn.traffic.computes}`;
+}
+
+for (const f of rt.traces.laxFunctions()) {
+  const required = f.args.filter((a) => !a.optional);
+  if (required.some((a) => !(a.type in example))) continue;
+  const tiled = f.args.some((a) => a.name === 'tiled');
+  const desc = { op: f.name, checkVma: false, ...Object.fromEntries(required.map((a) => [camel(a.name), example[a.type]])), ...(tiled && { tiled: true }) };
+  const args = [...required.slice(1).map((a) => `${a.name}=${JSON.stringify(example[a.type])}`), ...(tiled ? ['tiled=True'] : [])];
+  const program = rt.collectiveProgram(mesh, x, desc, ['data']);
+  const note = computes(program, f);
+  program.delete();
+  // Laid out along data (check_vma=False), so each device's own result shows, replicated or not.
+  const y = await rt.collective(mesh, x, desc, ['data']);
+  show(`${f.name}(${[...(f.takesOperands ? ['x'] : []), "'data'", ...args].join(', ')})`, y, note);
   y.delete();
-};
-
-await run({ op: 'psum', axisName: 'data' }, [], 'every device holds the sum of the 8 blocks');
-await run({ op: 'pmean', axisName: 'data' }, [], 'psum / 8');
-await run({ op: 'pmax', axisName: 'data' }, []);
-await run({ op: 'pmin', axisName: 'data' }, []);
-// all_gather's result is typed varying along its axis (as in JAX), so laying it out replicated needs checkVma: false.
-await run({ op: 'all_gather', axisName: 'data', tiled: true, checkVma: false }, [], 'every device holds all of x');
-await run({ op: 'all_gather', axisName: 'data', axis: 0, checkVma: false }, [], 'stacked: a new axis of size 8');
-await run({ op: 'ppermute', axisName: 'data', perm: Array.from({ length: 8 }, (_, i) => [i, (i + 1) % 8]) }, ['data'], 'a ring shift');
-await run({ op: 'ppermute', axisName: 'data', perm: [[0, 1], [2, 3]] }, ['data'], 'a partial permutation: devices that receive nothing get zeros');
-await run({ op: 'axis_index', axisName: 'data' }, ['data']);
-
-const v = rt.put(mesh, Float32Array.from({ length: 64 }, (_, i) => i % 8), [64], ['data']);
-show('v = arange(64) % 8, split over data (every block is [0..7])', v);
-await run({ op: 'psum_scatter', axisName: 'data', tiled: true }, ['data'], 'device d gets element d of the sum: 8*d', v);
-
-const mesh2 = rt.mesh([2, 4], ['data', 'model']);
-const m = rt.put(mesh2, Float32Array.from({ length: 8 * 4 }, (_, i) => i), [8, 4], [['data', 'model']]);
-show(`m = arange(32).reshape(8, 4) on ${mesh2.toString()}, P(('data', 'model'))`, m);
-const t = await rt.collective(mesh2, m, { op: 'all_to_all', axisName: 'model', splitAxis: 1, concatAxis: 0, tiled: true }, [['data', 'model']]);
-show("all_to_all(m, 'model', split_axis=1, concat_axis=0, tiled=True)", t, 'each block of 1x4 becomes 4x1');
-const s = await rt.collective(mesh2, m, { op: 'psum', axisName: 'model' }, ['data']);
-show("psum(m, 'model') with out_specs P('data')", s, 'sums within each row of the mesh');
+}
 
 rt.terminate();
