@@ -1,7 +1,7 @@
 // Without threads (as on a page that is not cross-origin isolated) the same
 // programs run on one worker with the lockstep executor: bitwise the same
 // outputs as the threaded runtime, and init() says which it uses. The same
-// executor on the calling thread (executor 'here': the checker's sandbox) too.
+// executor on the calling thread (a blocking engine's: the checker's sandbox) too.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
@@ -26,7 +26,8 @@ test('the options name what runs the programs, and a wrong one is refused naming
   await expect(loadDevices({ executor: 'lockstep' })).rejects.toThrow("loadDevices: executor=\"lockstep\" is not one of 'threads', 'worker', 'here'");
   await expect(loadDevices({ threads: false })).rejects.toThrow("loadDevices: unknown option 'threads'; the options are devices, memoryMB, executor, sources");
   await expect(init({ inThread: true })).rejects.toThrow("init: unknown option 'inThread'; the options are devices, memoryMB, executor, sources, blocking");
-  await expect(init({ executor: 'worker', blocking: true })).rejects.toThrow("init: blocking: true cannot wait for the lockstep worker; use executor: 'here' (or 'auto')");
+  // init names what runs the programs; where the lockstep executor runs follows from blocking, so no two options clash.
+  await expect(init({ executor: 'worker' })).rejects.toThrow("init: executor=\"worker\" is not one of 'auto', 'threads', 'lockstep'");
 });
 
 test("the lockstep worker keeps a program's outputs: a chain of calls sends the input once and brings the result back once", () => {

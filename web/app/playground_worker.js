@@ -35,7 +35,7 @@ const FLUSH_MS = 50;
 const BURST = 10;
 
 // 8 device threads where the page is isolated, else the lockstep executor on this thread (the page says which).
-const engine = sl.init({ blocking: true, executor: globalThis.crossOriginIsolated ? 'threads' : 'here' });
+const engine = sl.init({ blocking: true, executor: globalThis.crossOriginIsolated ? 'threads' : 'lockstep' });
 engine.catch(() => {}); // reported by each run
 
 let python = null;

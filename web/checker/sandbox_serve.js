@@ -63,7 +63,7 @@ export async function serveSandbox({ post, onMessage, load, prepare, sources, sh
   const send = (m) => post({ v: PROTOCOL_VERSION, ...m });
   let solution;
   try {
-    await (shareRuntime ? sl.init() : sl.init({ executor: 'here', sources, blocking: true }));
+    await (shareRuntime ? sl.init() : sl.init({ executor: 'lockstep', sources, blocking: true }));
     await prepare?.();
     send({ type: 'started' });
     solution = await load();

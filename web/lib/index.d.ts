@@ -20,13 +20,17 @@ export type Tree<T> = T | Tree<T>[] | { [key: string]: Tree<T> } | null | undefi
 export function init(options?: InitOptions): Promise<RuntimeInfo>;
 /** Options of init(). */
 export interface InitOptions extends DeviceOptions {
-  /** What runs the programs; 'auto' (the default): 'threads' where SharedArrayBuffer exists, else 'worker' ('here' when blocking). */
-  executor?: Executor | 'auto';
-  /** Every operation and jit call completes before it returns (Node or a worker; never a page's main thread; not with 'worker'): arrays can be read with dataSync. */
+  /**
+   * What runs the programs: 'threads' (a thread per device; needs SharedArrayBuffer), 'lockstep' (one thread steps every
+   * device through each equation: bitwise the same results; on the calling thread when blocking, else on a worker of its
+   * own) or 'auto' (the default: 'threads' where SharedArrayBuffer exists, else 'lockstep').
+   */
+  executor?: 'threads' | 'lockstep' | 'auto';
+  /** Every operation and jit call completes before it returns (Node or a worker; never a page's main thread): arrays can be read with dataSync. */
   blocking?: boolean;
 }
 /**
- * What runs a runtime's programs: 'threads' (a thread per device; needs SharedArrayBuffer), 'worker' (one worker steps
+ * What runs a device runtime's programs (loadDevices): 'threads' (a thread per device; needs SharedArrayBuffer), 'worker' (one worker steps
  * every device through each equation: the lockstep executor, bitwise the same results) or 'here' (the lockstep executor
  * on the calling thread: a worker or Node, never a page's main thread).
  */

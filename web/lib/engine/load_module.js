@@ -52,7 +52,7 @@ export async function instantiateModule(overrides, { threads = true, sources, te
 /**
  * The module without threads, fetched and compiled here ({script, wasm}: the
  * script's text and a WebAssembly.Module), to hand to a worker (postMessage)
- * that runs it with init({executor: 'here', sources}).
+ * that runs it with init({executor: 'lockstep', sources, blocking: true}).
  */
 export async function moduleSources() {
   const urls = moduleUrls(false);

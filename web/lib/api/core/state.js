@@ -28,32 +28,36 @@ export function canUseThreads() {
  * 4 or 8 (default 8); `memoryMB` sets the wasm heap. `executor` says what
  * runs the programs: 'threads' (one device thread each; needs
  * SharedArrayBuffer, which a page has when it is cross-origin isolated),
- * 'worker' (one worker steps every device through each equation: the
- * lockstep executor, bitwise the same results), 'here' (the lockstep
- * executor on the calling thread: a worker or Node, never a page's main
- * thread) or 'auto' (the default: 'threads' where SharedArrayBuffer exists,
- * else, with a console warning, 'worker', or 'here' for a blocking engine).
- * `sources` (moduleSources(), posted to a worker) is the module without
- * threads handed over, so the worker needs no connection to load it.
+ * 'lockstep' (one thread steps every device through each equation: bitwise
+ * the same results, no parallel speed-up) or 'auto' (the default: 'threads'
+ * where SharedArrayBuffer exists, else, with a console warning, 'lockstep').
  * `blocking: true` (Node, or a worker) makes every operation and jit call
  * complete before it returns, so arrays can be read at once (dataSync), as a
- * synchronous front end needs (the Python `jax` package); it waits on the
- * devices, so not with the 'worker' executor, and never on a page's main
- * thread. Idempotent: later calls with the same options return the engine's description.
+ * synchronous front end needs (the Python `jax` package); never on a page's
+ * main thread, which may not wait. Where the lockstep executor runs follows
+ * from it: on the calling thread when blocking (it waits for its runs
+ * anyway), else on a worker of its own (the caller's thread stays free, and
+ * cancel() can stop a run that never ends). `sources` (moduleSources(),
+ * posted to a worker) is the module without threads handed over, so the
+ * worker needs no connection to load it. Every combination of the options
+ * is valid. Idempotent: later calls with the same options return the
+ * engine's description.
  */
 export function init(options) {
   return initWith(options, startDevices);
 }
 
+const EXECUTORS = ['auto', 'threads', 'lockstep'];
+
 /** init, its runtime started by `start(options)` (startDevices; web/lib/testing.js starts the test build). */
 export async function initWith({ devices = 8, memoryMB, executor = 'auto', sources, blocking = false, ...rest } = {}, start) {
   const unknown = Object.keys(rest);
   if (unknown.length) throw new ValueError(`init: unknown option '${unknown[0]}'; the options are devices, memoryMB, executor, sources, blocking`);
+  if (!EXECUTORS.includes(executor)) {
+    throw new ValueError(`init: executor=${JSON.stringify(executor)} is not one of ${EXECUTORS.map((e) => `'${e}'`).join(', ')}`);
+  }
   if (blocking && typeof window !== 'undefined') {
     throw new ValueError("init: blocking: true waits on this thread, which a page's main thread may not do; use it in a worker or Node");
-  }
-  if (blocking && executor === 'worker') {
-    throw new ValueError("init: blocking: true cannot wait for the lockstep worker; use executor: 'here' (or 'auto')");
   }
   if (state.runtime && !state.runtime.deadReason) {
     if (devices !== state.runtime.devices) {
@@ -66,12 +70,14 @@ export async function initWith({ devices = 8, memoryMB, executor = 'auto', sourc
   if (!state.starting) {
     let chosen = executor;
     if (executor === 'auto') {
-      chosen = canUseThreads() ? 'threads' : blocking ? 'here' : 'worker';
+      chosen = canUseThreads() ? 'threads' : 'lockstep';
       if (chosen !== 'threads') {
-        console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on ${chosen === 'here' ? 'this thread' : 'one worker'} with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
+        console.warn(`shardlab: SharedArrayBuffer is not available, so the ${devices} devices run on ${blocking ? 'this thread' : 'one worker'} with the lockstep executor (same results, no parallel speed-up); ${HEADERS_HINT}`);
       }
     }
-    state.starting = start({ devices, memoryMB, executor: chosen, sources })
+    // The device runtime's executors (startDevices): the lockstep one here when blocking, else on its worker.
+    const where = chosen === 'threads' ? 'threads' : blocking ? 'here' : 'worker';
+    state.starting = start({ devices, memoryMB, executor: where, sources })
       .then((rt) => {
         state.runtime = rt;
         state.defaultMesh = null;
