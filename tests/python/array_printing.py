@@ -31,3 +31,9 @@ with jnp.printoptions(precision=3, suppress=True):
     print(repr(jnp.array([[-3.6268604, 10.017875, 74.20321], [0.0, -1.1752012, 27.28992]])))
 print(jnp.array([0.00012345678, 0.1]))
 print(jnp.get_printoptions()["precision"], jnp.get_printoptions()["suppress"])
+# A traced value prints as JAX 0.11's jit tracer (partial_eval.py's
+# DynamicJaxprTracer._short_repr: JitTracer(aval)), with its varying axes in
+# a shard_map body as JAX's avals print them.
+jax.jit(lambda x: print("traced:", x, repr(x)) or x)(jnp.arange(3.0))
+auto = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+jax.shard_map(lambda b: print("in shard_map:", b) or b, mesh=auto, in_specs=jax.P("i"), out_specs=jax.P("i"))(jnp.arange(8.0))

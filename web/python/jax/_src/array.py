@@ -145,7 +145,10 @@ class Array:
 
     def __repr__(self):
         if self._is_tracer():
-            return f"Traced<{self.dtype}[{','.join(map(str, self.shape))}]>with<DynamicJaxprTrace>"
+            # JAX 0.11's jit tracer: JitTracer(float32[3]), its varying axes as {V:x} or {V:(x,y)}.
+            vma = [str(a) for a in self._js.vma]
+            varying = "" if not vma else f"{{V:{vma[0]}}}" if len(vma) == 1 else f"{{V:({','.join(vma)})}}"
+            return f"JitTracer({self.dtype}[{','.join(map(str, self.shape))}]{varying})"
         return format.array_repr(self._values(), self.shape, self.dtype.name)
 
     def __str__(self):
