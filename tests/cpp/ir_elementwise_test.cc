@@ -11,6 +11,7 @@
 #include "exec/lockstep_program.h"
 #include "ir/tracing/builder.h"
 #include "ir/transforms/jvp.h"
+#include "ir/transforms/vjp.h"
 #include "ir/tracing/ops.h"
 #include "ir/forms/print.h"
 #include "ir_checks.h"
@@ -52,6 +53,44 @@ TEST(Print, TheScalarOperandExampleOfMakeJaxpr) {
   const Atom x = b.input(Aval{DType::kFloat32, {8, 1}, {}});
   const Atom s = b.input(Aval{DType::kFloat32, {}, {}});
   EXPECT_EQ(to_text(b.build({mul(b, x, s)})), "{ lambda ; a:f32[8,1] b:f32[]. let c:f32[8,1] = mul a b in (c,) }");
+}
+
+// JAX prints a literal as str() of its value widened to a Python float: a
+// float32 1.1 is 1.100000023841858 (what make_jaxpr(lambda x: x * 1.1) prints
+// in JAX 0.11), 2 is 2.0, and Python's repr switches to an exponent below
+// 1e-4 and from 1e16.
+TEST(Print, FloatLiteralsAsPythonPrintsTheFloat32Value) {
+  const auto printed = [](double v) {
+    Builder b;
+    const Atom x = b.input(Aval{DType::kFloat32, {}, {}});
+    const std::string text = to_text(b.build({mul(b, x, Atom::constant(v, DType::kFloat32))}));
+    const size_t at = text.find("mul a ") + 6;
+    return text.substr(at, text.find(':', at) - at);
+  };
+  EXPECT_EQ(printed(1.1), "1.100000023841858");
+  EXPECT_EQ(printed(2), "2.0");
+  EXPECT_EQ(printed(-0.5), "-0.5");
+  EXPECT_EQ(printed(0.1), "0.10000000149011612");
+  EXPECT_EQ(printed(1e-4), "9.999999747378752e-05");
+  EXPECT_EQ(printed(1e-3), "0.0010000000474974513");
+  EXPECT_EQ(printed(1e16), "1.0000000272564224e+16");
+  EXPECT_EQ(printed(123456.0), "123456.0");
+  EXPECT_EQ(printed(1e15), "999999986991104.0");
+}
+
+// A value used twice gets the sum of two cotangents, which JAX's autodiff
+// writes add_any (add_jaxvals): the gradient of sin(x) * x reads so, and
+// add_any has add's values and derivatives.
+TEST(AddAny, SumsTheCotangentsOfOneValue) {
+  Builder b;
+  const Atom x = b.input(f32({}));
+  const Program g = vjp(b.build({mul(b, unary(b, Prim::kSin, x), x)}));
+  EXPECT_NE(to_text(g).find("add_any"), std::string::npos) << to_text(g);
+  EXPECT_EQ(to_text(g).find(" add "), std::string::npos) << to_text(g);
+  EXPECT_EQ(evaluate([](Builder& bb, auto in) { return add_any(bb, in[0], in[1]); }, {f32({3}), f32({3})}, {{1, 2, 3}, {10, 20, 30}}),
+            (std::vector<float>{11, 22, 33}));
+  check_jvp([](Builder& bb, auto in) { return add_any(bb, in[0], in[1]); }, {f32({3}), f32({3})});
+  for (size_t linear : {0, 1}) check_transpose([](Builder& bb, auto in) { return add_any(bb, in[0], in[1]); }, {f32({3}), f32({3})}, linear);
 }
 
 TEST(Print, ManyEquationsOnePerLineWithVaryingAxes) {

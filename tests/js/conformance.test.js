@@ -19,6 +19,15 @@ test('every fact recorded as matching JAX still matches', () => {
   expect(lost.map((id) => `${id}: ${now.get(id)?.got ?? 'no longer a fact (not exposed, or gone from the docstrings)'}`)).toEqual([]);
 });
 
+// Words that only JavaScript says: a Python user must never read them in an error.
+const JS_WORDS = /is not a function|Invalid array length|\bundefined\b|\bnull\b|\bsl\.[a-z]|Cannot read propert|JsProxy|JsException|TypedArray|Float32Array|Int32Array|=>|\[object /;
+
+test('no error ShardLab\'s jax raises in the suite speaks JavaScript', () => {
+  const raised = factsOf(records).filter((f) => !f.passed && /^\w+(Error|Exception|Warning)\b/.test(f.got ?? ''));
+  expect(raised.length).toBeGreaterThan(10);
+  expect(raised.filter((f) => JS_WORDS.test(f.got)).map((f) => `${f.id}: ${f.got}`)).toEqual([]);
+});
+
 test("docs/conformance.md is this run's report (its totals and every difference), and docs/python.md states its totals", () => {
   expect(readFileSync(REPORT, 'utf8')).toBe(report(records));
   const doc = readFileSync(PYTHON_DOC, 'utf8');

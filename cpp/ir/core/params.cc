@@ -185,6 +185,10 @@ std::string param_str(const ParamValue& v, ParamFormat format) {
       // NaN stands for JAX's None (the dtype's default fill, or no fill at all).
       if (const auto* f = std::get_if<double>(&v); f && std::isnan(*f)) return "None";
       break;
+    case ParamFormat::kNoneIfEmpty:
+      // An empty list stands for JAX's None (slice's strides left out: 1s).
+      if (const auto* l = std::get_if<std::vector<int64_t>>(&v); l && l->empty()) return "None";
+      break;
   }
   return param_str(v);
 }

@@ -57,8 +57,9 @@ enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kD
 
 /// How a parameter prints where JAX prints it its own way rather than as a
 /// plain tuple: dot_general's `(([1], [0]), ([], []))`, gather's
-/// `GatherDimensionNumbers(offset_dims=(1,), ...)`, `GatherScatterMode.CLIP`.
-enum class ParamFormat : uint8_t { kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue };
+/// `GatherDimensionNumbers(offset_dims=(1,), ...)`, `GatherScatterMode.CLIP`,
+/// `None` for a fill value or an empty list that stands for JAX's None.
+enum class ParamFormat : uint8_t { kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty };
 
 /// A parameter's name and type; for a jax.lax function's argument (a
 /// LaxFunction's, which the JS API and Python's jax build their functions

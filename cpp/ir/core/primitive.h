@@ -26,6 +26,7 @@ namespace shardlab::ir {
 enum class Prim : uint16_t {
   // elementwise.h
   kAdd,
+  kAddAny,
   kSub,
   kMul,
   kDiv,

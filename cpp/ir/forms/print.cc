@@ -1,6 +1,9 @@
 #include "ir/forms/print.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 
@@ -18,6 +21,41 @@ std::string var_name(VarId v) {
 }
 
 namespace {
+
+// Python's repr of the double x (JAX prints a literal as str() of its value,
+// a float32 widened to a Python float: 1.1 as 1.100000023841858): the
+// fewest significant digits that read back as x, positional for decimal
+// exponents from -4 to 15 (with '.0' when integral), else d.ddde+XX.
+std::string python_float_repr(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[40];
+  int digits = 1;
+  for (; digits < 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+  const std::string text = buf;  // [-]d.ddde[+-]XX
+  const size_t e = text.find('e');
+  const int exponent = std::atoi(text.c_str() + e + 1);
+  const bool negative = text[0] == '-';
+  std::string mantissa;  // the significant digits, without the point
+  for (size_t i = negative ? 1 : 0; i < e; ++i)
+    if (text[i] != '.') mantissa += text[i];
+  while (mantissa.size() > 1 && mantissa.back() == '0') mantissa.pop_back();
+  std::string out = negative ? "-" : "";
+  if (exponent < -4 || exponent >= 16) {
+    out += mantissa.substr(0, 1) + (mantissa.size() > 1 ? "." + mantissa.substr(1) : "");
+    char exp[8];
+    std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    return out + exp;
+  }
+  if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + mantissa;
+  const size_t point = static_cast<size_t>(exponent) + 1;
+  if (mantissa.size() <= point) return out + mantissa + std::string(point - mantissa.size(), '0') + ".0";
+  return out + mantissa.substr(0, point) + "." + mantissa.substr(point);
+}
 
 int lines_in(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
@@ -92,8 +130,7 @@ class Printer {
     if (!a.is_literal()) return names[a.var];
     std::ostringstream out;
     if (a.aval.dtype == DType::kFloat32) {
-      out << a.literal;
-      if (out.str().find_first_of(".en") == std::string::npos) out << ".0";
+      out << python_float_repr(static_cast<double>(static_cast<float>(a.literal)));
     } else if (a.aval.dtype == DType::kBool) {
       out << (a.literal != 0 ? "True" : "False");
     } else {

@@ -104,6 +104,24 @@ std::vector<MaybeAtom> Def<Prim::kAdd>::transpose(Builder& b, const Params&, con
 
 Sample Def<Prim::kAdd>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }
 
+// add_any: add's rules, with add_any's own name in what they emit.
+
+std::vector<Aval> Def<Prim::kAddAny>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }
+void Def<Prim::kAddAny>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
+  Def<Prim::kAdd>::eval(p, in, out);
+}
+std::vector<MaybeAtom> Def<Prim::kAddAny>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
+                                               const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  if (t[0] && t[1]) return {add_any(b, *t[0], *t[1])};
+  if (!t[0] && !t[1]) return {std::nullopt};
+  return {fit(b, t[0] ? *t[0] : *t[1], result_of(x))};
+}
+std::vector<MaybeAtom> Def<Prim::kAddAny>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+                                                     const std::vector<Atom>& x, const std::vector<bool>& linear) {
+  return Def<Prim::kAdd>::transpose(b, p, cts, x, linear);
+}
+Sample Def<Prim::kAddAny>::sample() { return Def<Prim::kAdd>::sample(); }
+
 // sub
 
 std::vector<Aval> Def<Prim::kSub>::shape(const Params&, const std::vector<Aval>& in) { return binary_shape(kName, in); }

@@ -1,4 +1,4 @@
-// Elementwise arithmetic: add, sub, mul, div, neg, max, min, pow. Operands of binary primitives
+// Elementwise arithmetic: add, add_any, sub, mul, div, neg, max, min, pow. Operands of binary primitives
 // have equal dtypes and equal shapes, or one is a scalar (repeated, as in a
 // jaxpr's `mul a b` with b:f32[]); other broadcasting is explicit
 // (broadcast_in_dim; the JS API's numpy functions insert it). The result
@@ -20,6 +20,16 @@ std::vector<Aval> unary_shape(const char* name, const std::vector<Aval>& in);
 template <>
 struct Def<Prim::kAdd> : BatchElementwise<Prim::kAdd> {
   static constexpr const char* kName = "add";
+  static constexpr ParamSchema kParams{};
+  SHARDLAB_RULES
+};
+
+/// add_any: z = x + y where autodiff sums the cotangents of one value (JAX's
+/// add_jaxvals, printed add_any), so a gradient's program reads as JAX's;
+/// d(x + y) = dx + dy; transpose: ct -> (ct, ct).
+template <>
+struct Def<Prim::kAddAny> : BatchElementwise<Prim::kAddAny> {
+  static constexpr const char* kName = "add_any";
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
 };

@@ -29,7 +29,7 @@ struct Def<Prim::kConcatenate> {
 template <>
 struct Def<Prim::kSlice> {
   static constexpr const char* kName = "slice";
-  static constexpr ParamSchema kParams{{"start_indices", ParamType::kInts}, {"limit_indices", ParamType::kInts}, {"strides", ParamType::kInts}};
+  static constexpr ParamSchema kParams{{"start_indices", ParamType::kInts}, {"limit_indices", ParamType::kInts}, {"strides", ParamType::kInts, false, false, ParamFormat::kNoneIfEmpty}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
 };

@@ -8,6 +8,7 @@
 namespace shardlab::ir {
 
 Atom add(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kAdd, {}, {x, y}); }
+Atom add_any(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kAddAny, {}, {x, y}); }
 Atom sub(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kSub, {}, {x, y}); }
 Atom mul(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kMul, {}, {x, y}); }
 Atom div(Builder& b, const Atom& x, const Atom& y) { return b.emit1(Prim::kDiv, {}, {x, y}); }

@@ -10,6 +10,8 @@ namespace shardlab::ir {
 
 /// x + y (equal shapes and dtypes).
 Atom add(Builder& b, const Atom& x, const Atom& y);
+/// x + y summing two cotangents of one value (JAX's add_any).
+Atom add_any(Builder& b, const Atom& x, const Atom& y);
 /// x - y.
 Atom sub(Builder& b, const Atom& x, const Atom& y);
 /// x * y.

@@ -52,7 +52,7 @@ Transposed emit_transpose(Builder& b, const Program& p, const std::vector<bool>&
 
   // Backward: a variable used several times receives the sum of its cotangents.
   std::vector<MaybeAtom> ct(p.avals.size());
-  auto accumulate = [&](VarId v, const Atom& c) { ct[v] = ct[v] ? add(b, *ct[v], c) : c; };
+  auto accumulate = [&](VarId v, const Atom& c) { ct[v] = ct[v] ? add_any(b, *ct[v], c) : c; };
   for (size_t i = 0; i < p.outvars.size(); ++i)
     if (is_linear(p.outvars[i]) && out_cts[i]) accumulate(p.outvars[i].var, *out_cts[i]);
   for (auto it = linear_eqns.rbegin(); it != linear_eqns.rend(); ++it) {
