@@ -181,6 +181,7 @@ val aval_to_js(const ir::Aval& a) {
   r.set("dtype", std::string(dtype_long_name(a.dtype)));
   r.set("shape", shape_to_js(a.shape));
   r.set("vma", strings_to_js(a.vma));
+  r.set("weak", a.weak);
   return r;
 }
 
@@ -358,7 +359,8 @@ ir::Atom JsTrace::atom(const val& a) const {
   if (!literal.isUndefined()) {
     const val dtype = a["dtype"];
     return ir::Atom::constant(literal.as<double>(),
-                              dtype.isUndefined() ? DType::kFloat32 : dtype_from_name(dtype.as<std::string>(), "literal"));
+                              dtype.isUndefined() ? DType::kFloat32 : dtype_from_name(dtype.as<std::string>(), "literal"),
+                              a["weak"].as<bool>());
   }
   return b_->value(a["t"].as<uint32_t>(), a["v"].as<int>());
 }
@@ -370,9 +372,10 @@ std::vector<ir::Atom> JsTrace::atoms(const val& a) const {
   return out;
 }
 
-val JsTrace::input(const std::string& dtype, const val& shape) {
+val JsTrace::input(const std::string& dtype, const val& shape, bool weak) {
   return with_js_errors([&] {
-    return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape, "input", "shape"), {}}));
+    return atom_to_js(
+        b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape, "input", "shape"), {}, weak}));
   });
 }
 

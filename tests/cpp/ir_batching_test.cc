@@ -76,39 +76,6 @@ bool same_value(DType dtype, uint32_t a, uint32_t b) {
   return std::llabs(ia - ib) <= 2;
 }
 
-// Whether the primitive runs inside a shard_map body (a collective, or an operand varying along a mesh axis).
-bool in_body(Prim prim, const Sample& s) {
-  if (primitive(prim).collective || prim == Prim::kPvary) return true;
-  for (const Aval& a : s.operands)
-    if (!a.vma.empty()) return true;
-  return false;
-}
-
-// A program applying `prim` to its sample's operands: at the top level, or in
-// a shard_map over ('i': 8) whose blocks are the sample's operands (split
-// along 'i' on their first dimension where they vary along it).
-Program sample_program(Prim prim, const Sample& s) {
-  Builder b;
-  std::vector<Atom> xs;
-  if (!in_body(prim, s)) {
-    for (const Aval& a : s.operands) xs.push_back(b.input(a));
-    return b.build(b.emit(prim, s.params, xs));
-  }
-  auto mesh = testing::make_mesh({8}, {"i"});
-  Specs in_specs;
-  for (const Aval& a : s.operands) {
-    const bool split = !a.vma.empty();
-    Shape global = a.shape;
-    if (split) global[0] *= 8;
-    xs.push_back(b.input(Aval{a.dtype, global, {}}));
-    in_specs.push_back(split ? PartitionSpec{{{"i"}}} : PartitionSpec{});
-  }
-  ShardMapTrace t(b, mesh, in_specs, true, xs);
-  const std::vector<Atom> outs = t.body().emit(prim, s.params, t.blocks());
-  Specs out_specs;
-  for (const Atom& o : outs) out_specs.push_back(o.aval.vma.empty() ? PartitionSpec{} : PartitionSpec{{{"i"}}});
-  return b.build(t.finish(out_specs, outs));
-}
 
 // `p` batched with input i mapped along dims[i] (kNotBatched: the same for every example), outputs batched at 0.
 Program batched_program(const Program& p, const std::vector<int>& dims) {

@@ -8,11 +8,42 @@
 #include "exec/threaded.h"
 #include "ir/transforms/jvp.h"
 #include "ir/tracing/ops.h"
+#include "ir/tracing/parallel_ops.h"
 #include "ir/forms/print.h"
 #include "ir/transforms/vjp.h"
 #include "test_util.h"
 
 namespace shardlab::ir {
+
+bool in_body(Prim prim, const Sample& s) {
+  if (primitive(prim).collective || prim == Prim::kPvary) return true;
+  for (const Aval& a : s.operands)
+    if (!a.vma.empty()) return true;
+  return false;
+}
+
+Program sample_program(Prim prim, const Sample& s) {
+  Builder b;
+  std::vector<Atom> xs;
+  if (!in_body(prim, s)) {
+    for (const Aval& a : s.operands) xs.push_back(b.input(a));
+    return b.build(b.emit(prim, s.params, xs));
+  }
+  auto mesh = testing::make_mesh({8}, {"i"});
+  Specs in_specs;
+  for (const Aval& a : s.operands) {
+    const bool split = !a.vma.empty();
+    Shape global = a.shape;
+    if (split) global[0] *= 8;
+    xs.push_back(b.input(Aval{a.dtype, global, {}, a.weak}));
+    in_specs.push_back(split ? PartitionSpec{{{"i"}}} : PartitionSpec{});
+  }
+  ShardMapTrace t(b, mesh, in_specs, true, xs);
+  const std::vector<Atom> outs = t.body().emit(prim, s.params, t.blocks());
+  Specs out_specs;
+  for (const Atom& o : outs) out_specs.push_back(o.aval.vma.empty() ? PartitionSpec{} : PartitionSpec{{{"i"}}});
+  return b.build(t.finish(out_specs, outs));
+}
 
 using exec::as_floats;
 using exec::host_f32;

@@ -16,6 +16,16 @@ namespace shardlab::ir {
 /// A float32 aval of `s`.
 Aval f32(Shape s);
 
+/// Whether a primitive's sample runs inside a shard_map body (a collective,
+/// pvary, or an operand varying along a mesh axis).
+bool in_body(Prim prim, const Sample& s);
+
+/// A program applying `prim` to its sample's operands (of their avals, weak
+/// types too): at the top level, or in a shard_map over ('i': 8) whose blocks
+/// are the sample's operands (split along 'i' on their first dimension where
+/// they vary along it).
+Program sample_program(Prim prim, const Sample& s);
+
 /// A traced function body: builds its output from its input atoms.
 using Body = std::function<Atom(Builder&, const std::vector<Atom>&)>;
 

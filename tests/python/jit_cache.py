@@ -23,7 +23,8 @@ a = f(jnp.ones(3), "pair")  # traced: (2, 2, 2), None
 b = f(jnp.zeros(3), "pair")  # the same signature, no trace: (0, 0, 0), None
 c = f(jnp.ones(3), "dict")  # a new static value, traced: {"v": (2, 2, 2)}
 d = f(jnp.ones((2, 2)), "pair")  # a new shape, traced: [4]
-e = f(jnp.full(3, 5.0), "pair")  # the first program again: its tuple, (10, 10, 10)
+e = f(jnp.ones(3) * 5, "pair")  # the first program again: its tuple, (10, 10, 10)
+f(jnp.full(3, 5.0), "pair")  # a weakly typed array (a Python float's): a new signature, traced, as JAX keys on weak_type
 print("traces", traces)
 print("pair", type(a).__name__, a[0].tolist(), a[1], b[0].tolist(), type(e).__name__, e[0].tolist())
 print("dict", sorted(c), c["v"].tolist())

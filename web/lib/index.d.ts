@@ -106,6 +106,8 @@ interface ArrayMethods<Self> {
   readonly shape: number[];
   readonly ndim: number;
   readonly dtype: DType;
+  /** JAX's weak_type: a Python-like number's value, or computed from weak values only. */
+  readonly weakType: boolean;
   readonly size: number;
   readonly aval: string;
   readonly T: Self;
@@ -205,7 +207,7 @@ export interface Tracer extends ArrayMethods<Tracer> {
 export const Tracer: { prototype: Tracer };
 
 /** jnp.array. */
-export function array(x: ArrayLike, options?: { dtype?: DType; shape?: number[] }): ShardArray;
+export function array(x: ArrayLike, options?: { dtype?: DType; shape?: number[]; weakType?: boolean }): ShardArray;
 /** jax.device_put (a tree; inside a trace, a sharding constraint). */
 export function devicePut<T>(x: T, sharding?: Tree<NamedSharding | PartitionSpec | null>): any;
 /** A text picture of the blocks per device. */

@@ -10,23 +10,28 @@
 
 namespace shardlab::ir {
 
-/// The type of a traced value: dtype, shape and the set of mesh axes it varies
-/// along (VMA; sorted names, empty outside shard_map or when invariant).
+/// The type of a traced value: dtype, shape, the set of mesh axes it varies
+/// along (VMA; sorted names, empty outside shard_map or when invariant) and
+/// whether it is weakly typed (JAX's weak_type: a Python scalar, or computed
+/// from weak values only, it takes the dtype of what it is combined with).
 struct Aval {
   DType dtype = DType::kFloat32;
   Shape shape;
   std::vector<std::string> vma;
+  bool weak = false;
 
-  /// JAX's text: f32[4,2], or f32[4,2]{V:data} when varying.
+  /// JAX's text: f32[4,2], or f32[4,2]{V:data} when varying (as a jaxpr
+  /// prints it: the weak type is not shown there).
   std::string str() const;
   /// Rank.
   int ndim() const { return static_cast<int>(shape.size()); }
-  bool operator==(const Aval& o) const { return dtype == o.dtype && shape == o.shape && vma == o.vma; }
+  bool operator==(const Aval& o) const { return dtype == o.dtype && shape == o.shape && vma == o.vma && weak == o.weak; }
   bool operator!=(const Aval& o) const { return !(*this == o); }
 };
 
 /// Whether `a` and `b` have the same dtype and shape (what a program traced
-/// on one takes the other as: varying axes aside, which pvary reconciles).
+/// on one takes the other as: varying axes aside, which pvary reconciles, and
+/// weak types, which JAX's typematch ignores).
 inline bool same_type(const Aval& a, const Aval& b) { return a.dtype == b.dtype && a.shape == b.shape; }
 
 /// Checks that a value of type `aval` can exist: its dimensions are in

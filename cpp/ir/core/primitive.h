@@ -238,6 +238,20 @@ using GroupAxesRule = const std::vector<std::string>& (*)(const Params& params);
 /// one shared buffer (shared_output_group).
 using TrafficRule = Traffic (*)(const Params& params, const std::vector<Aval>& in, int n, bool shared_out);
 
+/// Which operands' weak types make a result weakly typed (JAX's
+/// weak_type_rule): a Def names its own as `kWeak`, else kAllOperands.
+enum class WeakRule : uint8_t {
+  kAllOperands,  ///< weak when every operand is (JAX's standard rule)
+  kFirstOperand, ///< the operand's (gather, scatter, dynamic slices: indices and updates do not count)
+  kCases,        ///< select_n's: every case weak, the predicate aside
+  kEachOperand,  ///< result i as operand i (collectives, sort, stop_gradient)
+  kNever,        ///< never weak (iota, argmax, bitcast, the random bits)
+  kShapeRule,    ///< as the shape rule sets it (convert_element_type's parameter; a call's program's results)
+};
+
+/// Whether result `i` of a primitive with rule `rule` is weak, given its operands' avals.
+bool weak_result(WeakRule rule, const std::vector<Aval>& in, size_t i);
+
 /// A jax.lax function: what the JS API and the device runtime call by name.
 struct LaxFunction {
   const char* name = nullptr;  ///< jax.lax's name (psum_scatter binds reduce_scatter, pcast binds pvary)
@@ -278,6 +292,8 @@ struct PrimitiveDef {
   /// (jit, the custom calls; shard_map, block by block). The program JSON
   /// marks such equations, which the checker's data-flow queries follow.
   const char* call_program = nullptr;
+  /// Which operands' weak types its results take (see WeakRule).
+  WeakRule weak = WeakRule::kAllOperands;
 };
 
 /// The rules of primitive P: specialized once, in the primitive's family

@@ -26,8 +26,10 @@ struct Atom {
 
   /// A variable operand of trace `trace`.
   static Atom of(VarId v, const Aval& aval, uint32_t trace) { return Atom{v, 0.0, aval, trace}; }
-  /// A rank-0 literal of `dtype`.
-  static Atom constant(double value, DType dtype) { return Atom{-1, value, Aval{dtype, {}, {}}, 0}; }
+  /// A rank-0 literal of `dtype`, weakly typed when it stands for a Python scalar.
+  static Atom constant(double value, DType dtype, bool weak = false) {
+    return Atom{-1, value, Aval{dtype, {}, {}, weak}, 0};
+  }
   /// Whether this is a literal.
   bool is_literal() const { return var < 0; }
 };

@@ -54,7 +54,7 @@ std::string str_list(const std::vector<std::string>& xs) { return list(xs, quote
 
 std::string aval_json(const Aval& a) {
   return "{\"dtype\":" + quoted(dtype_long_name(a.dtype)) + ",\"shape\":" + int_list(a.shape) +
-         ",\"vma\":" + str_list(a.vma) + ",\"str\":" + quoted(a.str()) + "}";
+         ",\"vma\":" + str_list(a.vma) + (a.weak ? ",\"weak_type\":true" : "") + ",\"str\":" + quoted(a.str()) + "}";
 }
 
 std::string spec_json(const PartitionSpec& spec) {

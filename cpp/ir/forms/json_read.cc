@@ -108,6 +108,10 @@ class Reader {
     for (int64_t d : a.shape)
       if (d < 0) malformed(where, "'s shape ", shape_str(a.shape), " has a negative dimension");
     if (const JsonValue* vma = v.find("vma")) a.vma = strings(*vma, where + "'s vma");
+    if (const JsonValue* weak = v.find("weak_type")) {
+      expect(*weak, Kind::kBool, where + "'s weak_type");
+      a.weak = weak->boolean;
+    }
     return a;
   }
 
@@ -224,7 +228,7 @@ class Reader {
     if (const JsonValue* lit = v.find("literal")) {
       const Aval a = aval(member(v, "aval", Kind::kObject, where), where);
       if (!a.shape.empty() || !a.vma.empty()) malformed(where, ": a literal is a scalar, not ", a.str());
-      return Atom::constant(real(*lit, where), a.dtype);
+      return Atom::constant(real(*lit, where), a.dtype, a.weak);
     }
     const std::string& name = member(v, "name", Kind::kString, where).string;
     auto it = env.find(name);

@@ -78,6 +78,7 @@ template <>
 struct Def<Prim::kThreefry2x32> : NonDifferentiable<Def<Prim::kThreefry2x32>>,
                                   BatchElementwise<Prim::kThreefry2x32> {
   static constexpr const char* kName = "threefry2x32";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };

@@ -17,6 +17,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kJit> {
   static constexpr const char* kName = "jit";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"name", ParamType::kString}, {"jaxpr", ParamType::kProgram}};
   static constexpr const char* kCallProgram = "jaxpr";
   SHARDLAB_TRACE_RULES

@@ -74,6 +74,7 @@ struct Def<Prim::kGe> : NonDifferentiable<Def<Prim::kGe>>, BatchElementwise<Prim
 template <>
 struct Def<Prim::kSelectN> {
   static constexpr const char* kName = "select_n";
+  static constexpr WeakRule kWeak = WeakRule::kCases;
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE

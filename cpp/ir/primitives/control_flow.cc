@@ -98,6 +98,8 @@ std::vector<Aval> Def<Prim::kCond>::shape(const Params& p, const std::vector<Ava
     Aval a = first[j].aval;
     for (const ProgramRef& br : branches) a.vma = vma_union(a.vma, br->outvars[j].aval.vma);
     a.vma = vma_union(a.vma, in[0].vma);
+    // Weak where every branch's result is (JAX joins the branches' types).
+    for (const ProgramRef& br : branches) a.weak = a.weak && br->outvars[j].aval.weak;
     out.push_back(a);
   }
   return out;
@@ -245,7 +247,9 @@ std::vector<Aval> Def<Prim::kScan>::shape(const Params& p, const std::vector<Ava
            " is ", carry_in.str(), " as input but ", carry_out.str(),
            " as output, so the varying manual axes do not match; make the initial carry varying with "
            "jax.lax.pcast(..., to='varying')");
-    out.push_back(carry_in);
+    Aval carry = carry_in;
+    carry.weak = carry_out.weak;  // the body's result type, as JAX's scan gives
+    out.push_back(carry);
   }
   for (size_t j = s.num_carry; j < body.outvars.size(); ++j) {
     Aval y = body.outvars[j].aval;
@@ -462,7 +466,9 @@ std::vector<Aval> Def<Prim::kWhile>::shape(const Params& p, const std::vector<Av
   if (holds(w.cond, Prim::kShardMap) || holds(w.body, Prim::kShardMap))
     fail(ErrorKind::kValue, "while_loop: a shard_map inside a while_loop is not supported by ShardLab; put the loop "
          "inside the shard_map body instead");
-  return carry;
+  std::vector<Aval> out = carry;
+  for (size_t i = 0; i < out.size(); ++i) out[i].weak = w.body.outvars[i].aval.weak;  // the body's result type
+  return out;
 }
 
 std::vector<MaybeAtom> Def<Prim::kWhile>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,

@@ -25,6 +25,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kCond> {
   static constexpr const char* kName = "cond";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"branches", ParamType::kPrograms}};
   SHARDLAB_TRACE_RULES
   SHARDLAB_BATCH_RULE
@@ -40,6 +41,7 @@ struct Def<Prim::kCond> {
 template <>
 struct Def<Prim::kScan> {
   static constexpr const char* kName = "scan";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"_split_transpose", ParamType::kBool}, {"jaxpr", ParamType::kProgram},
                                        {"length", ParamType::kInt},            {"num_carry", ParamType::kInt},
                                        {"num_consts", ParamType::kInt},        {"reverse", ParamType::kBool},
@@ -63,6 +65,7 @@ struct Def<Prim::kScan> {
 template <>
 struct Def<Prim::kWhile> {
   static constexpr const char* kName = "while";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"body_jaxpr", ParamType::kProgram},
                                        {"body_nconsts", ParamType::kInt},
                                        {"cond_jaxpr", ParamType::kProgram},

@@ -18,6 +18,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kStopGradient> : NonDifferentiable<Def<Prim::kStopGradient>>, BatchPerOperand<Prim::kStopGradient> {
   static constexpr const char* kName = "stop_gradient";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
@@ -45,6 +46,7 @@ struct CustomCall : NotLinear<D> {
 template <>
 struct Def<Prim::kCustomJvpCall> : CustomCall<Def<Prim::kCustomJvpCall>> {
   static constexpr const char* kName = "custom_jvp_call";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"name", ParamType::kString},
                                        {"call_jaxpr", ParamType::kProgram},
                                        {"jvp", ParamType::kRule},
@@ -63,6 +65,7 @@ struct Def<Prim::kCustomJvpCall> : CustomCall<Def<Prim::kCustomJvpCall>> {
 template <>
 struct Def<Prim::kCustomVjpCall> : CustomCall<Def<Prim::kCustomVjpCall>> {
   static constexpr const char* kName = "custom_vjp_call";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"name", ParamType::kString},
                                        {"bwd", ParamType::kRule},
                                        {"call_jaxpr", ParamType::kProgram},
@@ -81,6 +84,7 @@ struct Def<Prim::kCustomVjpCall> : CustomCall<Def<Prim::kCustomVjpCall>> {
 template <>
 struct Def<Prim::kCustomLin> {
   static constexpr const char* kName = "custom_lin";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"bwd", ParamType::kRule},
                                        {"num_outs", ParamType::kInt},
                                        {"num_res", ParamType::kInt},

@@ -56,8 +56,7 @@ void convert_from(const From* src, Tensor& out) {
 
 std::vector<Aval> Def<Prim::kConvertElementType>::shape(const Params& p, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
-  param<bool>(p, "weak_type", kName);  // only printed (there are no weak types here), but present as in JAX
-  return {Aval{param<DType>(p, "new_dtype", kName), in[0].shape, in[0].vma}};
+  return {Aval{param<DType>(p, "new_dtype", kName), in[0].shape, in[0].vma, param<bool>(p, "weak_type", kName)}};
 }
 void Def<Prim::kConvertElementType>::eval(const Params&, const std::vector<const Tensor*>& in,
                                           const std::vector<Tensor*>& out) {

@@ -16,6 +16,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kConvertElementType> : BatchPerOperand<Prim::kConvertElementType> {
   static constexpr const char* kName = "convert_element_type";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}, {"weak_type", ParamType::kBool}};
   SHARDLAB_RULES
 };
@@ -27,6 +28,7 @@ template <>
 struct Def<Prim::kBitcastConvertType> : NonDifferentiable<Def<Prim::kBitcastConvertType>>,
                                         BatchPerOperand<Prim::kBitcastConvertType> {
   static constexpr const char* kName = "bitcast_convert_type";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
@@ -36,6 +38,7 @@ struct Def<Prim::kBitcastConvertType> : NonDifferentiable<Def<Prim::kBitcastConv
 template <>
 struct Def<Prim::kIota> : NoOperands<Def<Prim::kIota>> {
   static constexpr const char* kName = "iota";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"dtype", ParamType::kDType}, {"shape", ParamType::kInts}, {"dimension", ParamType::kInt}};
   SHARDLAB_RULES
 };

@@ -30,6 +30,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kGather> {
   static constexpr const char* kName = "gather";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams{
       {"dimension_numbers", ParamType::kIntLists, false, false, ParamFormat::kGatherDimensions},
       {"fill_value", ParamType::kFloat, false, false, ParamFormat::kFillValue},
@@ -63,6 +64,7 @@ struct ScatterRules {
 template <>
 struct Def<Prim::kScatter> : ScatterRules<Prim::kScatter> {
   static constexpr const char* kName = "scatter";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams{
       {"dimension_numbers", ParamType::kIntLists, false, false, ParamFormat::kScatterDimensions},
       {"indices_are_sorted", ParamType::kBool},
@@ -78,6 +80,7 @@ struct Def<Prim::kScatter> : ScatterRules<Prim::kScatter> {
 template <>
 struct Def<Prim::kScatterAdd> : ScatterRules<Prim::kScatterAdd> {
   static constexpr const char* kName = "scatter-add";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
   SHARDLAB_JVP_RULE
   SHARDLAB_TRANSPOSE_RULE
@@ -90,6 +93,7 @@ struct Def<Prim::kScatterAdd> : ScatterRules<Prim::kScatterAdd> {
 template <>
 struct Def<Prim::kScatterMul> : ScatterRules<Prim::kScatterMul> {
   static constexpr const char* kName = "scatter-mul";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
   SHARDLAB_JVP_RULE
   SHARDLAB_TRANSPOSE_RULE
@@ -101,6 +105,7 @@ struct Def<Prim::kScatterMul> : ScatterRules<Prim::kScatterMul> {
 template <>
 struct Def<Prim::kScatterMin> : ScatterRules<Prim::kScatterMin>, NotLinear<Def<Prim::kScatterMin>> {
   static constexpr const char* kName = "scatter-min";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
   SHARDLAB_JVP_RULE
 };
@@ -110,6 +115,7 @@ struct Def<Prim::kScatterMin> : ScatterRules<Prim::kScatterMin>, NotLinear<Def<P
 template <>
 struct Def<Prim::kScatterMax> : ScatterRules<Prim::kScatterMax>, NotLinear<Def<Prim::kScatterMax>> {
   static constexpr const char* kName = "scatter-max";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
   SHARDLAB_JVP_RULE
 };

@@ -55,6 +55,7 @@ struct Def<Prim::kPad> {
 template <>
 struct Def<Prim::kDynamicSlice> {
   static constexpr const char* kName = "dynamic_slice";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams{{"slice_sizes", ParamType::kInts}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
@@ -67,6 +68,7 @@ struct Def<Prim::kDynamicSlice> {
 template <>
 struct Def<Prim::kDynamicUpdateSlice> {
   static constexpr const char* kName = "dynamic_update_slice";
+  static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE

@@ -24,6 +24,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum> {
   static constexpr const char* kName = "psum";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "psum";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
@@ -34,6 +35,7 @@ struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum> {
 template <>
 struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax> {
   static constexpr const char* kName = "pmax";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pmax";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
@@ -44,6 +46,7 @@ struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax> {
 template <>
 struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin> {
   static constexpr const char* kName = "pmin";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pmin";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};
@@ -57,6 +60,7 @@ struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin> {
 template <>
 struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary> {
   static constexpr const char* kName = "pvary";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
   static constexpr const char* kLaxName = "pcast";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), keyword_arg("to", ParamType::kString)};
@@ -71,6 +75,7 @@ struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary> {
 template <>
 struct Def<Prim::kAllGather> {
   static constexpr const char* kName = "all_gather";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "all_gather";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), keyword_arg("axis", ParamType::kInt, 0),
@@ -85,6 +90,7 @@ struct Def<Prim::kAllGather> {
 template <>
 struct Def<Prim::kReduceScatter> {
   static constexpr const char* kName = "reduce_scatter";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"scatter_dimension", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "psum_scatter";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames),
@@ -100,6 +106,7 @@ struct Def<Prim::kReduceScatter> {
 template <>
 struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute> {
   static constexpr const char* kName = "ppermute";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
   static constexpr const char* kLaxName = "ppermute";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), positional_arg("perm", ParamType::kIntLists)};
@@ -112,6 +119,7 @@ struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute> {
 template <>
 struct Def<Prim::kAllToAll> {
   static constexpr const char* kName = "all_to_all";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"split_axis", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "all_to_all";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), positional_arg("split_axis", ParamType::kInt),
@@ -125,6 +133,7 @@ struct Def<Prim::kAllToAll> {
 template <>
 struct Def<Prim::kAxisIndex> : NoOperands<Def<Prim::kAxisIndex>> {
   static constexpr const char* kName = "axis_index";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}};
   static constexpr const char* kLaxName = "axis_index";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames)};

@@ -48,6 +48,7 @@ struct Def<Prim::kReduceProd> : NotLinear<Def<Prim::kReduceProd>>, BatchReductio
 template <>
 struct Def<Prim::kReduceAnd> : NonDifferentiable<Def<Prim::kReduceAnd>>, BatchReduction<Prim::kReduceAnd> {
   static constexpr const char* kName = "reduce_and";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
@@ -56,6 +57,7 @@ struct Def<Prim::kReduceAnd> : NonDifferentiable<Def<Prim::kReduceAnd>>, BatchRe
 template <>
 struct Def<Prim::kReduceOr> : NonDifferentiable<Def<Prim::kReduceOr>>, BatchReduction<Prim::kReduceOr> {
   static constexpr const char* kName = "reduce_or";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONDIFFERENTIABLE_RULES
 };
@@ -86,6 +88,7 @@ struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>>, BatchReduction<
 template <>
 struct Def<Prim::kArgmax> : NonDifferentiable<Def<Prim::kArgmax>> {
   static constexpr const char* kName = "argmax";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}, {"index_dtype", ParamType::kDType}};
   SHARDLAB_NONDIFFERENTIABLE_RULES
   SHARDLAB_BATCH_RULE
@@ -95,6 +98,7 @@ struct Def<Prim::kArgmax> : NonDifferentiable<Def<Prim::kArgmax>> {
 template <>
 struct Def<Prim::kArgmin> : NonDifferentiable<Def<Prim::kArgmin>> {
   static constexpr const char* kName = "argmin";
+  static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}, {"index_dtype", ParamType::kDType}};
   SHARDLAB_NONDIFFERENTIABLE_RULES
   SHARDLAB_BATCH_RULE

@@ -63,6 +63,11 @@ struct IsNullary : std::false_type {};
 template <class D>
 struct IsNullary<D, std::void_t<decltype(D::kNullary)>> : std::true_type {};
 
+template <class D, class = void>
+struct HasWeakRule : std::false_type {};
+template <class D>
+struct HasWeakRule<D, std::void_t<decltype(D::kWeak)>> : std::true_type {};
+
 template <Prim P>
 constexpr PrimitiveDef def_of() {
   using D = Def<P>;
@@ -79,6 +84,7 @@ constexpr PrimitiveDef def_of() {
   }
   if constexpr (HasLower<D>::value) def.lower = &D::lower;
   if constexpr (IsCall<D>::value) def.call_program = D::kCallProgram;
+  if constexpr (HasWeakRule<D>::value) def.weak = D::kWeak;
   if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};
   return def;
 }
@@ -93,6 +99,22 @@ constexpr std::array<PrimitiveDef, kNumPrims> kTable = make_table(std::make_inde
 }  // namespace
 
 const PrimitiveDef& primitive(Prim p) { return kTable[static_cast<size_t>(p)]; }
+
+bool weak_result(WeakRule rule, const std::vector<Aval>& in, size_t i) {
+  auto all_weak = [&](size_t from) {
+    return std::all_of(in.begin() + static_cast<std::ptrdiff_t>(std::min(from, in.size())), in.end(),
+                       [](const Aval& a) { return a.weak; });
+  };
+  switch (rule) {
+    case WeakRule::kAllOperands: return all_weak(0);
+    case WeakRule::kFirstOperand: return !in.empty() && in[0].weak;
+    case WeakRule::kCases: return all_weak(1);
+    case WeakRule::kEachOperand: return i < in.size() && in[i].weak;
+    case WeakRule::kNever: return false;
+    case WeakRule::kShapeRule: break;
+  }
+  return false;
+}
 
 Prim primitive_named(const std::string& name) {
   std::string valid;

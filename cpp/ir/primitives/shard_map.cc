@@ -49,7 +49,7 @@ std::vector<std::string> spec_axes(const PartitionSpec& spec) {
 Aval block_aval(const Mesh& mesh, const Aval& global, const PartitionSpec& spec, bool check_vma,
                 const std::string& what) {
   const Layout layout = make_layout(mesh, global.shape, spec, what);
-  return Aval{global.dtype, layout.block, check_vma ? spec_axes(spec) : std::vector<std::string>{}};
+  return Aval{global.dtype, layout.block, check_vma ? spec_axes(spec) : std::vector<std::string>{}, global.weak};
 }
 
 std::optional<AxisGroup> shared_output_group(const Eqn& e, size_t j) {
@@ -108,7 +108,7 @@ std::vector<Aval> Def<Prim::kShardMap>::shape(const Params& p, const std::vector
     Shape global = block.shape;
     for (size_t d = 0; d < spec.entries.size(); ++d) global[d] *= s.mesh->axis_group(spec.entries[d], where).size;
     make_layout(*s.mesh, global, spec, where);  // an axis used twice is an error
-    out.push_back(Aval{block.dtype, global, {}});
+    out.push_back(Aval{block.dtype, global, {}, block.weak});
   }
   return out;
 }

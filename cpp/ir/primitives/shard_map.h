@@ -22,6 +22,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kShardMap> {
   static constexpr const char* kName = "shard_map";
+  static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"jaxpr", ParamType::kProgram}, {"mesh", ParamType::kMesh}, {"in_specs", ParamType::kSpecs}, {"out_specs", ParamType::kSpecs}, {"check_vma", ParamType::kBool}};
   static constexpr const char* kCallProgram = "jaxpr";
   SHARDLAB_EXECUTOR_RULES

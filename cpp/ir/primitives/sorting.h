@@ -16,6 +16,7 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kSort> : NotLinear<Def<Prim::kSort>> {
   static constexpr const char* kName = "sort";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{
       {"dimension", ParamType::kInt}, {"is_stable", ParamType::kBool}, {"num_keys", ParamType::kInt}};
   SHARDLAB_NONLINEAR_RULES

@@ -59,7 +59,7 @@ Atom Builder::local(const Atom& a) {
   // block is the whole value, invariant along every axis. Captured by a
   // function traced in the same scope (for autodiff), it keeps its type.
   const bool same_scope = parent_->scope().mesh == scope().mesh;
-  const Aval inner = same_scope ? outer.aval : Aval{outer.aval.dtype, outer.aval.shape, {}};
+  const Aval inner = same_scope ? outer.aval : Aval{outer.aval.dtype, outer.aval.shape, {}, outer.aval.weak};
   const VarId v = new_var(inner);
   captured_outer_.push_back(outer);
   captured_vars_.push_back(v);
@@ -91,7 +91,9 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   std::vector<Aval> in;
   in.reserve(inputs.size());
   for (const Atom& a : inputs) in.push_back(a.aval);
-  const std::vector<Aval> out = primitive(prim).shape(params, in);
+  std::vector<Aval> out = primitive(prim).shape(params, in);
+  if (const WeakRule rule = primitive(prim).weak; rule != WeakRule::kShapeRule)
+    for (size_t i = 0; i < out.size(); ++i) out[i].weak = weak_result(rule, in, i);
   // Every value of a program fits in the device memory, so evaluating it may
   // count its elements and bytes without overflow (runtime/sizes.h).
   for (const Aval& aval : out) check_aval(aval, primitive(prim).name, "the result");

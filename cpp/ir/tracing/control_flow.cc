@@ -109,7 +109,7 @@ ScanTrace::ScanTrace(Builder& outer, std::vector<Atom> init, std::vector<Atom> x
     c = outer_.local(c);
     inputs_.push_back(inner_.input(c.aval));
   }
-  for (const Atom& x : xs_) inputs_.push_back(inner_.input(Aval{x.aval.dtype, Shape(x.aval.shape.begin() + 1, x.aval.shape.end()), x.aval.vma}));
+  for (const Atom& x : xs_) inputs_.push_back(inner_.input(Aval{x.aval.dtype, Shape(x.aval.shape.begin() + 1, x.aval.shape.end()), x.aval.vma, x.aval.weak}));
 }
 
 std::vector<Atom> ScanTrace::finish(std::vector<Atom> outs) {

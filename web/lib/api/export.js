@@ -9,7 +9,7 @@
 import { hostData, putHost } from './core/array.js';
 import { ResourceError, ValueError, fromCore } from '../errors.js';
 import { makeMesh } from './mesh.js';
-import { execute, isLeafValue, signature, traceProgram } from './core/run.js';
+import { avalKey, execute, isLeafValue, signature, traceProgram } from './core/run.js';
 import { Jaxpr } from './transforms.js';
 import { currentTrace, engine } from './core/state.js';
 import { callCore } from './core/tracer.js';
@@ -47,7 +47,7 @@ export class Exported {
     /** Each argument leaf's {dtype, shape}. */
     this.inAvals = inAvals;
     /** Each result leaf's {dtype, shape}. */
-    this.outAvals = tracedProgram.outAvals.map(({ dtype, shape }) => ({ dtype, shape: [...shape] }));
+    this.outAvals = tracedProgram.outAvals.map(envelopeAval);
   }
 
   /** The program as a Jaxpr (toString(): jax.make_jaxpr's text; toJSON(): its structured form). */
@@ -74,8 +74,9 @@ export class Exported {
   call(...args) {
     try {
       if (currentTrace()) throw new ValueError('Exported.call: call it outside traced functions');
-      const sig = signature(args, 'Exported.call');
-      const want = `${describe(this.inTree)}|${this.inAvals.map((a) => `${a.dtype}[${a.shape}]`).join(';')}`;
+      // Weak types aside, as JAX's Exported.call takes a Python scalar for a float32[] argument.
+      const sig = signature(args, 'Exported.call', false, false);
+      const want = `${describe(this.inTree)}|${this.inAvals.map((a) => avalKey(a, false)).join(';')}`;
       if (sig.key !== want) {
         throw new ValueError(`Exported.call: the function was exported for arguments ${want} but is called with ${sig.key}`);
       }
@@ -89,7 +90,7 @@ export class Exported {
   /** The versioned JSON text deserialize() reads (a Promise: the constants' data is awaited). */
   async serialize() {
     const consts = [];
-    for (const x of this._traced.consts) consts.push({ dtype: x.dtype, shape: [...x.shape], data: toBase64(await x.data()) });
+    for (const x of this._traced.consts) consts.push({ ...envelopeAval({ dtype: x.dtype, shape: x.shape, weak: x.weakType }), data: toBase64(await x.data()) });
     const head = JSON.stringify({ format: FORMAT, version: VERSION, inTree: this.inTree, outTree: this.outTree, inAvals: this.inAvals, outAvals: this.outAvals, consts });
     // The program's JSON text goes in as it is (it is one JSON object), not parsed and written again.
     return `${head.slice(0, -1)},"program":${this._traced.program.toJSON()}}`;
@@ -114,7 +115,7 @@ function exportFn(f) {
     const { leaves, def } = flattenArgs(args, isLeafValue);
     // A jit function traced here is inlined, so f may be one.
     const tracedProgram = traceProgram(f, args, 'export');
-    const inAvals = tracedProgram.program.inAvals().slice(0, leaves.length).map(({ dtype, shape }) => ({ dtype, shape: [...shape] }));
+    const inAvals = tracedProgram.program.inAvals().slice(0, leaves.length).map(envelopeAval);
     return new Exported(tracedProgram, def, inAvals);
   };
 }
@@ -156,7 +157,7 @@ export function deserialize(text, { limits = {} } = {}) {
     if (constBytes > lim.maxConstBytes) throw new ResourceError(`deserialize: the constants hold more than ${lim.maxConstBytes} bytes`);
     const bytes = typeof k.data === 'string' ? fromBase64(k.data, `consts[${i}].data`) : null;
     if (!bytes || bytes.length !== 4 * n) throw bad(`consts[${i}].data must be base64 of ${4 * n} bytes`);
-    return { dtype: aval.dtype, shape: aval.shape, data: new TYPED[aval.dtype](bytes.buffer, bytes.byteOffset, n) };
+    return { ...aval, data: new TYPED[aval.dtype](bytes.buffer, bytes.byteOffset, n) };
   });
   if (!isObject(doc.program)) throw bad('program must be an object');
 
@@ -166,14 +167,15 @@ export function deserialize(text, { limits = {} } = {}) {
     // The program's own types are the truth: the envelope must agree with them.
     const ins = program.inAvals();
     const outs = program.outAvals();
-    const same = (a, b) => a.dtype === b.dtype && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
+    const same = (a, b) =>
+      a.dtype === b.dtype && Boolean(a.weak_type) === b.weak && a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
     if (ins.length !== inAvals.length + hosts.length || ![...inAvals, ...hosts].every((a, i) => same(a, ins[i]))) {
       throw bad('inAvals and consts do not match the program\'s inputs');
     }
     if (outs.length !== outAvals.length || !outAvals.every((a, i) => same(a, outs[i]))) throw bad('outAvals do not match the program\'s outputs');
     // Read from the text, which the core has just accepted: every mesh in it is one of the program's.
     const meshes = meshesOf(doc.program);
-    const consts = hosts.map((h) => putHost(hostData(h.data, { dtype: h.dtype, shape: h.shape }, 'deserialize')));
+    const consts = hosts.map((h) => putHost(hostData(h.data, { dtype: h.dtype, shape: h.shape }, 'deserialize'), undefined, Boolean(h.weak_type)));
     const tracedProgram = { program, inDef: inTree, outDef: outTree, consts, ownsConsts: true, meshes, outAvals: outs, outSpecs: program.outSpecs() };
     return new Exported(tracedProgram, inTree, inAvals);
   } catch (e) {
@@ -215,9 +217,16 @@ function checkAvals(list, what, n) {
   return list.map((a, i) => {
     const ok = isObject(a) && DTYPES.includes(a.dtype) && Array.isArray(a.shape) && a.shape.length <= 32 &&
       a.shape.every((d) => Number.isInteger(d) && d >= 0 && d < 2 ** 31);
-    if (!ok) throw new ValueError(`deserialize: ${what}[${i}] must be {dtype: one of ${DTYPES.join(', ')}, shape: a list of sizes}`);
-    return { dtype: a.dtype, shape: [...a.shape] };
+    if (!ok || (a.weak_type !== undefined && a.weak_type !== true)) {
+      throw new ValueError(`deserialize: ${what}[${i}] must be {dtype: one of ${DTYPES.join(', ')}, shape: a list of sizes, weak_type: true if weakly typed}`);
+    }
+    return envelopeAval({ dtype: a.dtype, shape: a.shape, weak: a.weak_type });
   });
+}
+
+// An aval as the envelope writes it: {dtype, shape}, and weak_type: true when weakly typed (as the program's JSON).
+function envelopeAval({ dtype, shape, weak }) {
+  return weak ? { dtype, shape: [...shape], weak_type: true } : { dtype, shape: [...shape] };
 }
 
 // The meshes of a program's shard_maps at any depth (in its JSON form, as

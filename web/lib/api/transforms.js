@@ -11,6 +11,7 @@ import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from '
 import { currentTrace, engine, withTrace } from './core/state.js';
 import { callCore, Trace } from './core/tracer.js';
 import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './core/tree.js';
+import { WeakFloat } from './core/weak_float.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
@@ -449,7 +450,8 @@ export function devicePut(x, sharding) {
       return shardMap((v) => v, { mesh: s.mesh, inSpecs: [s.spec], outSpecs: s.spec, reshards: true })(leaf);
     }
     if (isArray(leaf)) return s ? reshard(leaf, s) : leaf;
-    return putHost(hostData(leaf, {}, 'devicePut'), s ?? undefined);
+    // A number is weakly typed, as JAX's device_put of a Python scalar.
+    return putHost(hostData(leaf, {}, 'devicePut'), s ?? undefined, typeof leaf === 'number' || leaf instanceof WeakFloat);
   });
   return unflatten(def, out);
 }

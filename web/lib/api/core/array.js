@@ -29,7 +29,7 @@ export class DArray extends ArrayBase {
   /** Internal: use sl.array, sl.devicePut or jit. `handle` is a core ShardedArray or a Promise of one. */
   constructor(aval, sharding, handle) {
     super();
-    this._aval = { dtype: aval.dtype, shape: [...aval.shape] };
+    this._aval = { dtype: aval.dtype, shape: [...aval.shape], weak: Boolean(aval.weak) };
     this.sharding = sharding;
     this._cell = { h: null };
     this._disposed = false;
@@ -229,13 +229,13 @@ export function hostData(x, { dtype, shape } = {}, fn = 'array') {
   throw new ValueError(`${fn}: cannot make an array of ${String(x)}; give a number, nested arrays of numbers or a typed array`);
 }
 
-/** Puts host data on the devices with `sharding` (default: replicated on the default mesh). */
-export function putHost({ data, shape, dtype }, sharding) {
+/** Puts host data on the devices with `sharding` (default: replicated on the default mesh), weakly typed when `weak`. */
+export function putHost({ data, shape, dtype }, sharding, weak = false) {
   const { runtime } = engine();
   const s = sharding ?? new NamedSharding(defaultMesh(), P());
   try {
     const h = runtime.put(s.mesh._handle, data, shape, s.spec.toCore(), dtype);
-    return new DArray({ dtype, shape }, s, h);
+    return new DArray({ dtype, shape, weak }, s, h);
   } catch (e) {
     throw fromCore(e);
   }
@@ -244,10 +244,14 @@ export function putHost({ data, shape, dtype }, sharding) {
 /**
  * jnp.array: an array from a number, nested arrays of numbers or a typed
  * array (`shape` gives a typed array's shape), replicated on the default mesh.
+ * As JAX's, the array of a number (a Python scalar) is weakly typed unless a
+ * dtype is given; `weakType` says otherwise (Python's jnp.array(3) is a weak
+ * int32, which JS numbers, read as floats, cannot say).
  */
-export function array(x, { dtype, shape } = {}) {
+export function array(x, { dtype, shape, weakType } = {}) {
   if (x instanceof DArray) return x;
-  return putHost(hostData(x, { dtype, shape }), undefined);
+  const weak = weakType ?? (dtype === undefined && (typeof x === 'number' || x instanceof WeakFloat));
+  return putHost(hostData(x, { dtype, shape }), undefined, weak);
 }
 
 /** A sharding-checked spec for an array of `shape`: a NamedSharding or a PartitionSpec on `mesh`. */
@@ -269,7 +273,7 @@ export function reshard(x, sharding) {
     }
   };
   const handle = blocking ? move(x._handle('devicePut')) : x._readable('devicePut').then(move);
-  return new DArray({ dtype: x.dtype, shape: x.shape }, sharding, handle);
+  return new DArray({ dtype: x.dtype, shape: x.shape, weak: x.weakType }, sharding, handle);
 }
 
 /**

@@ -9,13 +9,16 @@ import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
 import { isScalar, WeakFloat } from './weak_float.js';
 
-/** {dtype, shape, weak} of an operand; weak for JS numbers and WeakFloats. */
+/**
+ * {dtype, shape, weak} of an operand: weak (JAX's weak_type) for JS numbers
+ * and WeakFloats, as Python's int and float, and for arrays and traced values
+ * computed from weak values only; a boolean is a strong bool, as Python's.
+ */
 export function avalOf(x, fn) {
-  if (isTracer(x)) return { dtype: x.dtype, shape: x.shape, weak: Boolean(x.weak) };
-  if (x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: false };
+  if (isTracer(x) || x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: x.weakType };
   if (typeof x === 'number') return { dtype: Number.isInteger(x) ? 'int32' : 'float32', shape: [], weak: true };
   if (x instanceof WeakFloat) return { dtype: 'float32', shape: [], weak: true };
-  if (typeof x === 'boolean') return { dtype: 'bool', shape: [], weak: true };
+  if (typeof x === 'boolean') return { dtype: 'bool', shape: [], weak: false };
   if (isNumericData(x) || ArrayBuffer.isView(x)) {
     const h = hostData(x, {}, fn);
     return { dtype: h.dtype, shape: h.shape, weak: false };
@@ -40,7 +43,10 @@ export function traced(t, x, fn) {
   const root = t.root;
   let arr = x;
   if (!(x instanceof DArray)) {
-    if (isScalar(x)) return literalTracer(t, x, avalOf(x, fn).dtype);
+    if (isScalar(x)) {
+      const a = avalOf(x, fn);
+      return literalTracer(t, x, a.dtype, a.weak);
+    }
     arr = array(x);
   }
   if (!root.consts) {
@@ -51,18 +57,18 @@ export function traced(t, x, fn) {
   }
   let tr = root.constTracers.get(arr);
   if (!tr) {
-    tr = root.wrap([root.core.input(arr.dtype, arr.shape)])[0];
+    tr = root.wrap([root.core.input(arr.dtype, arr.shape, arr.weakType)])[0];
     root.consts.push(arr);
     root.constTracers.set(arr, tr);
   }
   return tr;
 }
 
-/** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable). */
-export function literalTracer(t, literal, dtype) {
+/** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable), weakly typed when `weak` (a Python scalar's). */
+export function literalTracer(t, literal, dtype, weak = false) {
   const value = literal instanceof WeakFloat ? literal.value : literal;
   const v = dtype === 'bool' ? Number(Boolean(value)) : dtype === 'int32' ? Math.trunc(value) : dtype === 'uint32' ? Math.trunc(value) >>> 0 : value;
-  return new Tracer(t, { literal: v, dtype, shape: [], vma: [] });
+  return new Tracer(t, { literal: v, dtype, shape: [], vma: [], weak });
 }
 
 /** The current trace, for an operation named `fn` called inside one. */
@@ -92,14 +98,28 @@ export function broadcastShapes(shapes, fn) {
   return out;
 }
 
-/** The dtype of a binary/variadic numpy operation on operands of these avals (weak numbers adopt the others'). */
-export function resultDtype(avals) {
+// The kinds of JAX's promotion lattice (docs/type_promotion.rst) the dtypes
+// here belong to: a weak value's kind is its only constraint, so it takes
+// the dtype of a strong value of its kind or above.
+const KIND = { bool: 0, int32: 1, uint32: 1, float32: 2 };
+
+/**
+ * The dtype and weak type of a binary/variadic numpy operation on operands of
+ * these avals, as JAX's promotion lattice joins them: weak values adopt the
+ * strong ones' dtype; the result is weak when a weak operand's kind is above
+ * every strong operand's (int32 + 1.5 is a weak float32, as i32 ∨ f* = f*).
+ */
+export function resultType(avals) {
   const strong = avals.filter((a) => !a.weak);
   const has = (dt, list) => list.some((a) => a.dtype === dt);
-  if (has('float32', avals)) return 'float32';
-  if (strong.length === 0) return has('int32', avals) ? 'int32' : 'bool';
-  if (has('int32', strong)) return 'int32'; // with uint32 too: JAX's int64, int32 without x64
-  if (has('uint32', strong)) return 'uint32';
-  if (has('int32', avals)) return 'int32';
-  return 'bool';
+  const dtype = has('float32', avals)
+    ? 'float32'
+    : strong.length === 0
+      ? has('int32', avals) ? 'int32' : 'bool'
+      : has('int32', strong) // with uint32 too: JAX's int64, int32 without x64
+        ? 'int32'
+        : has('uint32', strong)
+          ? 'uint32'
+          : has('int32', avals) ? 'int32' : 'bool';
+  return { dtype, weak: strong.every((a) => KIND[a.dtype] < KIND[dtype]) };
 }

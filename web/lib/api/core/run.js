@@ -43,18 +43,16 @@ function inputAval(x, fn, scalarInts = false) {
     return { dtype: x.dtype, shape: x.shape };
   }
   if (typeof x === 'number') return { dtype: scalarDtype(x, scalarInts), shape: [], weak: true };
-  if (x instanceof WeakFloat) return { dtype: 'float32', shape: [], weak: true };
-  const a = avalOf(x, fn);
-  return { dtype: a.dtype, shape: a.shape };
+  return avalOf(x, fn);
 }
 
-/** The cache key of arguments: their structure and each leaf's dtype and shape. */
-export function signature(args, fn, scalarInts = false) {
+/** The key of an argument leaf's aval: float32[8,2], ~float32[] when weakly typed (as JAX prints a weak type) and `weak` counts. */
+export const avalKey = (a, weak = true) => `${a.weak && weak ? '~' : ''}${a.dtype}[${a.shape}]`;
+
+/** The cache key of arguments: their structure and each leaf's dtype, shape and (when `weak`) weak type. */
+export function signature(args, fn, scalarInts = false, weak = true) {
   const { leaves, def } = flattenArgs(args, isLeafValue);
-  const parts = leaves.map((x) => {
-    const a = inputAval(x, fn, scalarInts);
-    return `${a.weak && scalarInts ? '~' : ''}${a.dtype}[${a.shape}]`;
-  });
+  const parts = leaves.map((x) => avalKey(inputAval(x, fn, scalarInts), weak));
   return { key: `${describe(def)}|${parts.join(';')}`, leaves, def };
 }
 
@@ -82,8 +80,7 @@ export function traceProgram(fn, args, kind, scalarInts = false) {
   try {
     const inputs = leaves.map((x) => {
       const a = inputAval(x, kind, scalarInts);
-      const v = t.wrap([callCore(() => core.input(a.dtype, a.shape))])[0];
-      if (a.weak) v.weak = true; // a JS number: combined with arrays, it takes their dtype
+      const v = t.wrap([callCore(() => core.input(a.dtype, a.shape, Boolean(a.weak)))])[0];
       // Its sharding, as shard_map over Explicit axes checks it: an array's, else unsharded (P()).
       v.spec = isArray(x) ? x.sharding.spec : P();
       return v;
@@ -91,7 +88,7 @@ export function traceProgram(fn, args, kind, scalarInts = false) {
     const out = withTrace(t, () => fn(...unflatten(def, inputs)));
     const { leaves: outLeaves, def: outDef } = flatten(out, isLeafValue);
     // A JS number returned is a weak float32, as a JS number argument is (JS has no int literals).
-    const outAtoms = outLeaves.map((x) => (typeof x === 'number' ? literalTracer(t, x, 'float32') : traced(t, x, kind)).atomIn(t));
+    const outAtoms = outLeaves.map((x) => (typeof x === 'number' ? literalTracer(t, x, 'float32', true) : traced(t, x, kind)).atomIn(t));
     const program = callCore(() => core.build(outAtoms));
     if (traceObserver && OBSERVED_KINDS.has(kind)) traceObserver(kind, program, t.consts.length);
     return {

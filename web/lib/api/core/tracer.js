@@ -97,6 +97,11 @@ export class ArrayBase {
     return this._type.shape.reduce((a, b) => a * b, 1);
   }
 
+  /** JAX's weak_type: whether the value is weakly typed (a Python scalar, or computed from weak values only). */
+  get weakType() {
+    return Boolean(this._type.weak);
+  }
+
   /** The type as JAX prints it: f32[8,2] (with {V:axes} inside a shard_map). */
   get aval() {
     return avalString(this._type);

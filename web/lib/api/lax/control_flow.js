@@ -5,8 +5,8 @@
 
 import { ValueError } from '../../errors.js';
 import { array } from '../core/array.js';
-import { add, astype, clip, less, notEqual } from '../numpy/math.js';
-import { avalOf, traced } from '../core/operands.js';
+import { add, astype, clip, notEqual } from '../numpy/math.js';
+import { avalOf, traced, traceFor } from '../core/operands.js';
 import { isLeafValue } from '../core/run.js';
 import { currentTrace, engine, withTrace } from '../core/state.js';
 import { callCore, Trace } from '../core/tracer.js';
@@ -107,14 +107,16 @@ export function scan(f, init, xs = null, { length = null, reverse = false } = {}
   return traceScan(t, f, c, promoted(c, first.promote), xs, length, reverse, first).result;
 }
 
-// A JS number in an initial carry is weakly typed, as a Python scalar in
-// JAX: it takes the dtype the body gives that carry (0 for a float sum).
+// A weakly typed leaf of an initial carry (a JS number, as a Python scalar in
+// JAX, or a weak array) takes the dtype the body gives that carry (0 for a
+// float sum), as JAX's _promote_weak_typed_inputs; a weak type that differs
+// alone is no mismatch (JAX's typematch ignores it).
 // Per leaf of the initial carry c0, that dtype where it differs (else null);
 // `ins` are the body's inputs, `outs` the leaves of the carry it returned.
 function weakPromotions(c0, ins, outs, fn) {
   return c0.leaves.map((v, k) => {
     const got = avalOf(outs[k], fn);
-    return typeof v === 'number' && got.dtype !== ins[k].dtype && String(got.shape) === String(ins[k].shape) ? got.dtype : null;
+    return avalOf(v, fn).weak && got.dtype !== ins[k].dtype && String(got.shape) === String(ins[k].shape) ? got.dtype : null;
   });
 }
 
@@ -184,12 +186,12 @@ export function foriLoop(lower, upper, body, init) {
     const step = ([i, x]) => [[add(i, 1), body(i, x)], null];
     return scan(step, [lower, init], null, { length: Math.max(0, upper - lower) })[0][1];
   }
-  const bound = (b) => (isStatic(b) ? astype(b, 'int32') : b);
-  return whileLoop(
-    ([i, hi]) => less(i, hi),
-    ([i, hi, x]) => [add(i, 1), hi, body(i, x)],
-    [bound(lower), bound(upper), init],
-  )[2];
+  // As JAX: the bounds as they are (a number weakly typed), compared by lax.lt, which does not promote.
+  const lessThan = (i, hi) => {
+    const t = traceFor('lax.foriLoop');
+    return t.emit('lt', {}, [traced(t, i, 'lax.foriLoop').atomIn(t), traced(t, hi, 'lax.foriLoop').atomIn(t)])[0];
+  };
+  return whileLoop(([i, hi]) => lessThan(i, hi), ([i, hi, x]) => [add(i, 1), hi, body(i, x)], [lower, upper, init])[2];
 }
 
 /**

@@ -5,7 +5,7 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { asDtype, selectWhere as where } from './helpers.js';
 import { broadcastTo, sum, transpose } from './math.js';
-import { avalOf, resultDtype, traced, traceFor } from '../core/operands.js';
+import { avalOf, resultType, traced, traceFor } from '../core/operands.js';
 import { staticKey } from '../core/op.js';
 import { runEager } from '../core/run.js';
 import { currentTrace } from '../core/state.js';
@@ -78,7 +78,7 @@ function einsumTraced(subscripts, operands) {
   const t = traceFor('einsum');
   const avals = operands.map((x) => avalOf(x, 'np.einsum'));
   const { labels, output } = parse(subscripts, avals.map((a) => a.shape.length));
-  const dt = resultDtype(avals);
+  const { dtype: dt, weak } = resultType(avals);
   // The size of every label (size-1 dimensions broadcast against the others).
   const size = new Map();
   labels.forEach((ls, i) =>
@@ -93,7 +93,7 @@ function einsumTraced(subscripts, operands) {
   const neededAfter = (k) => new Set([...output, ...labels.slice(k + 1).flat()]);
   // Each operand: its dtype, its diagonals, its size-1 dimensions broadcast, its private labels summed out.
   const prepared = operands.map((x, i) => {
-    let { v, labels: ls } = diagonals(t, asDtype(traced(t, x, 'np.einsum'), dt), labels[i]);
+    let { v, labels: ls } = diagonals(t, asDtype(traced(t, x, 'np.einsum'), dt, weak), labels[i]);
     const full = ls.map((l) => size.get(l));
     if (full.some((n, d) => n !== v.shape[d])) v = broadcastTo(v, full);
     const others = new Set([...output, ...labels.filter((_, j) => j !== i).flat()]);

@@ -4,8 +4,9 @@
 
 import { ConcretizationError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
-import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
+import { avalOf, broadcastShapes, literalTracer, resultType, traced, traceFor } from '../core/operands.js';
 import { isTracer } from '../core/tracer.js';
+import { isScalar } from '../core/weak_float.js';
 
 /** Whether two shapes are equal. */
 export const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -21,11 +22,16 @@ export function normAxis(axis, rank, fn) {
   return axis < 0 ? axis + rank : axis;
 }
 
-/** x as a traced value of dtype `dtype` (converting if needed). */
-export function asDtype(x, dtype) {
-  if (x.dtype === dtype) return x;
-  if (x._atom.literal !== undefined) return literalTracer(x._trace, x._atom.literal, dtype);
-  return emitHere('astype', 'convert_element_type', { new_dtype: dtype, weak_type: false }, [x]);
+/**
+ * x as a traced value of dtype `dtype`, weakly typed when `weak` (by default
+ * a conversion is strong and a value already of `dtype` stays as it is),
+ * converting if needed: as JAX's _convert_element_type, a change of the weak
+ * type alone is a convert_element_type too.
+ */
+export function asDtype(x, dtype, weak = x.dtype === dtype && x.weakType) {
+  if (x.dtype === dtype && x.weakType === weak) return x;
+  if (x._atom.literal !== undefined) return literalTracer(x._trace, x._atom.literal, dtype, weak);
+  return emitHere('astype', 'convert_element_type', { new_dtype: dtype, weak_type: weak }, [x]);
 }
 
 /** Traced x broadcast to `shape` (numpy's trailing alignment). */
@@ -36,15 +42,16 @@ export function broadcastValue(x, shape) {
   return emitHere('broadcastTo', 'broadcast_in_dim', { shape, broadcast_dimensions: dims }, [x]);
 }
 
-/** Operands of an elementwise operation: traced, of one dtype, broadcast to
-  one shape (rank-0 operands stay scalars, which the primitives repeat). */
-export function elementwise(fn, xs, dtype) {
+/** Operands of an elementwise operation: traced, of one type ({dtype, weak};
+  by default numpy's promotion of theirs), broadcast to one shape (rank-0
+  operands stay scalars, which the primitives repeat). */
+export function elementwise(fn, xs, type) {
   const t = traceFor(fn);
   const avals = xs.map((x) => avalOf(x, fn));
-  const dt = dtype ?? resultDtype(avals);
+  const { dtype, weak } = type ?? resultType(avals);
   const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`);
   return xs.map((x, i) => {
-    const v = avals[i].weak && !isTracer(x) ? literalTracer(t, x, dt) : asDtype(traced(t, x, fn), dt);
+    const v = isScalar(x) ? literalTracer(t, x, dtype, weak) : asDtype(traced(t, x, fn), dtype, weak);
     return v.ndim === 0 && shape.length > 0 ? v : broadcastValue(v, shape);
   });
 }

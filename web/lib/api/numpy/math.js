@@ -6,7 +6,7 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { isScalar, WeakFloat } from '../core/weak_float.js';
-import { avalOf, broadcastShapes, literalTracer, resultDtype, traced, traceFor } from '../core/operands.js';
+import { avalOf, broadcastShapes, literalTracer, resultType, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
 import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth } from './helpers.js';
 
@@ -14,9 +14,9 @@ const product = (s) => s.reduce((a, b) => a * b, 1);
 
 function binary(name, prim, { float = false } = {}) {
   return defop(name, 2, (x, y) => {
-    const avals = [avalOf(x, name), avalOf(y, name)];
-    const dt = float ? 'float32' : resultDtype(avals);
-    return emitHere(name, prim, {}, elementwise(name, [x, y], dt));
+    const type = resultType([avalOf(x, name), avalOf(y, name)]);
+    // A float function promotes to float32, weak when the operands' type is (true_divide(1, 2) as JAX).
+    return emitHere(name, prim, {}, elementwise(name, [x, y], float ? { dtype: 'float32', weak: type.weak } : type));
   });
 }
 
@@ -28,7 +28,7 @@ function unary(name, prim, { float = true } = {}) {
   return defop(name, 1, (x) => {
     const t = traceFor(name);
     let v = traced(t, x, name);
-    if (float) v = asDtype(v, 'float32');
+    if (float) v = asDtype(v, 'float32', v.weakType);
     return emitHere(name, prim, {}, [v]);
   });
 }
@@ -163,8 +163,8 @@ export const isfinite = defop('isfinite', 1, (x) => {
 });
 /** Whether x is NaN: x != x, as jnp.isnan. */
 export const isnan = defop('isnan', 1, (x) => notEqual(x, x));
-/** Whether x is +inf or -inf: |x| == inf, as jnp.isinf. */
-export const isinf = defop('isinf', 1, (x) => equal(abs(x), Infinity));
+/** Whether x is +inf or -inf: |x| == inf, as jnp.isinf (its inf a float32 constant, strong as JAX's _constant_like). */
+export const isinf = defop('isinf', 1, (x) => equal(abs(x), literalTracer(traceFor('isinf'), Infinity, 'float32')));
 /**
  * np.nanToNum(x, {nan, posinf, neginf}): NaN replaced by `nan` (0), +inf by
  * `posinf` and -inf by `neginf` (the largest finite float32s by default), as jnp.nan_to_num.
@@ -179,7 +179,7 @@ export const nanToNum = defop('nanToNum', 1, (x, { nan = 0, posinf = null, negin
 });
 /** x rounded to an integer, halves to even (jnp.round). */
 export const round = defop('round', 1, (x) => {
-  const v = asDtype(traced(traceFor('round'), x, 'round'), 'float32');
+  const v = asDtype(traced(traceFor('round'), x, 'round'), 'float32', avalOf(x, 'round').weak);
   return emitHere('round', 'round', { rounding_method: 1 }, [v]);
 });
 
@@ -195,8 +195,8 @@ export const round = defop('round', 1, (x) => {
 export const matmul = defop('matmul', 2, (x, y) => {
   const t = traceFor('matmul');
   const [a, b] = [traced(t, x, 'matmul'), traced(t, y, 'matmul')];
-  const dt = resultDtype([avalOf(a), avalOf(b)]);
-  let [l, r] = [asDtype(a, dt), asDtype(b, dt)];
+  const { dtype: dt, weak } = resultType([avalOf(a), avalOf(b)]);
+  let [l, r] = [asDtype(a, dt, weak), asDtype(b, dt, weak)];
   if (l.ndim === 0 || r.ndim === 0) throw new ShapeError(`matmul: operands must have rank >= 1, got ${l.aval} and ${r.aval}`);
   const [lMat, rMat] = [l.ndim > 1, r.ndim > 1];
   const n = Math.max(l.ndim - 2, r.ndim - 2, 0);
@@ -259,13 +259,13 @@ export const dot = defop('dot', 2, (x, y) => {
   const t = traceFor('dot');
   const [a, b] = [traced(t, x, 'dot'), traced(t, y, 'dot')];
   if (a.ndim === 0 || b.ndim === 0) return multiply(x, y);
-  const dt = resultDtype([avalOf(x, 'dot'), avalOf(y, 'dot')]);
+  const { dtype: dt, weak } = resultType([avalOf(x, 'dot'), avalOf(y, 'dot')]);
   const [ca, cb] = [a.ndim - 1, b.ndim === 1 ? 0 : b.ndim - 2];
   if (a.shape[ca] !== b.shape[cb]) {
     throw new ShapeError(`dot: ${a.aval} and ${b.aval}: the contracted dimensions have sizes ${a.shape[ca]} and ${b.shape[cb]}; they must be equal`);
   }
   const dims = [[ca], [cb], [], []];
-  return emitHere('dot', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt }, [asDtype(a, dt), asDtype(b, dt)]);
+  return emitHere('dot', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt }, [asDtype(a, dt, weak), asDtype(b, dt, weak)]);
 });
 
 // axis / {axis, keepdims, initial} options of the reductions.
@@ -393,8 +393,8 @@ export const concatenate = defop('concatenate', 1, (arrays, axis = 0) => {
   const t = traceFor('concatenate');
   const xs = sequenceOf(arrays, 'concatenate');
   if (xs.length === 0) throw new ValueError('concatenate: give a non-empty list of arrays');
-  const dt = resultDtype(xs.map((x) => avalOf(x, 'concatenate')));
-  const vs = xs.map((x) => asDtype(traced(t, x, 'concatenate'), dt));
+  const { dtype: dt, weak } = resultType(xs.map((x) => avalOf(x, 'concatenate')));
+  const vs = xs.map((x) => asDtype(traced(t, x, 'concatenate'), dt, weak));
   return emitHere('concatenate', 'concatenate', { dimension: normAxis(axis, vs[0].ndim, 'np.concatenate') }, vs);
 });
 
@@ -402,42 +402,50 @@ export const concatenate = defop('concatenate', 1, (arrays, axis = 0) => {
 export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(sequenceOf(xs, 'stack').map((x) => expandDims(x, axis)), axis));
 
 /** x converted to `dtype` ('float32', 'int32', 'uint32', 'bool'). */
-export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype));
+export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype, false));
 
 // An operation `name` making an array of `shape` filled with a value.
 function filled(name, impl) {
   return defop(name, 0, (shape, ...rest) => {
-    const { value, dtype } = impl(...rest);
+    const { value, dtype, weak = false } = impl(...rest);
     const s = checkShape(shape, `np.${name}`, dtype);
-    const scalar = literalTracer(traceFor(name), value, dtype);
+    const scalar = literalTracer(traceFor(name), value, dtype, weak);
     // A scalar is the literal itself: JAX's lax.full broadcasts nothing for shape ().
     if (!s.length) return scalar;
     return emitHere(name, 'broadcast_in_dim', { shape: s, broadcast_dimensions: [] }, [scalar]);
   });
 }
 
-const fullOfScalar = filled('full', (value, dtype = 'float32') => ({ value, dtype }));
+const fullOfScalar = filled('full', (value, dtype, weak) => ({ value, dtype, weak }));
 // A fill value that is an array: broadcast to `shape` (numpy's trailing alignment), its dtype unless given.
 const fullOfArray = defop('full', 1, (value, shape, dtype) => {
   const v = traced(traceFor('full'), value, 'np.full');
-  return broadcastTo(asDtype(v, dtype ?? v.dtype), shape);
+  // A dtype given makes it strong, as JAX's asarray(fill_value, dtype).
+  return broadcastTo(asDtype(v, dtype ?? v.dtype, dtype === undefined && v.weakType), shape);
 });
-/** An array of `shape` filled with `value` (a scalar, of its own dtype unless `dtype` is given, as jnp.full; or an array broadcast to `shape`). */
-export const full = (shape, value, dtype) =>
-  isScalar(value) ? fullOfScalar(shape, value, dtype ?? avalOf(value, 'np.full').dtype) : fullOfArray(value, shape, dtype);
+/**
+ * An array of `shape` filled with `value` (a scalar, of its own dtype unless
+ * `dtype` is given, as jnp.full, and then weakly typed as a number is; or an
+ * array broadcast to `shape`).
+ */
+export const full = (shape, value, dtype) => {
+  if (!isScalar(value)) return fullOfArray(value, shape, dtype);
+  const a = avalOf(value, 'np.full');
+  return fullOfScalar(shape, value, dtype ?? a.dtype, dtype === undefined && a.weak);
+};
 /** Zeros of `shape`. */
 export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }));
 /** Ones of `shape`. */
 export const ones = filled('ones', (dtype = 'float32') => ({ value: 1, dtype }));
-/** Zeros of x's shape and dtype. */
+/** Zeros of x's shape and dtype (weakly typed when x is, as JAX's full_like). */
 export const zerosLike = defop('zerosLike', 1, (x) => {
   const a = avalOf(x, 'zerosLike');
-  return full(a.shape, 0, a.dtype);
+  return fullOfScalar(a.shape, 0, a.dtype, a.weak);
 });
-/** Ones of x's shape and dtype. */
+/** Ones of x's shape and dtype (weakly typed when x is, as JAX's full_like). */
 export const onesLike = defop('onesLike', 1, (x) => {
   const a = avalOf(x, 'onesLike');
-  return full(a.shape, 1, a.dtype);
+  return fullOfScalar(a.shape, 1, a.dtype, a.weak);
 });
 
 /** np.arange(stop) or np.arange(start, stop, step, dtype): int32 when every argument is an int (a WeakFloat is a float, whatever its value), else float32 (or `dtype`). */

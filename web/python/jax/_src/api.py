@@ -39,6 +39,9 @@ def asarray(a, dtype=None):
         rows = [asarray(v) if isinstance(v, (list, tuple)) else v for v in a]
         out = from_js(call(sl.np.stack, rows))
         return out if dtype is None else out.astype(dtype)
+    if dtype is None and isinstance(a, (int, float)) and not isinstance(a, bool):
+        # A Python scalar's array is weakly typed, as JAX's (dtypes.is_weakly_typed).
+        return from_js(call(sl.array, a, {"dtype": dtypes.name(type(a)), "weakType": True}))
     if dtype is None:
         leaves = pytree.tree_leaves(a)
         if leaves and all(isinstance(v, bool) for v in leaves):
@@ -82,7 +85,7 @@ def _js_leaves(values):
     every leaf is a Python scalar each goes as a 0-d array (emitted into the
     current trace, if any, rather than captured as a constant)."""
     if values and all(isinstance(x, (bool, int, float)) for x in values):
-        return js_list([from_js(call(sl.np.full, (), x, dtypes.name(type(x)))) for x in values])
+        return js_list([from_js(call(sl.np.full, (), x)) for x in values])  # weakly typed, as Python's scalars
     return js_list([_as_leaf(x) for x in values])
 
 

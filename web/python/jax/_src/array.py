@@ -46,6 +46,11 @@ class Array:
         return dtypes.dtype(self._js.dtype)
 
     @property
+    def weak_type(self):
+        """Whether the array is weakly typed (a Python scalar's, or computed from weak values only)."""
+        return bool(self._js.weakType)
+
+    @property
     def T(self):
         """The transpose."""
         return _np().transpose(self)
@@ -145,11 +150,12 @@ class Array:
 
     def __repr__(self):
         if self._is_tracer():
-            # JAX 0.11's jit tracer: JitTracer(float32[3]), its varying axes as {V:x} or {V:(x,y)}.
+            # JAX 0.11's jit tracer: JitTracer(float32[3]), its varying axes as {V:x} or {V:(x,y)}, ~ when weak.
             vma = [str(a) for a in self._js.vma]
             varying = "" if not vma else f"{{V:{vma[0]}}}" if len(vma) == 1 else f"{{V:({','.join(vma)})}}"
-            return f"JitTracer({self.dtype}[{','.join(map(str, self.shape))}]{varying})"
-        return format.array_repr(self._values(), self.shape, self.dtype.name)
+            weak = "~" if self.weak_type else ""
+            return f"JitTracer({weak}{self.dtype}[{','.join(map(str, self.shape))}]{varying})"
+        return format.array_repr(self._values(), self.shape, self.dtype.name, self.weak_type)
 
     def __str__(self):
         if self._is_tracer():

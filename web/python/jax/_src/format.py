@@ -41,13 +41,18 @@ def printoptions(**options):
         _options.update(saved)
 
 
+def _f32(v):
+    """v rounded to float32 (as a Python float, which holds it exactly)."""
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
 def _f32_repr(v):
     """The shortest decimal text that reads back as the same float32 (numpy's unique mode)."""
     if v != v:
         return "nan"
     if v in (float("inf"), float("-inf")):
         return "inf" if v > 0 else "-inf"
-    target = struct.unpack("f", struct.pack("f", v))[0]
+    target = _f32(v)
     for p in range(1, 10):
         s = f"{target:.{p}g}"
         if struct.unpack("f", struct.pack("f", float(s)))[0] == target:
@@ -66,7 +71,9 @@ def _float_texts(values):
     the fewest digits that read back as its float32, padded to the widest;
     scientific when the largest magnitude is 1e8 or more, the smallest nonzero
     under 1e-4, or their ratio over 1000, with as many fraction digits as the
-    element needing most (so 1.0000500e-04 beside 1.0000005e-06)."""
+    element needing most, an element needing fewer continued with its exact
+    value's digits (numpy's min_digits: 9.53674316e-07, 2**-20, beside
+    1.00016594e-04), where positional notation pads with spaces."""
     finite = [v for v in values if v == v and abs(v) != float("inf")]
     nonzero = [abs(v) for v in finite if v != 0]
     big, small = max(nonzero, default=0.0), min(nonzero, default=0.0)
@@ -88,6 +95,8 @@ def _float_texts(values):
 
         def text(v):
             whole, frac, exp = parts[v]
+            if len(frac) < digits:  # the exact float32 value's next digits
+                whole, _, frac = f"{_f32(v):.{digits}e}".partition("e")[0].partition(".")
             return f"{whole.rjust(left)}.{frac.ljust(digits, '0')}e{'-' if exp < 0 else '+'}{abs(exp):0{max(exp_width, 2)}d}"
     else:
         parts = {}
@@ -182,9 +191,10 @@ def array_text(values, shape, dtype, sep, prefix, suffix=""):
     return build(0, 0, " " * (len(prefix) + 1), line_width)
 
 
-def array_repr(values, shape, dtype):
-    """repr of a concrete array as JAX's Array.__repr__: Array([...], dtype=float32), an empty one with its shape."""
-    dtype_text = f"dtype={dtype}"
+def array_repr(values, shape, dtype, weak_type=False):
+    """repr of a concrete array as JAX's Array.__repr__: Array([...], dtype=float32), an empty one with its
+    shape, a weakly typed one with weak_type=True."""
+    dtype_text = f"dtype={dtype}, weak_type=True" if weak_type else f"dtype={dtype}"
     if 0 in shape:
         return f"Array([], shape={tuple(shape)}, {dtype_text})"
     text = array_text(values, shape, dtype, ", ", "Array(", ",") if shape else _texts(values, dtype)[0].strip()
