@@ -178,7 +178,7 @@ export interface IndexRef<Self> {
 export function at<T extends ArrayLike>(x: T, ...index: IndexEntry[]): IndexRef<any>;
 
 /** Reduction axes: an axis, a list, or {axis, keepdims}. */
-export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; initial?: number };
+export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; initial?: number; where?: ArrayLike };
 
 /** A concrete array on the devices (jax.Array); exported as `Array`. */
 export interface ShardArray extends ArrayMethods<ShardArray> {
@@ -399,7 +399,7 @@ export const np: NpFunctions & {
   /** where(cond, x, y) selects; where(cond) is nonzero(cond). */
   where: ((cond: V, x: V, y: V) => V) & ((cond: V) => V[]);
   sum: Reduce; mean: Reduce; max: Reduce; min: Reduce;
-  var: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number }) => V;
+  var: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number; where?: V }) => V;
   /** The index of the first extreme element over one axis (the flattened array by default), int32. */
   argmax: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
   argmin: (x: V, axis?: number | null | { axis?: number | null; keepdims?: boolean }) => V;
@@ -427,7 +427,7 @@ export const np: NpFunctions & {
   takeAlongAxis: (arr: V, indices: V, axis: number | null, options?: { mode?: IndexMode; fillValue?: number }) => V;
   /** jnp.flip along an axis, several, or all (null). */
   flip: (x: V, axis?: number | number[] | null) => V;
-  reshape: (x: V, shape: number[]) => V;
+  reshape: (x: V, shape: number[], order?: 'C' | 'F') => V;
   transpose: (x: V, axes?: number[]) => V;
   expandDims: (x: V, axis: number | number[]) => V;
   squeeze: (x: V, axis?: number | number[]) => V;
@@ -435,6 +435,15 @@ export const np: NpFunctions & {
   stack: (xs: V[], axis?: number) => V;
   astype: (x: V, dtype: DType) => V;
   full: (shape: number[], value: number, dtype?: DType) => V;
+  /** jnp.full_like: x's shape and dtype (or those given), weakly typed as x when no dtype is given. */
+  fullLike: (x: V, fillValue: number | V, dtype?: DType | null, shape?: number[] | null) => V;
+  zerosLike: (x: V, dtype?: DType | null, shape?: number[] | null) => V;
+  onesLike: (x: V, dtype?: DType | null, shape?: number[] | null) => V;
+  /** jnp.round: to `decimals` places (0), halves to even. */
+  round: (x: V, decimals?: number) => V;
+  /** jnp.isclose: |a - b| <= atol + rtol * |b| elementwise (bool); allclose: all of them. */
+  isclose: (a: V, b: V, rtol?: number, atol?: number, equalNan?: boolean) => V;
+  allclose: (a: V, b: V, rtol?: number, atol?: number, equalNan?: boolean) => V;
   zeros: (shape: number[], dtype?: DType) => V;
   ones: (shape: number[], dtype?: DType) => V;
   arange: (start: number, stop?: number | null, step?: number | null, dtype?: DType) => V;
@@ -443,7 +452,7 @@ export const np: NpFunctions & {
   pad: (x: V, padWidth: number | [number, number] | [number, number][], options?: { constantValues?: number }) => V;
   clip: (x: V, lo?: number | null, hi?: number | null) => V;
   /** Variance and standard deviation: the squared deviations summed, divided by n - ddof. */
-  std: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number }) => V;
+  std: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number; where?: V }) => V;
   countNonzero: Reduce;
   tri: (n: number, m?: number | null, k?: number, dtype?: DType) => V;
   tril: (m: V, k?: number) => V;
@@ -460,7 +469,7 @@ export const np: NpFunctions & {
   split: (a: V, sections: number | number[], axis?: number) => V[];
   arraySplit: (a: V, sections: number | number[], axis?: number) => V[];
   tile: (a: V, reps: number | number[]) => V;
-  repeat: (a: V, repeats: number, axis?: number | null) => V;
+  repeat: (a: V, repeats: number | number[] | V, axis?: number | null, totalRepeatLength?: number | null) => V;
   diag: (v: V, k?: number) => V;
   any: Reduce; all: Reduce;
 };

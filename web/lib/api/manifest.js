@@ -79,10 +79,12 @@ numpy  log2             np.log2              x
 numpy  log10            np.log10             x
 numpy  reciprocal       np.reciprocal        x
 numpy  isfinite         np.isfinite          x
+numpy  isclose          np.isclose           a, b, rtol=1e-05, atol=1e-08, equal_nan=False
+numpy  allclose         np.allclose          a, b, rtol=1e-05, atol=1e-08, equal_nan=False
 numpy  isnan            np.isnan             x
 numpy  isinf            np.isinf             x
 numpy  nan_to_num       np.nanToNum          x, *, {nan=0.0, posinf=None, neginf=None}
-numpy  round            np.round             a
+numpy  round            np.round             a, decimals=0
 numpy  fmod             np.fmod              x1, x2  # the remainder of x1 / x2 with the sign of x1 (C's fmod)
 numpy  remainder        np.remainder         x1, x2  # the remainder of x1 / x2 with the sign of x2 (Python's %)
 numpy  mod              np.remainder         x1, x2
@@ -91,11 +93,11 @@ numpy  where            np.where             condition, x=..., y=..., *, {size=N
 numpy  nonzero          np.nonzero           a, *, {size=None, fill_value=None}
 numpy  matmul           np.matmul            a, b
 numpy  dot              np.dot               a, b
-numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None}
-numpy  prod             np.prod              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None}
-numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {keepdims=False}
-numpy  max              np.max               a, {axis=None, keepdims=False}, *, {initial=None}
-numpy  min              np.min               a, {axis=None, keepdims=False}, *, {initial=None}
+numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None, where=None}
+numpy  prod             np.prod              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None, where=None}
+numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {where=None}
+numpy  max              np.max               a, {axis=None, keepdims=False}, *, {initial=None, where=None}
+numpy  min              np.min               a, {axis=None, keepdims=False}, *, {initial=None, where=None}
 numpy  amax             np.max               a, {axis=None, keepdims=False}
 numpy  argmax           np.argmax            a, {axis=None}, *, {keepdims=False}
 numpy  argmin           np.argmin            a, {axis=None}, *, {keepdims=False}
@@ -105,12 +107,12 @@ numpy  sort             np.sort              a, {axis=-1}, *, {kind=None, stable
 numpy  argsort          np.argsort           a, {axis=-1}, *, {kind=None, stable=True, descending=False}
 numpy  einsum           np.einsum            subscripts, *operands
 numpy  amin             np.min               a, {axis=None, keepdims=False}
-numpy  var              np.var               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
-numpy  std              np.std               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False}
+numpy  var              np.var               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False, where=None}
+numpy  std              np.std               a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False, where=None}
 numpy  count_nonzero    np.countNonzero      a, {axis=None, keepdims=False}
-numpy  any              np.any               a, {axis=None}, *, {keepdims=False}
-numpy  all              np.all               a, {axis=None}, *, {keepdims=False}
-numpy  reshape          np.reshape           a, shape:shape
+numpy  any              np.any               a, {axis=None}, *, {keepdims=False, where=None}
+numpy  all              np.all               a, {axis=None}, *, {keepdims=False, where=None}
+numpy  reshape          np.reshape           a, shape:shape, order='C'
 numpy  transpose        np.transpose         a, axes=None
 numpy  expand_dims      np.expandDims        a, axis
 numpy  squeeze          np.squeeze           a, axis=None
@@ -120,8 +122,9 @@ numpy  astype           np.astype            x, dtype
 numpy  full             np.full              shape:shape, fill_value, dtype=None
 numpy  zeros            np.zeros             shape:shape, dtype=None
 numpy  ones             np.ones              shape:shape, dtype=None
-numpy  zeros_like       np.zerosLike         a
-numpy  ones_like        np.onesLike          a
+numpy  zeros_like       np.zerosLike         a, dtype=None, shape:shape=None
+numpy  ones_like        np.onesLike          a, dtype=None, shape:shape=None
+numpy  full_like        np.fullLike          a, fill_value, dtype=None, shape:shape=None
 numpy  arange           np.arange            start, stop=None, step=None, dtype=None
 numpy  eye              np.eye               N, M=None, k=0, dtype=None
 numpy  identity         np.identity          n, dtype=None
@@ -132,6 +135,7 @@ numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True
 numpy  diagonal         np.diagonal          a, offset=0, axis1=0, axis2=1
 numpy  trace            np.trace             a, offset=0, axis1=0, axis2=1
 numpy  swapaxes         np.swapaxes          a, axis1, axis2
+numpy  matrix_transpose np.matrixTranspose   x
 numpy  moveaxis         np.moveaxis          a, source, destination
 numpy  hstack           np.hstack            tup
 numpy  vstack           np.vstack            tup
@@ -141,7 +145,7 @@ numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0
 numpy  tile             np.tile              A, reps
-numpy  repeat           np.repeat            a, repeats, axis=None
+numpy  repeat           np.repeat            a, repeats, axis=None, *, total_repeat_length=None
 numpy  kron             np.kron              a, b
 numpy  diag             np.diag              v, k=0
 numpy  broadcast_to     np.broadcastTo       array, shape:shape

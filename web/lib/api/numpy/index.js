@@ -1,6 +1,6 @@
 // sl.np: numpy's functions over traced values and arrays, the face only:
 // each part (math, matrices, indexing, bitwise, nonzero, sorting, einsum,
-// logaddexp, linalg) holds its functions, helpers.js what they share, which
+// logaddexp, closeness, linalg) holds its functions, helpers.js what they share, which
 // no public namespace exports.
 
 export * from './math.js';
@@ -10,5 +10,6 @@ export * from './bitwise.js';
 export { nonzero, where } from './nonzero.js';
 export * from './sorting.js';
 export * from './einsum.js';
+export * from './closeness.js';
 export { logaddexp } from './logaddexp.js';
 export * as linalg from './linalg.js';

@@ -177,10 +177,25 @@ export const nanToNum = defop('nanToNum', 1, (x, { nan = 0, posinf = null, negin
   out = selectWhere(equal(out, Infinity), posinf ?? MAX, out);
   return selectWhere(equal(out, -Infinity), neginf ?? -MAX, out);
 });
-/** x rounded to an integer, halves to even (jnp.round). */
-export const round = defop('round', 1, (x) => {
-  const v = asDtype(traced(traceFor('round'), x, 'round'), 'float32', avalOf(x, 'round').weak);
-  return emitHere('round', 'round', { rounding_method: 1 }, [v]);
+/**
+ * x rounded to `decimals` decimal places (0 by default), halves to even, as
+ * jnp.round: round(x * 10^decimals) / 10^decimals for a float (JAX's
+ * rescaling, with its float32 rounding); an integer is unchanged for
+ * decimals >= 0, else rounded to a multiple of 10^-decimals through float32
+ * (exact below 2^24).
+ */
+export const round = defop('round', 1, (x, decimals = 0) => {
+  if (!Number.isInteger(decimals)) throw new ValueError(`np.round: decimals must be an integer, got ${decimals}`);
+  const t = traceFor('round');
+  const a = avalOf(x, 'round');
+  const isInt = a.dtype !== 'float32';
+  if (isInt && decimals >= 0) return traced(t, x, 'round');
+  const v = asDtype(traced(t, x, 'round'), 'float32', a.weak);
+  const nearest = (u) => emitHere('round', 'round', { rounding_method: 1 }, [u]);
+  if (decimals === 0) return nearest(v);
+  const factor = literalTracer(t, 10 ** decimals, 'float32'); // a strong constant, as JAX's _lax_const
+  const out = emitHere('round', 'div', {}, [nearest(emitHere('round', 'mul', {}, [v, factor])), factor]);
+  return isInt ? asDtype(out, a.dtype, a.weak) : out;
 });
 
 
@@ -277,40 +292,71 @@ function reductionOpts(opts) {
 
 // A reduction over `axis`, operands of dtype `prepare`(v) (bools summed as
 // int32, tested as bools); `initial` joins the reduced elements through `join`.
-function reduction(name, prim, { finish, prepare = (v) => v, join } = {}) {
-  return defop(name, 1, (x, opts) => {
+/**
+ * A numpy reduction `name` over `prim`: np.name(x, axis) or np.name(x,
+ * {axis, keepdims, initial, where}). `where` (a mask broadcast to x) leaves
+ * elements out, as numpy's: they count as the reduction's `identity`, or as
+ * `initial` for max and min, which have none; `finish(out, count)` (mean)
+ * divides by the number of elements reduced, the mask's where given.
+ */
+function reduction(name, prim, { finish, prepare = (v) => v, join, identity } = {}) {
+  const reduce = (x, where, opts) => {
     const t = traceFor(name);
-    const v = prepare(traced(t, x, name));
+    let v = prepare(traced(t, x, name));
     const { axis, keepdims, initial } = reductionOpts(opts);
     const axes =
       axis === null ? v.shape.map((_, i) => i) : [...new Set((Array.isArray(axis) ? axis : [axis]).map((a) => normAxis(a, v.ndim, `np.${name}`)))].sort((a, b) => a - b);
+    let count = axes.reduce((n, a) => n * v.shape[a], 1);
+    if (where !== undefined) {
+      const fill = identity ?? initial;
+      if (fill === undefined) {
+        throw new ValueError(`np.${name}: reduction operation ${name} does not have an identity, so to use a where mask one has to specify 'initial'`);
+      }
+      const mask = broadcastTo(truth(traced(t, where, name)), v.shape);
+      v = selectWhere(mask, v, fill);
+      if (finish) count = sum(mask, { axis: axes });
+    }
     let out = emitHere(name, prim, { axes }, [v]);
     if (initial !== undefined) {
       if (!join) throw new ValueError(`np.${name}: takes no initial value`);
       out = join(out, initial);
     }
-    if (finish) out = finish(out, axes.reduce((n, a) => n * v.shape[a], 1));
+    if (finish) out = finish(out, count);
     if (keepdims) out = reshape(out, v.shape.map((d, i) => (axes.includes(i) ? 1 : d)));
     return out;
-  });
+  };
+  return withWhere(name, defop(name, 1, (x, opts) => reduce(x, undefined, opts)), defop(name, 2, reduce));
+}
+
+// A reduction taking `where` in its options: the mask is an array argument of
+// its own (`masked`, so traced or captured as arrays are, and never part of an
+// eager program's cache key); without it, `plain`.
+function withWhere(name, plain, masked) {
+  const f = (x, opts) => {
+    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || opts.where === undefined || opts.where === null) return plain(x, opts);
+    const { where, ...rest } = opts;
+    return masked(x, where, rest);
+  };
+  Object.defineProperty(f, 'name', { value: name });
+  return f;
 }
 
 const countable = (v) => (v.dtype === 'bool' ? asDtype(v, 'int32') : v);
 
-/** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial}). */
-export const sum = reduction('sum', 'reduce_sum', { prepare: countable, join: (s, i) => add(s, i) });
-/** Product over `axis` (all by default); {axis, keepdims, initial}. */
-export const prod = reduction('prod', 'reduce_prod', { prepare: countable, join: (s, i) => multiply(s, i) });
-/** Mean over `axis` (float32). */
-export const mean = reduction('mean', 'reduce_sum', { finish: (s, n) => divide(s, n) });
-/** Maximum over `axis`; {initial} joins a value, which makes an empty reduction valid. */
+/** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial, where}). */
+export const sum = reduction('sum', 'reduce_sum', { prepare: countable, join: (s, i) => add(s, i), identity: 0 });
+/** Product over `axis` (all by default); {axis, keepdims, initial, where}. */
+export const prod = reduction('prod', 'reduce_prod', { prepare: countable, join: (s, i) => multiply(s, i), identity: 1 });
+/** Mean over `axis` (float32); {axis, keepdims, where} (the mean of the elements where is true). */
+export const mean = reduction('mean', 'reduce_sum', { finish: (s, n) => divide(s, n), identity: 0 });
+/** Maximum over `axis`; {initial} joins a value, which makes an empty reduction valid, and is what `where` leaves out count as. */
 export const max = reduction('max', 'reduce_max', { join: (s, i) => maximum(s, i) });
-/** Minimum over `axis`; {initial} as max's. */
+/** Minimum over `axis`; {initial, where} as max's. */
 export const min = reduction('min', 'reduce_min', { join: (s, i) => minimum(s, i) });
-/** Whether any element over `axis` (all by default) is nonzero (true), bool: reduce_or, as JAX. */
-export const any = reduction('any', 'reduce_or', { prepare: truth });
-/** Whether every element over `axis` (all by default) is nonzero (true), bool: reduce_and, as JAX. */
-export const all = reduction('all', 'reduce_and', { prepare: truth });
+/** Whether any element over `axis` (all by default; {where} as sum's) is nonzero (true), bool: reduce_or, as JAX. */
+export const any = reduction('any', 'reduce_or', { prepare: truth, identity: false });
+/** Whether every element over `axis` (all by default; {where} as sum's) is nonzero (true), bool: reduce_and, as JAX. */
+export const all = reduction('all', 'reduce_and', { prepare: truth, identity: true });
 
 // argmax or argmin over `axis` (the flattened array when null), keepdims as np's.
 function argReduction(name, prim) {
@@ -347,8 +393,17 @@ export const cumsum = cumulative('cumsum', 'cumsum');
 /** The running product along `axis` (of the flattened array by default). */
 export const cumprod = cumulative('cumprod', 'cumprod');
 
-/** x with the same elements in `shape` (one entry may be -1). */
-export const reshape = defop('reshape', 1, (x, shape) => {
+/**
+ * x with the same elements in `shape` (one entry may be -1), read and written
+ * in `order`: 'C' (row-major, the default) or 'F' (column-major: the reverse
+ * dimensions' row-major, as jnp.reshape does it, through transposes).
+ */
+export const reshape = defop('reshape', 1, (x, shape, order = 'C') => {
+  if (order === 'F') {
+    const reversed = (v) => (v.ndim < 2 ? v : transpose(v));
+    return reversed(reshape(reversed(traced(traceFor('reshape'), x, 'reshape')), [...checkDimensions(shape, 'reshape', 'shape', { allowUnknown: true })].reverse()));
+  }
+  if (order !== 'C') throw new ValueError(`reshape: order must be 'C' or 'F', got ${quote(order)}`);
   const v = traced(traceFor('reshape'), x, 'reshape');
   const s = checkDimensions(shape, 'reshape', 'shape', { allowUnknown: true });
   const unknown = s.indexOf(-1);
@@ -437,16 +492,22 @@ export const full = (shape, value, dtype) => {
 export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }));
 /** Ones of `shape`. */
 export const ones = filled('ones', (dtype = 'float32') => ({ value: 1, dtype }));
-/** Zeros of x's shape and dtype (weakly typed when x is, as JAX's full_like). */
-export const zerosLike = defop('zerosLike', 1, (x) => {
-  const a = avalOf(x, 'zerosLike');
-  return fullOfScalar(a.shape, 0, a.dtype, a.weak);
-});
-/** Ones of x's shape and dtype (weakly typed when x is, as JAX's full_like). */
-export const onesLike = defop('onesLike', 1, (x) => {
-  const a = avalOf(x, 'onesLike');
-  return fullOfScalar(a.shape, 1, a.dtype, a.weak);
-});
+// An array like x filled with `value` (a number, or a traced value broadcast
+// to the shape), as JAX's full_like: x's dtype and shape unless given,
+// weakly typed when x is and no dtype is given.
+function filledLike(name, x, value, dtype, shape) {
+  const a = avalOf(x, `np.${name}`);
+  const given = dtype !== undefined && dtype !== null;
+  const [dt, weak, s] = [given ? dtype : a.dtype, !given && a.weak, shape ?? a.shape];
+  if (isScalar(value)) return fullOfScalar(s, value, dt, weak);
+  return broadcastTo(asDtype(traced(traceFor(name), value, `np.${name}`), dt, weak), s);
+}
+/** np.fullLike(x, fillValue, dtype, shape): an array of x's shape and dtype (or those given) filled with fillValue, as jnp.full_like. */
+export const fullLike = defop('fullLike', 2, (x, value, dtype, shape) => filledLike('fullLike', x, value, dtype, shape));
+/** Zeros of x's shape and dtype (or `dtype`, `shape`; weakly typed when x is and no dtype is given, as jnp.zeros_like). */
+export const zerosLike = defop('zerosLike', 1, (x, dtype, shape) => filledLike('zerosLike', x, 0, dtype, shape));
+/** Ones of x's shape and dtype (or `dtype`, `shape`), as zerosLike. */
+export const onesLike = defop('onesLike', 1, (x, dtype, shape) => filledLike('onesLike', x, 1, dtype, shape));
 
 /** np.arange(stop) or np.arange(start, stop, step, dtype): int32 when every argument is an int (a WeakFloat is a float, whatever its value), else float32 (or `dtype`). */
 export const arange = (a, b, step, dtype) => {
@@ -492,18 +553,22 @@ export const clip = defop('clip', 3, (x, lo, hi) => {
   return v;
 });
 
-/** The variance over `axis` (float32): the squared deviations summed, divided by n - ddof (ddof 0), as jnp.var. */
-const variance = defop('var', 1, (x, opts) => {
+// The variance over `axis` of the elements where `where` (undefined: all) is
+// true: their squared deviations from their mean summed, divided by n - ddof.
+function varianceOf(x, where, opts) {
   const { axis, keepdims } = reductionOpts(opts);
   const ddof = opts?.ddof ?? 0;
   const v = asDtype(traced(traceFor('var'), x, 'var'), 'float32');
-  const centered = subtract(v, mean(v, { axis, keepdims: true }));
-  const s = sum(square(centered), { axis, keepdims });
-  const n = v.size / s.size;
-  return divide(s, Math.max(0, n - ddof));
-});
-/** The standard deviation over `axis`: sqrt(var), with var's ddof. */
-export const std = defop('std', 1, (x, opts) => sqrt(variance(x, opts)));
+  const masked = where === undefined ? {} : { where };
+  const centered = subtract(v, mean(v, { axis, keepdims: true, ...masked }));
+  const s = sum(square(centered), { axis, keepdims, ...masked });
+  if (where === undefined) return divide(s, Math.max(0, v.size / s.size - ddof));
+  return divide(s, subtract(sum(broadcastTo(truth(traced(traceFor('var'), where, 'var')), v.shape), { axis, keepdims }), ddof));
+}
+/** The variance over `axis` (all by default; float32, as jnp.var): {axis, keepdims, ddof (0), where}. */
+const variance = withWhere('var', defop('var', 1, (x, opts) => varianceOf(x, undefined, opts)), defop('var', 2, varianceOf));
+/** The standard deviation over `axis`: sqrt(var), with var's ddof and where. */
+export const std = withWhere('std', defop('std', 1, (x, opts) => sqrt(variance(x, opts))), defop('std', 2, (x, where, opts) => sqrt(varianceOf(x, where, opts))));
 /** The number of nonzero (true) elements over `axis` (all by default), int32. */
 export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x, 0), opts));
 

@@ -8,7 +8,8 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { dotGeneral, slice } from '../lax/index.js';
 import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.js';
-import { add, broadcastTo, concatenate, divide, equal, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
+import { add, broadcastTo, concatenate, cumsum, divide, equal, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
+import { updateItem } from '../indexing.js';
 import { take } from './indexing.js';
 import { concreteValues, DArray } from '../core/array.js';
 import { defop } from '../core/op.js';
@@ -135,6 +136,13 @@ export const swapaxes = defop('swapaxes', 1, (a, axis1, axis2) => {
   return transpose(v, perm);
 });
 
+/** np.matrixTranspose(x): each matrix of a stack transposed (the last two axes swapped), as jnp.matrix_transpose. */
+export const matrixTranspose = defop('matrixTranspose', 1, (x) => {
+  const v = valueOf(x, 'np.matrixTranspose');
+  if (v.ndim < 2) throw new ValueError(`np.matrixTranspose: x must be at least two-dimensional for matrix_transpose; got ndim=${v.ndim}`);
+  return swapaxes(v, -1, -2);
+});
+
 /** np.moveaxis(a, source, destination): the axes `source` (an int or a list) moved to `destination`, the others in order. */
 export const moveaxis = defop('moveaxis', 1, (a, source, destination) => {
   const v = valueOf(a, 'np.moveaxis');
@@ -248,12 +256,31 @@ export const tile = defop('tile', 1, (a, reps) => {
 });
 
 /**
- * np.repeat(a, repeats, axis): each element repeated `repeats` times along
- * `axis` (of the flattened array when null): one count for all (a broadcast
- * and a reshape) or one count per element (a gather): a list, or a
- * concrete array, read as JAX concretizes it (the counts fix the shape).
+ * np.repeat(a, repeats, axis, totalRepeatLength): each element repeated
+ * `repeats` times along `axis` (of the flattened array when null): one count
+ * for all (a broadcast and a reshape) or one count per element (a gather): a
+ * list, or a concrete array, read as JAX concretizes it (the counts fix the
+ * shape) unless totalRepeatLength gives the length, when they may be traced.
  */
-export const repeat = (a, repeats, axis = null) => repeatBy(a, repeats instanceof DArray ? concreteValues(repeats, 'np.repeat') : repeats, axis);
+export const repeat = (a, repeats, axis = null, totalRepeatLength = null) => {
+  if (totalRepeatLength !== null && totalRepeatLength !== undefined) return repeatTo(a, repeats, axis, totalRepeatLength);
+  return repeatBy(a, repeats instanceof DArray ? concreteValues(repeats, 'np.repeat') : repeats, axis);
+};
+// With the result's length given (totalRepeatLength), the counts may be
+// traced, as JAX's: a 1 marks where each element's run starts (the counts'
+// exclusive cumsum, scattered; runs past the length dropped), and the
+// marks' cumsum - 1 is the element each position takes (past the counts'
+// total, the last one's run goes on).
+const repeatTo = defop('repeat', 2, (a, repeats, axis, total) => {
+  if (!Number.isInteger(total) || total < 0) throw new ValueError(`np.repeat: total_repeat_length must be a non-negative integer, got ${quote(total)}`);
+  let v = valueOf(a, 'np.repeat');
+  if (axis === null) v = reshape(v, [v.size]);
+  const d = axis === null ? 0 : normAxis(axis, v.ndim, 'np.repeat');
+  const counts = broadcastTo(asDtype(traced(traceFor('repeat'), repeats, 'np.repeat'), 'int32'), [v.shape[d]]);
+  const starts = subtract(cumsum(counts), counts);
+  const marks = updateItem('add', zeros([total], 'int32'), [starts], 1, { mode: 'drop' });
+  return take(v, subtract(cumsum(marks), 1), { axis: d, mode: 'clip' });
+});
 const repeatBy = defop('repeat', 1, (a, repeats, axis) => {
   let v = valueOf(a, 'np.repeat');
   if (axis === null) v = reshape(v, [v.size]);

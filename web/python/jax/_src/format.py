@@ -3,6 +3,7 @@ for repr, [1.  2.5] for str, under numpy's print options (jnp.printoptions).
 Formatting only: the values come from the devices."""
 
 import contextlib
+import math
 import struct
 
 # numpy's print options that apply here, with numpy's defaults: fraction digits at most,
@@ -39,6 +40,11 @@ def printoptions(**options):
     finally:
         _options.clear()
         _options.update(saved)
+
+
+def _key(v):
+    """v as a dict key that keeps -0.0 apart from 0.0 (which compare equal)."""
+    return (v, math.copysign(1.0, v))
 
 
 def _f32(v):
@@ -87,14 +93,14 @@ def _float_texts(values):
                 text = f"{v:.{precision}e}"
             mant, _, exp = text.partition("e")
             whole, _, frac = mant.partition(".")
-            parts[v] = (whole, frac.rstrip("0"), int(exp))
+            parts[_key(v)] = (whole, frac.rstrip("0"), int(exp))
         digits = max((len(f) for _, f, _ in parts.values()), default=0)
         exp_width = max((len(str(abs(e))) for _, _, e in parts.values()), default=2)
         left = max((len(w) for w, _, _ in parts.values()), default=1)
         right = 1 + digits + 2 + max(exp_width, 2)
 
         def text(v):
-            whole, frac, exp = parts[v]
+            whole, frac, exp = parts[_key(v)]
             if len(frac) < digits:  # the exact float32 value's next digits
                 whole, _, frac = f"{_f32(v):.{digits}e}".partition("e")[0].partition(".")
             return f"{whole.rjust(left)}.{frac.ljust(digits, '0')}e{'-' if exp < 0 else '+'}{abs(exp):0{max(exp_width, 2)}d}"
@@ -108,13 +114,13 @@ def _float_texts(values):
                 s = f"{v:.{precision}f}"
             whole, _, frac = s.partition(".")
             frac = frac.rstrip("0")
-            parts[v] = (whole, frac)
+            parts[_key(v)] = (whole, frac)
         left = max((len(w) for w, _ in parts.values()), default=1)
         digits = max((len(f) for _, f in parts.values()), default=0)
         right = 1 + digits
 
         def text(v):
-            whole, frac = parts[v]
+            whole, frac = parts[_key(v)]
             return f"{whole.rjust(left)}.{frac.ljust(digits)}"
     if len(finite) < len(values):  # nan and inf take the width too, right-aligned
         left = max(left, 3 + any(v == float("-inf") for v in values) - right)

@@ -30,6 +30,8 @@ def to_js_value(v):
         return sl.weakFloat(v)  # JS would type the number 2.0 as an int
     if t in _PLAIN:
         return v
+    if isinstance(v, int):  # an int enum (lax.RoundingMethod) as its number
+        return int(v)
     if v is UNDEFINED:
         return None  # pyodide passes None as undefined
     if v is None:

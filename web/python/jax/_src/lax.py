@@ -2,6 +2,8 @@
 jax/_src/table.py): the collectives of a shard_map body and the primitives
 jax.numpy has no name for."""
 
+import enum as _enum
+
 from . import table as _table
 
 _FUNCTIONS = _table.functions("lax")
@@ -17,6 +19,13 @@ def dynamic_slice_in_dim(operand, start_index, slice_size, axis=0):
     return dynamic_slice(operand, starts, sizes)  # noqa: F821 (from the table)
 
 
+class RoundingMethod(_enum.IntEnum):
+    """jax.lax.RoundingMethod: how lax.round rounds halves (JAX's values)."""
+
+    AWAY_FROM_ZERO = 0
+    TO_NEAREST_EVEN = 1
+
+
 from .control_flow import cond, fori_loop, scan, switch, while_loop  # noqa: E402, F401
 
-__all__ = sorted({*_FUNCTIONS, "dynamic_slice_in_dim", "cond", "fori_loop", "scan", "switch", "while_loop"})
+__all__ = sorted({*_FUNCTIONS, "dynamic_slice_in_dim", "RoundingMethod", "cond", "fori_loop", "scan", "switch", "while_loop"})
