@@ -14,7 +14,7 @@ class AxisType(enum.Enum):
     Manual = "Manual"
 
     def __repr__(self):
-        return f"AxisType.{self.name}"
+        return self.name  # as JAX 0.11's: Mesh reprs show (Explicit,)
 
 
 class PartitionSpec(tuple):
@@ -27,7 +27,8 @@ class PartitionSpec(tuple):
         return super().__new__(cls, entries)
 
     def __repr__(self):
-        return "P(" + ", ".join(repr(e) for e in self) + ")"
+        # As JAX 0.11's: the entries as a tuple writes them, so one entry is P('i',).
+        return "P(" + tuple.__repr__(self)[1:-1] + ")"
 
     __str__ = __repr__
 
@@ -97,10 +98,15 @@ class Mesh:
     def __hash__(self):
         return hash((str(self._js.key), self.axis_types))
 
-    def __repr__(self):
+    def __str__(self):
+        """As JAX 0.11's str: Mesh('x': 2, 'y': 4, axis_types=(Explicit, Explicit)), as NamedSharding shows it."""
         shape = ", ".join(f"'{n}': {s}" for n, s in self.shape.items())
-        types = ", ".join(t.name for t in self.axis_types)
-        return f"Mesh({shape}, axis_types=({types}{',' if len(self.axis_types) == 1 else ''}))"
+        return f"Mesh({shape}, axis_types={self.axis_types!r})"
+
+    def __repr__(self):
+        """As JAX 0.11's repr: Mesh(axis_sizes=(2, 4), axis_names=('x', 'y'), axis_types=(Explicit, Explicit))."""
+        sizes = tuple(self.shape.values())
+        return f"Mesh(axis_sizes={sizes!r}, axis_names={tuple(self.shape)!r}, axis_types={self.axis_types!r})"
 
 
 def _nested_shape(devices):
@@ -151,7 +157,7 @@ class NamedSharding:
         return hash((self.mesh, self.spec))
 
     def __repr__(self):
-        return f"NamedSharding(mesh={self.mesh!r}, spec={self.spec!r})"
+        return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r})"
 
 
 P = PartitionSpec
