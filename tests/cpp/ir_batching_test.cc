@@ -170,7 +170,10 @@ TEST(Vmap, InAxesNoneAndTheProgramAsJaxPrintsIt) {
   const Program p = b.build(out);
   EXPECT_EQ(to_text(p),
             "{ lambda ; a:f32[5,3] b:f32[3,4]. let\n"
-            "    c:f32[5,4] = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] a b\n"
+            "    c:f32[5,4] = dot_general[\n"
+            "      dimension_numbers=(([1], [0]), ([], []))\n"
+            "      preferred_element_type=float32\n"
+            "    ] a b\n"
             "    d:f32[5,4] = tanh c\n"
             "    e:f32[5,4] = add d 1.0:f32[]\n"
             "  in (e,) }");

@@ -7,6 +7,7 @@
 #include "exec/lockstep_program.h"
 #include "ir/tracing/ops.h"
 #include "ir/forms/print.h"
+#include "ir/primitives/control_flow.h"
 #include "ir/transforms/vjp.h"
 #include "ir_checks.h"
 #include "test_util.h"
@@ -42,6 +43,49 @@ TEST(Jit, PrintedAsJaxPrintsANestedJitAndRunInline) {
             "  in (h,) }");
   const auto out = as_floats(exec::interpret(p, {host_f32({3}, {1, 2, 3}), host_f32({3}, {4, 5, 6})})[0]);
   EXPECT_EQ(out, (std::vector<float>{10, 22, 38}));
+}
+
+// JAX 0.11's pp_toplevel_jaxpr: a program two equations use prints once,
+// before the top level, as `let <its jit's name> = { ... } in`, and by name
+// where used; variables are named in printing order across all of it; a
+// nested program of more than 10 equations is printed apart even when used
+// once, named "jaxpr" when its equation has no name (then jaxpr1, ...).
+TEST(Jit, AProgramUsedTwiceOrLongPrintsOnceBeforeTheTopLevel) {
+  Builder body;
+  const Atom v = body.input(f32({}));
+  const auto twice = std::make_shared<const Program>(body.build({mul(body, v, f32_scalar(2.0))}));
+  Builder b;
+  const Atom x = b.input(f32({}));
+  const auto call = [&](const Atom& a) { return b.emit1(Prim::kJit, {{"name", std::string("<lambda>")}, {"jaxpr", twice}}, {a}); };
+  const Atom first = call(x), second = call(x);
+  EXPECT_EQ(to_text(b.build({add(b, first, second)})),
+            "let lambda = { lambda ; a:f32[]. let b:f32[] = mul a 2.0:f32[] in (b,) } in\n"
+            "{ lambda ; c:f32[]. let\n"
+            "    d:f32[] = jit[name=<lambda> jaxpr=lambda] c\n"
+            "    e:f32[] = jit[name=<lambda> jaxpr=lambda] c\n"
+            "    f:f32[] = add d e\n"
+            "  in (f,) }");
+  // Two long programs of an unnamed equation: a while's cond (JAX binds it first) is jaxpr, its body jaxpr1.
+  const auto long_program = [](int n) {
+    Builder lb;
+    Atom a = lb.input(f32({}));
+    for (int i = 0; i < n; ++i) a = add(lb, a, f32_scalar(1.0));
+    return std::make_shared<const Program>(lb.build({a}));
+  };
+  Builder cb;
+  const Atom c = cb.input(f32({}));
+  Atom k = c;
+  for (int i = 0; i < 10; ++i) k = add(cb, k, f32_scalar(1.0));
+  const auto cond = std::make_shared<const Program>(cb.build({compare(cb, Prim::kLt, k, f32_scalar(100.0))}));
+  Builder wb;
+  const Atom y = wb.input(f32({}));
+  const Atom out = wb.emit(Prim::kWhile, while_params(cond, 0, long_program(11), 0), {y})[0];
+  const std::string text = to_text(wb.build({out}));
+  EXPECT_EQ(text.substr(0, text.find(" = { lambda")), "let jaxpr");
+  EXPECT_NE(text.find("in\nlet jaxpr1 = { lambda"), std::string::npos) << text;
+  // Its parameters on one line would pass 80 columns: one per line, as JAX breaks them.
+  EXPECT_NE(text.find("= while[\n      body_jaxpr=jaxpr1\n      body_nconsts=0\n      cond_jaxpr=jaxpr\n"), std::string::npos) << text;
+  // A short program used once stays where it is used (Jit.PrintedAsJaxPrintsANestedJitAndRunInline).
 }
 
 TEST(Jit, JvpTransposeAndReverseModeThroughTheProgram) {

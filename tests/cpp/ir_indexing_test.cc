@@ -147,7 +147,11 @@ TEST(Slice, PrintAndErrors) {
   const Atom z = slice(b, x, {1, 0}, {3, 4}, {1, 2});
   EXPECT_EQ(to_text(b.build({z})),
             "{ lambda ; a:f32[3,4]{V:data}. let\n"
-            "    b:f32[2,2]{V:data} = slice[limit_indices=(3, 4) start_indices=(1, 0) strides=(1, 2)] a\n"
+            "    b:f32[2,2]{V:data} = slice[\n"
+            "      limit_indices=(3, 4)\n"
+            "      start_indices=(1, 0)\n"
+            "      strides=(1, 2)\n"
+            "    ] a\n"
             "  in (b,) }");
   EXPECT_EQ(error_message([&] {
               slice(b, x, {0}, {2, 2});

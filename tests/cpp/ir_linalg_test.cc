@@ -296,7 +296,10 @@ TEST(DotGeneral, TransposeRestoresTheOperandsDimensionOrder) {
   const auto cts = primitive(Prim::kDotGeneral).transpose(b, p, {ct}, {x, Atom{-1, 0.0, f32({4, 3})}}, {false, true});
   EXPECT_EQ(to_text(b.build({*cts[1]})),
             "{ lambda ; a:f32[8,4] b:f32[8,3]. let\n"
-            "    c:f32[3,4] = dot_general[dimension_numbers=(([0], [0]), ([], [])) preferred_element_type=float32] b a\n"
+            "    c:f32[3,4] = dot_general[\n"
+            "      dimension_numbers=(([0], [0]), ([], []))\n"
+            "      preferred_element_type=float32\n"
+            "    ] b a\n"
             "    d:f32[4,3] = transpose[permutation=(1, 0)] c\n"
             "  in (d,) }");
   EXPECT_EQ(error_message([&] {
@@ -347,8 +350,10 @@ TEST(DotGeneral, PrintAndVma) {
   const Atom z = matmul(b, x, w);
   EXPECT_EQ(to_text(b.build({z})),
             "{ lambda ; a:f32[8,4]{V:data} b:f32[4,2]{V:model}. let\n"
-            "    c:f32[8,2]{V:(data,model)} = dot_general[dimension_numbers=(([1], [0]), ([], [])) "
-            "preferred_element_type=float32] a b\n"
+            "    c:f32[8,2]{V:(data,model)} = dot_general[\n"
+            "      dimension_numbers=(([1], [0]), ([], []))\n"
+            "      preferred_element_type=float32\n"
+            "    ] a b\n"
             "  in (c,) }");
 }
 

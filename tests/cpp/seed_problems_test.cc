@@ -183,43 +183,56 @@ TEST(DataParallelStep, RandomCasesMatchAFloat64ReferenceAndForgettingPcastGives8
 
 TEST(DataParallelStep, PrintedProgram) {
   EXPECT_EQ(to_text(data_parallel_step(16, 2, 1, true)),
-            R"({ lambda ; a:f32[2,1] b:f32[1] c:f32[16,2] d:f32[16,1] e:f32[]. let
-    f:f32[2,1] g:f32[1] h:f32[] = shard_map[
+            R"(let jaxpr = { lambda ; a:f32[] b:f32[2,1] c:f32[1] d:f32[2,2]{V:data} e:f32[2,1]{V:data}. let
+    f:f32[2,1]{V:data} = pvary[axes=('data',)] b
+    g:f32[1]{V:data} = pvary[axes=('data',)] c
+    h:f32[]{V:data} = pvary[axes=('data',)] 1.0:f32[]
+    i:f32[2,1]{V:data} = dot_general[
+      dimension_numbers=(([1], [0]), ([], []))
+      preferred_element_type=float32
+    ] d f
+    j:f32[2,1]{V:data} = broadcast_in_dim[
+      broadcast_dimensions=(1,)
+      shape=(2, 1)
+    ] g
+    k:f32[2,1]{V:data} = add i j
+    l:f32[2,1]{V:data} = sub k e
+    m:f32[2,1]{V:data} = square l
+    n:f32[2,1]{V:data} = mul 2.0:f32[] l
+    o:f32[]{V:data} = reduce_sum[axes=(0, 1)] m
+    p:f32[]{V:data} = div o 2.0:f32[]
+    q:f32[]{V:data} = div h 2.0:f32[]
+    r:f32[2,1]{V:data} = broadcast_in_dim[
+      broadcast_dimensions=()
+      shape=(2, 1)
+    ] q
+    s:f32[2,1]{V:data} = mul r n
+    t:f32[1]{V:data} = reduce_sum[axes=(0,)] s
+    u:f32[1,2]{V:data} = dot_general[
+      dimension_numbers=(([0], [0]), ([], []))
+      preferred_element_type=float32
+    ] s d
+    v:f32[2,1]{V:data} = transpose[permutation=(1, 0)] u
+    w:f32[2,1] = psum[axes=('data',)] v
+    x:f32[2,1] = div w 8.0:f32[]
+    y:f32[1] = psum[axes=('data',)] t
+    z:f32[1] = div y 8.0:f32[]
+    ba:f32[2,1] = mul a x
+    bb:f32[2,1] = sub b ba
+    bc:f32[1] = mul a z
+    bd:f32[1] = sub c bc
+    be:f32[] = psum[axes=('data',)] p
+    bf:f32[] = div be 8.0:f32[]
+  in (bb, bd, bf) } in
+{ lambda ; bg:f32[2,1] bh:f32[1] bi:f32[16,2] bj:f32[16,1] bk:f32[]. let
+    bl:f32[2,1] bm:f32[1] bn:f32[] = shard_map[
       check_vma=True
       in_specs=(P(), P(), P(), P('data'), P('data'))
-      jaxpr={ lambda ; i:f32[] j:f32[2,1] k:f32[1] l:f32[2,2]{V:data} m:f32[2,1]{V:data}. let
-          n:f32[2,1]{V:data} = pvary[axes=('data',)] j
-          o:f32[1]{V:data} = pvary[axes=('data',)] k
-          p:f32[]{V:data} = pvary[axes=('data',)] 1.0:f32[]
-          q:f32[2,1]{V:data} = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] l n
-          r:f32[2,1]{V:data} = broadcast_in_dim[broadcast_dimensions=(1,) shape=(2, 1)] o
-          s:f32[2,1]{V:data} = add q r
-          t:f32[2,1]{V:data} = sub s m
-          u:f32[2,1]{V:data} = square t
-          v:f32[2,1]{V:data} = mul 2.0:f32[] t
-          w:f32[]{V:data} = reduce_sum[axes=(0, 1)] u
-          x:f32[]{V:data} = div w 2.0:f32[]
-          y:f32[]{V:data} = div p 2.0:f32[]
-          z:f32[2,1]{V:data} = broadcast_in_dim[broadcast_dimensions=() shape=(2, 1)] y
-          ba:f32[2,1]{V:data} = mul z v
-          bb:f32[1]{V:data} = reduce_sum[axes=(0,)] ba
-          bc:f32[1,2]{V:data} = dot_general[dimension_numbers=(([0], [0]), ([], [])) preferred_element_type=float32] ba l
-          bd:f32[2,1]{V:data} = transpose[permutation=(1, 0)] bc
-          be:f32[2,1] = psum[axes=('data',)] bd
-          bf:f32[2,1] = div be 8.0:f32[]
-          bg:f32[1] = psum[axes=('data',)] bb
-          bh:f32[1] = div bg 8.0:f32[]
-          bi:f32[2,1] = mul i bf
-          bj:f32[2,1] = sub j bi
-          bk:f32[1] = mul i bh
-          bl:f32[1] = sub k bk
-          bm:f32[] = psum[axes=('data',)] x
-          bn:f32[] = div bm 8.0:f32[]
-        in (bj, bl, bn) }
+      jaxpr=jaxpr
       mesh=Mesh('data': 8)
       out_specs=(P(), P(), P())
-    ] e a b c d
-  in (f, g, h) })");
+    ] bk bg bh bi bj
+  in (bl, bm, bn) })");
 }
 
 struct MlpExample {
@@ -331,11 +344,20 @@ TEST(TensorParallelMlp, PrintedProgram) {
       in_specs=(P(), P(None, 'model'), P('model'), P('model', None))
       jaxpr={ lambda ; h:f32[4,5] i:f32[5,4]{V:model} j:f32[4]{V:model} k:f32[4,4]{V:model}. let
           l:f32[4,5]{V:model} = pvary[axes=('model',)] h
-          m:f32[4,4]{V:model} = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] l i
-          n:f32[4,4]{V:model} = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 4)] j
+          m:f32[4,4]{V:model} = dot_general[
+            dimension_numbers=(([1], [0]), ([], []))
+            preferred_element_type=float32
+          ] l i
+          n:f32[4,4]{V:model} = broadcast_in_dim[
+            broadcast_dimensions=(1,)
+            shape=(4, 4)
+          ] j
           o:f32[4,4]{V:model} = add m n
           p:f32[4,4]{V:model} = max o 0.0:f32[]
-          q:f32[4,4]{V:model} = dot_general[dimension_numbers=(([1], [0]), ([], [])) preferred_element_type=float32] p k
+          q:f32[4,4]{V:model} = dot_general[
+            dimension_numbers=(([1], [0]), ([], []))
+            preferred_element_type=float32
+          ] p k
           r:f32[4,4] = psum[axes=('model',)] q
         in (r, p) }
       mesh=Mesh('model': 8)

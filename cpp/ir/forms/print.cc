@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <sstream>
 
@@ -67,8 +68,42 @@ class Printer {
  public:
   std::vector<PrintedBody> bodies;
 
-  // The text of p, whose equations go at column indent + 4.
-  std::string program(const Program& p, int indent, size_t num_consts = 0) {
+  // The text of top-level program p as JAX 0.11's pp_toplevel_jaxpr prints
+  // it: each nested program it uses more than once, or of more than 10
+  // equations, printed once before it as `let name = { ... } in` and named
+  // where it is used (name: the using equation's `name` parameter, a jit's
+  // function, else "jaxpr"; repeats numbered jaxpr1, jaxpr2, ...).
+  std::string top_level(const Program& p, size_t num_consts) {
+    std::string text;
+    int lines = 0;
+    for (const auto& [q, name] : hoisted(p)) {
+      const std::string head = "let " + name + " = ";
+      const size_t before = bodies.size();
+      const std::string body = program(*q, 0, 0, head.size(), 3);
+      if (body.find('\n') != std::string::npos) {
+        bodies.insert(bodies.begin() + static_cast<std::ptrdiff_t>(before),
+                      PrintedBody{1, 1 + lines_in(body) - 1, static_cast<int>(q->eqns.size())});
+      }
+      for (size_t k = before; k < bodies.size(); ++k) {
+        bodies[k].first += lines;
+        bodies[k].last += lines;
+      }
+      shared_.emplace(q, name);  // used by name from here on (its own text is above)
+      text += head + body + " in\n";
+      lines += lines_in(body) + 1;
+    }
+    const size_t before = bodies.size();
+    text += program(p, 0, num_consts);
+    for (size_t k = before; k < bodies.size(); ++k) {
+      bodies[k].first += lines;
+      bodies[k].last += lines;
+    }
+    return text;
+  }
+
+  // The text of p, whose equations go at column indent + 4; on one line when
+  // it fits in 80 columns after `before` and before `after` characters.
+  std::string program(const Program& p, int indent, size_t num_consts = 0, size_t before = 0, size_t after = 0) {
     Names names;
     auto name = [&](VarId v) { return names.emplace(v, var_name(counter_)).second ? var_name(counter_++) : names[v]; };
     std::ostringstream head;
@@ -107,7 +142,7 @@ class Printer {
     std::string one_line = head.str();
     for (size_t i = 0; i < eqns.size(); ++i) one_line += (i ? "; " : " ") + eqns[i];
     one_line += " " + tail.str();
-    if (one_line.size() <= 80 && one_line.find('\n') == std::string::npos) return one_line;
+    if (before + one_line.size() + after <= 80 && one_line.find('\n') == std::string::npos) return one_line;
     std::string text = head.str() + "\n";
     // Lines are counted as they are written (counting the text again for each equation would be quadratic).
     int lines = 1;
@@ -149,7 +184,9 @@ class Printer {
     out << " = " << primitive(e.prim).name;
     // Params sorted by name, as jax.make_jaxpr prints them (a custom call's
     // `name` first, and its num_consts only when not 0, as JAX's printing
-    // rules for them do); one per line when one of them is a program.
+    // rules for them do); one per line when one of them is a program printed
+    // in place, or when the equation would not fit in 80 columns (JAX's group
+    // of parameters breaks then).
     std::vector<const Param*> sorted;
     std::map<const Param*, ParamFormat> formats;
     bool nested = false;
@@ -161,21 +198,32 @@ class Printer {
       if (hidden) continue;
       sorted.push_back(&prm);
       if (i < schema.size) formats[&prm] = schema.items[i].format;
-      nested = nested || std::holds_alternative<ProgramRef>(prm.value) || std::holds_alternative<Programs>(prm.value);
+      // A program printed before the top level is only its name here (JAX's group of parameters then fits on one line).
+      const auto* one = std::get_if<ProgramRef>(&prm.value);
+      nested = nested || (one && !shared_.count(one->get())) || std::holds_alternative<Programs>(prm.value);
     }
     std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) {
       return (a->name == "name") != (b->name == "name") ? a->name == "name" : a->name < b->name;
     });
+    bool broken = nested;
+    if (!broken && !sorted.empty()) {
+      size_t width = static_cast<size_t>(indent) + out.str().size() + 2;
+      for (size_t i = 0; i < sorted.size(); ++i)
+        width += (i ? 1 : 0) + sorted[i]->name.size() + 1 + flat_value(*sorted[i], formats[sorted[i]]).size();
+      for (const Atom& a : e.inputs) width += 1 + atom(a, names).size();
+      broken = width > 80;
+    }
     if (!sorted.empty()) {
       out << "[";
       for (size_t i = 0; i < sorted.size(); ++i) {
-        if (nested) {
+        if (broken) {
           out << "\n" << std::string(indent + 2, ' ');
         } else if (i) {
           out << " ";
         }
         out << sorted[i]->name << "=";
-        if (const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value)) {
+        const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value);
+        if (sub && !shared_.count(sub->get())) {
           nested_program(out, **sub, indent + 2);
         } else if (const auto* subs = std::get_if<Programs>(&sorted[i]->value)) {
           // A tuple of programs (cond's branches), one per line, as JAX prints it.
@@ -185,21 +233,33 @@ class Printer {
             nested_program(out, *q, indent + 4);
           }
           out << "\n" << std::string(indent + 2, ' ') << ")";
-        } else if (const auto* fn = std::get_if<std::string>(&sorted[i]->value); fn && sorted[i]->name == "name") {
-          out << *fn;  // a function's name, unquoted as JAX prints it
         } else {
-          out << param_str(sorted[i]->value, formats[sorted[i]]);
+          out << flat_value(*sorted[i], formats[sorted[i]]);
         }
       }
-      out << (nested ? "\n" + std::string(indent, ' ') + "]" : "]");
+      out << (broken ? "\n" + std::string(indent, ' ') + "]" : "]");
     }
     for (const Atom& a : e.inputs) out << " " << atom(a, names);
     return out.str();
   }
 
-  // Writes nested program q at column `indent` of `out`; the bodies printed
-  // inside it, from its first line, become this equation's.
+  // A parameter's text when it is not a program printed in place: a program
+  // printed before the top level by its name, a function's name unquoted (as
+  // JAX prints them), else its value.
+  std::string flat_value(const Param& prm, ParamFormat format) const {
+    if (const auto* sub = std::get_if<ProgramRef>(&prm.value)) return shared_.at(sub->get());
+    if (const auto* fn = std::get_if<std::string>(&prm.value); fn && prm.name == "name") return *fn;
+    return param_str(prm.value, format);
+  }
+
+  // Writes nested program q at column `indent` of `out` (its name, when it
+  // is printed before the program); the bodies printed inside it, from its
+  // first line, become this equation's.
   void nested_program(std::ostringstream& out, const Program& q, int indent) {
+    if (auto it = shared_.find(&q); it != shared_.end()) {
+      out << it->second;
+      return;
+    }
     const int at = lines_in(out.str());
     const size_t before = bodies.size();
     out << program(q, indent);
@@ -209,16 +269,62 @@ class Printer {
     }
   }
 
+  // The programs nested in p that JAX 0.11 prints before it, in the order its
+  // breadth-first walk first meets them, with their names (see top_level).
+  static std::vector<std::pair<const Program*, std::string>> hoisted(const Program& p) {
+    std::vector<const Program*> order;
+    std::map<const Program*, int> uses;
+    std::map<const Program*, std::string> names;
+    std::deque<const Program*> queue{&p};
+    while (!queue.empty()) {
+      const Program* q = queue.front();
+      queue.pop_front();
+      if (uses[q]++ == 0) order.push_back(q);
+      if (q != &p && q->eqns.size() > 10) ++uses[q];  // a long program counts twice: always printed apart
+      for (const Eqn& e : q->eqns) {
+        const Param* name = nullptr;
+        for (const Param& prm : e.params)
+          if (prm.name == "name" && std::holds_alternative<std::string>(prm.value)) name = &prm;
+        std::vector<const Program*> subs = subprograms(e);
+        // In JAX's order of the parameters: a while binds its cond_jaxpr before its body_jaxpr.
+        if (e.prim == Prim::kWhile) std::reverse(subs.begin(), subs.end());
+        for (const Program* sub : subs) {
+          queue.push_back(sub);
+          if (name) {
+            // Stripped of angle brackets at its ends: <lambda> as lambda (Python's str.strip("<>")).
+            const std::string& n = std::get<std::string>(name->value);
+            const size_t from = n.find_first_not_of("<>");
+            names.emplace(sub, from == std::string::npos ? "" : n.substr(from, n.find_last_not_of("<>") - from + 1));
+          }
+        }
+      }
+    }
+    std::map<std::string, int> taken;
+    std::vector<std::pair<const Program*, std::string>> out;
+    for (const Program* q : order) {
+      if (uses[q] < 2) continue;
+      auto it = names.find(q);
+      std::string name = it == names.end() ? "jaxpr" : it->second;
+      if (const int k = taken[name]++; k > 0) {
+        name += std::to_string(k);
+        ++taken[name];
+      }
+      out.emplace_back(q, name);
+    }
+    return out;
+  }
+
+  std::map<const Program*, std::string> shared_;  // programs printed before the top level, by name
   int counter_ = 0;
 };
 
 }  // namespace
 
-std::string to_text(const Program& p, size_t num_consts) { return Printer().program(p, 0, num_consts); }
+std::string to_text(const Program& p, size_t num_consts) { return Printer().top_level(p, num_consts); }
 
 std::string to_text(const Program& p, std::vector<PrintedBody>& bodies, size_t num_consts) {
   Printer printer;
-  std::string text = printer.program(p, 0, num_consts);
+  std::string text = printer.top_level(p, num_consts);
   bodies = std::move(printer.bodies);
   return text;
 }
