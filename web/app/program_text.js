@@ -3,6 +3,13 @@
 
 import { frag, h } from './dom.js';
 
+// What a nested program is called on its first line: the name JAX's printer
+// gives one printed before the program (`let jaxpr = { lambda`), else the
+// parameter holding it (`body_jaxpr={ lambda`).
+function programName(head = '') {
+  return head.match(/^let (\S+) = \{ lambda/)?.[1] ?? head.match(/(\w+)=\{ lambda/)?.[1] ?? 'program';
+}
+
 /**
  * The jaxpr text as a fragment, every nested program's equations in a
  * foldable block: `bodies` are where the printer put them (Jaxpr.printedBodies),
@@ -16,7 +23,7 @@ export function foldBodies(text, bodies = []) {
     // Skipped: a body inside one folded already, or one that is not a line range of the text.
     if (!Number.isInteger(b?.first) || !Number.isInteger(b?.last) || b.first < at || b.last <= b.first || b.last > lines.length) continue;
     out.push(`${lines.slice(at, b.first).join('\n')}\n`);
-    out.push(h('details', { open: '', class: 'body' }, h('summary', {}, `shard_map body (${b.equations} equations)`), `${lines.slice(b.first, b.last).join('\n')}\n`));
+    out.push(h('details', { open: '', class: 'body' }, h('summary', {}, `${programName(lines[b.first - 1])} (${b.equations} equations)`), `${lines.slice(b.first, b.last).join('\n')}\n`));
     at = b.last;
   }
   out.push(lines.slice(at).join('\n'));
