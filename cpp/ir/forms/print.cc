@@ -82,7 +82,7 @@ class Printer {
       const std::string body = program(*q, 0, 0, head.size(), 3);
       if (body.find('\n') != std::string::npos) {
         bodies.insert(bodies.begin() + static_cast<std::ptrdiff_t>(before),
-                      PrintedBody{1, 1 + lines_in(body) - 1, static_cast<int>(q->eqns.size())});
+                      PrintedBody{1, lines_in(body), static_cast<int>(q->eqns.size())});
       }
       for (size_t k = before; k < bodies.size(); ++k) {
         bodies[k].first += lines;
@@ -189,7 +189,6 @@ class Printer {
     // of parameters breaks then).
     std::vector<const Param*> sorted;
     std::map<const Param*, ParamFormat> formats;
-    bool nested = false;
     const ParamSchema& schema = primitive(e.prim).params;
     for (size_t i = 0; i < e.params.size(); ++i) {
       const Param& prm = e.params[i];
@@ -198,19 +197,27 @@ class Printer {
       if (hidden) continue;
       sorted.push_back(&prm);
       if (i < schema.size) formats[&prm] = schema.items[i].format;
-      // A program printed before the top level is only its name here (JAX's group of parameters then fits on one line).
-      const auto* one = std::get_if<ProgramRef>(&prm.value);
-      nested = nested || (one && !shared_.count(one->get())) || std::holds_alternative<Programs>(prm.value);
     }
     std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) {
       return (a->name == "name") != (b->name == "name") ? a->name == "name" : a->name < b->name;
     });
-    bool broken = nested;
+    // Each parameter's text, but a program printed in place (a tuple of them
+    // too), written below where it records its lines; a program printed
+    // before the top level is only its name, so its group may fit on one line.
+    std::vector<std::string> flat(sorted.size());
+    std::vector<bool> in_place(sorted.size(), false);
+    bool broken = false;
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value);
+      in_place[i] = (sub && !shared_.count(sub->get())) || std::holds_alternative<Programs>(sorted[i]->value);
+      if (!in_place[i]) flat[i] = flat_value(*sorted[i], formats[sorted[i]]);
+      broken = broken || in_place[i];
+    }
+    std::string operands;
+    for (const Atom& a : e.inputs) operands += " " + atom(a, names);
     if (!broken && !sorted.empty()) {
-      size_t width = static_cast<size_t>(indent) + out.str().size() + 2;
-      for (size_t i = 0; i < sorted.size(); ++i)
-        width += (i ? 1 : 0) + sorted[i]->name.size() + 1 + flat_value(*sorted[i], formats[sorted[i]]).size();
-      for (const Atom& a : e.inputs) width += 1 + atom(a, names).size();
+      size_t width = static_cast<size_t>(indent) + out.str().size() + 2 + operands.size();
+      for (size_t i = 0; i < sorted.size(); ++i) width += (i ? 1 : 0) + sorted[i]->name.size() + 1 + flat[i].size();
       broken = width > 80;
     }
     if (!sorted.empty()) {
@@ -222,8 +229,9 @@ class Printer {
           out << " ";
         }
         out << sorted[i]->name << "=";
-        const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value);
-        if (sub && !shared_.count(sub->get())) {
+        if (!in_place[i]) {
+          out << flat[i];
+        } else if (const auto* sub = std::get_if<ProgramRef>(&sorted[i]->value)) {
           nested_program(out, **sub, indent + 2);
         } else if (const auto* subs = std::get_if<Programs>(&sorted[i]->value)) {
           // A tuple of programs (cond's branches), one per line, as JAX prints it.
@@ -233,13 +241,11 @@ class Printer {
             nested_program(out, *q, indent + 4);
           }
           out << "\n" << std::string(indent + 2, ' ') << ")";
-        } else {
-          out << flat_value(*sorted[i], formats[sorted[i]]);
         }
       }
       out << (broken ? "\n" + std::string(indent, ' ') + "]" : "]");
     }
-    for (const Atom& a : e.inputs) out << " " << atom(a, names);
+    out << operands;
     return out.str();
   }
 

@@ -11,7 +11,7 @@ import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from '
 import { currentTrace, engine, withTrace } from './core/state.js';
 import { callCore, Trace } from './core/tracer.js';
 import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './core/tree.js';
-import { WeakFloat } from './core/weak_float.js';
+import { isWeakScalar } from './core/weak_float.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
@@ -451,7 +451,7 @@ export function devicePut(x, sharding) {
     }
     if (isArray(leaf)) return s ? reshard(leaf, s) : leaf;
     // A number is weakly typed, as JAX's device_put of a Python scalar.
-    return putHost(hostData(leaf, {}, 'devicePut'), s ?? undefined, typeof leaf === 'number' || leaf instanceof WeakFloat);
+    return putHost(hostData(leaf, {}, 'devicePut'), s ?? undefined, isWeakScalar(leaf));
   });
   return unflatten(def, out);
 }

@@ -9,7 +9,7 @@ import { checkDimensions } from './shape.js';
 import { engine, state } from './state.js';
 import { ArrayBase } from './tracer.js';
 import { isNumericData, nestFlat } from './tree.js';
-import { WeakFloat } from './weak_float.js';
+import { isScalar, isWeakScalar } from './weak_float.js';
 
 // Deletes the core array of an Array that was garbage-collected undisposed,
 // so loops that drop arrays keep the wasm heap flat.
@@ -205,7 +205,7 @@ function nestedShape(x, fn) {
 /** Host data for a number, nested numbers or a typed array: {data (typed), shape, dtype}. */
 export function hostData(x, { dtype, shape } = {}, fn = 'array') {
   if (shape !== undefined) shape = checkDimensions(shape, fn, 'shape');
-  if (typeof x === 'number' || typeof x === 'boolean' || x instanceof WeakFloat) {
+  if (isScalar(x)) {
     const dt = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float32');
     return { data: TYPED[dt].of(Number(x)), shape: [], dtype: dt };
   }
@@ -250,7 +250,7 @@ export function putHost({ data, shape, dtype }, sharding, weak = false) {
  */
 export function array(x, { dtype, shape, weakType } = {}) {
   if (x instanceof DArray) return x;
-  const weak = weakType ?? (dtype === undefined && (typeof x === 'number' || x instanceof WeakFloat));
+  const weak = weakType ?? (dtype === undefined && isWeakScalar(x));
   return putHost(hostData(x, { dtype, shape }), undefined, weak);
 }
 

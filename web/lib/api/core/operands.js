@@ -111,15 +111,16 @@ const KIND = { bool: 0, int32: 1, uint32: 1, float32: 2 };
  */
 export function resultType(avals) {
   const strong = avals.filter((a) => !a.weak);
-  const has = (dt, list) => list.some((a) => a.dtype === dt);
-  const dtype = has('float32', avals)
-    ? 'float32'
-    : strong.length === 0
-      ? has('int32', avals) ? 'int32' : 'bool'
-      : has('int32', strong) // with uint32 too: JAX's int64, int32 without x64
-        ? 'int32'
-        : has('uint32', strong)
-          ? 'uint32'
-          : has('int32', avals) ? 'int32' : 'bool';
+  const dtype = joinedDtype(avals, strong);
   return { dtype, weak: strong.every((a) => KIND[a.dtype] < KIND[dtype]) };
+}
+
+// The dtype the lattice joins `avals` to (`strong`: those not weakly typed).
+function joinedDtype(avals, strong) {
+  const has = (dt, list) => list.some((a) => a.dtype === dt);
+  if (has('float32', avals)) return 'float32';
+  if (strong.length === 0) return has('int32', avals) ? 'int32' : 'bool';
+  if (has('int32', strong)) return 'int32'; // with uint32 too: JAX's int64, int32 without x64
+  if (has('uint32', strong)) return 'uint32';
+  return has('int32', avals) ? 'int32' : 'bool';
 }

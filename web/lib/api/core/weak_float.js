@@ -28,6 +28,9 @@ export class WeakFloat {
 /** Whether x is a Python-like scalar: a JS number or boolean, or a WeakFloat (an operand typed weakly, avalOf). */
 export const isScalar = (x) => typeof x === 'number' || typeof x === 'boolean' || x instanceof WeakFloat;
 
+/** Whether x is a number weakly typed as Python's int and float are (a JS number or a WeakFloat; a boolean is a strong bool). */
+export const isWeakScalar = (x) => typeof x === 'number' || x instanceof WeakFloat;
+
 /** weakFloat(v): the number v typed as a weak float32 (see WeakFloat). */
 export const weakFloat = (value) => new WeakFloat(value);
 

@@ -290,17 +290,17 @@ function reductionOpts(opts) {
   return { axis: opts.axis ?? null, keepdims: !!opts.keepdims, initial: opts.initial ?? undefined };
 }
 
-// A reduction over `axis`, operands of dtype `prepare`(v) (bools summed as
-// int32, tested as bools); `initial` joins the reduced elements through `join`.
 /**
  * A numpy reduction `name` over `prim`: np.name(x, axis) or np.name(x,
- * {axis, keepdims, initial, where}). `where` (a mask broadcast to x) leaves
- * elements out, as numpy's: they count as the reduction's `identity`, or as
- * `initial` for max and min, which have none; `finish(out, count)` (mean)
- * divides by the number of elements reduced, the mask's where given.
+ * {axis, keepdims, initial, where}), its operand `prepare`(x) (bools summed as
+ * int32, tested as bools); `initial` joins the reduced elements through
+ * `join`. `where` (a mask broadcast to x) leaves elements out, as numpy's:
+ * they count as the reduction's `identity`, or as `initial` for max and min,
+ * which have none; `finish(out, count)` (mean) divides by the number of
+ * elements reduced, the mask's where given.
  */
 function reduction(name, prim, { finish, prepare = (v) => v, join, identity } = {}) {
-  const reduce = (x, where, opts) => {
+  return withWhere(name, (x, where, opts) => {
     const t = traceFor(name);
     let v = prepare(traced(t, x, name));
     const { axis, keepdims, initial } = reductionOpts(opts);
@@ -324,14 +324,16 @@ function reduction(name, prim, { finish, prepare = (v) => v, join, identity } = 
     if (finish) out = finish(out, count);
     if (keepdims) out = reshape(out, v.shape.map((d, i) => (axes.includes(i) ? 1 : d)));
     return out;
-  };
-  return withWhere(name, defop(name, 1, (x, opts) => reduce(x, undefined, opts)), defop(name, 2, reduce));
+  });
 }
 
-// A reduction taking `where` in its options: the mask is an array argument of
-// its own (`masked`, so traced or captured as arrays are, and never part of an
-// eager program's cache key); without it, `plain`.
-function withWhere(name, plain, masked) {
+// Operation `name` = impl(x, where, opts) taking `where` in its options: the
+// mask becomes an array argument of its own (traced or captured as arrays
+// are, and never part of an eager program's cache key); without it, where is
+// undefined.
+function withWhere(name, impl) {
+  const plain = defop(name, 1, (x, opts) => impl(x, undefined, opts));
+  const masked = defop(name, 2, impl);
   const f = (x, opts) => {
     if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || opts.where === undefined || opts.where === null) return plain(x, opts);
     const { where, ...rest } = opts;
@@ -558,17 +560,19 @@ export const clip = defop('clip', 3, (x, lo, hi) => {
 function varianceOf(x, where, opts) {
   const { axis, keepdims } = reductionOpts(opts);
   const ddof = opts?.ddof ?? 0;
-  const v = asDtype(traced(traceFor('var'), x, 'var'), 'float32');
-  const masked = where === undefined ? {} : { where };
-  const centered = subtract(v, mean(v, { axis, keepdims: true, ...masked }));
-  const s = sum(square(centered), { axis, keepdims, ...masked });
-  if (where === undefined) return divide(s, Math.max(0, v.size / s.size - ddof));
-  return divide(s, subtract(sum(broadcastTo(truth(traced(traceFor('var'), where, 'var')), v.shape), { axis, keepdims }), ddof));
+  const t = traceFor('var');
+  const v = asDtype(traced(t, x, 'var'), 'float32');
+  // The mask once, as bools of v's shape (which mean and sum then take as they are).
+  const mask = where === undefined ? undefined : broadcastTo(truth(traced(t, where, 'var')), v.shape);
+  const centered = subtract(v, mean(v, { axis, keepdims: true, where: mask }));
+  const s = sum(square(centered), { axis, keepdims, where: mask });
+  if (mask === undefined) return divide(s, Math.max(0, v.size / s.size - ddof));
+  return divide(s, subtract(sum(mask, { axis, keepdims }), ddof));
 }
 /** The variance over `axis` (all by default; float32, as jnp.var): {axis, keepdims, ddof (0), where}. */
-const variance = withWhere('var', defop('var', 1, (x, opts) => varianceOf(x, undefined, opts)), defop('var', 2, varianceOf));
+const variance = withWhere('var', varianceOf);
 /** The standard deviation over `axis`: sqrt(var), with var's ddof and where. */
-export const std = withWhere('std', defop('std', 1, (x, opts) => sqrt(variance(x, opts))), defop('std', 2, (x, where, opts) => sqrt(varianceOf(x, where, opts))));
+export const std = withWhere('std', (x, where, opts) => sqrt(varianceOf(x, where, opts)));
 /** The number of nonzero (true) elements over `axis` (all by default), int32. */
 export const countNonzero = defop('countNonzero', 1, (x, opts) => sum(notEqual(x, 0), opts));
 

@@ -61,7 +61,7 @@ def _f32_repr(v):
     target = _f32(v)
     for p in range(1, 10):
         s = f"{target:.{p}g}"
-        if struct.unpack("f", struct.pack("f", float(s)))[0] == target:
+        if _f32(float(s)) == target:
             return s
     return repr(target)
 
