@@ -10,12 +10,20 @@ namespace shardlab::exec {
 
 /// Evaluates `e` (not a shard_map) reading its operands from `env` (indexed
 /// by VarId) and writing its outputs there; `ctx` is the device running it,
-/// or null outside a shard_map body (where collectives are an error).
-void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx);
+/// or null outside a shard_map body (where collectives are an error). With
+/// `donate` (see donations), the result takes over operand 0's storage.
+void eval_eqn(const ir::Eqn& e, std::vector<HostArray>& env, const ir::DeviceContext* ctx, bool donate = false);
+
+/// Per equation of `p`: whether it may write its result over its first
+/// operand's storage: a dynamic_update_slice whose operand is a variable read
+/// there for the last time, not an output of p nor one of its first `kept`
+/// inputs. A loop filling a buffer row by row (a scan's stacked outputs) then
+/// writes each row in place instead of copying the buffer every iteration.
+std::vector<bool> donations(const ir::Program& p, size_t kept);
 
 /// Evaluates `e` (not a shard_map) on tensors already laid out: the one place
-/// that picks a primitive's evaluation rule (local, on the device `ctx`, or a
-/// while loop's, exec/while_loop.h).
+/// that picks a primitive's evaluation rule (local, on the device `ctx`, a
+/// while loop's, exec/while_loop.h, or a cond's, exec/cond_branch.h).
 void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,
                   const ir::DeviceContext* ctx);
 

@@ -1,7 +1,11 @@
 #include "exec/lockstep_shard_map.h"
 
+#include <algorithm>
+
+#include "exec/cond_branch.h"
 #include "exec/eval_eqn.h"
 #include "exec/timed.h"
+#include "exec/while_loop.h"
 #include "ir/primitives/control_flow.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/device_pool.h"
@@ -26,58 +30,57 @@ void all_timed(const std::vector<int>& devices, int32_t index, const ir::Primiti
 }
 
 void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives);
+void step_cond(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives);
 
-// Steps `devices` through p's equations, each on its own values envs[d].
+// Steps `devices` through p's equations, each on its own values envs[d]
+// (through `loop` when p is a while's cond or body, for its in-place updates).
 // Each device's span of equation i covers its step alone, except a while's:
 // the devices step through its iterations together, so each one's span covers all of them.
-void step(const ir::Program& p, Envs& envs, const std::vector<int>& devices, Collectives& collectives) {
+void step(const ir::Program& p, Envs& envs, const std::vector<int>& devices, Collectives& collectives,
+          const LoopPart* loop = nullptr) {
   for (size_t i = 0; i < p.eqns.size(); ++i) {
     const ir::Eqn& eq = p.eqns[i];
     const auto index = static_cast<int32_t>(i);
     const ir::PrimitiveDef& def = ir::primitive(eq.prim);
-    if (eq.prim == ir::Prim::kWhile) {
-      all_timed(devices, index, def, [&] { step_while(eq, envs, devices, collectives); });
+    if (eq.prim == ir::Prim::kWhile || eq.prim == ir::Prim::kCond) {
+      all_timed(devices, index, def, [&] {
+        (eq.prim == ir::Prim::kWhile ? step_while : step_cond)(eq, envs, devices, collectives);
+      });
       continue;
     }
     for (int d : devices) {
       const ir::DeviceContext ctx{d, &collectives};
-      timed(d, index, def, [&] { eval_eqn(eq, envs[d], &ctx); });
+      timed(d, index, def, [&] { loop ? loop->eval(i, envs[d], &ctx) : eval_eqn(eq, envs[d], &ctx); });
     }
   }
-}
-
-// Device d's environment for `p` (a while's cond or body) on `consts` (operands
-// of the while, from envs[d]) and its carries.
-std::vector<HostArray> sub_env(const ir::Program& p, const std::vector<HostArray>& outer,
-                               const std::vector<ir::Atom>& consts, const std::vector<HostArray>& carry) {
-  std::vector<HostArray> env = make_env(p);
-  for (size_t i = 0; i < p.invars.size(); ++i)
-    env[p.invars[i]].words = i < consts.size() ? value_of(consts[i], outer).words : carry[i - consts.size()].words;
-  return env;
 }
 
 // A while equation, iteration by iteration for all `devices` together.
 void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives) {
   const ir::WhileParts w = ir::while_parts(e.params, e.inputs.size());
-  const auto operands = [&](size_t from, size_t n) {
-    return std::vector<ir::Atom>(e.inputs.begin() + static_cast<long>(from),
-                                 e.inputs.begin() + static_cast<long>(from + n));
+  const auto operands = [&](int d, size_t from, size_t n) {
+    std::vector<HostArray> values;
+    for (size_t k = from; k < from + n; ++k) values.push_back(value_of(e.inputs[k], envs[d]));
+    return values;
   };
-  const std::vector<ir::Atom> cond_consts = operands(0, w.cond_nconsts),
-                              body_consts = operands(w.cond_nconsts, w.body_nconsts),
-                              init = operands(w.cond_nconsts + w.body_nconsts, w.num_carry);
   const char* collective = ir::first_collective(w.cond);
   if (!collective) collective = ir::first_collective(w.body);
-  Envs carry(envs.size()), sub(envs.size());
-  for (int d : devices)
-    for (const ir::Atom& a : init) carry[d].push_back(value_of(a, envs[d]));
+  const LoopPart cond(w.cond, w.cond_nconsts, true), body(w.body, w.body_nconsts, false);
+  Envs carry(envs.size()), cond_env(envs.size()), body_env(envs.size());
+  for (int d : devices) {
+    cond_env[d] = cond.env(operands(d, 0, w.cond_nconsts));
+    body_env[d] = body.env(operands(d, w.cond_nconsts, w.body_nconsts));
+    carry[d] = operands(d, w.cond_nconsts + w.body_nconsts, w.num_carry);
+  }
   for (std::vector<int> looping = devices;;) {
     throw_if_cancelled();
-    for (int d : looping) sub[d] = sub_env(w.cond, envs[d], cond_consts, carry[d]);
-    step(w.cond, sub, looping, collectives);
+    for (int d : looping) cond.bind(cond_env[d], carry[d]);
+    step(w.cond, cond_env, looping, collectives, &cond);
     std::vector<int> next;
-    for (int d : looping)
-      if (value_of(w.cond.outvars[0], sub[d]).words[0] != 0) next.push_back(d);
+    for (int d : looping) {
+      if (value_of(w.cond.outvars[0], cond_env[d]).words[0] != 0) next.push_back(d);
+      cond.unbind(cond_env[d], carry[d]);
+    }
     if (next.empty()) break;
     // Only without check_vma can the predicate differ (its type says it varies otherwise).
     if (collective && next.size() != looping.size())
@@ -85,13 +88,41 @@ void step_while(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, C
            "performs ", collective, ", which every device must meet as many times; make the predicate the same on "
            "every device (e.g. from a psum or pmax)");
     looping = std::move(next);
-    for (int d : looping) sub[d] = sub_env(w.body, envs[d], body_consts, carry[d]);
-    step(w.body, sub, looping, collectives);
-    for (int d : looping)
-      for (size_t j = 0; j < w.num_carry; ++j) carry[d][j] = value_of(w.body.outvars[j], sub[d]);
+    for (int d : looping) body.bind(body_env[d], carry[d]);
+    step(w.body, body_env, looping, collectives, &body);
+    for (int d : looping) carry[d] = body.outputs(body_env[d]);
   }
   for (int d : devices)
     for (size_t j = 0; j < e.outputs.size(); ++j) envs[d][e.outputs[j]].words = std::move(carry[d][j].words);
+}
+
+// A cond equation: the devices taking each branch step through it together.
+void step_cond(const ir::Eqn& e, Envs& envs, const std::vector<int>& devices, Collectives& collectives) {
+  std::vector<std::pair<const ir::Program*, std::vector<int>>> groups;  // per branch taken: its devices
+  for (int d : devices) {
+    const auto index = static_cast<int32_t>(value_of(e.inputs[0], envs[d]).words[0]);
+    const ir::Program* branch = &chosen_branch(e, index);
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == branch; });
+    if (g == groups.end()) g = groups.insert(groups.end(), {branch, {}});
+    g->second.push_back(d);
+  }
+  // Only without check_vma can the index differ (its type says it varies otherwise).
+  for (const auto& [branch, group] : groups)
+    if (const char* c = ir::first_collective(*branch); c && groups.size() > 1)
+      fail(ErrorKind::kDevice, "cond: devices ", group[0], " and ", (groups[0].second == group ? groups[1] : groups[0]).second[0],
+           " take different branches, but a branch performs ", c, ", which every device must meet; make the "
+           "index the same on every device (e.g. from a psum or pmax)");
+  Envs sub(envs.size());
+  for (const auto& [branch, group] : groups) {
+    for (int d : group) {
+      sub[d] = make_env(*branch);
+      for (size_t i = 0; i < branch->invars.size(); ++i) sub[d][branch->invars[i]] = value_of(e.inputs[i + 1], envs[d]);
+    }
+    step(*branch, sub, group, collectives);
+    for (int d : group)
+      for (size_t j = 0; j < e.outputs.size(); ++j)
+        envs[d][e.outputs[j]].words = value_of(branch->outvars[j], sub[d]).words;
+  }
 }
 
 }  // namespace

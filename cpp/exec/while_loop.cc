@@ -18,35 +18,43 @@ HostArray copy_of(const ir::Tensor& t) {
   return h;
 }
 
-// A while's cond or body with its values kept across iterations: its consts
-// are set once, and the carries pass through without copies (evaluation
-// never writes an input).
-class Part {
- public:
-  Part(const ir::Program& p, std::vector<HostArray> consts) : p_(p), env_(make_env(p)), nconsts_(consts.size()) {
-    for (size_t i = 0; i < nconsts_; ++i) env_[p.invars[i]].words = std::move(consts[i].words);
-  }
-
-  // The program's outputs on `carry` (moved in for the run, then back; the
-  // outputs are copies: they may repeat an input or each other).
-  std::vector<HostArray> run(std::vector<HostArray>& carry, const ir::DeviceContext* ctx) {
-    for (size_t j = 0; j < carry.size(); ++j) env_[p_.invars[nconsts_ + j]].words = std::move(carry[j].words);
-    const int d = ctx ? ctx->device : 0;
-    for (size_t i = 0; i < p_.eqns.size(); ++i)
-      timed(d, static_cast<int32_t>(i), ir::primitive(p_.eqns[i].prim), [&] { eval_eqn(p_.eqns[i], env_, ctx); });
-    std::vector<HostArray> outs;
-    for (const ir::Atom& a : p_.outvars) outs.push_back(value_of(a, env_));
-    for (size_t j = 0; j < carry.size(); ++j) carry[j].words = std::move(env_[p_.invars[nconsts_ + j]].words);
-    return outs;
-  }
-
- private:
-  const ir::Program& p_;
-  std::vector<HostArray> env_;
-  size_t nconsts_;
-};
-
 }  // namespace
+
+LoopPart::LoopPart(const ir::Program& p, size_t nconsts, bool keeps_carry)
+    : program(p), nconsts_(nconsts), kept_(keeps_carry ? p.invars.size() : nconsts), donate_(donations(p, kept_)) {}
+
+std::vector<HostArray> LoopPart::env(std::vector<HostArray> consts) const {
+  std::vector<HostArray> env = make_env(program);
+  for (size_t i = 0; i < nconsts_; ++i) env[program.invars[i]].words = std::move(consts[i].words);
+  return env;
+}
+
+void LoopPart::bind(std::vector<HostArray>& env, std::vector<HostArray>& carry) const {
+  for (size_t j = 0; j < carry.size(); ++j) env[program.invars[nconsts_ + j]].words = std::move(carry[j].words);
+}
+
+void LoopPart::unbind(std::vector<HostArray>& env, std::vector<HostArray>& carry) const {
+  for (size_t j = 0; j < carry.size(); ++j) carry[j].words = std::move(env[program.invars[nconsts_ + j]].words);
+}
+
+void LoopPart::eval(size_t i, std::vector<HostArray>& env, const ir::DeviceContext* ctx) const {
+  eval_eqn(program.eqns[i], env, ctx, donate_[i]);
+}
+
+std::vector<HostArray> LoopPart::outputs(std::vector<HostArray>& env) const {
+  std::vector<bool> held(env.size(), false);  // kept inputs, and outputs already moved
+  for (size_t k = 0; k < kept_; ++k) held[program.invars[k]] = true;
+  std::vector<HostArray> outs;
+  for (const ir::Atom& a : program.outvars) {
+    if (a.is_literal() || held[a.var]) {
+      outs.push_back(value_of(a, env));
+      continue;
+    }
+    held[a.var] = true;
+    outs.push_back(HostArray{env[a.var].aval, std::move(env[a.var].words)});
+  }
+  return outs;
+}
 
 void run_while(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,
                const ir::DeviceContext* ctx) {
@@ -58,11 +66,23 @@ void run_while(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const
                                                                        : carry;
     to.push_back(copy_of(*in[i]));
   }
-  Part cond(w.cond, std::move(cond_consts)), body(w.body, std::move(body_consts));
+  const LoopPart cond(w.cond, w.cond_nconsts, true), body(w.body, w.body_nconsts, false);
+  std::vector<HostArray> cond_env = cond.env(std::move(cond_consts)), body_env = body.env(std::move(body_consts));
+  const int d = ctx ? ctx->device : 0;
+  const auto run = [&](const LoopPart& part, std::vector<HostArray>& env) {
+    for (size_t i = 0; i < part.program.eqns.size(); ++i)
+      timed(d, static_cast<int32_t>(i), ir::primitive(part.program.eqns[i].prim), [&] { part.eval(i, env, ctx); });
+  };
   for (;;) {
     throw_if_cancelled();
-    if (cond.run(carry, ctx)[0].words[0] == 0) break;
-    carry = body.run(carry, ctx);
+    cond.bind(cond_env, carry);
+    run(cond, cond_env);
+    const bool go = value_of(w.cond.outvars[0], cond_env).words[0] != 0;
+    cond.unbind(cond_env, carry);
+    if (!go) break;
+    body.bind(body_env, carry);
+    run(body, body_env);
+    carry = body.outputs(body_env);
   }
   for (size_t j = 0; j < out.size(); ++j)
     if (!carry[j].words.empty()) std::memcpy(out[j]->data, carry[j].words.data(), carry[j].words.size() * 4);

@@ -42,7 +42,7 @@ struct JsProgram {
   emscripten::val json() const;
   /// The JSON form of the program that runs (lowered), whose equations a timeline's spans index.
   emscripten::val lowered_json() const;
-  /// The equations of the program that runs (lowered: a scan unrolled), nested bodies included.
+  /// The equations of the program that runs (lowered: a scan as a while over its steps), nested bodies included.
   double num_equations() const;
   /// The input avals as JS atoms without trace ids.
   emscripten::val in_avals() const;

@@ -1,6 +1,6 @@
 // npm run bench [-- --json FILE] [--svg FILE] [--quick | --smoke] [--groups a,b]: the benchmark suite:
 // Python (Pyodide's start, Python checks against JS checks, the page's first
-// Python result; scripts/bench/python.mjs);
+// Python result, a long lax.scan's trace, lowering and run; scripts/bench/python.mjs);
 // psum latency and throughput (native, wasm, postMessage, plain-JS Atomics;
 // from scripts/bench/collectives.mjs), the judge's stages on a 20,000-equation
 // program (scripts/bench/judge.mjs), dispatch per jit call against its two
@@ -88,6 +88,14 @@ const ratio = (r) => {
     if (r.impl === 'node-python-check') return `${(r.median / find('python', 'node-js-check', r.case).median).toFixed(2)}x the JS check`;
     if (r.case === 'first-python-result') return `${((r.median / 8000) * 100).toFixed(0)}% of the 8 s target`;
     if (r.case === 'later-python-run') return `${((r.median / 1000) * 100).toFixed(0)}% of the 1 s target`;
+    if (r.impl === 'node-scan') {
+      // Trace and lower (a first call's time over a later one's) against the 50 ms target; each size against T=10,000.
+      const ten = find('python', 'node-scan', r.case, 'T=10000');
+      const vs = r.size === 'T=10000' ? '' : `${(r.median / ten.median).toFixed(2)}x T=10,000; `;
+      if (r.case !== 'scan-first-call') return vs.replace(/; $/, '');
+      const extra = r.median - find('python', 'node-scan', 'scan-later-call', r.size).median;
+      return `${vs}trace + lower ${extra.toFixed(1)} ms, ${((extra / 50) * 100).toFixed(0)}% of the 50 ms target`;
+    }
     return '';
   }
   if (r.group === 'peers') {

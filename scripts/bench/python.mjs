@@ -4,7 +4,8 @@
 // their runtime already up (Node, in-process sandboxes, interleaved); and in
 // the checker page (build/app in headless Chromium) the time from opening a
 // problem in Python to its first result, Pyodide's start included, and the
-// later Runs. Returns rows {group, impl, case, size, unit, min, median}.
+// later Runs; and a lax.scan of 1,000 to 100,000 steps traced, called first
+// and called again (scanRows). Returns rows {group, impl, case, size, unit, min, median}.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { atLevel, stats } from './stats.mjs';
+import { atLevel, RowSamples, stats } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PORT = Number(process.env.SHARDLAB_BENCH_PY_PORT ?? 8398);
@@ -114,12 +115,56 @@ async function pageRows(rounds) {
   return [row('pyodide-start', start), row('first-python-result', first), row('later-python-run', later)];
 }
 
+// A scan of T steps in Python: tracing it (make_jaxpr), a jit's first call
+// (trace, lower to a while over the steps, run) and a later call (run only).
+// Lowering keeps the program the size of the body, so the first call's extra
+// over a later one (trace + lower) must not grow with T; the runs grow linearly.
+const SCAN_SOURCE = `
+import time, jax, jax.numpy as jnp
+def ema(xs):
+    def step(c, x):
+        c = 0.9 * c + jnp.sin(x)
+        return c, c * c
+    return jax.lax.scan(step, jnp.zeros(()), xs)
+def scan_times(T):
+    xs = jnp.linspace(0.0, 1.0, T)
+    t0 = time.perf_counter()
+    jax.make_jaxpr(ema)(xs)
+    t1 = time.perf_counter()
+    f = jax.jit(ema)
+    float(f(xs)[0])
+    t2 = time.perf_counter()
+    float(f(xs)[0])
+    t3 = time.perf_counter()
+    return [(t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000]
+`;
+export async function scanRows(rounds) {
+  const sl = await import('../../web/lib/index.js');
+  const { startNodePython } = await import('../../web/python/node_python.js');
+  await sl.init({ blocking: true }); // as `shardlab run`: Python reads results synchronously
+  const py = await startNodePython();
+  py.runPython(SCAN_SOURCE);
+  const rows = new RowSamples();
+  for (let r = 0; r < rounds + 1; r++) {
+    for (const T of [1000, 10000, 100000]) {
+      const [trace, first, later] = py.runPython(`scan_times(${T})`).toJs();
+      if (r === 0) continue; // warm-up
+      const row = (c) => ({ group: 'python', impl: 'node-scan', case: c, size: `T=${T}`, unit: 'ms' });
+      rows.add(row('scan-trace'), trace);
+      rows.add(row('scan-first-call'), first);
+      rows.add(row('scan-later-call'), later);
+    }
+  }
+  return rows.rows();
+}
+
 /** The Python rows. */
 export async function pythonRows({ level = 'full' } = {}) {
   const starts = Array.from({ length: atLevel(level, { full: 4, quick: 2 }) }, nodeStartMs);
   return [
     { group: 'python', impl: 'node', case: 'pyodide-start', size: 'jax package', unit: 'ms', ...stats(starts) },
     ...(await nodeCheckRows(atLevel(level, { full: 4, quick: 2 }))),
+    ...(await scanRows(atLevel(level, { full: 4, quick: 2 }))),
     ...(await pageRows(atLevel(level, { full: 3, quick: 1 }))),
   ];
 }

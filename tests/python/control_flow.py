@@ -74,3 +74,14 @@ print(jax.make_jaxpr(lambda n: lax.fori_loop(0, n, lambda i, v: v + i, 0))(5))
 # stay scalars: JS would read a list of numbers as one array of data.
 n, h = lax.fori_loop(0, 3, lambda i, c: (c[0] + 1, c[1] + 0.5), (0, 0.0))
 print("scalar outputs", int(n), float(h), n.shape, jax.jit(lambda x: 2.0)(jnp.ones(2)).shape)
+# A scan of 20,000 steps runs as a loop over its body, and its gradient is a
+# forward scan and a transposed (reverse) one: c = 0.5 c + 1 tends to 2; the
+# final carry's derivative in the last x is 1, in the one before 0.5.
+def halving(xs):
+    return lax.scan(lambda c, x: (0.5 * c + x, None), 0.0, xs)[0]
+
+
+long_xs = jnp.ones(20000)
+print("long scan", float(halving(long_xs)), [float(g) for g in jax.grad(halving)(long_xs)[-2:]])
+grad_text = str(jax.make_jaxpr(jax.grad(halving))(jnp.ones(3)))
+print("scans in the gradient", grad_text.count("scan["), "reverse=True" in grad_text)

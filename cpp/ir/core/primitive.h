@@ -211,7 +211,7 @@ struct Sample {
 using SampleRule = Sample (*)();
 
 /// Emits, in place of the equation, what the executors run instead (ir/transforms/lower.h):
-/// a custom call's program, a cond's branches and a select, a scan unrolled.
+/// a custom call's program, a cond of lowered branches, a scan as a while over its steps.
 using LowerRule = std::vector<Atom> (*)(Builder& b, const Params& params, const std::vector<Atom>& in);
 
 /// Avals for samples (Sample): float32, int32 and bool arrays of `shape`,

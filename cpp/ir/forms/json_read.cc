@@ -6,6 +6,7 @@
 
 #include "ir/tracing/builder.h"
 #include "ir/forms/json_value.h"
+#include "ir/primitives/control_flow.h"
 #include "ir/tracing/parallel_ops.h"
 #include "ir/tracing/rule.h"
 #include "runtime/errors.h"
@@ -177,11 +178,11 @@ class Reader {
     malformed(what, " cannot be read here");
   }
 
-  // Counts n more equations (a scan's body counts once per step: it runs unrolled).
+  // Counts n more equations.
   void count_equations(size_t n) {
     equations_ += n;
     if (equations_ > lim_.max_equations)
-      fail(ErrorKind::kResource, kWhat, ": it has more than ", lim_.max_equations, " equations");  // a scan's body counts once per step
+      fail(ErrorKind::kResource, kWhat, ": it has more than ", lim_.max_equations, " equations");
   }
 
   void count_value(const Aval& a, int64_t copies, const std::string& where) {
@@ -209,7 +210,7 @@ class Reader {
         k *= static_cast<double>(in[0].aval.shape[static_cast<size_t>(d)]);
       work = 2 * out_elems * k;
     }
-    work_ += work * static_cast<double>(copies);
+    work_ += work * static_cast<double>(copies) * repeats_;
     if (work_ > lim_.max_work)
       fail(ErrorKind::kResource, kWhat, ": one run would take more than ", lim_.max_work,
            " element operations (at ", where, ")");
@@ -285,8 +286,10 @@ class Reader {
     } else if (!programs.empty()) {
       // Programs run in this scope (a custom call's, cond's branches, scan's
       // body, while's cond and body), read again on inputs of their declared
-      // types; a scan's body counts `length` times (a while's trip count is
-      // only known as it runs: the host's time limit bounds it).
+      // types. A scan's body runs `length` times: its work counts that often,
+      // its values once (a loop reuses them), its equations once, unless it
+      // holds a shard_map (then it runs unrolled, Def<kScan>::lower). A
+      // while's trip count is only known as it runs: the host's time limit bounds it.
       const int64_t times = prim == Prim::kScan ? std::max<int64_t>(1, ir::param<int64_t>(eq.params, "length", kWhat)) : 1;
       const auto read = [&](const JsonValue& prog, const std::string& what) {
         Builder sub(b.scope(), nullptr);
@@ -294,9 +297,13 @@ class Reader {
         for (const JsonValue& v : member(prog, "invars", Kind::kArray, what).items)
           args.push_back(sub.input(aval(member(v, "aval", Kind::kObject, what), what)));
         const size_t before = equations_;
-        const std::vector<Atom> ys = body(sub, prog, args, copies * times, what);
-        count_equations((equations_ - before) * static_cast<size_t>(times - 1));
-        return std::make_shared<const Program>(sub.build(ys));
+        const double outer_repeats = repeats_;
+        repeats_ *= static_cast<double>(times);
+        const std::vector<Atom> ys = body(sub, prog, args, copies, what);
+        repeats_ = outer_repeats;
+        auto program = std::make_shared<const Program>(sub.build(ys));
+        if (holds(*program, Prim::kShardMap)) count_equations((equations_ - before) * static_cast<size_t>(times - 1));
+        return program;
       };
       for (const auto& [at, program] : programs) {  // ascending positions: each inserted where the schema has it
         const std::string name = def.params.items[at].name;
@@ -335,6 +342,7 @@ class Reader {
   size_t equations_ = 0;
   double total_bytes_ = 0;
   double work_ = 0;
+  double repeats_ = 1;  // how many times the body being read runs per run of the program
 };
 
 }  // namespace

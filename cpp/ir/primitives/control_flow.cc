@@ -7,6 +7,7 @@
 #include "ir/transforms/dce.h"
 #include "ir/transforms/jvp.h"
 #include "ir/transforms/lower.h"
+#include "ir/transforms/partial_eval.h"
 #include "ir/tracing/ops.h"
 #include "ir/transforms/vjp.h"
 #include "runtime/errors.h"
@@ -28,32 +29,34 @@ Atom clamped(Builder& b, const Atom& index, size_t n) {
   return min(b, max(b, index, lo), hi);
 }
 
-// The transpose of an equation through its lowered form (emit_transpose of
-// what lower() emits): exact, at the cost of printing the lowered form.
-std::vector<MaybeAtom> transpose_lowered(Prim prim, Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
-                                         const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
-  Builder lb(b.scope(), nullptr);
-  std::vector<Atom> ins;
-  for (const Atom& x : inputs) ins.push_back(lb.input(x.aval));
-  const Program lowered = lb.build(primitive(prim).lower(lb, p, ins));
-  std::vector<MaybeAtom> out_cts = cts;
-  out_cts.resize(lowered.outvars.size());  // a missing cotangent is a zero
-  return emit_transpose(b, lowered, linear, inputs, out_cts).cts;
+// x in the type `like` (a cotangent that varies along fewer manual axes than
+// the carry it becomes is pvary'd to them).
+Atom typed_as(Builder& b, const Atom& x, const Aval& like) {
+  if (x.aval.vma == like.vma || !b.scope().tracks_vma()) return x;
+  std::vector<std::string> missing;
+  for (const std::string& axis : like.vma)
+    if (std::find(x.aval.vma.begin(), x.aval.vma.end(), axis) == x.aval.vma.end()) missing.push_back(axis);
+  return missing.empty() ? x : b.emit1(Prim::kPvary, {{"axes", missing}}, {x});
+}
+
+// `ct` in the type `like`, or zeros of it when there is none.
+Atom ct_or_zeros(Builder& b, const MaybeAtom& ct, const Aval& like) {
+  return ct ? typed_as(b, *ct, like) : zeros_like(b, like);
 }
 
 // An atom carrying only a type (what batched_body reads of its operands' values).
 Atom typed(const Aval& a) { return Atom{-1, 0.0, a, 0}; }
 
-// Row i of x (its leading dimension dropped).
-Atom row(Builder& b, const Atom& x, int64_t i) {
-  std::vector<int64_t> start(x.aval.shape.size(), 0), limit(x.aval.shape.begin(), x.aval.shape.end()),
-      strides(x.aval.shape.size(), 1);
-  start[0] = i;
-  limit[0] = i + 1;
-  return reshape(b, slice(b, x, start, limit, strides), Shape(x.aval.shape.begin() + 1, x.aval.shape.end()));
-}
-
 }  // namespace
+
+bool holds(const Program& p, Prim prim) {
+  for (const Eqn& e : p.eqns) {
+    if (e.prim == prim) return true;
+    for (const Program* q : subprograms(e))
+      if (holds(*q, prim)) return true;
+  }
+  return false;
+}
 
 const char* first_collective(const Program& p) {
   for (const Eqn& e : p.eqns) {
@@ -125,10 +128,41 @@ std::vector<MaybeAtom> Def<Prim::kCond>::jvp(Builder& b, const Params& p, const 
   return std::vector<MaybeAtom>(dys.begin(), dys.end());
 }
 
-std::vector<MaybeAtom> Def<Prim::kCond>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+// The cond of the branches' transposes: its operands are the index, the
+// non-linear operands and the cotangents of the outputs; each branch
+// recomputes its non-linear part from them, then gives the cotangents of the
+// linear operands (zeros where it has none), so only the branch taken runs.
+std::vector<MaybeAtom> Def<Prim::kCond>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& given,
                                                   const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
   if (linear[0]) fail(ErrorKind::kValue, kName, ": is not linear in its branch index");
-  return transpose_lowered(Prim::kCond, b, p, cts, inputs, linear);
+  const Programs& branches = param<Programs>(p, "branches", kName);
+  std::vector<MaybeAtom> cts = given;
+  cts.resize(branches[0]->outvars.size());  // a missing cotangent is a zero
+  std::vector<Atom> ops{inputs[0]};
+  for (size_t i = 1; i < inputs.size(); ++i)
+    if (!linear[i]) ops.push_back(inputs[i]);
+  for (const MaybeAtom& ct : cts)
+    if (ct) ops.push_back(*ct);
+  const std::vector<bool> lin(linear.begin() + 1, linear.end());
+  Programs transposed;
+  for (const ProgramRef& br : branches) {
+    Builder tb(br->scope, nullptr);
+    std::vector<Atom> args(br->invars.size());
+    for (size_t i = 0; i < args.size(); ++i)
+      args[i] = lin[i] ? typed(inputs[i + 1].aval) : tb.input(br->avals[br->invars[i]]);
+    std::vector<MaybeAtom> body_cts;
+    for (const MaybeAtom& ct : cts) body_cts.push_back(ct ? MaybeAtom(tb.input(ct->aval)) : std::nullopt);
+    const Transposed t = emit_transpose(tb, *br, lin, args, body_cts);
+    std::vector<Atom> outs;
+    for (size_t i = 0; i < lin.size(); ++i)
+      if (lin[i]) outs.push_back(ct_or_zeros(tb, t.cts[i], inputs[i + 1].aval));
+    transposed.push_back(std::make_shared<const Program>(dce(tb.build(outs))));
+  }
+  const std::vector<Atom> r = b.emit(Prim::kCond, {{"branches", transposed}}, ops);
+  std::vector<MaybeAtom> out(inputs.size());
+  for (size_t i = 1, k = 0; i < inputs.size(); ++i)
+    if (linear[i]) out[i] = r[k++];
+  return out;
 }
 
 std::vector<Batched> Def<Prim::kCond>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
@@ -160,9 +194,19 @@ std::vector<Batched> Def<Prim::kCond>::batch(Builder& b, const Params& p, const 
   return batched_at(result, 0);
 }
 
+// A cond runs as a branch (exec/cond_branch.h), its branches lowered; one
+// whose branches hold a shard_map runs them all and selects (the executors
+// run a shard_map only at the top of a program).
 std::vector<Atom> Def<Prim::kCond>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
   const Programs& branches = param<Programs>(p, "branches", kName);
   const std::vector<Atom> ops(in.begin() + 1, in.end());
+  const bool inline_all =
+      std::any_of(branches.begin(), branches.end(), [](const ProgramRef& br) { return holds(*br, Prim::kShardMap); });
+  if (!inline_all) {
+    Programs lowered;
+    for (const ProgramRef& br : branches) lowered.push_back(ir::lower(br));
+    return b.emit(Prim::kCond, {{"branches", lowered}}, in);
+  }
   if (branches.size() == 1) return emit_lowered(b, *branches[0], ops);
   std::vector<std::vector<Atom>> outs;
   for (const ProgramRef& br : branches) outs.push_back(emit_lowered(b, *br, ops));
@@ -259,54 +303,259 @@ std::vector<Aval> Def<Prim::kScan>::shape(const Params& p, const std::vector<Ava
   return out;
 }
 
+// The scan of the body's JVP, as JAX's rule: tangents only for the consts
+// and xs given one and for the float carries given or made from one (a
+// fixpoint over the steps), and ys tangents only where the body makes one.
 std::vector<MaybeAtom> Def<Prim::kScan>::jvp(Builder& b, const Params& p, const std::vector<Atom>& xs,
                                             const std::vector<Atom>& ys, const std::vector<MaybeAtom>& ts) {
   const ScanParams s = scan_of(p);
-  const size_t n = xs.size(), fixed = s.num_consts + s.num_carry;
-  // The body's JVP in every input, its inputs and outputs regrouped so that
-  // each value's tangent sits beside it: (consts, dconsts, carry, dcarry,
-  // x, dx) -> (carry, dcarry, y, dy).
-  const Program jb = ir::jvp(s.body);
+  const size_t n = xs.size(), nc = s.num_consts, nk = s.num_carry, fixed = nc + nk, m = ys.size();
+  std::vector<bool> nz(n);
+  for (size_t i = 0; i < n; ++i) nz[i] = ts[i].has_value();
+  std::vector<bool> dep;
+  for (bool changed = true; changed;) {
+    changed = false;
+    dep = linear_outputs(s.body, nz);
+    for (size_t j = 0; j < nk; ++j)
+      if (!nz[nc + j] && dep[j] && xs[nc + j].aval.dtype == DType::kFloat32) nz[nc + j] = changed = true;
+  }
+  if (std::find(nz.begin(), nz.end(), true) == nz.end()) return std::vector<MaybeAtom>(m);
+  // The body's JVP regrouped so that each value's tangent sits beside its
+  // group: (consts, dconsts, carry, dcarry, x, dx) -> (carry, dcarry, y, dy).
+  const Program jb = ir::jvp(s.body, nz);
   Builder rb(s.body.scope, nullptr);
-  std::vector<Atom> primal(n), tangent(n);
-  auto inputs = [&](size_t from, size_t to) {
+  std::vector<Atom> primal(n), tangent;
+  std::vector<Atom> args;
+  const auto group = [&](size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) primal[i] = rb.input(jb.avals[jb.invars[i]]);
-    for (size_t i = from; i < to; ++i) tangent[i] = rb.input(jb.avals[jb.invars[n + i]]);
+    for (size_t i = from; i < to; ++i)
+      if (nz[i]) tangent.push_back(rb.input(jb.avals[jb.invars[n + tangent.size()]]));
+    for (size_t i = from; i < to; ++i) args.push_back(xs[i]);
+    for (size_t i = from; i < to; ++i)
+      if (nz[i]) args.push_back(ts[i] ? *ts[i] : zeros_like(b, xs[i].aval));
   };
-  inputs(0, s.num_consts);
-  inputs(s.num_consts, fixed);
-  inputs(fixed, n);
+  group(0, nc);
+  const size_t dconsts = tangent.size();
+  group(nc, fixed);
+  const size_t dcarry = tangent.size() - dconsts;
+  group(fixed, n);
   std::vector<Atom> call_args = primal;
   call_args.insert(call_args.end(), tangent.begin(), tangent.end());
   const std::vector<Atom> o = rb.call(jb, call_args);
-  const size_t m = ys.size();
-  std::vector<Atom> outs;
-  for (size_t i = 0; i < s.num_carry; ++i) outs.push_back(o[i]);
-  for (size_t i = 0; i < s.num_carry; ++i) outs.push_back(o[m + i]);
-  for (size_t j = s.num_carry; j < m; ++j) outs.push_back(o[j]);
-  for (size_t j = s.num_carry; j < m; ++j) outs.push_back(o[m + j]);
+  std::vector<Atom> outs(o.begin(), o.begin() + static_cast<long>(nk));
+  for (size_t j = 0; j < nk; ++j)
+    if (nz[nc + j]) outs.push_back(o[m + j]);
+  for (size_t j = nk; j < m; ++j) outs.push_back(o[j]);
+  for (size_t j = nk; j < m; ++j)
+    if (dep[j]) outs.push_back(o[m + j]);
   auto body = std::make_shared<const Program>(rb.build(outs));
-
-  std::vector<Atom> args;
-  auto operands = [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; ++i) args.push_back(xs[i]);
-    for (size_t i = from; i < to; ++i) args.push_back(ts[i] ? *ts[i] : zeros_like(b, xs[i].aval));
-  };
-  operands(0, s.num_consts);
-  operands(s.num_consts, fixed);
-  operands(fixed, n);
-  const std::vector<Atom> r =
-      b.emit(Prim::kScan, scan_params(body, s.length, 2 * static_cast<int64_t>(s.num_carry), 2 * static_cast<int64_t>(s.num_consts), s.reverse), args);
-  std::vector<MaybeAtom> dys;
-  for (size_t i = 0; i < s.num_carry; ++i) dys.push_back(r[s.num_carry + i]);
-  const size_t ny = m - s.num_carry;
-  for (size_t j = 0; j < ny; ++j) dys.push_back(r[2 * s.num_carry + ny + j]);
+  const std::vector<Atom> r = b.emit(Prim::kScan,
+                                     scan_params(body, s.length, static_cast<int64_t>(nk + dcarry),
+                                                 static_cast<int64_t>(nc + dconsts), s.reverse),
+                                     args);
+  std::vector<MaybeAtom> dys(m);
+  size_t k = nk;
+  for (size_t j = 0; j < nk; ++j)
+    if (nz[nc + j]) dys[j] = r[k++];
+  k += m - nk;  // the ys
+  for (size_t j = nk; j < m; ++j)
+    if (dep[j]) dys[j] = r[k++];
   return dys;
 }
 
-std::vector<MaybeAtom> Def<Prim::kScan>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& cts,
+namespace {
+
+// Per variable of a scan's body: whether it is loop-invariant, one of the
+// known consts (the first `nc` inputs not marked `linear`) or computed from
+// them and literals alone.
+std::vector<bool> loop_invariant(const Program& body, const std::vector<bool>& linear, size_t nc) {
+  std::vector<bool> inv(body.avals.size(), false);
+  for (size_t i = 0; i < nc; ++i) inv[body.invars[i]] = !linear[i];
+  for (const Eqn& e : body.eqns) {
+    const bool all = std::all_of(e.inputs.begin(), e.inputs.end(), [&](const Atom& a) { return a.is_literal() || inv[a.var]; });
+    for (VarId v : e.outputs) inv[v] = all;
+  }
+  return inv;
+}
+
+// The loop-invariant body variables `vars`, computed once into `b` from the
+// scan's operands `inputs`: the equations making them, emitted outside the loop.
+std::vector<Atom> hoisted(Builder& b, const Program& body, const std::vector<Atom>& inputs, const std::vector<VarId>& vars) {
+  std::vector<bool> needed(body.avals.size(), false);
+  for (VarId v : vars) needed[v] = true;
+  std::vector<bool> emit(body.eqns.size(), false);
+  for (size_t k = body.eqns.size(); k-- > 0;) {
+    const Eqn& e = body.eqns[k];
+    for (VarId v : e.outputs) emit[k] = emit[k] || needed[v];
+    if (!emit[k]) continue;
+    for (const Atom& a : e.inputs)
+      if (!a.is_literal()) needed[a.var] = true;
+  }
+  std::vector<Atom> value(body.avals.size());
+  for (size_t i = 0; i < body.invars.size(); ++i)
+    if (needed[body.invars[i]]) value[body.invars[i]] = inputs[i];
+  for (size_t k = 0; k < body.eqns.size(); ++k) {
+    if (!emit[k]) continue;
+    const Eqn& e = body.eqns[k];
+    std::vector<Atom> xs;
+    for (const Atom& a : e.inputs) xs.push_back(a.is_literal() ? a : value[a.var]);
+    const std::vector<Atom> ys = b.emit(e.prim, e.params, xs);
+    for (size_t j = 0; j < ys.size(); ++j) value[e.outputs[j]] = ys[j];
+  }
+  std::vector<Atom> out;
+  for (VarId v : vars) out.push_back(value[v]);
+  return out;
+}
+
+Aval stacked(Aval a, int64_t length) {
+  a.shape.insert(a.shape.begin(), length);
+  return a;
+}
+
+}  // namespace
+
+// As JAX's scan transpose after its partial evaluation: the body splits
+// (ir/transforms/partial_eval.h) into a non-linear part, run forward as a
+// scan that stacks the residuals each step's linear part reads, and the
+// linear part, transposed into a scan running the other way. That scan
+// carries the cotangents of the linear carries (ct_carry_in = the body's
+// transpose of ct_carry_out) and the sums of the linear consts' cotangents
+// (ct_c = sum over steps), and gives each step's cotangent of the linear xs
+// as its ys. Residuals that are the scan's own known consts or xs are passed
+// to it as they are, not stacked again.
+std::vector<MaybeAtom> Def<Prim::kScan>::transpose(Builder& b, const Params& p, const std::vector<MaybeAtom>& given,
                                                   const std::vector<Atom>& inputs, const std::vector<bool>& linear) {
-  return transpose_lowered(Prim::kScan, b, p, cts, inputs, linear);
+  const ScanParams s = scan_of(p);
+  const Program& body = s.body;
+  const size_t nc = s.num_consts, nk = s.num_carry, fixed = nc + nk, n = inputs.size();
+  std::vector<MaybeAtom> out(n), cts = given;
+  cts.resize(body.outvars.size());  // a missing cotangent is a zero
+  if (std::none_of(cts.begin(), cts.end(), [](const MaybeAtom& c) { return c.has_value(); })) return out;
+  // A carry is linear when its initial value is, or when the body makes it
+  // from a linear value (a tangent carry that starts as zeros).
+  std::vector<bool> lin = linear;
+  for (bool changed = true; changed;) {
+    changed = false;
+    const std::vector<bool> dep = linear_outputs(body, lin);
+    for (size_t j = 0; j < nk; ++j)
+      if (dep[j] && !lin[nc + j]) lin[nc + j] = changed = true;
+  }
+  std::vector<bool> instantiate(body.outvars.size(), false);
+  for (size_t j = 0; j < nk; ++j) instantiate[j] = lin[nc + j];
+  const PartialEval pe = partial_eval(body, lin, instantiate);
+
+  // Each residual: loop-invariant (a known const of the scan, or computed
+  // from them alone: computed once, here, and passed as a const), one of the
+  // scan's known xs, or stacked by the forward scan.
+  std::vector<int64_t> input_of(body.avals.size(), -1);
+  for (size_t i = 0; i < n; ++i) input_of[body.invars[i]] = static_cast<int64_t>(i);
+  const std::vector<bool> invariant = loop_invariant(body, lin, nc);
+  std::vector<size_t> res_consts, res_xs, res_stacked;  // positions in pe.residuals
+  std::vector<VarId> invariant_res;
+  for (size_t k = 0; k < pe.residuals.size(); ++k) {
+    const int64_t i = input_of[pe.residuals[k]];
+    (invariant[pe.residuals[k]] ? res_consts : i >= 0 && static_cast<size_t>(i) >= fixed ? res_xs : res_stacked)
+        .push_back(k);
+    if (invariant[pe.residuals[k]]) invariant_res.push_back(pe.residuals[k]);
+  }
+  const std::vector<Atom> invariant_values = hoisted(b, body, inputs, invariant_res);
+  const auto known = [&](size_t from, size_t to) {
+    std::vector<Atom> xs;
+    for (size_t i = from; i < to; ++i)
+      if (!lin[i]) xs.push_back(inputs[i]);
+    return xs;
+  };
+  const std::vector<Atom> known_consts = known(0, nc), known_carry = known(nc, fixed);
+  std::vector<Atom> stacked_res;
+  if (!res_stacked.empty()) {
+    // The forward scan: known (consts, carries, xs) -> (known carries, stacked residuals).
+    Program fwd = pe.known;
+    const size_t known_outs = fwd.outvars.size() - pe.residuals.size();
+    std::vector<Atom> outs(fwd.outvars.begin(), fwd.outvars.begin() + static_cast<long>(known_carry.size()));
+    for (size_t k : res_stacked) outs.push_back(fwd.outvars[known_outs + k]);
+    fwd.outvars = outs;
+    std::vector<Atom> ops = known_consts;
+    ops.insert(ops.end(), known_carry.begin(), known_carry.end());
+    const std::vector<Atom> kx = known(fixed, n);
+    ops.insert(ops.end(), kx.begin(), kx.end());
+    const std::vector<Atom> r = b.emit(
+        Prim::kScan,
+        scan_params(std::make_shared<const Program>(dce(fwd)), s.length, static_cast<int64_t>(known_carry.size()),
+                    static_cast<int64_t>(known_consts.size()), s.reverse),
+        ops);
+    stacked_res.assign(r.begin() + static_cast<long>(known_carry.size()), r.end());
+  }
+
+  // The transposed scan: consts (residual consts), carries (a cotangent sum
+  // per linear const, a cotangent per linear carry), xs (stacked residuals,
+  // residual xs, cotangents of the linear ys) -> ys (cotangents of the linear xs).
+  Builder tb(body.scope, nullptr);
+  std::vector<Atom> res(pe.residuals.size()), ops;
+  const auto res_aval = [&](size_t k) { return body.avals[pe.residuals[k]]; };
+  for (size_t m = 0; m < res_consts.size(); ++m) {
+    res[res_consts[m]] = tb.input(res_aval(res_consts[m]));
+    ops.push_back(invariant_values[m]);
+  }
+  std::vector<size_t> lin_in;  // the linear inputs, in order: the unknown part's inputs after the residuals
+  for (size_t i = 0; i < n; ++i)
+    if (lin[i]) lin_in.push_back(i);
+  std::vector<Atom> carry_ct;  // per linear const then linear carry: the body's carry
+  for (size_t i : lin_in) {
+    if (i >= fixed) continue;
+    const Aval& a = inputs[i].aval;
+    carry_ct.push_back(tb.input(a));
+    ops.push_back(i < nc ? zeros_like(b, a) : ct_or_zeros(b, cts[i - nc], a));
+  }
+  for (size_t m = 0; m < res_stacked.size(); ++m) {
+    res[res_stacked[m]] = tb.input(res_aval(res_stacked[m]));
+    ops.push_back(stacked_res[m]);
+  }
+  for (size_t k : res_xs) {
+    res[k] = tb.input(res_aval(k));
+    ops.push_back(inputs[static_cast<size_t>(input_of[pe.residuals[k]])]);
+  }
+  std::vector<MaybeAtom> body_cts;  // per output of the unknown part
+  const size_t nlc = static_cast<size_t>(std::count_if(lin_in.begin(), lin_in.end(), [&](size_t i) { return i < nc; }));
+  for (size_t j = 0, c = nlc; j < nk; ++j)
+    if (pe.out_unknown[j]) body_cts.push_back(carry_ct[c++]);
+  for (size_t j = nk; j < body.outvars.size(); ++j) {
+    if (!pe.out_unknown[j]) continue;
+    const Aval y = body.outvars[j].aval;
+    body_cts.push_back(tb.input(y));
+    ops.push_back(ct_or_zeros(b, cts[j], stacked(y, s.length)));
+  }
+  std::vector<Atom> u_in = res;
+  std::vector<bool> u_linear(res.size(), false);
+  for (size_t i : lin_in) {
+    u_in.push_back(typed(inputs[i].aval));
+    u_linear.push_back(true);
+  }
+  const Transposed t = emit_transpose(tb, pe.unknown, u_linear, u_in, body_cts);
+  std::vector<Atom> tb_outs;
+  for (size_t m = 0; m < lin_in.size(); ++m) {
+    const size_t i = lin_in[m];
+    const MaybeAtom& ct = t.cts[res.size() + m];
+    if (i < nc) {
+      const Atom& sum = carry_ct[tb_outs.size()];
+      tb_outs.push_back(ct ? add_any(tb, sum, typed_as(tb, *ct, sum.aval)) : sum);
+    } else if (i < fixed) {
+      tb_outs.push_back(ct_or_zeros(tb, ct, inputs[i].aval));
+    }
+  }
+  for (size_t m = 0; m < lin_in.size(); ++m) {
+    const size_t i = lin_in[m];
+    if (i < fixed) continue;
+    const Aval row = body.avals[body.invars[i]];
+    tb_outs.push_back(ct_or_zeros(tb, t.cts[res.size() + m], row));
+  }
+  const std::vector<Atom> r = b.emit(
+      Prim::kScan,
+      scan_params(std::make_shared<const Program>(dce(tb.build(tb_outs))), s.length,
+                  static_cast<int64_t>(carry_ct.size()), static_cast<int64_t>(res_consts.size()), !s.reverse),
+      ops);
+  for (size_t m = 0; m < lin_in.size(); ++m)
+    if (linear[lin_in[m]]) out[lin_in[m]] = r[m];
+  return out;
 }
 
 std::vector<Batched> Def<Prim::kScan>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
@@ -332,14 +581,25 @@ std::vector<Batched> Def<Prim::kScan>::batch(Builder& b, const Params& p, const 
   return out;
 }
 
-std::vector<Atom> Def<Prim::kScan>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
-  const ScanParams s = scan_of(p);
-  // Loops run unrolled: bound what that makes.
+namespace {
+
+// Row i of x (its leading dimension dropped).
+Atom row(Builder& b, const Atom& x, int64_t i) {
+  std::vector<int64_t> start(x.aval.shape.size(), 0), limit(x.aval.shape.begin(), x.aval.shape.end()),
+      strides(x.aval.shape.size(), 1);
+  start[0] = i;
+  limit[0] = i + 1;
+  return reshape(b, slice(b, x, start, limit, strides), Shape(x.aval.shape.begin() + 1, x.aval.shape.end()));
+}
+
+// A scan whose body holds a shard_map, unrolled: the executors run a
+// shard_map only at the top of a program, not inside a while's body.
+std::vector<Atom> unrolled_scan(Builder& b, const ScanParams& s, const std::vector<Atom>& in) {
   constexpr double kMaxUnrolled = 1 << 20;
   if (static_cast<double>(s.length) * static_cast<double>(s.body.eqns.size() + 1) > kMaxUnrolled)
-    fail(ErrorKind::kResource, kName, ": a loop of ", s.length, " steps over a body of ", s.body.eqns.size(),
-         " equations; ShardLab runs loops unrolled, at most ", static_cast<int64_t>(kMaxUnrolled),
-         " equations in all");
+    fail(ErrorKind::kResource, "scan: a loop of ", s.length, " steps over a body of ", s.body.eqns.size(),
+         " equations holding a shard_map; ShardLab runs such a loop unrolled, at most ",
+         static_cast<int64_t>(kMaxUnrolled), " equations in all");
   const size_t fixed = s.num_consts + s.num_carry;
   std::vector<Atom> carry(in.begin() + static_cast<long>(s.num_consts), in.begin() + static_cast<long>(fixed));
   const size_t ny = s.body.outvars.size() - s.num_carry;
@@ -366,6 +626,79 @@ std::vector<Atom> Def<Prim::kScan>::lower(Builder& b, const Params& p, const std
     result.push_back(rows.size() == 1 ? rows[0] : concatenate(b, rows, 0));
   }
   return result;
+}
+
+// The start indices of row `i` of an array of rank `rank` (i, 0, 0, ...).
+std::vector<Atom> row_start(const Atom& i, size_t rank) {
+  std::vector<Atom> start(rank, Atom::constant(0, DType::kInt32));
+  start[0] = i;
+  return start;
+}
+
+}  // namespace
+
+// As XLA runs a scan: a while over a step counter i whose body reads row i of
+// each xs (a dynamic_slice), runs the scan's body, and writes its ys into row
+// i of buffers carried through the loop (a dynamic_update_slice, done in
+// place by the executors). The program stays the size of the body.
+std::vector<Atom> Def<Prim::kScan>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
+  const ScanParams s = scan_of(p);
+  if (holds(s.body, Prim::kShardMap)) return unrolled_scan(b, s, in);
+  const size_t fixed = s.num_consts + s.num_carry, nxs = in.size() - fixed, ny = s.body.outvars.size() - s.num_carry;
+  const Aval counter{DType::kInt32, {}, {}, false};
+  // Operands: body consts (consts, xs), then carries (i, carry, ys).
+  std::vector<Atom> ops(in.begin(), in.begin() + static_cast<long>(s.num_consts));
+  ops.insert(ops.end(), in.begin() + static_cast<long>(fixed), in.end());
+  ops.push_back(Atom::constant(0, DType::kInt32));
+  ops.insert(ops.end(), in.begin() + static_cast<long>(s.num_consts), in.begin() + static_cast<long>(fixed));
+  std::vector<Aval> ys;
+  for (size_t j = 0; j < ny; ++j) {
+    Aval y = s.body.outvars[s.num_carry + j].aval;
+    y.shape.insert(y.shape.begin(), s.length);
+    ys.push_back(y);
+    ops.push_back(zeros_like(b, y));
+  }
+  const auto carry_avals = [&] {
+    std::vector<Aval> avals{counter};
+    for (size_t k = s.num_consts; k < fixed; ++k) avals.push_back(in[k].aval);
+    avals.insert(avals.end(), ys.begin(), ys.end());
+    return avals;
+  }();
+  // cond(i, carry, ys) = i < length
+  Builder cb(b.scope(), nullptr);
+  std::vector<Atom> cargs;
+  for (const Aval& a : carry_avals) cargs.push_back(cb.input(a));
+  auto cond = std::make_shared<const Program>(
+      cb.build({compare(cb, Prim::kLt, cargs[0], Atom::constant(static_cast<double>(s.length), DType::kInt32))}));
+  // body(consts, xs, i, carry, ys): one step at row i (length - 1 - i when reverse)
+  Builder bb(b.scope(), nullptr);
+  std::vector<Atom> consts, xs, carries;
+  for (size_t k = 0; k < s.num_consts; ++k) consts.push_back(bb.input(in[k].aval));
+  for (size_t k = fixed; k < in.size(); ++k) xs.push_back(bb.input(in[k].aval));
+  for (const Aval& a : carry_avals) carries.push_back(bb.input(a));
+  const Atom i = carries[0];
+  const Atom at = s.reverse ? sub(bb, Atom::constant(static_cast<double>(s.length - 1), DType::kInt32), i) : i;
+  std::vector<Atom> args = consts;
+  args.insert(args.end(), carries.begin() + 1, carries.begin() + 1 + static_cast<long>(s.num_carry));
+  for (const Atom& x : xs) {
+    Shape one = x.aval.shape;
+    one[0] = 1;
+    args.push_back(reshape(bb, dynamic_slice(bb, x, row_start(at, one.size()), one),
+                           Shape(one.begin() + 1, one.end())));
+  }
+  const std::vector<Atom> outs = emit_lowered(bb, s.body, args);
+  std::vector<Atom> next{add(bb, i, Atom::constant(1, DType::kInt32))};
+  next.insert(next.end(), outs.begin(), outs.begin() + static_cast<long>(s.num_carry));
+  for (size_t j = 0; j < ny; ++j) {
+    const Atom& buffer = carries[1 + s.num_carry + j];
+    Shape one = buffer.aval.shape;
+    one[0] = 1;
+    next.push_back(dynamic_update_slice(bb, buffer, reshape(bb, outs[s.num_carry + j], one), row_start(at, one.size())));
+  }
+  auto body = std::make_shared<const Program>(bb.build(next));
+  const std::vector<Atom> r =
+      b.emit(Prim::kWhile, while_params(cond, 0, body, static_cast<int64_t>(s.num_consts + nxs)), ops);
+  return std::vector<Atom>(r.begin() + 1, r.end());
 }
 
 Sample Def<Prim::kScan>::sample() {
@@ -398,16 +731,6 @@ WhileParts while_parts(const Params& p, size_t num_operands) {
 }
 
 namespace {
-
-// Whether `p` (or a program nested in it) holds a `prim` equation.
-bool holds(const Program& p, Prim prim) {
-  for (const Eqn& e : p.eqns) {
-    if (e.prim == prim) return true;
-    for (const Program* q : subprograms(e))
-      if (holds(*q, prim)) return true;
-  }
-  return false;
-}
 
 // Checks that `prog` (a while's cond or body) takes `consts` then the carries `carry`.
 void check_inputs(const Program& prog, const char* what, const std::vector<Aval>& consts,

@@ -1,12 +1,11 @@
 // Control flow as primitives holding sub-programs, as JAX's: cond (one of
 // several branches, by an index), scan (a body over the leading axis of its
 // inputs, with a carry) and while (a body repeated while a predicate holds).
-// cond and scan are lowered before they run (ir/transforms/lower.h): a cond to all its
-// branches and a select_n, a scan to its body unrolled `length` times, so
-// both executors run them as straight-line code. A while's trip count is
-// only known when it runs: the executors loop (exec/while_loop.h), every
-// device meeting the collectives of each iteration, and the host's time
-// limit cancels a loop that never ends.
+// The executors run cond and while themselves: a cond evaluates the branch
+// its index picks (exec/cond_branch.h); a while loops (exec/while_loop.h), every device meeting
+// the collectives of each iteration, and the host's time limit cancels a
+// loop that never ends. A scan is lowered (ir/transforms/lower.h) to a while
+// over its steps, as XLA runs it, so its program stays the size of its body.
 #pragma once
 
 #include "ir/core/primitive.h"
@@ -15,10 +14,11 @@
 namespace shardlab::ir {
 
 /// cond[branches](index, *operands) = branches[index](*operands), index an
-/// int32 scalar (clamped to the branches when lowered), every branch taking
-/// the operands' types and giving the same output types. JVP: the cond of
-/// the branches' JVPs (tangent outputs only). Transpose: of the lowered form
-/// (the branches and a select_n). Batched: the cond of the batched branches,
+/// int32 scalar (clamped to the branches when run), every branch taking the
+/// operands' types and giving the same output types. JVP: the cond of the
+/// branches' JVPs (tangent outputs only). Transpose: the cond of the
+/// branches' transposes. Lowered: the cond of its lowered branches, run as a
+/// branch (all branches and a select_n when they hold a shard_map). Batched: the cond of the batched branches,
 /// or, for a batched index, every branch and a select_n per example (JAX's
 /// rule). In a shard_map body, an index that varies across devices is an
 /// error when a branch holds a collective.
@@ -36,8 +36,11 @@ struct Def<Prim::kCond> {
 /// xs): carry = init; for i in 0..length-1 (from the end when reverse):
 /// (carry, ys[i]) = jaxpr(consts, carry, xs[i]); gives (carry, ys). JVP: the
 /// scan of the body's JVP (consts, carry and xs with their tangents).
-/// Transpose: of the lowered (unrolled) form. Batched: carries batched along
-/// 0, xs and ys along 1.
+/// Transpose: a forward scan of the body's non-linear part stacking its
+/// residuals, then a scan of the linear part's transpose the other way.
+/// Batched: carries batched along 0, xs and ys along 1. Lowered: a while
+/// over the steps with dynamic slices of xs and ys (unrolled only when the
+/// body holds a shard_map, which the executors run only at a program's top).
 template <>
 struct Def<Prim::kScan> {
   static constexpr const char* kName = "scan";
@@ -88,6 +91,9 @@ WhileParts while_parts(const Params& params, size_t num_operands);
 
 /// The params of a scan of `body` (schema order).
 Params scan_params(ProgramRef body, int64_t length, int64_t num_carry, int64_t num_consts, bool reverse);
+
+/// Whether `p` (or a program nested in it) holds a `prim` equation.
+bool holds(const Program& p, Prim prim);
 
 /// The collective `p` (or a program nested in it) performs first, or null.
 const char* first_collective(const Program& p);

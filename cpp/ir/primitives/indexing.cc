@@ -397,7 +397,8 @@ void Def<Prim::kDynamicUpdateSlice>::eval(const Params&, const std::vector<const
                                           const std::vector<Tensor*>& out) {
   const Shape& shape = in[0]->aval.shape;
   const Shape& window = in[1]->aval.shape;
-  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(shape)) * kElemBytes);
+  if (out[0]->data != in[0]->data)  // the same storage when a loop updates its buffer in place
+    std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(shape)) * kElemBytes);
   strided_copy(window, in[1]->data, dense(window), out[0]->data, dense(shape, window_offset(in, 2, shape, window)));
 }
 std::vector<MaybeAtom> Def<Prim::kDynamicUpdateSlice>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,

@@ -65,7 +65,7 @@ export class Exported {
     return JSON.parse(this._traced.program.loweredJSON());
   }
 
-  /** The equations the devices run per call: the lowered program's (a scan unrolled), nested bodies included. */
+  /** The equations of the program the devices run: the lowered one's (a scan as a while over its steps), nested bodies included. */
   get numEquations() {
     return this._traced.program.numEquations();
   }
