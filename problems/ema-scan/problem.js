@@ -44,7 +44,7 @@ const requirements = [
       if (!scans.length) return `the traced program has no scan that the outputs use: carry the running average through ${api('lax.scan')}, whose body computes one step`;
       // A carry the body computes from itself, over rows of xs, that both outputs are computed from.
       const recurrence = (s) => {
-        const { jaxpr: body, num_consts: nc, num_carry: nk } = s.params;
+        const { jaxpr: body, ft_in: [nc, nk] } = s.params; // ft_in counts (consts, carries, xs)
         const carries = Array.from({ length: nk }, (_, i) => i).some((i) => flowsTo(jaxpr, body.invars[nc + i].name, body.outvars[i].name));
         const fed = s.inputs.slice(nc + nk).some((a) => a.name !== undefined && flowsTo(jaxpr, vars.xs, a.name));
         return carries && fed && ['all', 'last'].every((k) => s.outputs.some((o) => flowsTo(jaxpr, o.name, outputs[k])));

@@ -103,8 +103,9 @@ TEST(Scan, ValuesGradientsAndPrinting) {
   Builder b;
   const Atom xs = b.input(f32({5}));
   const std::string text = to_text(b.build(ema(b, xs)));
-  EXPECT_NE(text.find("scan[\n      _split_transpose=False\n      jaxpr={ lambda ; d:f32[] e:f32[]. let\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("      length=5\n      num_carry=1\n      num_consts=0\n      reverse=False\n      unroll=1\n    ] 0.0:f32[] a"), std::string::npos) << text;
+  // JAX 0.11's parameters: the flat trees of the operands (no consts, a carry, xs) and results (a carry, ys).
+  EXPECT_NE(text.find("scan[\n      ft_in=((), (None,), (None,))\n      ft_out=((None,), (None,))\n      jaxpr={ lambda ; d:f32[] e:f32[]. let\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("      length=5\n      reverse=False\n      unroll=1\n    ] 0.0:f32[] a"), std::string::npos) << text;
 }
 
 // A ring: each device passes its block to the next 7 times (a scan of

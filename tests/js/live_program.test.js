@@ -70,13 +70,14 @@ test('a scan whose results nothing reads is gone; a live scan keeps only the car
     return { a, ys: ys.sum() };
   }, [5, 2]);
   const scan = liveProgram(traced).eqns.find((e) => e.primitive === 'scan');
-  expect(scan.params.num_carry).toBe(3); // d feeds the ys, which are read
+  expect(scan.params.ft_in[1]).toBe(3); // d feeds the ys, which are read
   const carriesOnly = json((xs) => {
     const [[a]] = lax.scan(([a, b, d], x) => [[a.add(b), b.add(x), d.mul(2)], d], [np.zeros([2]), np.zeros([2]), np.ones([2])], xs);
     return { a };
   }, [5, 2]);
   const pruned = liveProgram(carriesOnly).eqns.find((e) => e.primitive === 'scan');
-  expect(pruned.params.num_carry).toBe(2); // a and b; d and the ys are dead
+  expect(pruned.params.ft_in).toEqual([0, 2, 1]); // a and b, and the xs; d and the ys are dead
+  expect(pruned.params.ft_out).toEqual([2, 0]);
   expect(pruned.outputs).toHaveLength(2);
   expect(pruned.params.jaxpr.outvars).toHaveLength(2);
   expect(pruned.params.jaxpr.invars).toHaveLength(3); // a, b and the row of xs

@@ -120,7 +120,7 @@ function flowGraph(program) {
         body.outvars.forEach((v, j) => add(v, outs[j]));
         walk(body);
       } else if (e.primitive === 'scan') {
-        const { jaxpr: body, num_consts: nc, num_carry: nk } = params;
+        const { jaxpr: body, ft_in: [nc, nk] } = params; // ft_in counts (consts, carries, xs)
         ins.forEach((a, i) => add(a, body.invars[i]));
         body.outvars.forEach((v, j) => {
           add(v, outs[j]);

@@ -88,7 +88,7 @@ function pruneEquation(e, wanted) {
 // the body reads it to compute what lives (to a fixed point); dead ys,
 // carries, consts and xs go.
 function pruneScan(e, wanted) {
-  const { jaxpr: body, num_consts: nConsts, num_carry: nCarry } = e.params;
+  const { jaxpr: body, ft_in: [nConsts, nCarry] } = e.params; // ft_in counts (consts, carries, xs)
   let carries = wanted.slice(0, nCarry);
   const ys = wanted.slice(nCarry);
   for (;;) {
@@ -105,8 +105,8 @@ function pruneScan(e, wanted) {
     params: {
       ...e.params,
       jaxpr: { ...pruned, invars: pick(pruned.invars, keepIn), outvars: pick(pruned.outvars, keepOut) },
-      num_consts: keepIn.slice(0, nConsts).filter(Boolean).length,
-      num_carry: carries.filter(Boolean).length,
+      ft_in: [keepIn.slice(0, nConsts), keepIn.slice(nConsts, nConsts + nCarry), keepIn.slice(nConsts + nCarry)].map((g) => g.filter(Boolean).length),
+      ft_out: [keepOut.slice(0, nCarry), keepOut.slice(nCarry)].map((g) => g.filter(Boolean).length),
     },
     inputs: pick(e.inputs, keepIn),
     outputs: pick(e.outputs, keepOut),

@@ -189,6 +189,19 @@ std::string param_str(const ParamValue& v, ParamFormat format) {
       // An empty list stands for JAX's None (slice's strides left out: 1s).
       if (const auto* l = std::get_if<std::vector<int64_t>>(&v); l && l->empty()) return "None";
       break;
+    case ParamFormat::kNoneGroups:
+      // Python's reprs of a tuple of tuples of None: (None,) for one, () for none.
+      if (const auto* l = std::get_if<std::vector<int64_t>>(&v)) {
+        const auto tuple = [](const std::vector<std::string>& items) {
+          std::string t = "(";
+          for (size_t i = 0; i < items.size(); ++i) t += (i ? ", " : "") + items[i];
+          return t + (items.size() == 1 ? ",)" : ")");
+        };
+        std::vector<std::string> groups;
+        for (int64_t n : *l) groups.push_back(tuple(std::vector<std::string>(static_cast<size_t>(std::max<int64_t>(n, 0)), "None")));
+        return tuple(groups);
+      }
+      break;
   }
   return param_str(v);
 }

@@ -58,8 +58,12 @@ enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kD
 /// How a parameter prints where JAX prints it its own way rather than as a
 /// plain tuple: dot_general's `(([1], [0]), ([], []))`, gather's
 /// `GatherDimensionNumbers(offset_dims=(1,), ...)`, `GatherScatterMode.CLIP`,
-/// `None` for a fill value or an empty list that stands for JAX's None.
-enum class ParamFormat : uint8_t { kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty };
+/// `None` for a fill value or an empty list that stands for JAX's None, a
+/// scan's flat trees of its groups of operands (`((), (None,), (None,))`:
+/// the number of values in each group, printed as JAX 0.11's FlatTree of Nones).
+enum class ParamFormat : uint8_t {
+  kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty, kNoneGroups
+};
 
 /// A parameter's name and type; for a jax.lax function's argument (a
 /// LaxFunction's, which the JS API and Python's jax build their functions

@@ -234,8 +234,14 @@ Sample Def<Prim::kCond>::sample() {
 // scan
 
 Params scan_params(ProgramRef body, int64_t length, int64_t num_carry, int64_t num_consts, bool reverse) {
-  return {{"_split_transpose", false}, {"jaxpr", std::move(body)}, {"length", length}, {"num_carry", num_carry},
-          {"num_consts", num_consts},  {"reverse", reverse},       {"unroll", int64_t{1}}};
+  const auto nxs = static_cast<int64_t>(body->invars.size()) - num_consts - num_carry;
+  const auto nys = static_cast<int64_t>(body->outvars.size()) - num_carry;
+  return {{"ft_in", std::vector<int64_t>{num_consts, num_carry, nxs}},
+          {"ft_out", std::vector<int64_t>{num_carry, nys}},
+          {"jaxpr", std::move(body)},
+          {"length", length},
+          {"reverse", reverse},
+          {"unroll", int64_t{1}}};
 }
 
 namespace {
@@ -246,12 +252,22 @@ struct ScanParams {
   size_t num_carry, num_consts;
   bool reverse;
 };
+// A scan's params read: ft_in = (consts, carries, xs) and ft_out = (carries,
+// ys) must count the body's inputs and outputs.
 ScanParams scan_of(const Params& p) {
   const char* n = Def<Prim::kScan>::kName;
-  const int64_t carry = param<int64_t>(p, "num_carry", n), consts = param<int64_t>(p, "num_consts", n);
-  if (carry < 0 || consts < 0) fail(ErrorKind::kValue, n, ": num_carry and num_consts must be at least 0");
-  return {*param<ProgramRef>(p, "jaxpr", n), param<int64_t>(p, "length", n), static_cast<size_t>(carry),
-          static_cast<size_t>(consts), param<bool>(p, "reverse", n)};
+  const Program& body = *param<ProgramRef>(p, "jaxpr", n);
+  const auto& in = param<std::vector<int64_t>>(p, "ft_in", n);
+  const auto& out = param<std::vector<int64_t>>(p, "ft_out", n);
+  const bool counts = in.size() == 3 && out.size() == 2 && std::all_of(in.begin(), in.end(), [](int64_t k) { return k >= 0; }) &&
+                      out[0] == in[1] && out[1] >= 0 &&
+                      static_cast<size_t>(in[0] + in[1] + in[2]) == body.invars.size() &&
+                      static_cast<size_t>(out[0] + out[1]) == body.outvars.size();
+  if (!counts)
+    fail(ErrorKind::kValue, n, ": ft_in ", param_str(in), " (consts, carries, xs) and ft_out ", param_str(out),
+         " (carries, ys) must count the body's ", body.invars.size(), " inputs and ", body.outvars.size(), " outputs");
+  return {body, param<int64_t>(p, "length", n), static_cast<size_t>(in[1]), static_cast<size_t>(in[0]),
+          param<bool>(p, "reverse", n)};
 }
 
 }  // namespace
@@ -379,32 +395,13 @@ std::vector<bool> loop_invariant(const Program& body, const std::vector<bool>& l
 }
 
 // The loop-invariant body variables `vars`, computed once into `b` from the
-// scan's operands `inputs`: the equations making them, emitted outside the loop.
+// scan's operands `inputs`: the equations making them, emitted outside the
+// loop (they read only known consts, so the other inputs are never read).
 std::vector<Atom> hoisted(Builder& b, const Program& body, const std::vector<Atom>& inputs, const std::vector<VarId>& vars) {
-  std::vector<bool> needed(body.avals.size(), false);
-  for (VarId v : vars) needed[v] = true;
-  std::vector<bool> emit(body.eqns.size(), false);
-  for (size_t k = body.eqns.size(); k-- > 0;) {
-    const Eqn& e = body.eqns[k];
-    for (VarId v : e.outputs) emit[k] = emit[k] || needed[v];
-    if (!emit[k]) continue;
-    for (const Atom& a : e.inputs)
-      if (!a.is_literal()) needed[a.var] = true;
-  }
-  std::vector<Atom> value(body.avals.size());
-  for (size_t i = 0; i < body.invars.size(); ++i)
-    if (needed[body.invars[i]]) value[body.invars[i]] = inputs[i];
-  for (size_t k = 0; k < body.eqns.size(); ++k) {
-    if (!emit[k]) continue;
-    const Eqn& e = body.eqns[k];
-    std::vector<Atom> xs;
-    for (const Atom& a : e.inputs) xs.push_back(a.is_literal() ? a : value[a.var]);
-    const std::vector<Atom> ys = b.emit(e.prim, e.params, xs);
-    for (size_t j = 0; j < ys.size(); ++j) value[e.outputs[j]] = ys[j];
-  }
-  std::vector<Atom> out;
-  for (VarId v : vars) out.push_back(value[v]);
-  return out;
+  Program making = body;
+  making.outvars.clear();
+  for (VarId v : vars) making.outvars.push_back(Atom::of(v, body.avals[v], 0));
+  return b.call(dce(making), inputs);
 }
 
 Aval stacked(Aval a, int64_t length) {

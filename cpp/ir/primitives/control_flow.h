@@ -32,8 +32,9 @@ struct Def<Prim::kCond> {
   SHARDLAB_LOWER_RULE
 };
 
-/// scan[jaxpr, length, num_carry, num_consts, reverse, ...](consts, init,
-/// xs): carry = init; for i in 0..length-1 (from the end when reverse):
+/// scan[ft_in, ft_out, jaxpr, length, reverse, unroll](consts, init, xs),
+/// JAX 0.11's parameters: ft_in counts the consts, carries and xs, ft_out the
+/// carries and ys (FlatTrees of Nones in JAX, printed alike). carry = init; for i in 0..length-1 (from the end when reverse):
 /// (carry, ys[i]) = jaxpr(consts, carry, xs[i]); gives (carry, ys). JVP: the
 /// scan of the body's JVP (consts, carry and xs with their tangents).
 /// Transpose: a forward scan of the body's non-linear part stacking its
@@ -45,9 +46,11 @@ template <>
 struct Def<Prim::kScan> {
   static constexpr const char* kName = "scan";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
-  static constexpr ParamSchema kParams{{"_split_transpose", ParamType::kBool}, {"jaxpr", ParamType::kProgram},
-                                       {"length", ParamType::kInt},            {"num_carry", ParamType::kInt},
-                                       {"num_consts", ParamType::kInt},        {"reverse", ParamType::kBool},
+  static constexpr ParamSchema kParams{{"ft_in", ParamType::kInts, false, false, ParamFormat::kNoneGroups},
+                                       {"ft_out", ParamType::kInts, false, false, ParamFormat::kNoneGroups},
+                                       {"jaxpr", ParamType::kProgram},
+                                       {"length", ParamType::kInt},
+                                       {"reverse", ParamType::kBool},
                                        {"unroll", ParamType::kInt}};
   SHARDLAB_TRACE_RULES
   SHARDLAB_BATCH_RULE
