@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "exec/lockstep_program.h"
+#include "ir/tracing/autodiff.h"
 #include "ir/tracing/ops.h"
 #include "ir/forms/print.h"
 #include "ir/primitives/control_flow.h"
@@ -50,6 +51,28 @@ TEST(Jit, PrintedAsJaxPrintsANestedJitAndRunInline) {
 // where used; variables are named in printing order across all of it; a
 // nested program of more than 10 equations is printed apart even when used
 // once, named "jaxpr" when its equation has no name (then jaxpr1, ...).
+// A jit called twice on the same types traces the same program: both
+// equations share it (JAX's trace cache), so it prints once; called on
+// other types, or another function of the same name, it is a program of its own.
+TEST(Jit, CalledTwiceOnTheSameTypesItsProgramIsShared) {
+  Builder b;
+  const Atom x = b.input(f32({3})), s = b.input(f32({}));
+  const auto jit = [&](const Atom& a, double k) {
+    FunctionTrace t(b, {a});
+    return t.jit_call({mul(t.builder(), unary(t.builder(), Prim::kSin, t.inputs()[0]), f32_scalar(k))}, "g")[0];
+  };
+  const Atom first = jit(x, 2), second = jit(add(b, x, f32_scalar(1)), 2), scalar = jit(s, 2), other = jit(x, 3);
+  const Program p = b.build({first, second, scalar, other});
+  const auto body = [&](size_t i) { return param<ProgramRef>(p.eqns[i].params, "jaxpr", "jit").get(); };
+  ASSERT_EQ(p.eqns.size(), 5u);  // jit, add, jit, jit, jit
+  EXPECT_EQ(body(0), body(2));
+  EXPECT_NE(body(0), body(3));  // f32[] operands
+  EXPECT_NE(body(0), body(4));  // times 3
+  const std::string text = to_text(p);
+  EXPECT_EQ(text.rfind("let g = { lambda ; a:f32[3]. let\n    b:f32[3] = sin a\n    c:f32[3] = mul b 2.0:f32[]\n  in (c,) } in\n", 0), 0u) << text;
+  EXPECT_NE(text.find("    f:f32[3] = jit[name=g jaxpr=g] d\n    g:f32[3] = add d 1.0:f32[]\n    h:f32[3] = jit[name=g jaxpr=g] g\n"), std::string::npos) << text;
+}
+
 TEST(Jit, AProgramUsedTwiceOrLongPrintsOnceBeforeTheTopLevel) {
   Builder body;
   const Atom v = body.input(f32({}));

@@ -62,6 +62,11 @@ struct Program {
   Scope scope;                ///< where it runs
 };
 
+/// Whether `a` and `b` are the same program: the same variables, equations
+/// (nested programs compared alike; meshes and rules by identity) and
+/// outputs, in the same scope. A function traced twice on the same types gives two.
+bool same_program(const Program& a, const Program& b);
+
 /// The programs nested in equation `e` (its program parameters: a
 /// shard_map's body, a custom call's program, cond's branches, scan's body).
 std::vector<const Program*> subprograms(const Eqn& e);

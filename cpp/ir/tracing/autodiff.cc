@@ -99,8 +99,16 @@ std::vector<Atom> FunctionTrace::custom_jvp_call(std::vector<Atom> outs, const s
   return outer_.emit(Prim::kCustomJvpCall, params, concat(inner_.captured(), args_));
 }
 
+// A jit called again on the same types in one trace gives the same program:
+// its equations share it, as JAX's trace cache makes them (so it prints once,
+// `let name = { ... } in`).
 std::vector<Atom> FunctionTrace::jit_call(std::vector<Atom> outs, const std::string& name) {
-  const Params params{{"name", name}, {"jaxpr", std::make_shared<const Program>(program(outs))}};
+  const Program p = program(outs);
+  ProgramRef body;
+  for (const Eqn& e : outer_.equations())
+    if (e.prim == Prim::kJit && param<std::string>(e.params, "name", "jit") == name)
+      if (const ProgramRef& q = param<ProgramRef>(e.params, "jaxpr", "jit"); same_program(*q, p)) body = q;
+  const Params params{{"name", name}, {"jaxpr", body ? body : std::make_shared<const Program>(p)}};
   return outer_.emit(Prim::kJit, params, concat(inner_.captured(), args_));
 }
 

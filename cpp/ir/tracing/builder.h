@@ -47,6 +47,8 @@ class Builder {
   /// The values of the enclosing trace captured so far, in order; build()
   /// puts their inputs before the others.
   const std::vector<Atom>& captured() const { return captured_outer_; }
+  /// The equations emitted so far.
+  const std::vector<Eqn>& equations() const { return program_.eqns; }
   /// The program so far, returning `outputs`.
   Program build(const std::vector<Atom>& outputs) const;
 
