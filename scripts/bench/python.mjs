@@ -138,22 +138,33 @@ def scan_times(T):
     t3 = time.perf_counter()
     return [(t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000]
 `;
-export async function scanRows(rounds) {
-  const sl = await import('../../web/lib/index.js');
-  const { startNodePython } = await import('../../web/python/node_python.js');
-  await sl.init({ blocking: true }); // as `shardlab run`: Python reads results synchronously
-  const py = await startNodePython();
-  py.runPython(SCAN_SOURCE);
+/** The scan rows: `rounds` (after a warm-up) in a fresh Node process whose engine blocks, as `shardlab run`'s. */
+export function scanRows(rounds) {
+  const dir = mkdtempSync(join(tmpdir(), 'shardlab-py-scan-'));
+  const script = join(dir, 'scan.mjs');
+  writeFileSync(
+    script,
+    `import * as sl from '${root}web/lib/index.js';
+import { startNodePython } from '${root}web/python/node_python.js';
+await sl.init({ blocking: true }); // Python reads results synchronously
+const py = await startNodePython();
+py.runPython(${JSON.stringify(SCAN_SOURCE)});
+const samples = [];
+for (let r = 0; r < ${rounds + 1}; r++)
+  for (const T of [1000, 10000, 100000]) {
+    const times = py.runPython('scan_times(' + T + ')').toJs();
+    if (r > 0) samples.push([T, ...times]); // the first round warms up
+  }
+console.log(JSON.stringify(samples));
+process.exit(0);
+`,
+  );
   const rows = new RowSamples();
-  for (let r = 0; r < rounds + 1; r++) {
-    for (const T of [1000, 10000, 100000]) {
-      const [trace, first, later] = py.runPython(`scan_times(${T})`).toJs();
-      if (r === 0) continue; // warm-up
-      const row = (c) => ({ group: 'python', impl: 'node-scan', case: c, size: `T=${T}`, unit: 'ms' });
-      rows.add(row('scan-trace'), trace);
-      rows.add(row('scan-first-call'), first);
-      rows.add(row('scan-later-call'), later);
-    }
+  for (const [T, trace, first, later] of JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8' }).trim().split('\n').at(-1))) {
+    const row = (c) => ({ group: 'python', impl: 'node-scan', case: c, size: `T=${T}`, unit: 'ms' });
+    rows.add(row('scan-trace'), trace);
+    rows.add(row('scan-first-call'), first);
+    rows.add(row('scan-later-call'), later);
   }
   return rows.rows();
 }
@@ -164,7 +175,7 @@ export async function pythonRows({ level = 'full' } = {}) {
   return [
     { group: 'python', impl: 'node', case: 'pyodide-start', size: 'jax package', unit: 'ms', ...stats(starts) },
     ...(await nodeCheckRows(atLevel(level, { full: 4, quick: 2 }))),
-    ...(await scanRows(atLevel(level, { full: 4, quick: 2 }))),
+    ...scanRows(atLevel(level, { full: 4, quick: 2 })),
     ...(await pageRows(atLevel(level, { full: 3, quick: 1 }))),
   ];
 }

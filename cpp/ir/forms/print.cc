@@ -48,7 +48,7 @@ std::string python_float_repr(double x) {
   std::string out = negative ? "-" : "";
   if (exponent < -4 || exponent >= 16) {
     out += mantissa.substr(0, 1) + (mantissa.size() > 1 ? "." + mantissa.substr(1) : "");
-    char exp[8];
+    char exp[16];  // room for any int exponent, so the compiler sees no truncation
     std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
     return out + exp;
   }
