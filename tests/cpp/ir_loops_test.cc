@@ -109,6 +109,27 @@ TEST(Loops, AScanRunsAsAWhileTheSizeOfItsBody) {
   for (size_t i = 0; i < dxs.size(); i += 997) EXPECT_NEAR(dxs[i], want.dxs[i], 1e-4 * (1 + std::abs(want.dxs[i]))) << i;
 }
 
+// A scan of no steps gives its initial carries and empty ys, and its
+// gradient passes the carry's cotangent straight through.
+TEST(Loops, AScanOfNoSteps) {
+  Builder b;
+  const Atom c0 = b.input(f32({})), xs = b.input(f32({0, 3}));
+  const auto f = [](Builder& bb, const Atoms& a) {
+    ScanTrace s(bb, {a[0]}, {a[1]}, std::nullopt, false);
+    Builder& in = s.builder();
+    const Atom next = add(in, mul(in, s.inputs()[0], f32_scalar(2)), reduce_sum(in, s.inputs()[1], {0}));
+    return s.finish({next, mul(in, s.inputs()[1], f32_scalar(2))});
+  };
+  const Atoms out = f(b, {c0, xs});
+  const auto g = grad_at(b, [&](Builder& bb, const Atoms& a) { return Atoms{f(bb, a)[0]}; }, {c0, xs});
+  const Program p = b.build({out[0], out[1], g.derivs[0], g.derivs[1]});
+  const auto r = exec::interpret(p, {host_f32({}, {1.5f}), host_f32({0, 3}, {})});
+  EXPECT_EQ(as_floats(r[0]), std::vector<float>{1.5f});
+  EXPECT_EQ(r[1].aval.shape, (Shape{0, 3}));
+  EXPECT_EQ(as_floats(r[2]), std::vector<float>{1.0f});
+  EXPECT_EQ(r[3].aval.shape, (Shape{0, 3}));
+}
+
 // The gradient's program: the forward scan, stacking the carry each step
 // starts from (the residual sin and cos read), and the transposed scan,
 // reverse, carrying the carry's cotangent and the sum of k's.

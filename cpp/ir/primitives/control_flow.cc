@@ -589,8 +589,9 @@ Atom row(Builder& b, const Atom& x, int64_t i) {
   return reshape(b, slice(b, x, start, limit, strides), Shape(x.aval.shape.begin() + 1, x.aval.shape.end()));
 }
 
-// A scan whose body holds a shard_map, unrolled: the executors run a
-// shard_map only at the top of a program, not inside a while's body.
+// A scan unrolled: one whose body holds a shard_map (the executors run a
+// shard_map only at the top of a program, not inside a while's body), or of
+// no steps (its carries as given, its ys empty).
 std::vector<Atom> unrolled_scan(Builder& b, const ScanParams& s, const std::vector<Atom>& in) {
   constexpr double kMaxUnrolled = 1 << 20;
   if (static_cast<double>(s.length) * static_cast<double>(s.body.eqns.size() + 1) > kMaxUnrolled)
@@ -640,7 +641,8 @@ std::vector<Atom> row_start(const Atom& i, size_t rank) {
 // place by the executors). The program stays the size of the body.
 std::vector<Atom> Def<Prim::kScan>::lower(Builder& b, const Params& p, const std::vector<Atom>& in) {
   const ScanParams s = scan_of(p);
-  if (holds(s.body, Prim::kShardMap)) return unrolled_scan(b, s, in);
+  // No steps (the body is never run, and has no row to read) or a shard_map inside: unrolled.
+  if (s.length == 0 || holds(s.body, Prim::kShardMap)) return unrolled_scan(b, s, in);
   const size_t fixed = s.num_consts + s.num_carry, nxs = in.size() - fixed, ny = s.body.outvars.size() - s.num_carry;
   const Aval counter{DType::kInt32, {}, {}, false};
   // Operands: body consts (consts, xs), then carries (i, carry, ys).
