@@ -11,6 +11,20 @@ namespace shardlab::exec {
 
 namespace {
 
+// Per outvar of p: whether its value can move out of the environment, which
+// holds only when it is a variable that no kept input is and that no earlier
+// outvar names (a second use is copied).
+std::vector<bool> movable_outputs(const ir::Program& p, size_t kept) {
+  std::vector<bool> held(p.avals.size(), false);
+  for (size_t k = 0; k < kept; ++k) held[p.invars[k]] = true;
+  std::vector<bool> moves;
+  for (const ir::Atom& a : p.outvars) {
+    moves.push_back(!a.is_literal() && !held[a.var]);
+    if (!a.is_literal()) held[a.var] = true;
+  }
+  return moves;
+}
+
 // A tensor's elements as a host array.
 HostArray copy_of(const ir::Tensor& t) {
   HostArray h{t.aval, std::vector<uint32_t>(static_cast<size_t>(num_elements(t.aval.shape)))};
@@ -21,7 +35,9 @@ HostArray copy_of(const ir::Tensor& t) {
 }  // namespace
 
 LoopPart::LoopPart(const ir::Program& p, size_t nconsts, bool keeps_carry)
-    : program(p), nconsts_(nconsts), kept_(keeps_carry ? p.invars.size() : nconsts), donate_(donations(p, kept_)) {}
+    : program(p), nconsts_(nconsts), kept_(keeps_carry ? p.invars.size() : nconsts),
+      donate_(donations(p, kept_)),
+      moves_(movable_outputs(p, kept_)) {}
 
 std::vector<HostArray> LoopPart::env(std::vector<HostArray> consts) const {
   std::vector<HostArray> env = make_env(program);
@@ -42,16 +58,10 @@ void LoopPart::eval(size_t i, std::vector<HostArray>& env, const ir::DeviceConte
 }
 
 std::vector<HostArray> LoopPart::outputs(std::vector<HostArray>& env) const {
-  std::vector<bool> held(env.size(), false);  // kept inputs, and outputs already moved
-  for (size_t k = 0; k < kept_; ++k) held[program.invars[k]] = true;
   std::vector<HostArray> outs;
-  for (const ir::Atom& a : program.outvars) {
-    if (a.is_literal() || held[a.var]) {
-      outs.push_back(value_of(a, env));
-      continue;
-    }
-    held[a.var] = true;
-    outs.push_back(HostArray{env[a.var].aval, std::move(env[a.var].words)});
+  for (size_t o = 0; o < program.outvars.size(); ++o) {
+    const ir::Atom& a = program.outvars[o];
+    outs.push_back(moves_[o] ? HostArray{env[a.var].aval, std::move(env[a.var].words)} : value_of(a, env));
   }
   return outs;
 }

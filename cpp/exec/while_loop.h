@@ -43,6 +43,7 @@ class LoopPart {
  private:
   size_t nconsts_, kept_;
   std::vector<bool> donate_;
+  std::vector<bool> moves_;  // per outvar: moved out of the environment (else copied)
 };
 
 /// Evaluates while equation `e` on operands `in` into `out` (its final

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/primitives/parallel.h"
 #include "ir/transforms/batching.h"
 #include "ir/tracing/builder.h"
 #include "ir/transforms/dce.h"
@@ -29,19 +30,10 @@ Atom clamped(Builder& b, const Atom& index, size_t n) {
   return min(b, max(b, index, lo), hi);
 }
 
-// x in the type `like` (a cotangent that varies along fewer manual axes than
-// the carry it becomes is pvary'd to them).
-Atom typed_as(Builder& b, const Atom& x, const Aval& like) {
-  if (x.aval.vma == like.vma || !b.scope().tracks_vma()) return x;
-  std::vector<std::string> missing;
-  for (const std::string& axis : like.vma)
-    if (std::find(x.aval.vma.begin(), x.aval.vma.end(), axis) == x.aval.vma.end()) missing.push_back(axis);
-  return missing.empty() ? x : b.emit1(Prim::kPvary, {{"axes", missing}}, {x});
-}
-
-// `ct` in the type `like`, or zeros of it when there is none.
+// `ct` in the type `like` (a cotangent varying along fewer manual axes than
+// the carry it becomes is pvary'd to them), or zeros of it when there is none.
 Atom ct_or_zeros(Builder& b, const MaybeAtom& ct, const Aval& like) {
-  return ct ? typed_as(b, *ct, like) : zeros_like(b, like);
+  return ct ? vary_along(b, *ct, like.vma) : zeros_like(b, like);
 }
 
 // An atom carrying only a type (what batched_body reads of its operands' values).
@@ -534,7 +526,7 @@ std::vector<MaybeAtom> Def<Prim::kScan>::transpose(Builder& b, const Params& p, 
     const MaybeAtom& ct = t.cts[res.size() + m];
     if (i < nc) {
       const Atom& sum = carry_ct[tb_outs.size()];
-      tb_outs.push_back(ct ? add_any(tb, sum, typed_as(tb, *ct, sum.aval)) : sum);
+      tb_outs.push_back(ct ? add_any(tb, sum, vary_along(tb, *ct, sum.aval.vma)) : sum);
     } else if (i < fixed) {
       tb_outs.push_back(ct_or_zeros(tb, ct, inputs[i].aval));
     }

@@ -244,12 +244,7 @@ Sample Def<Prim::kPmin>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"ax
 
 Atom vary_along(Builder& b, const Atom& x, const Names& axes) {
   const Atom v = b.local(x);
-  if (!b.scope().tracks_vma()) return v;
-  Names missing;
-  for (const std::string& a : axes)
-    if (!std::binary_search(v.aval.vma.begin(), v.aval.vma.end(), a)) missing.push_back(a);
-  if (missing.empty()) return v;
-  return b.emit1(Prim::kPvary, {{"axes", missing}}, {v});
+  return b.scope().tracks_vma() ? b.with_vma(v, axes) : v;
 }
 
 // jax.lax.pcast(x, axis_name, to='varying'): pvary along the axes x does not vary along yet.

@@ -51,10 +51,11 @@ class Builder {
   const std::vector<Eqn>& equations() const { return program_.eqns; }
   /// The program so far, returning `outputs`.
   Program build(const std::vector<Atom>& outputs) const;
+  /// `a` pvary'd along the axes of `vma` it does not vary along yet (a itself when none).
+  Atom with_vma(const Atom& a, const std::vector<std::string>& vma);
 
  private:
   VarId new_var(const Aval& aval);
-  Atom with_vma(const Atom& a, const std::vector<std::string>& vma);
 
   uint32_t id_;
   Builder* parent_ = nullptr;

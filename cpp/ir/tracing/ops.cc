@@ -172,8 +172,7 @@ Atom rev(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
 Atom full_like(Builder& b, const Aval& like, double value) {
   const Atom literal = Atom::constant(value, like.dtype, like.weak);  // JAX's full_like keeps the weak type
   const Atom full = like.shape.empty() ? literal : broadcast_in_dim(b, literal, like.shape, {});
-  if (like.vma.empty() || !b.scope().tracks_vma()) return full;
-  return b.emit1(Prim::kPvary, {{"axes", like.vma}}, {full});
+  return b.scope().tracks_vma() ? b.with_vma(full, like.vma) : full;
 }
 Atom zeros_like(Builder& b, const Aval& like) { return full_like(b, like, 0.0); }
 
