@@ -36,6 +36,27 @@ test('linspace as jnp: the endpoint exactly, without it, one and zero points', a
   expect(() => np.linspace(0, 1, -2)).toThrow('np.linspace: num is -2; it must be a non-negative integer');
 });
 
+test("linspace computes jnp's start * (1 - t) + stop * t in float32, with retstep, axis and integer dtypes", async () => {
+  // float32 arithmetic of JAX's formula, t = i / div, against the result bit for bit
+  const f = Math.fround;
+  const jaxWay = (lo, hi, num, div) => Array.from({ length: num }, (_, i) => {
+    const t = f(f(i) / f(div));
+    return f(f(f(lo) * f(1 - t)) + f(f(hi) * t));
+  });
+  expect(await np.linspace(-1.3, 2.7, 7, { endpoint: false }).tolist()).toEqual(jaxWay(-1.3, 2.7, 7, 7));
+  expect(await np.linspace(0.1, 0.7, 6).tolist()).toEqual([...jaxWay(0.1, 0.7, 5, 5), f(0.7)]);
+  const [vals, step] = np.linspace(0, 10, 9, { retstep: true });
+  expect(await vals.tolist()).toEqual([0, 1.25, 2.5, 3.75, 5, 6.25, 7.5, 8.75, 10]);
+  expect([await step.item(), step.dtype, step.shape]).toEqual([1.25, 'float32', []]);
+  expect(Number.isNaN(await np.linspace(2, 3, 1, { retstep: true })[1].item())).toBe(true);
+  // arrays of bounds: the new axis where `axis` says
+  const ab = np.linspace(sl.array([0, 5]), sl.array([5, 10]), 5, { axis: 1 });
+  expect(await ab.tolist()).toEqual([[0, 1.25, 2.5, 3.75, 5], [5, 6.25, 7.5, 8.75, 10]]);
+  expect(await np.linspace(sl.array([0, 5]), 10, 3, { retstep: true })[1].tolist()).toEqual([5, 2.5]);
+  // integer dtypes take the floor (negative values round down, not toward zero)
+  expect(await np.linspace(-3, 4, 5, { dtype: 'int32' }).tolist()).toEqual([-3, -2, 0, 2, 4]);
+});
+
 test('diagonal and trace at every offset of a rectangular matrix, and their gradients', async () => {
   for (const k of [-3, -1, 0, 1, 2, 5]) {
     const want = [];

@@ -271,13 +271,33 @@ y = jnp.ones((2, 3))
 f = jax.jit(lambda a: (jnp.sum(a, 0), jnp.sum(a, 1, jnp.int32), jnp.max(a, 0, True), jnp.mean(a, axis=1, keepdims=True), jnp.zeros(4)))
 s0, s1, m, mean, z = f(y)
 try:
-    jnp.pad(y, 1, "constant")
+    jnp.pad(y, 1, "constant", 0)
     pad = "no error"
 except TypeError as e:
     pad = str(e)
 (s0.shape, s1.dtype.name, m.shape, mean.shape, z.shape, jnp.array([1, 2]).dtype.name, jnp.arange(4.0).dtype.name,
  jax.jit(lambda i: i * 2)(3).dtype.name, pad)`);
-    expect(out).toBe("((3,), 'int32', (1, 3), (2, 1), (4,), 'int32', 'float32', 'int32', 'jax.numpy.pad() takes 2 positional arguments but 3 were given')");
+    expect(out).toBe("((3,), 'int32', (1, 3), (2, 1), (4,), 'int32', 'float32', 'int32', 'jax.numpy.pad() takes 3 positional arguments but 4 were given')");
+  });
+
+  // Their values are facts of the conformance suite (jnp.hstack, jnp.array, jax.vmap, jnp.linspace, jnp.pad, wrap_key_data).
+  test("Python values as JAX converts them: sequences element by element, buffers by their format, unmapped scalars through vmap", async () => {
+    const out = await py(`
+from array import array
+h, v, s = jnp.hstack([1, 2, 3]), jnp.vstack((1, 2.5)), jnp.stack([1, jnp.array(2, jnp.int32)])
+c = jnp.concatenate([[1, 2], [3]])
+b, f = jnp.asarray(array('i', [2, 3])), jnp.array(array('d', [0.5]))
+pair = jax.vmap(lambda x, y: (x + y, y * 2.0), in_axes=(0, None), out_axes=(0, None))(jnp.arange(2.0), 4.0)
+spread = jax.vmap(lambda x, y: y * 2.0, in_axes=(0, None))(jnp.arange(2.0), 4.0)
+key = jax.random.key(7)
+same = jax.random.wrap_key_data(jax.random.key_data(key), dtype=key.dtype) == key
+vals, step = jnp.linspace(0, 1, 5, retstep=True)
+((h.dtype.name, h.weak_type), (v.shape, v.dtype.name, v.weak_type), (s.dtype.name, s.weak_type), (c.dtype.name, c.weak_type),
+ (b.dtype.name, b.shape), (f.dtype.name, f.shape), type(pair[1]).__name__, pair[1], spread.shape,
+ jnp.ones((2, 3, 4)).mT.shape, (same.dtype.name, same.shape), (step.dtype.name, step.shape), jnp.pad(jnp.array([1, 2]), 1, "reflect").shape)`);
+    expect(out).toBe(
+      "(('int32', True), ((2, 1), 'float32', True), ('int32', False), ('int32', False), ('int32', (2,)), ('float32', (1,)), 'float', 8.0, (2,), (2, 4, 3), ('bool', ()), ('float32', ()), (4,))",
+    );
   });
 
   test('vjp and jvp with pytrees, under jit: the derivatives of tanh(a * b) and a * a', async () => {

@@ -223,6 +223,12 @@ test('typed keys: key() prints as JAX, goes through jit and vmap, and keyData un
   expect(await list(perKey)).toEqual(each);
   expect(() => random.uniform(sl.array([1, 2]))).toThrow('random.uniform: key must be a single PRNG key: a uint32[2] array from PRNGKey or a typed key from key(); got float32[2]');
   expect(() => random.split(random.split(random.PRNGKey(0)))).toThrow('random.split: key must be a single PRNG key');
+  // wrap_key_data's impl= and dtype= name the one implementation; keys compare by their data
+  const back = random.wrapKeyData(random.keyData(ks), { dtype: ks.dtype });
+  expect(await list(back.equal(ks))).toEqual([true, true, true]);
+  expect(await list(random.wrapKeyData(random.keyData(ks), { impl: 'threefry2x32' }).equal(random.split(random.key(1), 3)))).toEqual([false, false, false]);
+  expect(() => random.wrapKeyData(random.keyData(k), { impl: 'rbg' })).toThrow("random.wrapKeyData: PRNG implementation 'rbg' is not available; ShardLab has 'threefry2x32' (key<fry>)");
+  expect(() => random.wrapKeyData(random.keyData(k), { impl: 'threefry2x32', dtype: 'key<fry>' })).toThrow('random.wrapKeyData: cannot specify both `impl` and `dtype` arguments');
 });
 
 test('uint32 arrays and the bitwise functions', async () => {

@@ -449,7 +449,17 @@ export const np: NpFunctions & {
   arange: (start: number, stop?: number | null, step?: number | null, dtype?: DType) => V;
   eye: (n: number, m?: number | null, k?: number, dtype?: DType) => V;
   broadcastTo: (x: V, shape: number[]) => V;
-  pad: (x: V, padWidth: number | [number, number] | [number, number][], options?: { constantValues?: number }) => V;
+  pad: (
+    x: V,
+    padWidth: number | [number, number] | [number, number][],
+    options?: {
+      mode?: 'constant' | 'edge' | 'wrap' | 'reflect' | 'symmetric' | 'linear_ramp' | 'maximum' | 'minimum' | 'mean' | 'empty';
+      constantValues?: number | [number, number] | [number, number][];
+      statLength?: number | [number, number] | [number, number][];
+      endValues?: number | [number, number] | [number, number][];
+      reflectType?: 'even' | 'odd';
+    },
+  ) => V;
   clip: (x: V, lo?: number | null, hi?: number | null) => V;
   /** Variance and standard deviation: the squared deviations summed, divided by n - ddof. */
   std: (x: V, axis?: number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; ddof?: number; where?: V }) => V;
@@ -458,7 +468,7 @@ export const np: NpFunctions & {
   tril: (m: V, k?: number) => V;
   triu: (m: V, k?: number) => V;
   identity: (n: number, dtype?: DType) => V;
-  linspace: (start: number, stop: number, num?: number, options?: { endpoint?: boolean; dtype?: DType }) => V;
+  linspace: Linspace;
   diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   trace: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   swapaxes: (a: V, axis1: number, axis2: number) => V;
@@ -537,15 +547,22 @@ export class KeyArray {
   readonly shape: number[];
   readonly ndim: number;
   readonly dtype: 'key<fry>';
+  /** Whether each key equals `other`'s (by their data). */
+  equal(other: KeyArray): ShardArray | Tracer;
 }
 type Key = V | KeyArray;
+/** np.linspace: the points, or [points, step] with retstep. */
+type Linspace = {
+  (start: number | V, stop: number | V, num?: number, options?: { endpoint?: boolean; retstep?: false; dtype?: DType; axis?: number }): V;
+  (start: number | V, stop: number | V, num: number, options: { endpoint?: boolean; retstep: true; dtype?: DType; axis?: number }): [V, V];
+};
 type ShapeArg = number | number[];
 /** jax.random: threefry2x32, bit for bit as JAX (partitionable). */
 export const random: {
   PRNGKey: (seed: number | V) => V;
   key: (seed: number | V) => KeyArray;
   keyData: (keys: Key) => V;
-  wrapKeyData: (data: V) => KeyArray;
+  wrapKeyData: (data: V, options?: { impl?: 'threefry2x32' | null; dtype?: 'key<fry>' | null }) => KeyArray;
   split: <K extends Key>(key: K, num?: ShapeArg) => K;
   foldIn: <K extends Key>(key: K, data: number | V) => K;
   bits: (key: Key, shape?: ShapeArg, dtype?: 'uint32') => V;

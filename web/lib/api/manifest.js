@@ -19,7 +19,9 @@
 // except those in {braces}, which go in the JS function's options object
 // under their camelCase names. `x:tree` is a pytree (the function maps over
 // its leaves and returns the same structure); `s:shape` is a shape (an int
-// is a 1-d shape, as in numpy); `dtype:cast` converts the first argument to
+// is a 1-d shape, as in numpy); `xs:seq` is a sequence of arrays, each
+// element converted as jnp.asarray converts it (a Python int a weakly typed
+// int32, a list of ints an int32 array); `dtype:cast` converts the first argument to
 // that dtype before the call (a reduction's dtype=); `*cases` takes the rest
 // of the positional arguments; those after `*` are keyword-only; `=...`
 // marks a parameter the caller may leave out (the JS function has JAX's
@@ -116,8 +118,8 @@ numpy  reshape          np.reshape           a, shape:shape, order='C'
 numpy  transpose        np.transpose         a, axes=None
 numpy  expand_dims      np.expandDims        a, axis
 numpy  squeeze          np.squeeze           a, axis=None
-numpy  concatenate      np.concatenate       arrays, axis=0
-numpy  stack            np.stack             arrays, axis=0
+numpy  concatenate      np.concatenate       arrays:seq, axis=0
+numpy  stack            np.stack             arrays:seq, axis=0
 numpy  astype           np.astype            x, dtype
 numpy  full             np.full              shape:shape, fill_value, dtype=None
 numpy  zeros            np.zeros             shape:shape, dtype=None
@@ -131,14 +133,14 @@ numpy  identity         np.identity          n, dtype=None
 numpy  tri              np.tri               N, M=None, k=0, dtype=None
 numpy  tril             np.tril              m, k=0
 numpy  triu             np.triu              m, k=0
-numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True}, *, {dtype=None}
+numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True, retstep=False, dtype=None, axis=0}
 numpy  diagonal         np.diagonal          a, offset=0, axis1=0, axis2=1
 numpy  trace            np.trace             a, offset=0, axis1=0, axis2=1
 numpy  swapaxes         np.swapaxes          a, axis1, axis2
 numpy  matrix_transpose np.matrixTranspose   x
 numpy  moveaxis         np.moveaxis          a, source, destination
-numpy  hstack           np.hstack            tup
-numpy  vstack           np.vstack            tup
+numpy  hstack           np.hstack            tup:seq
+numpy  vstack           np.vstack            tup:seq
 numpy  outer            np.outer             a, b
 numpy  inner            np.inner             a, b
 numpy  roll             np.roll              a, shift, axis=None
@@ -149,7 +151,7 @@ numpy  repeat           np.repeat            a, repeats, axis=None, *, total_rep
 numpy  kron             np.kron              a, b
 numpy  diag             np.diag              v, k=0
 numpy  broadcast_to     np.broadcastTo       array, shape:shape
-numpy  pad              np.pad               array, pad_width, *, {constant_values=0}
+numpy  pad              np.pad               array, pad_width, {mode='constant'}, *, {constant_values=0, stat_length=None, end_values=0, reflect_type='even'}
 numpy  clip             np.clip              arr, min=None, max=None
 numpy  bitwise_and      np.bitwiseAnd        x, y
 numpy  bitwise_or       np.bitwiseOr         x, y
@@ -182,7 +184,7 @@ numpy.linalg norm     np.linalg.norm       x, {ord=None, axis=None, keepdims=Fal
 random PRNGKey           random.PRNGKey       seed
 random key              random.key           seed
 random key_data         random.keyData       keys
-random wrap_key_data    random.wrapKeyData   key_bits
+random wrap_key_data    random.wrapKeyData   key_bits, *, {impl=None, dtype=None}
 random split            random.split         key, num=2
 random fold_in          random.foldIn        key, data
 random bits             random.bits          key, shape:shape=(), dtype=None

@@ -16,7 +16,7 @@ import * as np from './numpy/index.js';
 import { staticKey } from './core/op.js';
 import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './core/operands.js';
 import { runEager } from './core/run.js';
-import { checkShape } from './core/shape.js';
+import { checkShape, quote } from './core/shape.js';
 import { currentTrace } from './core/state.js';
 
 /** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
@@ -43,6 +43,11 @@ export class KeyArray {
   /** Rebuilds a KeyArray from its data. */
   static treeUnflatten(_, [data]) {
     return new KeyArray(data);
+  }
+  /** Whether each key equals `other`'s (keys compare by their data, as JAX's key arrays). */
+  equal(other) {
+    if (!(other instanceof KeyArray)) throw new ValueError(`KeyArray.equal: compares with another key array, got ${other}`);
+    return np.all(np.equal(this.data, other.data), { axis: -1 });
   }
   toString() {
     return `Array((${this.shape.join(', ')}${this.ndim === 1 ? ',' : ''}), dtype=key<fry>) overlaying:\n${this.data}`;
@@ -124,8 +129,16 @@ export function PRNGKey(seed) {
 export const key = (seed) => new KeyArray(PRNGKey(seed));
 /** jax.random.key_data(keys): the uint32 data of typed keys (raw keys unchanged). */
 export const keyData = (keys) => (keys instanceof KeyArray ? keys.data : keys);
-/** jax.random.wrap_key_data(data): typed keys over uint32 data of shape [..., 2]. */
-export function wrapKeyData(data) {
+// The names of the one PRNG implementation here, as jax.random's impl= and dtype= take it.
+const THREEFRY = ['threefry2x32', 'key<fry>'];
+
+/** jax.random.wrap_key_data(data, {impl, dtype}): typed keys over uint32 data of shape [..., 2] (threefry2x32's, the only implementation). */
+export function wrapKeyData(data, { impl = null, dtype: keyType = null } = {}) {
+  if (impl !== null && keyType !== null) throw new ValueError('random.wrapKeyData: cannot specify both `impl` and `dtype` arguments');
+  const named = impl ?? keyType;
+  if (named !== null && !THREEFRY.includes(String(named))) {
+    throw new ValueError(`random.wrapKeyData: PRNG implementation ${quote(String(named))} is not available; ShardLab has 'threefry2x32' (key<fry>)`);
+  }
   const { dtype, shape } = avalOf(data, 'random.wrapKeyData');
   if (dtype !== 'uint32' || shape[shape.length - 1] !== 2) throw new ValueError(`random.wrapKeyData: key data must be uint32 of shape [..., 2], got ${dtype}[${shape}]`);
   return new KeyArray(data);

@@ -538,15 +538,6 @@ export const broadcastTo = defop('broadcastTo', 1, (x, shape) => {
   return broadcastValue(v, s);
 });
 
-/** Pads with a constant: padWidth is [[before, after], ...] per dimension (or one pair for all). */
-export const pad = defop('pad', 1, (x, padWidth, { constantValues = 0 } = {}) => {
-  const t = traceFor('pad');
-  const v = traced(t, x, 'pad');
-  const pw = typeof padWidth === 'number' ? v.shape.map(() => [padWidth, padWidth]) : Array.isArray(padWidth[0]) ? padWidth : v.shape.map(() => padWidth);
-  if (pw.length !== v.ndim) throw new ShapeError(`pad: padWidth has ${pw.length} entries for an array of rank ${v.ndim}`);
-  return emitHere('pad', 'pad', { padding_config: pw.map(([lo, hi]) => [lo, hi, 0]) }, [v, literalTracer(t, constantValues, v.dtype)]);
-});
-
 /** Clips x into [lo, hi]. */
 export const clip = defop('clip', 3, (x, lo, hi) => {
   let v = x;

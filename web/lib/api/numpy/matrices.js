@@ -8,7 +8,7 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { dotGeneral, slice } from '../lax/index.js';
 import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.js';
-import { add, broadcastTo, concatenate, cumsum, divide, equal, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
+import { add, broadcastTo, concatenate, cumsum, divide, equal, floor, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
 import { updateItem } from '../indexing.js';
 import { take } from './indexing.js';
 import { concreteValues, DArray } from '../core/array.js';
@@ -69,40 +69,48 @@ export const triu = defop('triu', 1, (m, k = 0) => {
 export const identity = defop('identity', 0, (n, dtype = 'float32') => eye(n, null, 0, dtype ?? 'float32'));
 
 /**
- * np.linspace(start, stop, num, {endpoint, dtype}): `num` (50) evenly spaced
- * numbers from start, the last exactly stop when endpoint (true), as jnp.
- * start and stop may be arrays: the result is their broadcast shape with a
- * leading axis of `num`, out[i] = start + i * (stop - start) / div.
+ * np.linspace(start, stop, num, {endpoint, retstep, dtype, axis}): `num` (50)
+ * evenly spaced numbers from start, the last exactly stop when endpoint
+ * (true), computed as jnp's: with t = i / div (div = num - 1 with the
+ * endpoint, num without), out[i] = start * (1 - t) + stop * t, which keeps
+ * both ends exact in float32; integer dtypes take the floor. start and stop
+ * may be arrays: the result is their broadcast shape with the new axis at
+ * `axis` (0). With retstep, [out, step], step = (stop - start) / div (NaN
+ * when there is no step, as jnp).
  */
 export const linspace = (start, stop, num = 50, options = {}) =>
   isScalar(start) && isScalar(stop) ? linspaceOfNumbers(start, stop, num, options) : linspaceOfArrays(start, stop, num, options);
 
-
-const checkNum = (num) => {
+function linspaceOf(start, stop, num, { endpoint = true, retstep = false, dtype = 'float32', axis = 0 } = {}) {
   if (!Number.isInteger(num) || num < 0) throw new ValueError(`np.linspace: num is ${quote(num)}; it must be a non-negative integer`);
-};
-
-const linspaceOfNumbers = defop('linspace', 0, (start, stop, num, { endpoint = true, dtype = 'float32' } = {}) => {
-  checkNum(num);
-  const div = endpoint ? num - 1 : num;
-  const step = div > 0 ? (stop - start) / div : 0;
-  let v = add(multiply(asDtype(iotaOf(checkShape([num], 'np.linspace', 'float32'), 0), 'float32'), step), start);
-  if (endpoint && num > 1) v = where(greaterEqual(iotaOf([num], 0), num - 1), stop, v);
-  return asDtype(v, dtype ?? 'float32');
-});
-
-const linspaceOfArrays = defop('linspace', 2, (start, stop, num, { endpoint = true, dtype = 'float32' } = {}) => {
-  checkNum(num);
   const [lo, hi] = [asDtype(valueOf(start, 'np.linspace'), 'float32'), asDtype(valueOf(stop, 'np.linspace'), 'float32')];
   const bounds = broadcastShapes([lo.shape, hi.shape], 'np.linspace');
-  const shape = [num, ...bounds];
+  const d = normAxis(axis, bounds.length + 1, 'np.linspace');
+  const withAxis = (n) => [...bounds.slice(0, d), n, ...bounds.slice(d)];
+  const [from, to] = [reshape(broadcastTo(lo, bounds), withAxis(1)), reshape(broadcastTo(hi, bounds), withAxis(1))];
   const div = endpoint ? num - 1 : num;
-  const i = asDtype(iotaOf(checkShape(shape, 'np.linspace', 'float32'), 0), 'float32');
-  const delta = div > 0 ? divide(subtract(hi, lo), div) : multiply(lo, 0);
-  let v = add(multiply(i, delta), lo);
-  if (endpoint && num > 1) v = where(greaterEqual(iotaOf(shape, 0), num - 1), broadcastTo(hi, shape), v);
-  return asDtype(v, dtype ?? 'float32');
-});
+  const nan = () => asDtype(divide(0, 0), 'float32', false);
+  let out;
+  let step;
+  if (num > 1) {
+    step = divide(subtract(hi, lo), div);
+    const t = divide(asDtype(iotaOf(checkShape(withAxis(div), 'np.linspace', 'float32'), d), 'float32'), div);
+    out = add(multiply(from, subtract(1, t)), multiply(to, t));
+    if (endpoint) out = concatenate([out, to], d);
+  } else if (num === 1) {
+    step = endpoint ? nan() : subtract(hi, lo);
+    out = from;
+  } else {
+    step = nan();
+    out = zeros(withAxis(0), 'float32');
+  }
+  const target = dtype ?? 'float32';
+  if (target !== 'float32') out = floor(out);
+  out = asDtype(out, target, false);
+  return retstep ? [out, step] : out;
+}
+const linspaceOfNumbers = defop('linspace', 0, linspaceOf);
+const linspaceOfArrays = defop('linspace', 2, linspaceOf);
 
 /**
  * np.diagonal(a, offset, axis1, axis2): the elements a[..., i, i + offset]

@@ -42,6 +42,8 @@ def asarray(a, dtype=None):
     if dtype is None and isinstance(a, (int, float)) and not isinstance(a, bool):
         # A Python scalar's array is weakly typed, as JAX's (dtypes.is_weakly_typed).
         return from_js(call(sl.array, a, {"dtype": dtypes.name(type(a)), "weakType": True}))
+    if dtype is None and (hasattr(a, "__buffer__") or isinstance(a, memoryview)):
+        return from_js(call(sl.array, a))  # the buffer's format gives the dtype (js.to_js_value)
     if dtype is None:
         leaves = pytree.tree_leaves(a)
         if leaves and all(isinstance(v, bool) for v in leaves):

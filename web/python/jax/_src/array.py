@@ -56,6 +56,11 @@ class Array:
         return _np().transpose(self)
 
     @property
+    def mT(self):
+        """Each matrix of the stack transposed (jnp.matrix_transpose)."""
+        return _np().matrix_transpose(self)
+
+    @property
     def sharding(self):
         """The NamedSharding of a concrete array."""
         from .sharding import NamedSharding

@@ -19,6 +19,25 @@ UNDEFINED = object()
 _PLAIN = (bool, int, float, str)
 
 
+# A buffer's element format (struct's codes) -> the JS typed array holding it, as
+# JAX converts a buffer (numpy's dtype for it, canonicalized without x64:
+# signed ints int32, unsigned uint32, floats float32).
+_BUFFER_ARRAYS = {**dict.fromkeys("bhilqn", "Int32Array"), **dict.fromkeys("BHILQN", "Uint32Array"), **dict.fromkeys("efd", "Float32Array")}
+
+
+def _buffer_data(v):
+    """A Python buffer (array.array, memoryview) as the JS typed array of its dtype."""
+    view = memoryview(v)
+    kind = view.format.lstrip("@=<>!")
+    typed = _BUFFER_ARRAYS.get(kind)
+    if typed is None or view.ndim != 1:
+        raise TypeError(
+            f"buffers of format {view.format!r} and {view.ndim} dimensions are not supported by ShardLab's jax; "
+            "give a 1-d buffer of ints or floats (array.array('i' or 'f', ...)) or a list"
+        )
+    return getattr(js, typed).new(to_js(view.tolist()))
+
+
 def to_js_value(v):
     """A Python value as the JS API takes it: arrays as themselves, None as
     null, tuples and lists as JS arrays, dicts as objects, dtypes by name, a
@@ -50,6 +69,8 @@ def to_js_value(v):
         return dtypes.name(v)
     if isinstance(v, dict):
         return js.Object.fromEntries(to_js([[str(k), to_js_value(x)] for k, x in v.items()]))
+    if hasattr(v, "__buffer__") or isinstance(v, (memoryview, bytearray)):
+        return _buffer_data(v)
     raise TypeError(f"{type(v).__name__} values are not supported by ShardLab's jax (got {v!r})")
 
 

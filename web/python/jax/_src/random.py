@@ -52,6 +52,14 @@ class PRNGKeyArray:
             index = index + (slice(None),)
         return PRNGKeyArray(_sl.random.wrapKeyData(_Array(self._js.data)[index]._js))
 
+    def __eq__(self, other):
+        return _Array(self._js.equal(other._js)) if isinstance(other, PRNGKeyArray) else NotImplemented
+
+    def __ne__(self, other):
+        return ~(self == other) if isinstance(other, PRNGKeyArray) else NotImplemented
+
+    __hash__ = None  # as JAX's arrays: == is elementwise
+
     def __repr__(self):
         return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{_Array(self._js.data)}"
 

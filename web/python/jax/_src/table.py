@@ -88,6 +88,10 @@ def _make(module, name, path, params_text):
             if p.kind == "tree" and v is not _MISSING:
                 leaves, tree = pytree.tree_flatten(v)
                 v = leaves
+            elif p.kind == "seq" and isinstance(v, (list, tuple)):
+                from .api import asarray
+
+                v = [asarray(x) for x in v]  # each as JAX's asarray: a Python int a weak int32
             elif p.kind == "shape" and isinstance(v, int):
                 v = (v,)
             if p.kind == "cast":

@@ -13,6 +13,10 @@ def _is_axis(a):
     return a is None or (isinstance(a, int) and not isinstance(a, bool))
 
 
+def _is_python_scalar(x):
+    return type(x) in (bool, int, float)
+
+
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
     """jax.vmap(fun, in_axes, out_axes, axis_size=...); keyword arguments are
     mapped along their axis 0, as in JAX."""
@@ -32,21 +36,31 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
             )
         leaves, treedef = pytree.tree_flatten((args, kwargs))
         axes = pytree.broadcast_prefix((in_axes, {k: 0 for k in kwargs}), (args, kwargs), _is_axis, "vmap in_axes")
+        # An unmapped Python scalar stays one, as in JAX: the function sees it
+        # as it was given, and JS sees only the other leaves.
+        kept = {i: x for i, (x, a) in enumerate(zip(leaves, axes)) if a is None and _is_python_scalar(x)}
+        sent = [i for i in range(len(leaves)) if i not in kept]
         box = {}
 
         def body(*js_leaves):
-            a, kw = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
-            out, box["tree"] = _flat_out(fun(*a, **kw))
-            return out
+            given = dict(kept)
+            given.update(zip(sent, (from_js(x) for x in js_leaves)))
+            a, kw = pytree.tree_unflatten(treedef, [given[i] for i in range(len(leaves))])
+            outs, box["tree"] = pytree.tree_flatten(fun(*a, **kw))
+            shape = pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves)
+            box["axes"] = pytree.broadcast_prefix(out_axes, shape, _is_axis, "vmap out_axes")
+            # An unmapped Python scalar returned is returned as it is (JAX's 8.0, not an array).
+            box["kept"] = {i: x for i, (x, o) in enumerate(zip(outs, box["axes"])) if o is None and _is_python_scalar(x)}
+            return _flat_out([x for i, x in enumerate(outs) if i not in box["kept"]])[0]
 
         def out_axes_of(_out):
-            shape = pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves)
-            return js_list(pytree.broadcast_prefix(out_axes, shape, _is_axis, "vmap out_axes"))
+            return js_list([o for i, o in enumerate(box["axes"]) if i not in box["kept"]])
 
         with _for_call(body) as fn, _for_call(out_axes_of) as out_axes_fn:
-            options = {"inAxes": list(axes), "outAxes": out_axes_fn, "axisSize": axis_size}
-            res = call(sl.vmap(fn, to_js_value(options)), *[_as_leaf(x) for x in leaves])
-        return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
+            options = {"inAxes": [axes[i] for i in sent], "outAxes": out_axes_fn, "axisSize": axis_size}
+            res = iter(call(sl.vmap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in sent]))
+        outs = [box["kept"][i] if i in box["kept"] else from_js(next(res)) for i in range(box["tree"].num_leaves)]
+        return pytree.tree_unflatten(box["tree"], outs)
 
     return vmapped
 
