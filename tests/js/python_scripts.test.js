@@ -1,6 +1,7 @@
 // The JAX Python scripts of tests/python, each run with `shardlab run` as a
 // learner would run it: its output must equal its .expected file, whose
-// values the script's comments work out by hand.
+// values the script's comments work out by hand (or the reference it names
+// recorded them: numpy_host.py, numpy 1.24.2).
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -469,6 +469,10 @@ export const np: NpFunctions & {
   triu: (m: V, k?: number) => V;
   identity: (n: number, dtype?: DType) => V;
   linspace: Linspace;
+  /** jnp.tensordot: the sum over `axes` of a paired with axes of b (N: a's last N with b's first N). */
+  tensordot: (a: V, b: V, axes?: number | [number | number[], number | number[]]) => V;
+  /** jnp.vecdot: the dot product of the vectors along `axis` (-1), other axes broadcast. */
+  vecdot: (x1: V, x2: V, options?: { axis?: number }) => V;
   diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   trace: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   swapaxes: (a: V, axis1: number, axis2: number) => V;

@@ -11,7 +11,7 @@ import { startPython } from './host.js';
 const ROOT = fileURLToPath(new URL('./', import.meta.url));
 const STDLIB = join(ROOT, 'stdlib_bytecode.zip');
 
-// {path relative to web/python: text} of every .py file of the package and the host's helper.
+// {path relative to web/python: text} of every .py file of the packages (jax, numpy) and the host's helper.
 function pythonFiles() {
   const files = {};
   const walk = (dir) => {
@@ -22,6 +22,7 @@ function pythonFiles() {
     }
   };
   walk(join(ROOT, 'jax'));
+  walk(join(ROOT, 'numpy'));
   files['shardlab_host.py'] = readFileSync(join(ROOT, 'shardlab_host.py'), 'utf8');
   return files;
 }

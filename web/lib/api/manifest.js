@@ -143,6 +143,10 @@ numpy  hstack           np.hstack            tup:seq
 numpy  vstack           np.vstack            tup:seq
 numpy  outer            np.outer             a, b
 numpy  inner            np.inner             a, b
+numpy  tensordot        np.tensordot         a, b, axes=2
+numpy  vecdot           np.vecdot            x1, x2, *, {axis=-1}
+numpy  matvec           np.matvec            x1, x2
+numpy  vecmat           np.vecmat            x1, x2
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0
@@ -181,6 +185,8 @@ nn     one_hot          nn.oneHot            x, num_classes, *, {dtype=None}
 nn     logsumexp        nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 nn     standardize      nn.standardize       x, {axis=-1, mean=None, variance=None, epsilon=1e-05}
 numpy.linalg norm     np.linalg.norm       x, {ord=None, axis=None, keepdims=False}
+numpy.linalg tensordot np.tensordot       x1, x2, *, axes=2
+numpy.linalg vecdot   np.vecdot            x1, x2, *, {axis=-1}
 random PRNGKey           random.PRNGKey       seed
 random key              random.key           seed
 random key_data         random.keyData       keys

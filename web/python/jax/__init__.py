@@ -15,6 +15,7 @@ from ._src.api import (  # noqa: F401
     vjp,
 )
 from ._src.vmap import hessian, jacfwd, jacrev, vmap  # noqa: F401
+from ._src.pmap import pmap  # noqa: F401
 from ._src.custom import custom_jvp, custom_vjp  # noqa: F401
 from ._src.array import Array  # noqa: F401
 from ._src.devices import (  # noqa: F401

@@ -1,6 +1,6 @@
 // sl.np: numpy's functions over traced values and arrays, the face only:
 // each part (math, matrices, indexing, bitwise, nonzero, sorting, einsum,
-// logaddexp, closeness, pad, linalg) holds its functions, helpers.js what they share, which
+// logaddexp, closeness, pad, products, linalg) holds its functions, helpers.js what they share, which
 // no public namespace exports.
 
 export * from './math.js';
@@ -12,5 +12,6 @@ export * from './sorting.js';
 export * from './einsum.js';
 export * from './closeness.js';
 export { pad } from './pad.js';
+export * from './products.js';
 export { logaddexp } from './logaddexp.js';
 export * as linalg from './linalg.js';

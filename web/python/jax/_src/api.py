@@ -17,8 +17,8 @@ def _as_leaf(x):
     """A leaf as the JS API takes it: arrays, Python floats (weakly typed
     f32[]) and bools (bool[]); a Python int becomes an int32 array, as JAX
     types it (a JS number would be float32)."""
-    if isinstance(x, int) and not isinstance(x, bool):
-        return asarray(x)
+    if (isinstance(x, int) and not isinstance(x, bool)) or hasattr(x, "_shardlab_host_array"):
+        return asarray(x)  # a numpy array converts as JAX converts it
     if isinstance(x, (Array, bool, float)) or hasattr(x, "__js__"):
         return x
     raise TypeError(
@@ -32,6 +32,15 @@ def asarray(a, dtype=None):
     nested lists; the dtype follows JAX (ints int32, floats float32, bools bool)."""
     if isinstance(a, Array):
         return a if dtype is None or a.dtype == dtype else a.astype(dtype)
+    host = getattr(a, "_shardlab_host_array", None)
+    if host is not None:
+        # A numpy array: its dtype as JAX canonicalizes it without x64 (float64 float32, int64 int32).
+        flat, shape, kind = host
+        own = {"float64": "float32", "int64": "int32"}.get(kind, kind)
+        if own == "object":
+            raise TypeError(f"asarray: a numpy array of objects (shape {shape}) is not a valid JAX array; give numbers")
+        target = dtypes.name(dtype) if dtype is not None else own
+        return from_js(call(sl.array, list(flat), {"dtype": target, "shape": list(shape)}))
     if isinstance(a, range):
         a = list(a)
     if isinstance(a, (list, tuple)) and any(isinstance(v, Array) for v in pytree.tree_leaves(a)):

@@ -70,6 +70,9 @@ def name(d):
         return d.dtype.name
     if isinstance(d, type) and d in _PYTHON:
         return _PYTHON[d]
+    host = getattr(d, "_shardlab_dtype", None)  # numpy's dtypes and scalar types, by name
+    if isinstance(host, str):
+        d = host
     if isinstance(d, str):
         n = {"bool_": "bool", "f32": "float32", "i32": "int32", "u32": "uint32"}.get(d, d)
         if n in _BY_NAME:
@@ -81,7 +84,7 @@ def name(d):
 
 def is_dtype_like(d):
     """Whether `d` names a dtype (not a value)."""
-    return isinstance(d, (DType, _ScalarMeta)) or (isinstance(d, type) and d in _PYTHON)
+    return isinstance(d, (DType, _ScalarMeta)) or (isinstance(d, type) and d in _PYTHON) or isinstance(getattr(d, "_shardlab_dtype", None), str)
 
 
 def dtype(d):

@@ -1,6 +1,7 @@
 """Array text as JAX shows it (numpy's array2string): Array([1. , 2.5], dtype=float32)
 for repr, [1.  2.5] for str, under numpy's print options (jnp.printoptions).
-Formatting only: the values come from the devices."""
+Formatting only: the values come from the devices (or, for ShardLab's numpy,
+the host, whose float64 elements print at float64's shortest digits)."""
 
 import contextlib
 import math
@@ -52,12 +53,14 @@ def _f32(v):
     return struct.unpack("f", struct.pack("f", v))[0]
 
 
-def _f32_repr(v):
-    """The shortest decimal text that reads back as the same float32 (numpy's unique mode)."""
+def _shortest(v, dtype="float32"):
+    """The shortest decimal text that reads back as the same float of `dtype` (numpy's unique mode)."""
     if v != v:
         return "nan"
     if v in (float("inf"), float("-inf")):
         return "inf" if v > 0 else "-inf"
+    if dtype == "float64":
+        return _plain(repr(float(v)))
     target = _f32(v)
     for p in range(1, 10):
         s = f"{target:.{p}g}"
@@ -66,20 +69,27 @@ def _f32_repr(v):
     return repr(target)
 
 
+def _plain(text):
+    """Python's repr of a float in %g form (no trailing '.0'), as the float32 search writes it."""
+    return text[:-2] if text.endswith(".0") else text
+
+
 def _scientific(text):
     """The decimal `text` in scientific notation with exactly its significant digits (none lost or added)."""
     digits = text.lstrip("-").partition("e")[0].replace(".", "").lstrip("0").rstrip("0")
     return f"{float(text):.{max(len(digits), 1) - 1}e}"
 
 
-def _float_texts(values):
+def _float_texts(values, dtype="float32"):
     """numpy's FloatingFormat (floatmode 'maxprec', sign '-'): every element at
     the fewest digits that read back as its float32, padded to the widest;
     scientific when the largest magnitude is 1e8 or more, the smallest nonzero
     under 1e-4, or their ratio over 1000, with as many fraction digits as the
     element needing most, an element needing fewer continued with its exact
     value's digits (numpy's min_digits: 9.53674316e-07, 2**-20, beside
-    1.00016594e-04), where positional notation pads with spaces."""
+    1.00016594e-04), where positional notation pads with spaces. The digits
+    are float32's, or float64's for a float64 array."""
+    exact = _f32 if dtype == "float32" else float
     finite = [v for v in values if v == v and abs(v) != float("inf")]
     nonzero = [abs(v) for v in finite if v != 0]
     big, small = max(nonzero, default=0.0), min(nonzero, default=0.0)
@@ -88,7 +98,7 @@ def _float_texts(values):
     if scientific:
         parts = {}
         for v in finite:
-            text = _scientific(_f32_repr(v))
+            text = _scientific(_shortest(v, dtype))
             if len(text.partition("e")[0].partition(".")[2]) > precision:  # too many digits: rounded to the precision
                 text = f"{v:.{precision}e}"
             mant, _, exp = text.partition("e")
@@ -102,12 +112,12 @@ def _float_texts(values):
         def text(v):
             whole, frac, exp = parts[_key(v)]
             if len(frac) < digits:  # the exact float32 value's next digits
-                whole, _, frac = f"{_f32(v):.{digits}e}".partition("e")[0].partition(".")
+                whole, _, frac = f"{exact(v):.{digits}e}".partition("e")[0].partition(".")
             return f"{whole.rjust(left)}.{frac.ljust(digits, '0')}e{'-' if exp < 0 else '+'}{abs(exp):0{max(exp_width, 2)}d}"
     else:
         parts = {}
         for v in finite:
-            s = _f32_repr(v)
+            s = _shortest(v, dtype)
             if "e" in s:  # shortest text in exponent form: write it out positionally
                 s = f"{float(s):.{precision + 1}f}"
             if len(s.partition(".")[2]) > precision:  # too many digits: rounded to the precision
@@ -136,9 +146,11 @@ def _float_texts(values):
 def _texts(values, dtype):
     if dtype == "bool":
         return [" True" if v else "False" for v in values]
-    if dtype in ("int32", "uint32"):
+    if "int" in dtype:
         return [str(int(v)) for v in values]
-    return _float_texts(values)
+    if dtype == "object":
+        return [str(v) for v in values]
+    return _float_texts(values, dtype)
 
 
 def array_text(values, shape, dtype, sep, prefix, suffix=""):
@@ -200,13 +212,28 @@ def array_text(values, shape, dtype, sep, prefix, suffix=""):
 def array_repr(values, shape, dtype, weak_type=False):
     """repr of a concrete array as JAX's Array.__repr__: Array([...], dtype=float32), an empty one with its
     shape, a weakly typed one with weak_type=True."""
-    dtype_text = f"dtype={dtype}, weak_type=True" if weak_type else f"dtype={dtype}"
+    return _repr("Array", values, shape, dtype, f"dtype={dtype}, weak_type=True" if weak_type else f"dtype={dtype}", 0)
+
+
+def numpy_repr(values, shape, dtype):
+    """repr of a numpy array: array([...]), with dtype= unless numpy's default for its values (float64, int64, bool)."""
+    shown = dtype not in ("float64", "int64", "bool") or 0 in shape
+    return _repr("array", values, shape, dtype, f"dtype={dtype}" if shown else "", 1)
+
+
+def _repr(name, values, shape, dtype, dtype_text, shapeless_rank):
+    # numpy's array_repr: the elements after `name(`, then the dtype text on the
+    # last line if it fits, else on a line of its own under the elements; an
+    # empty array names its shape (numpy's not when 1-d: shapeless_rank 1).
     if 0 in shape:
-        return f"Array([], shape={tuple(shape)}, {dtype_text})"
-    text = array_text(values, shape, dtype, ", ", "Array(", ",") if shape else _texts(values, dtype)[0].strip()
+        return f"{name}([], {dtype_text})" if len(shape) <= shapeless_rank else f"{name}([], shape={tuple(shape)}, {dtype_text})"
+    prefix = f"{name}("
+    text = array_text(values, shape, dtype, ", ", prefix, "," if dtype_text else ")") if shape else _texts(values, dtype)[0].strip()
+    if not dtype_text:
+        return f"{prefix}{text})"
     last = len(text) - text.rfind("\n") + 1
-    gap = " " * len("Array(") if last + len(dtype_text) + 2 > _options["linewidth"] else " "
-    return f"Array({text},{gap}{dtype_text})"
+    gap = " " * len(prefix) if last + len(dtype_text) + 2 > _options["linewidth"] else " "
+    return f"{prefix}{text},{gap}{dtype_text})"
 
 
 def array_str(values, shape, dtype):
@@ -215,8 +242,8 @@ def array_str(values, shape, dtype):
         v = values[0]
         if dtype == "bool":
             return str(bool(v))
-        if dtype in ("int32", "uint32"):
+        if "int" in dtype:
             return str(int(v))
-        s = _f32_repr(v)
+        s = _shortest(v, dtype)
         return s + ".0" if s.lstrip("-").isdigit() else s
     return array_text(values, shape, dtype, " ", "")

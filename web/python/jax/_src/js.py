@@ -59,6 +59,10 @@ def to_js_value(v):
         return "..."  # the JS API's spelling (einsum's sublists)
     if hasattr(v, "__js__"):  # PartitionSpec (a tuple), Mesh, NamedSharding, ShapeDtypeStruct
         return v.__js__()
+    if hasattr(v, "_shardlab_host_array"):  # a numpy array: converted as JAX converts it
+        from .api import asarray
+
+        return asarray(v)._js
     if isinstance(v, (tuple, list)):
         if all(type(x) in _PLAIN for x in v):
             return to_js(list(v))  # numbers and names: one conversion

@@ -46,6 +46,8 @@ class Mesh:
             axis_names = (axis_names,)
         self.axis_names = tuple(axis_names)
         if _js is None:
+            if hasattr(devices, "_shardlab_host_array"):  # numpy's array of devices: np.array(jax.devices()).reshape(2, 4)
+                devices = devices.tolist()
             shape = _nested_shape(devices)
             if len(shape) != len(self.axis_names):
                 raise ValueError(
