@@ -11,6 +11,7 @@
 #include "exec/lockstep_program.h"
 #include "ir/tracing/builder.h"
 #include "ir/transforms/jvp.h"
+#include "ir/transforms/lower.h"
 #include "ir/transforms/vjp.h"
 #include "ir/tracing/ops.h"
 #include "ir/forms/print.h"
@@ -39,6 +40,29 @@ TEST(Registry, EveryPrimitiveHasItsRules) {
     EXPECT_NE(d.transpose, nullptr);
   }
   EXPECT_STREQ(primitive(Prim::kMul).name, "mul");
+}
+
+TEST(Div, ByAFloatConstantRunsAsXlaRunsItAProductWithTheReciprocal) {
+  // JAX's jnp.mean of 12 elements summing to 46 prints 3.8333335: XLA runs
+  // sum / 12 as sum * f32(1/12), whose rounding differs from 46 / 12's.
+  Builder b;
+  const Atom x = b.input(Aval{DType::kFloat32, {2}, {}});
+  const Atom y = b.input(Aval{DType::kFloat32, {2}, {}});
+  const auto traced = std::make_shared<const Program>(b.build({div(b, x, Atom::constant(12.0, DType::kFloat32)), div(b, x, y)}));
+  EXPECT_EQ(to_text(*traced), "{ lambda ; a:f32[2] b:f32[2]. let\n    c:f32[2] = div a 12.0:f32[]\n    d:f32[2] = div a b\n  in (c, d) }");
+  const ProgramRef lowered = lower(traced);
+  EXPECT_EQ(lowered->eqns[0].prim, Prim::kMul);
+  EXPECT_EQ(lowered->eqns[1].prim, Prim::kDiv);  // a divisor that is no constant stays a division
+  const auto out = interpret(*lowered, {host_f32({2}, {46.0f, 1.0f}), host_f32({2}, {12.0f, 12.0f})});
+  const float reciprocal = 1.0f / 12.0f;
+  EXPECT_EQ(as_floats(out[0]), (std::vector<float>{46.0f * reciprocal, reciprocal}));
+  EXPECT_EQ(as_floats(out[0])[0], 3.83333349f);
+  EXPECT_EQ(as_floats(out[1]), (std::vector<float>{46.0f / 12.0f, 1.0f / 12.0f}));
+  EXPECT_EQ(as_floats(out[1])[0], 3.83333325f);
+  // An integer division by a constant stays one (it truncates).
+  Builder ib;
+  const Atom i = ib.input(Aval{DType::kInt32, {1}, {}});
+  EXPECT_EQ(lower(std::make_shared<const Program>(ib.build({div(ib, i, Atom::constant(3.0, DType::kInt32))})))->eqns[0].prim, Prim::kDiv);
 }
 
 TEST(Print, OneLineLikeMakeJaxpr) {

@@ -37,10 +37,11 @@ test('linspace as jnp: the endpoint exactly, without it, one and zero points', a
 });
 
 test("linspace computes jnp's start * (1 - t) + stop * t in float32, with retstep, axis and integer dtypes", async () => {
-  // float32 arithmetic of JAX's formula, t = i / div, against the result bit for bit
+  // float32 arithmetic of JAX's formula, t = i / div, against the result bit for bit (the division by
+  // the constant div run as XLA runs it, a product with f32(1 / div): lower.cc)
   const f = Math.fround;
   const jaxWay = (lo, hi, num, div) => Array.from({ length: num }, (_, i) => {
-    const t = f(f(i) / f(div));
+    const t = f(f(i) * f(1 / div));
     return f(f(f(lo) * f(1 - t)) + f(f(hi) * t));
   });
   expect(await np.linspace(-1.3, 2.7, 7, { endpoint: false }).tolist()).toEqual(jaxWay(-1.3, 2.7, 7, 7));

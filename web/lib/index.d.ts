@@ -473,6 +473,42 @@ export const np: NpFunctions & {
   tensordot: (a: V, b: V, axes?: number | [number | number[], number | number[]]) => V;
   /** jnp.vecdot: the dot product of the vectors along `axis` (-1), other axes broadcast. */
   vecdot: (x1: V, x2: V, options?: { axis?: number }) => V;
+  /** jnp.atleast_1d: one array with at least 1 dimension, or a list of them. */
+  atleast1d: (...arys: V[]) => V | V[];
+  /** jnp.atleast_2d: one array with at least 2 dimensions, or a list of them. */
+  atleast2d: (...arys: V[]) => V | V[];
+  /** jnp.atleast_3d: one array with at least 3 dimensions, or a list of them. */
+  atleast3d: (...arys: V[]) => V | V[];
+  /** jnp.ravel: the elements in a vector, row-major ('C') or column-major ('F'). */
+  ravel: (a: V, order?: 'C' | 'F') => V;
+  /** jnp.column_stack: 1-d arrays as columns, joined along axis 1. */
+  columnStack: (tup: V[]) => V;
+  /** jnp.dstack: arrays made at least 3-d, joined along axis 2. */
+  dstack: (tup: V[]) => V;
+  /** jnp.rot90: rotated k times by 90 degrees in the plane of `axes` ([0, 1]). */
+  rot90: (m: V, k?: number, axes?: [number, number]) => V;
+  /** jnp.permute_dims: the axes in the order `axes`. */
+  permuteDims: (a: V, axes: number[]) => V;
+  /** jnp.unstack: the slices along `axis` (0). */
+  unstack: (x: V, axis?: number) => V[];
+  /** jnp.concat: joined along `axis` (0). */
+  concat: (arrays: V[], options?: { axis?: number }) => V;
+  /** jnp.append: values after arr along `axis` (both flattened when null). */
+  append: (arr: V, values: V, axis?: number | null) => V;
+  /** jnp.diff: the n-th difference along `axis` (-1), after prepend and append. */
+  diff: (a: V, n?: number, axis?: number, options?: { prepend?: V | number | null; append?: V | number | null }) => V;
+  /** jnp.ediff1d: the differences of the flattened array, with to_begin and to_end around them. */
+  ediff1d: (ary: V, toEnd?: V | number | null, toBegin?: V | number | null) => V;
+  /** jnp.meshgrid: coordinate arrays of 1-d vectors (options last: sparse, indexing 'xy' or 'ij'). */
+  meshgrid: (...xi: (V | { sparse?: boolean; indexing?: 'xy' | 'ij'; copy?: boolean })[]) => V[];
+  /** jnp.cumulative_sum: the running sums along `axis` (a leading 0 with includeInitial). */
+  cumulativeSum: (x: V, options?: { axis?: number | null; dtype?: DType | null; includeInitial?: boolean }) => V;
+  /** jnp.cumulative_prod: the running products along `axis` (a leading 1 with includeInitial). */
+  cumulativeProd: (x: V, options?: { axis?: number | null; dtype?: DType | null; includeInitial?: boolean }) => V;
+  /** jnp.array_equal: whether the shapes and every element agree (NaNs equal with equalNan). */
+  arrayEqual: (a1: V, a2: V, options?: { equalNan?: boolean }) => V;
+  /** jnp.array_equiv: whether the arrays broadcast together and agree everywhere. */
+  arrayEquiv: (a1: V, a2: V) => V;
   diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   trace: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
   swapaxes: (a: V, axis1: number, axis2: number) => V;

@@ -44,11 +44,20 @@ std::vector<int> fused_transposes(const Program& p) {
   return fused;
 }
 
+// XLA's algebraic simplifier runs a float division by a constant as the
+// product with the constant's reciprocal, rounded to the dtype (A / c =>
+// A * (1/c), its InvertConstant), so JAX's results carry that rounding:
+// jnp.mean of 12 elements summing to 46 is 46 * f32(1/12) = 3.8333335, not
+// 46 / 12 = 3.8333333. Whether e is such a division.
+bool divides_by_constant(const Eqn& e) {
+  return e.prim == Prim::kDiv && !e.inputs[0].is_literal() && e.inputs[1].is_literal() && e.inputs[1].aval.dtype == DType::kFloat32;
+}
+
 bool needs_lowering(const Program& p) {
   const std::vector<int> fused = fused_transposes(p);
   for (size_t i = 0; i < p.eqns.size(); ++i) {
     const Eqn& e = p.eqns[i];
-    if (primitive(e.prim).lower || fused[i] >= 0) return true;
+    if (primitive(e.prim).lower || fused[i] >= 0 || divides_by_constant(e)) return true;
     for (const Program* q : subprograms(e))
       if (needs_lowering(*q)) return true;
   }
@@ -85,6 +94,9 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
     if (const Eqn* dot = absorbed[i]) {
       const auto& dims = param<IntLists>(dot->params, "dimension_numbers", "dot_general");
       ys = {dot_general(b, value(dot->inputs[1]), value(dot->inputs[0]), {dims[1], dims[0], dims[3], dims[2]})};
+    } else if (divides_by_constant(e)) {
+      const Atom& c = e.inputs[1];
+      ys = {b.emit1(Prim::kMul, {}, {xs[0], Atom::constant(1.0f / static_cast<float>(c.literal), c.aval.dtype, c.aval.weak)})};
     } else if (def.lower) {
       ys = def.lower(b, e.params, xs);
     } else {

@@ -1,8 +1,9 @@
 // Lowering a traced program to what the executors run: every equation whose
 // primitive has a lowering rule (custom calls, cond, scan; PrimitiveDef::lower)
 // is replaced by what the rule emits, at any depth (shard_map bodies, while
-// loops' cond and body too), and a transpose of a product's result becomes
-// the product of its operands swapped (see lower.cc).
+// loops' cond and body too), a transpose of a product's result becomes
+// the product of its operands swapped, and a float division by a constant a
+// product with its reciprocal, as XLA compiles them (see lower.cc).
 // The traced program is what make_jaxpr prints; the lowered one runs.
 #pragma once
 

@@ -147,6 +147,41 @@ numpy  tensordot        np.tensordot         a, b, axes=2
 numpy  vecdot           np.vecdot            x1, x2, *, {axis=-1}
 numpy  matvec           np.matvec            x1, x2
 numpy  vecmat           np.vecmat            x1, x2
+numpy  fmax             np.fmax              x1, x2
+numpy  fmin             np.fmin              x1, x2
+numpy  signbit          np.signbit           x
+numpy  copysign         np.copysign          x1, x2
+numpy  hypot            np.hypot             x1, x2
+numpy  heaviside        np.heaviside         x1, x2
+numpy  sinc             np.sinc              x
+numpy  deg2rad          np.deg2rad           x
+numpy  radians          np.deg2rad           x
+numpy  rad2deg          np.rad2deg           x
+numpy  degrees          np.rad2deg           x
+numpy  fabs             np.fabs              x
+numpy  isposinf         np.isposinf          x
+numpy  isneginf         np.isneginf          x
+numpy  logaddexp2       np.logaddexp2        x1, x2
+numpy  atleast_1d       np.atleast1d         *arys
+numpy  atleast_2d       np.atleast2d         *arys
+numpy  atleast_3d       np.atleast3d         *arys
+numpy  ravel            np.ravel             a, order='C'
+numpy  column_stack     np.columnStack       tup:seq
+numpy  dstack           np.dstack            tup:seq
+numpy  fliplr           np.fliplr            m
+numpy  flipud           np.flipud            m
+numpy  rot90            np.rot90             m, k=1, axes=...
+numpy  permute_dims     np.permuteDims       a, axes
+numpy  unstack          np.unstack           x, *, axis=0
+numpy  concat           np.concat            arrays:seq, *, {axis=0}
+numpy  append           np.append            arr, values, axis=None
+numpy  diff             np.diff              a, n=1, axis=-1, {prepend=None, append=None}
+numpy  ediff1d          np.ediff1d           ary, to_end=None, to_begin=None
+numpy  meshgrid         np.meshgrid          *xi, {copy=True, sparse=False, indexing='xy'}
+numpy  cumulative_sum   np.cumulativeSum     x, *, {axis=None, dtype=None, include_initial=False}
+numpy  cumulative_prod  np.cumulativeProd    x, *, {axis=None, dtype=None, include_initial=False}
+numpy  array_equal      np.arrayEqual        a1, a2, {equal_nan=False}
+numpy  array_equiv      np.arrayEquiv        a1, a2
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0

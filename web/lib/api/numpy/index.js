@@ -1,6 +1,7 @@
 // sl.np: numpy's functions over traced values and arrays, the face only:
 // each part (math, matrices, indexing, bitwise, nonzero, sorting, einsum,
-// logaddexp, closeness, pad, products, linalg) holds its functions, helpers.js what they share, which
+// logaddexp, closeness, pad, products, float functions, arrangements,
+// linalg) holds its functions, helpers.js what they share, which
 // no public namespace exports.
 
 export * from './math.js';
@@ -13,5 +14,7 @@ export * from './einsum.js';
 export * from './closeness.js';
 export { pad } from './pad.js';
 export * from './products.js';
+export * from './float_functions.js';
+export * from './arrangements.js';
 export { logaddexp } from './logaddexp.js';
 export * as linalg from './linalg.js';

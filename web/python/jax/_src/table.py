@@ -105,9 +105,11 @@ def _make(module, name, path, params_text):
                 positional.extend(v)
             else:
                 positional.append(v)
-        while positional and positional[-1] is _MISSING:
+        # Parameters left out at the end are dropped, unless an options object follows them (it
+        # goes last, after every positional parameter); one left out before a given one is JS's
+        # undefined (its default).
+        while positional and positional[-1] is _MISSING and not options:
             positional.pop()
-        # A parameter left out before a given one is JS's undefined (its default).
         positional = [UNDEFINED if v is _MISSING else v for v in positional]
         if options:
             positional.append(options)
