@@ -16,6 +16,10 @@ print(repr(np.asarray(jnp.arange(3.0))))  # back to numpy, float32 kept
 print(np.asarray(jnp.arange(3.0)) + np.arange(3))  # float32 + int64 -> float64: [0. 2. 4.]
 mesh = Mesh(np.array(jax.devices()).reshape(2, 4), ("data", "model"))
 print(dict(mesh.shape))  # {'data': 2, 'model': 4}
+from jax.experimental import mesh_utils
+
+grid = mesh_utils.create_device_mesh((4, 2))
+print(grid.shape, [d.id for d in grid[1]], dict(Mesh(grid, ("a", "b")).shape))  # (4, 2) [2, 3] {'a': 4, 'b': 2}
 sharded = jax.device_put(np.arange(8.0).reshape(2, 4), jax.sharding.NamedSharding(mesh, P("data", "model")))
 print(sharded.sum())  # 0 + 1 + ... + 7 = 28.0
 print(repr(jnp.ones(3) + np.arange(3)))  # a jax array answers numpy's operator: [1. 2. 3.]

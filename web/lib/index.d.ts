@@ -507,6 +507,8 @@ export const np: NpFunctions & {
   cumulativeProd: (x: V, options?: { axis?: number | null; dtype?: DType | null; includeInitial?: boolean }) => V;
   /** jnp.array_equal: whether the shapes and every element agree (NaNs equal with equalNan). */
   arrayEqual: (a1: V, a2: V, options?: { equalNan?: boolean }) => V;
+  /** jnp.result_type: the dtype JAX's promotion gives dtype names, numbers (weak) and arrays. */
+  resultType: (...args: (V | DType | number | boolean)[]) => DType;
   /** jnp.array_equiv: whether the arrays broadcast together and agree everywhere. */
   arrayEquiv: (a1: V, a2: V) => V;
   diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;

@@ -182,6 +182,7 @@ numpy  cumulative_sum   np.cumulativeSum     x, *, {axis=None, dtype=None, inclu
 numpy  cumulative_prod  np.cumulativeProd    x, *, {axis=None, dtype=None, include_initial=False}
 numpy  array_equal      np.arrayEqual        a1, a2, {equal_nan=False}
 numpy  array_equiv      np.arrayEquiv        a1, a2
+numpy  result_type      np.resultType        hand: jax/_src/numpy.py
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0

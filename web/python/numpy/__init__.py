@@ -12,7 +12,7 @@ from . import random, testing
 from ._dtypes import bool_, dtype, float32, float64, int32, int64, object_, uint32
 from ._functions import (
     abs, absolute, all, allclose, amax, amin, any, arange, array, array_equal, broadcast_shapes, broadcast_to,
-    concatenate, cos, dot, empty, exp, eye, full, full_like, identity, isclose, linspace, log, matmul, max, maximum,
+    concatenate, cos, dot, empty, exp, eye, full, full_like, identity, isclose, isscalar, linspace, log, matmul, max, maximum,
     mean, min, minimum, ndim, ones, ones_like, prod, ravel, reshape, result_type, shape, sin, size, sqrt, stack, sum,
     tanh, transpose, where, zeros, zeros_like,
 )

@@ -261,6 +261,11 @@ def array_equal(a1, a2, equal_nan=False):
     return builtins.all(u == v or (equal_nan and u != u and v != v) for u, v in zip(x._flat, y._flat))
 
 
+def isscalar(element):
+    """np.isscalar: whether element is a Python or numpy scalar (a 0-d array is not)."""
+    return isinstance(element, (bool, int, float, complex, str, bytes, _dtypes.bool_))
+
+
 def shape(a):
     """np.shape."""
     return asarray(a).shape

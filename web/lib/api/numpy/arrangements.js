@@ -2,7 +2,7 @@
 // writes them from reshapes, slices, flips, transposes and concatenations:
 // atleast_1d/2d/3d, ravel, column_stack, dstack, fliplr, flipud, rot90,
 // permute_dims, unstack, concat, append, diff, ediff1d, meshgrid,
-// cumulative_sum, cumulative_prod, array_equal and array_equiv.
+// array_equal and array_equiv.
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
@@ -10,7 +10,7 @@ import { broadcastShapes, literalTracer, traced, traceFor } from '../core/operan
 import { quote } from '../core/shape.js';
 import { asDtype, emitHere, normAxis, sequenceOf } from './helpers.js';
 import { flip } from './indexing.js';
-import { all, broadcastTo, concatenate, cumprod, cumsum, equal, isnan, notEqual, reshape, subtract, transpose } from './math.js';
+import { all, broadcastTo, concatenate, equal, isnan, notEqual, reshape, subtract, transpose } from './math.js';
 import { logicalAnd, logicalOr } from './bitwise.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
@@ -171,29 +171,6 @@ const meshgridOf = defop('meshgrid', 1, (args, sparse, indexing) => {
   if (swap) [outs[0], outs[1]] = [outs[1], outs[0]];
   return outs;
 });
-
-// cumulative_sum and cumulative_prod: axis optional only for 1-d arrays; include_initial puts the identity first.
-function cumulative(name, jaxName, scan, identity) {
-  const fn = `np.${jaxName}`;
-  return defop(name, 1, (x, { axis = null, dtype = null, includeInitial = false } = {}) => {
-    const v = valueOf(x, fn);
-    if (v.ndim === 0) throw new ValueError(`${fn}: the input must be non-scalar, got a scalar`);
-    if (axis === null && v.ndim > 1) {
-      throw new ValueError(`${fn}: the input array has rank ${v.ndim}, however axis was not set to an explicit value. The axis argument is only optional for one-dimensional arrays.`);
-    }
-    const d = axis === null ? 0 : normAxis(axis, v.ndim, fn);
-    let out = scan(dtype === null ? v : asDtype(v, dtype, false), { axis: d });
-    if (includeInitial) {
-      const first = broadcastTo(literalTracer(traceFor(name), identity, out.dtype), v.shape.map((s, i) => (i === d ? 1 : s)));
-      out = concatenate([first, out], d);
-    }
-    return out;
-  });
-}
-/** jnp.cumulative_sum(x, {axis, dtype, includeInitial}): the running sums (a leading 0 with includeInitial). */
-export const cumulativeSum = cumulative('cumulativeSum', 'cumulative_sum', cumsum, 0);
-/** jnp.cumulative_prod(x, {axis, dtype, includeInitial}): the running products (a leading 1 with includeInitial). */
-export const cumulativeProd = cumulative('cumulativeProd', 'cumulative_prod', cumprod, 1);
 
 /** jnp.array_equal(a1, a2, {equalNan}): whether the shapes and every element agree (NaNs equal with equalNan). */
 export const arrayEqual = defop('arrayEqual', 2, (a1, a2, { equalNan = false } = {}) => {

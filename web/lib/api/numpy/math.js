@@ -395,6 +395,29 @@ export const cumsum = cumulative('cumsum', 'cumsum');
 /** The running product along `axis` (of the flattened array by default). */
 export const cumprod = cumulative('cumprod', 'cumprod');
 
+// cumulative_sum and cumulative_prod: axis optional only for 1-d arrays; include_initial puts the identity first.
+function cumulativeOf(name, jaxName, scan, identity) {
+  const fn = `np.${jaxName}`;
+  return defop(name, 1, (x, { axis = null, dtype = null, includeInitial = false } = {}) => {
+    const v = traced(traceFor(name), x, fn);
+    if (v.ndim === 0) throw new ValueError(`${fn}: the input must be non-scalar, got a scalar`);
+    if (axis === null && v.ndim > 1) {
+      throw new ValueError(`${fn}: the input array has rank ${v.ndim}, however axis was not set to an explicit value. The axis argument is only optional for one-dimensional arrays.`);
+    }
+    const d = axis === null ? 0 : normAxis(axis, v.ndim, fn);
+    let out = scan(dtype === null ? v : asDtype(v, dtype, false), { axis: d });
+    if (includeInitial) {
+      const first = broadcastTo(literalTracer(traceFor(name), identity, out.dtype), v.shape.map((s, i) => (i === d ? 1 : s)));
+      out = concatenate([first, out], d);
+    }
+    return out;
+  });
+}
+/** jnp.cumulative_sum(x, {axis, dtype, includeInitial}): the running sums (a leading 0 with includeInitial). */
+export const cumulativeSum = cumulativeOf('cumulativeSum', 'cumulative_sum', cumsum, 0);
+/** jnp.cumulative_prod(x, {axis, dtype, includeInitial}): the running products (a leading 1 with includeInitial). */
+export const cumulativeProd = cumulativeOf('cumulativeProd', 'cumulative_prod', cumprod, 1);
+
 /**
  * x with the same elements in `shape` (one entry may be -1), read and written
  * in `order`: 'C' (row-major, the default) or 'F' (column-major: the reverse

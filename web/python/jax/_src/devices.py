@@ -1,6 +1,8 @@
 """The devices and the meshes over them (jax.devices, jax.make_mesh), and the
 abstract arguments and the waiting jax's top level offers."""
 
+import math
+
 from . import dtypes
 from .js import call, sl
 from .sharding import AxisType, Mesh, _types
@@ -69,3 +71,20 @@ class ShapeDtypeStruct:
 def block_until_ready(x):
     """jax.block_until_ready(x): x (arrays are computed before they are returned)."""
     return x
+
+
+def create_device_mesh(mesh_shape, devices=None, *, contiguous_submeshes=False, allow_split_physical_axes=False):
+    """jax.experimental.mesh_utils.create_device_mesh: a numpy array of devices of shape `mesh_shape`
+    (jax.devices() by default) for jax.sharding.Mesh; CPU devices have no topology to follow, so in order."""
+    import numpy as np
+
+    from . import devices as this_module  # the module: `devices` here is the argument
+
+    shape = (mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape)
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in shape):
+        raise ValueError(f"`mesh_shape` passed to `create_device_mesh` should be a sequence of ints. Got {mesh_shape}")
+    chosen = this_module.devices() if devices is None else devices
+    chosen = chosen.ravel().tolist() if hasattr(chosen, "ravel") else list(chosen)
+    if math.prod(shape) != len(chosen):
+        raise ValueError(f"Number of devices {len(chosen)} must equal the product of mesh_shape {shape}")
+    return np.array(chosen, dtype=object).reshape(shape)

@@ -82,6 +82,75 @@ def name(d):
     raise TypeError(f"{d!r} is not a dtype; use jnp.float32, jnp.int32, jnp.uint32 or jnp.bool_")
 
 
+class generic:
+    """numpy's abstract scalar types as jax.numpy exports them (jnp.integer,
+    jnp.floating, ...): the categories jnp.issubdtype tests."""
+
+
+class number(generic):
+    """Numbers."""
+
+
+class bool_category(generic):
+    """Booleans."""
+
+
+class integer(number):
+    """Integers."""
+
+
+class signedinteger(integer):
+    """Signed integers."""
+
+
+class unsignedinteger(integer):
+    """Unsigned integers."""
+
+
+class inexact(number):
+    """Floats and complex numbers."""
+
+
+class floating(inexact):
+    """Floats."""
+
+
+class complexfloating(inexact):
+    """Complex numbers."""
+
+
+# Each dtype name's category, the narrowest class of numpy's hierarchy holding
+# it: ShardLab's dtypes and those JAX has beyond them (issubdtype answers for those too).
+_CATEGORY = {
+    "bool": bool_category,
+    **dict.fromkeys(("int8", "int16", "int32", "int64"), signedinteger),
+    **dict.fromkeys(("uint8", "uint16", "uint32", "uint64"), unsignedinteger),
+    **dict.fromkeys(("float16", "bfloat16", "float32", "float64"), floating),
+    **dict.fromkeys(("complex64", "complex128"), complexfloating),
+}
+
+
+def _category_name(d):
+    """The name of dtype-like d, including JAX's dtypes ShardLab does not have."""
+    host = getattr(d, "_shardlab_dtype", None)
+    if isinstance(d, str) or isinstance(host, str):
+        n = host if isinstance(host, str) else d
+        n = {"bool_": "bool", "f32": "float32", "i32": "int32", "u32": "uint32"}.get(n, n)
+        if n in _CATEGORY:
+            return n
+    return name(d)
+
+
+def issubdtype(arg1, arg2):
+    """jnp.issubdtype(arg1, arg2): whether dtype arg1 is arg2 or in its category (jnp.integer, jnp.floating, ...)."""
+    n1 = _category_name(arg1)
+    if isinstance(arg2, type) and issubclass(arg2, generic):
+        return issubclass(_CATEGORY[n1], arg2)
+    if arg2 is bool_ or arg2 is bool:
+        return n1 == "bool"
+    return n1 == _category_name(arg2)
+
+
 def is_dtype_like(d):
     """Whether `d` names a dtype (not a value)."""
     return isinstance(d, (DType, _ScalarMeta)) or (isinstance(d, type) and d in _PYTHON) or isinstance(getattr(d, "_shardlab_dtype", None), str)

@@ -7,7 +7,11 @@ import math as _math
 from . import table as _table
 from .api import array, asarray
 from .array import Array as ndarray
-from .dtypes import bool_, dtype, float32, int32, uint32
+from . import dtypes as _dtypes
+from .dtypes import bool_, complexfloating, dtype, float32, floating, generic, inexact, int32, integer, issubdtype, number
+from .dtypes import signedinteger, uint32, unsignedinteger
+from .js import call as _call
+from .js import sl as _sl
 from .format import get_printoptions, printoptions, set_printoptions
 
 _FUNCTIONS = _table.functions("numpy")
@@ -28,10 +32,40 @@ def where(condition, x=None, y=None, *, size=None, fill_value=None):
     return _where(condition, x, y)
 
 
+def shape(a):
+    """jnp.shape: the shape of an array or a Python scalar (())."""
+    return tuple(a.shape) if hasattr(a, "shape") else tuple(asarray(a).shape)
+
+
+def ndim(a):
+    """jnp.ndim: the number of dimensions of an array or a Python scalar (0)."""
+    return len(shape(a))
+
+
+def size(a, axis=None):
+    """jnp.size: the number of elements, or the product of the sizes along `axis` (an int or a tuple)."""
+    dims = shape(a)
+    axes = range(len(dims)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return _math.prod(dims[i] for i in axes)
+
+
+def isscalar(element):
+    """jnp.isscalar: whether element is a scalar: a Python or numpy scalar, or a 0-d jax or numpy array."""
+    if hasattr(element, "shape") and hasattr(element, "dtype"):
+        return len(element.shape) == 0
+    return isinstance(element, (bool, int, float, complex)) or type(type(element)).__name__ == "_ScalarType"
+
+
+def result_type(*args):
+    """jnp.result_type: the dtype JAX's promotion gives dtypes, Python scalars and arrays."""
+    return dtype(str(_call(_sl.np.resultType, *[_dtypes.name(a) if _dtypes.is_dtype_like(a) else a for a in args])))
+
+
 pi = _math.pi
 e = _math.e
 inf = float("inf")
 nan = float("nan")
 newaxis = None
 
-__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})
+__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "shape", "ndim", "size", "isscalar", "result_type", "issubdtype",
+                  "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})
