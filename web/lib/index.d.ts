@@ -554,6 +554,26 @@ export const lax: LaxFunctions & {
   dotGeneral: (x: V, y: V, dims: [[number[], number[]], [number[], number[]]]) => V;
   slice: (x: V, start: number[], limit: number[], strides?: number[]) => V;
   dynamicSlice: (x: V, starts: V[], sizes: number[]) => V;
+  /** jax.lax.slice_in_dim: elements [start, limit) of `axis` (negative from the end; null for the ends). */
+  sliceInDim: (x: V, start?: number | null, limit?: number | null, stride?: number, axis?: number) => V;
+  /** jax.lax.index_in_dim: element `index` of `axis`, the axis kept with keepdims (true). */
+  indexInDim: (x: V, index: number, axis?: number, keepdims?: boolean) => V;
+  /** jax.lax.dynamic_slice_in_dim: `size` elements of `axis` from `start` (traced or not, clamped). */
+  dynamicSliceInDim: (x: V, start: V | number, size: number, axis?: number) => V;
+  /** jax.lax.dynamic_index_in_dim: element `index` (traced or not, clamped) of `axis`. */
+  dynamicIndexInDim: (x: V, index: V | number, axis?: number, keepdims?: boolean) => V;
+  /** jax.lax.dynamic_update_slice_in_dim: update written into x from `start` of `axis`. */
+  dynamicUpdateSliceInDim: (x: V, update: V, start: V | number, axis: number) => V;
+  /** jax.lax.dynamic_update_index_in_dim: update (with or without `axis`) written at `index` of `axis`. */
+  dynamicUpdateIndexInDim: (x: V, update: V | number, index: V | number, axis: number) => V;
+  /** jax.lax.reshape: the elements in `newSizes`, read in the order `dimensions` when given. */
+  reshape: (x: V, newSizes: number[], dimensions?: number[] | null) => V;
+  /** jax.lax.broadcast: x repeated along new leading dimensions of `sizes`. */
+  broadcast: (x: V, sizes: number[]) => V;
+  /** jax.lax.stack: the arrays joined along a new `axis` (0). */
+  stack: (arrays: V[], axis?: number) => V;
+  /** jax.lax.tile: x repeated reps[i] times along axis i. */
+  tile: (x: V, reps: number[]) => V;
   dynamicUpdateSlice: (x: V, update: V, starts: V[]) => V;
   pad: (x: V, value: number, config: [number, number, number][]) => V;
   selectN: (which: V, ...cases: V[]) => V;

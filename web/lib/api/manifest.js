@@ -255,6 +255,16 @@ lax    slice            lax.slice            operand, start_indices, limit_indic
 lax    dynamic_slice    lax.dynamicSlice     operand, start_indices, slice_sizes
 lax    dynamic_update_slice lax.dynamicUpdateSlice operand, update, start_indices
 lax    pad              lax.pad              operand, padding_value, padding_config
+lax    slice_in_dim     lax.sliceInDim       operand, start_index, limit_index, stride=1, axis=0
+lax    index_in_dim     lax.indexInDim       operand, index, axis=0, keepdims=True
+lax    dynamic_slice_in_dim lax.dynamicSliceInDim operand, start_index, slice_size, axis=0
+lax    dynamic_index_in_dim lax.dynamicIndexInDim operand, index, axis=0, keepdims=True
+lax    dynamic_update_slice_in_dim lax.dynamicUpdateSliceInDim operand, update, start_index, axis
+lax    dynamic_update_index_in_dim lax.dynamicUpdateIndexInDim operand, update, index, axis
+lax    reshape          lax.reshape          operand, new_sizes, dimensions=None
+lax    broadcast        lax.broadcast        operand, sizes
+lax    stack            lax.stack            arrays, axis=0
+lax    tile             lax.tile             operand, multiples
 lax    select_n         lax.selectN          which, *cases
 lax    select           lax.select           pred, on_true, on_false
 lax    broadcast_in_dim lax.broadcastInDim   operand, shape, broadcast_dimensions

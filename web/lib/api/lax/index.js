@@ -158,3 +158,5 @@ export const pad = defop('lax.pad', 1, (x, value, config) => {
   const v = traced(t, x, 'lax.pad');
   return t.emit('pad', { padding_config: config }, [v.atomIn(t), literalTracer(t, value, v.dtype).atomIn(t)])[0];
 });
+
+export * from './slicing.js';
