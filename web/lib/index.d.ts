@@ -509,6 +509,32 @@ export const np: NpFunctions & {
   arrayEqual: (a1: V, a2: V, options?: { equalNan?: boolean }) => V;
   /** jnp.result_type: the dtype JAX's promotion gives dtype names, numbers (weak) and arrays. */
   resultType: (...args: (V | DType | number | boolean)[]) => DType;
+  /** jnp.nansum: the sum of the elements that are not NaN. */
+  nansum: (a: V, options?: ReduceOptions) => V;
+  /** jnp.nanprod: the product of the elements that are not NaN. */
+  nanprod: (a: V, options?: ReduceOptions) => V;
+  /** jnp.nanmax: the largest element that is not NaN (NaN when all are). */
+  nanmax: (a: V, options?: ReduceOptions) => V;
+  /** jnp.nanmin: the smallest element that is not NaN (NaN when all are). */
+  nanmin: (a: V, options?: ReduceOptions) => V;
+  /** jnp.nanmean: the mean of the elements that are not NaN. */
+  nanmean: (a: V, options?: ReduceOptions) => V;
+  /** jnp.nanvar: the variance of the elements that are not NaN (over their count - ddof). */
+  nanvar: (a: V, options?: ReduceOptions & { ddof?: number }) => V;
+  /** jnp.nanstd: the square root of nanvar. */
+  nanstd: (a: V, options?: ReduceOptions & { ddof?: number }) => V;
+  /** jnp.nanargmax: the index of the largest element that is not NaN (-1 when all are). */
+  nanargmax: (a: V, options?: { axis?: number | null; keepdims?: boolean }) => V;
+  /** jnp.nanargmin: the index of the smallest element that is not NaN (-1 when all are). */
+  nanargmin: (a: V, options?: { axis?: number | null; keepdims?: boolean }) => V;
+  /** jnp.nancumsum: the running sum, NaN counted as 0. */
+  nancumsum: (a: V, options?: { axis?: number | null }) => V;
+  /** jnp.nancumprod: the running product, NaN counted as 1. */
+  nancumprod: (a: V, options?: { axis?: number | null }) => V;
+  /** jnp.ptp: max - min over `axis`. */
+  ptp: (a: V, options?: { axis?: number | number[] | null; keepdims?: boolean }) => V;
+  /** jnp.average: the (weighted) mean over `axis`; with returned, [average, sum of the weights]. */
+  average: (a: V, options?: { axis?: number | number[] | null; weights?: V | null; returned?: boolean; keepdims?: boolean }) => V | [V, V];
   /** jnp.array_equiv: whether the arrays broadcast together and agree everywhere. */
   arrayEquiv: (a1: V, a2: V) => V;
   diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;

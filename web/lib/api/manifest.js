@@ -183,6 +183,19 @@ numpy  cumulative_prod  np.cumulativeProd    x, *, {axis=None, dtype=None, inclu
 numpy  array_equal      np.arrayEqual        a1, a2, {equal_nan=False}
 numpy  array_equiv      np.arrayEquiv        a1, a2
 numpy  result_type      np.resultType        hand: jax/_src/numpy.py
+numpy  nansum           np.nansum            a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None, where=None}
+numpy  nanprod          np.nanprod           a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None, where=None}
+numpy  nanmax           np.nanmax            a, {axis=None, keepdims=False}, *, {initial=None, where=None}
+numpy  nanmin           np.nanmin            a, {axis=None, keepdims=False}, *, {initial=None, where=None}
+numpy  nanmean          np.nanmean           a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {where=None}
+numpy  nanvar           np.nanvar            a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False, where=None}
+numpy  nanstd           np.nanstd            a, {axis=None}, dtype:cast=None, *, {ddof=0, keepdims=False, where=None}
+numpy  nanargmax        np.nanargmax         a, {axis=None}, *, {keepdims=False}
+numpy  nanargmin        np.nanargmin         a, {axis=None}, *, {keepdims=False}
+numpy  nancumsum        np.nancumsum         a, {axis=None}, dtype:cast=None
+numpy  nancumprod       np.nancumprod        a, {axis=None}, dtype:cast=None
+numpy  ptp              np.ptp               a, {axis=None, keepdims=False}
+numpy  average          np.average           a, {axis=None, weights=None, returned=False, keepdims=False}
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0

@@ -92,3 +92,16 @@ export const selectWhere = defop('where', 3, (c, x, y) => {
   const b = (v) => (same(v.shape, shape) ? v : broadcastValue(v, shape));
   return emitHere('where', 'select_n', {}, [b(cond), b(yv), b(xv)]);
 });
+
+/** The operation `name` of impl(x, where, opts): the where mask, when opts holds one, an operand beside x (not a static). */
+export function withWhere(name, impl) {
+  const plain = defop(name, 1, (x, opts) => impl(x, undefined, opts));
+  const masked = defop(name, 2, impl);
+  const f = (x, opts) => {
+    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || opts.where === undefined || opts.where === null) return plain(x, opts);
+    const { where, ...rest } = opts;
+    return masked(x, where, rest);
+  };
+  Object.defineProperty(f, 'name', { value: name });
+  return f;
+}

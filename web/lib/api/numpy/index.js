@@ -1,7 +1,7 @@
 // sl.np: numpy's functions over traced values and arrays, the face only:
 // each part (math, matrices, indexing, bitwise, nonzero, sorting, einsum,
 // logaddexp, closeness, pad, products, float functions, arrangements,
-// types, linalg) holds its functions, helpers.js what they share, which
+// types, nan reductions, linalg) holds its functions, helpers.js what they share, which
 // no public namespace exports.
 
 export * from './math.js';
@@ -17,5 +17,6 @@ export * from './products.js';
 export * from './float_functions.js';
 export * from './arrangements.js';
 export { resultType } from './types.js';
+export * from './nan_reductions.js';
 export { logaddexp } from './logaddexp.js';
 export * as linalg from './linalg.js';

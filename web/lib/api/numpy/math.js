@@ -8,7 +8,7 @@ import { defop } from '../core/op.js';
 import { isScalar, WeakFloat } from '../core/weak_float.js';
 import { avalOf, broadcastShapes, literalTracer, resultType, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
-import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth } from './helpers.js';
+import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth, withWhere } from './helpers.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
 
@@ -331,18 +331,6 @@ function reduction(name, prim, { finish, prepare = (v) => v, join, identity } = 
 // mask becomes an array argument of its own (traced or captured as arrays
 // are, and never part of an eager program's cache key); without it, where is
 // undefined.
-function withWhere(name, impl) {
-  const plain = defop(name, 1, (x, opts) => impl(x, undefined, opts));
-  const masked = defop(name, 2, impl);
-  const f = (x, opts) => {
-    if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || opts.where === undefined || opts.where === null) return plain(x, opts);
-    const { where, ...rest } = opts;
-    return masked(x, where, rest);
-  };
-  Object.defineProperty(f, 'name', { value: name });
-  return f;
-}
-
 const countable = (v) => (v.dtype === 'bool' ? asDtype(v, 'int32') : v);
 
 /** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial, where}). */
