@@ -154,6 +154,9 @@ test("the collectives' parameters come from the core's registry: the manifest's 
   expect(params('all_to_all')).toBe('x:tree, axis_name, split_axis, concat_axis, *, {tiled=False}');
   expect(params('pcast')).toBe('x:tree, axis_name, *, {to}');
   expect(params('axis_index')).toBe('axis_name');
+  // `-> tuple` marks a function whose results Python returns as a tuple; it is no parameter
+  const average = MANIFEST.find((m) => m.name === 'average');
+  expect([average.tuple, average.params.includes('->'), MANIFEST.find((m) => m.name === 'mean').tuple]).toEqual([true, false, false]);
   expect(MANIFEST.filter((m) => m.binding === 'core').map((m) => m.name).sort()).toEqual(
     ['all_gather', 'all_to_all', 'axis_index', 'pcast', 'pmax', 'pmean', 'pmin', 'ppermute', 'psum', 'psum_scatter'],
   );

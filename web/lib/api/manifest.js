@@ -25,7 +25,9 @@
 // that dtype before the call (a reduction's dtype=); `*cases` takes the rest
 // of the positional arguments; those after `*` are keyword-only; `=...`
 // marks a parameter the caller may leave out (the JS function has JAX's
-// default). A line may end with `# ` and a sentence: the doc comment of the
+// default). Parameters may end with `-> tuple`: the function returns several
+// arrays (a JS list), which Python gives as JAX does, a tuple. A line may end
+// with `# ` and a sentence: the doc comment of the
 // function's declaration where scripts/gen_types.mjs generates it (a line
 // whose parameters are all arrays; index.d.ts declares the others).
 
@@ -133,7 +135,7 @@ numpy  identity         np.identity          n, dtype=None
 numpy  tri              np.tri               N, M=None, k=0, dtype=None
 numpy  tril             np.tril              m, k=0
 numpy  triu             np.triu              m, k=0
-numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True, retstep=False, dtype=None, axis=0}
+numpy  linspace         np.linspace          start, stop, num=50, {endpoint=True, retstep=False, dtype=None, axis=0} -> tuple
 numpy  diagonal         np.diagonal          a, offset=0, axis1=0, axis2=1
 numpy  trace            np.trace             a, offset=0, axis1=0, axis2=1
 numpy  swapaxes         np.swapaxes          a, axis1, axis2
@@ -172,7 +174,7 @@ numpy  fliplr           np.fliplr            m
 numpy  flipud           np.flipud            m
 numpy  rot90            np.rot90             m, k=1, axes=...
 numpy  permute_dims     np.permuteDims       a, axes
-numpy  unstack          np.unstack           x, *, axis=0
+numpy  unstack          np.unstack           x, *, axis=0 -> tuple
 numpy  concat           np.concat            arrays:seq, *, {axis=0}
 numpy  append           np.append            arr, values, axis=None
 numpy  diff             np.diff              a, n=1, axis=-1, {prepend=None, append=None}
@@ -195,7 +197,7 @@ numpy  nanargmin        np.nanargmin         a, {axis=None}, *, {keepdims=False}
 numpy  nancumsum        np.nancumsum         a, {axis=None}, dtype:cast=None
 numpy  nancumprod       np.nancumprod        a, {axis=None}, dtype:cast=None
 numpy  ptp              np.ptp               a, {axis=None, keepdims=False}
-numpy  average          np.average           a, {axis=None, weights=None, returned=False, keepdims=False}
+numpy  average          np.average           a, {axis=None, weights=None, returned=False, keepdims=False} -> tuple
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
 numpy  array_split      np.arraySplit        ary, indices_or_sections, axis=0
@@ -377,15 +379,18 @@ export deserialize      export.deserialize   js only: the judge rebuilds program
  * The manifest's lines: [{module (null when JAX has none), name, js (the
  * path under `shardlab`), binding: 'table' | 'core' | 'hand' | 'js', params
  * (the notation's text; for a 'core' line read from the registry when asked,
- * once the runtime is up; null for 'hand' and 'js')}].
+ * once the runtime is up; null for 'hand' and 'js'), tuple (whether Python
+ * returns the JS list of results as a tuple)}].
  */
 export const MANIFEST = API_TABLE.trim()
   .split('\n')
   .map((line) => {
     const [, module, name, js, text] = /^(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
-    const [rest, doc = null] = text.split(/\s+#\s+/);
+    const [full, doc = null] = text.split(/\s+#\s+/);
+    const tuple = /\s*->\s*tuple$/.test(full);
+    const rest = full.replace(/\s*->\s*tuple$/, '');
     const binding = rest.startsWith('hand:') ? 'hand' : rest.startsWith('js only:') ? 'js' : rest.startsWith('core:') ? 'core' : 'table';
-    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null, doc };
+    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null, doc, tuple };
     if (binding === 'core') {
       const lax = rest.slice('core:'.length).trim();
       Object.defineProperty(entry, 'params', { get: () => laxParams(lax), enumerable: true });

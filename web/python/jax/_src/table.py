@@ -48,10 +48,11 @@ def _js_function(path):
     return obj
 
 
-def _make(module, name, path, params_text):
+def _make(module, name, path, params_text, tuple_out=False):
     """The function jax.`module`.`name`, calling ShardLab's `path` with the
     parameters `params_text()` gives (read on the first call: a line the
-    core's registry states is read from it once the runtime is up)."""
+    core's registry states is read from it once the runtime is up); with
+    `tuple_out`, a list of results comes back as a tuple, as JAX returns it."""
     qualname = f"jax.{module}.{name}"
     target = []  # the JS function and its parameters, resolved on first call
 
@@ -114,6 +115,8 @@ def _make(module, name, path, params_text):
         if options:
             positional.append(options)
         out = from_js(call(target[0], *positional))
+        if tuple_out and isinstance(out, list):
+            out = tuple(out)
         return pytree.tree_unflatten(tree, out) if tree is not None else out
 
     fn.__name__ = name
@@ -129,5 +132,5 @@ def functions(module):
     for entry in sl.manifest.MANIFEST:
         if entry.module == module and entry.binding in ("table", "core"):
             # Read when first called: a core line's parameters come from the running engine's registry.
-            out[str(entry.name)] = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params))
+            out[str(entry.name)] = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params), bool(entry.tuple))
     return out
