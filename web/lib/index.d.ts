@@ -420,6 +420,16 @@ export const np: NpFunctions & {
   linalg: {
     /** Vector norms (ord null/2, 1, Infinity, -Infinity, 0, p) and matrix norms (null/'fro', 1, -1, Infinity, -Infinity). */
     norm: (x: V, options?: { ord?: number | 'fro' | null; axis?: number | number[] | null; keepdims?: boolean }) => V;
+    /** The vector norm over `axis` (all elements when null). */
+    vectorNorm: (x: V, options?: { axis?: number | number[] | null; keepdims?: boolean; ord?: number }) => V;
+    /** The matrix norm over the last two axes ('fro' by default). */
+    matrixNorm: (x: V, options?: { keepdims?: boolean; ord?: number | 'fro' }) => V;
+    /** The diagonals of the matrices over the last two axes. */
+    diagonal: (x: V, options?: { offset?: number }) => V;
+    /** The sums of those diagonals. */
+    trace: (x: V, options?: { offset?: number; dtype?: DType | null }) => V;
+    /** The outer product of two vectors (1-d only). */
+    outer: (x1: V, x2: V) => V;
   };
   /** jnp.take: out-of-bounds indices give fillValue (NaN for floats) by default. */
   take: (a: V, indices: V, options?: { axis?: number | null; mode?: IndexMode; fillValue?: number }) => V;
@@ -535,6 +545,61 @@ export const np: NpFunctions & {
   ptp: (a: V, options?: { axis?: number | number[] | null; keepdims?: boolean }) => V;
   /** jnp.average: the (weighted) mean over `axis`; with returned, [average, sum of the weights]. */
   average: (a: V, options?: { axis?: number | number[] | null; weights?: V | null; returned?: boolean; keepdims?: boolean }) => V | [V, V];
+  /** jnp.polyval: the polynomial p (highest power first) at x, by Horner's rule. */
+  polyval: (p: V, x: V | number) => V;
+  /** jnp.polyadd: the sum of two polynomials. */
+  polyadd: (a1: V, a2: V) => V;
+  /** jnp.polysub: the difference of two polynomials. */
+  polysub: (a1: V, a2: V) => V;
+  /** jnp.polyder: the m-th derivative's coefficients. */
+  polyder: (p: V, m?: number) => V;
+  /** jnp.polyint: the m-th antiderivative's coefficients, integration constants k. */
+  polyint: (p: V, m?: number, k?: V | number | null) => V;
+  /** jnp.logspace: base ** linspace(start, stop, num). */
+  logspace: (start: V | number, stop: V | number, num?: number, options?: { endpoint?: boolean; base?: V | number; dtype?: DType | null; axis?: number }) => V;
+  /** jnp.geomspace: numbers evenly spaced on a log scale from start to stop. */
+  geomspace: (start: V | number, stop: V | number, num?: number, options?: { endpoint?: boolean; dtype?: DType | null; axis?: number }) => V;
+  /** jnp.rollaxis: `axis` moved to sit before `start`. */
+  rollaxis: (a: V, axis: number, start?: number) => V;
+  /** jnp.trapezoid: the integral of y by the trapezoidal rule, over x or spacing dx. */
+  trapezoid: (y: V, x?: V | null, options?: { dx?: number; axis?: number }) => V;
+  /** jnp.vander: the Vandermonde matrix of a vector. */
+  vander: (x: V, N?: number | null, increasing?: boolean) => V;
+  /** jnp.tril_indices: [rows, columns] of the lower triangle of an n x m matrix. */
+  trilIndices: (n: number, k?: number, m?: number | null) => [ShardArray, ShardArray];
+  /** jnp.triu_indices: [rows, columns] of the upper triangle. */
+  triuIndices: (n: number, k?: number, m?: number | null) => [ShardArray, ShardArray];
+  /** jnp.tril_indices_from: tril_indices of a 2-d array's shape. */
+  trilIndicesFrom: (arr: V, k?: number) => [ShardArray, ShardArray];
+  /** jnp.triu_indices_from: triu_indices of a 2-d array's shape. */
+  triuIndicesFrom: (arr: V, k?: number) => [ShardArray, ShardArray];
+  /** jnp.diag_indices: ndim copies of [0, ..., n - 1]. */
+  diagIndices: (n: number, ndim?: number) => ShardArray[];
+  /** jnp.indices: each axis's index at every position of a grid (stacked), or broadcastable arrays when sparse. */
+  indices: (dimensions: number | number[], dtype?: DType | null, sparse?: boolean) => ShardArray | ShardArray[];
+  /** jnp.fill_diagonal: a copy with the main diagonal set (inplace must be false). */
+  fillDiagonal: (a: V, val: V | number, options?: { wrap?: boolean; inplace?: boolean }) => V;
+  /** jnp.argwhere: one row of indices per nonzero element. */
+  argwhere: (a: V, options?: { size?: number | null; fillValue?: number | null }) => V;
+  /** jnp.flatnonzero: the positions of the nonzero elements in the flattened array. */
+  flatnonzero: (a: V, options?: { size?: number | null; fillValue?: number | null }) => V;
+  /** jnp.searchsorted: where each value would go in the sorted a. */
+  searchsorted: (a: V, v: V | number, options?: { side?: 'left' | 'right'; sorter?: V | null; method?: string }) => V;
+  /** jnp.digitize: the bin each value falls in. */
+  digitize: (x: V, bins: V, right?: boolean) => V;
+  /** jnp.select: per element, the choice of the first condition that holds, else default. */
+  select: (condlist: V[], choicelist: V[], fallback?: V | number) => V;
+  /** jnp.unique: the sorted distinct elements (or rows along axis), with the returns asked for. */
+  unique: (
+    ar: V,
+    options?: { returnIndex?: boolean; returnInverse?: boolean; returnCounts?: boolean; axis?: number | null; equalNan?: boolean; size?: number | null; fillValue?: V | number | null; sorted?: boolean },
+  ) => V | V[];
+  /** jnp.interp: the piecewise linear function through (xp, fp) at x. */
+  interp: (x: V | number, xp: V, fp: V, options?: { left?: V | number | 'extrapolate' | null; right?: V | number | 'extrapolate' | null; period?: V | number | null }) => V;
+  /** jnp.isin: whether each element occurs among testElements. */
+  isin: (element: V, testElements: V, options?: { assumeUnique?: boolean; invert?: boolean }) => V;
+  /** jnp.bincount: how often each value 0..length-1 occurs (or the sum of its weights). */
+  bincount: (x: V, weights?: V | null, minlength?: number, options?: { length?: number | null }) => V;
   /** jnp.array_equiv: whether the arrays broadcast together and agree everywhere. */
   arrayEquiv: (a1: V, a2: V) => V;
   diagonal: (a: V, offset?: number, axis1?: number, axis2?: number) => V;
@@ -600,6 +665,8 @@ export const lax: LaxFunctions & {
   stack: (arrays: V[], axis?: number) => V;
   /** jax.lax.tile: x repeated reps[i] times along axis i. */
   tile: (x: V, reps: number[]) => V;
+  /** jax.lax.top_k: the k largest elements along the last axis and their positions. */
+  topK: (operand: V, k: number) => [V, V];
   dynamicUpdateSlice: (x: V, update: V, starts: V[]) => V;
   pad: (x: V, value: number, config: [number, number, number][]) => V;
   selectN: (which: V, ...cases: V[]) => V;

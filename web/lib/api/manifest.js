@@ -197,6 +197,33 @@ numpy  nanargmin        np.nanargmin         a, {axis=None}, *, {keepdims=False}
 numpy  nancumsum        np.nancumsum         a, {axis=None}, dtype:cast=None
 numpy  nancumprod       np.nancumprod        a, {axis=None}, dtype:cast=None
 numpy  ptp              np.ptp               a, {axis=None, keepdims=False}
+numpy  polyval          np.polyval           p, x
+numpy  logspace         np.logspace          start, stop, num=50, {endpoint=True, base=10.0, dtype=None, axis=0}
+numpy  geomspace        np.geomspace         start, stop, num=50, {endpoint=True, dtype=None, axis=0}
+numpy  rollaxis         np.rollaxis          a, axis, start=0
+numpy  trapezoid        np.trapezoid         y, x=None, {dx=1.0, axis=-1}
+numpy  vander           np.vander            x, N=None, increasing=False
+numpy  polyadd          np.polyadd           a1, a2
+numpy  polysub          np.polysub           a1, a2
+numpy  polyder          np.polyder           p, m=1
+numpy  polyint          np.polyint           p, m=1, k=None
+numpy  tril_indices     np.trilIndices       n, k=0, m=None -> tuple
+numpy  triu_indices     np.triuIndices       n, k=0, m=None -> tuple
+numpy  tril_indices_from np.trilIndicesFrom  arr, k=0 -> tuple
+numpy  triu_indices_from np.triuIndicesFrom  arr, k=0 -> tuple
+numpy  diag_indices     np.diagIndices       n, ndim=2 -> tuple
+numpy  diag_indices_from np.diagIndicesFrom  arr -> tuple
+numpy  indices          np.indices           dimensions, dtype=None, sparse=False -> tuple
+numpy  flatnonzero      np.flatnonzero       a, *, {size=None, fill_value=None}
+numpy  argwhere         np.argwhere          a, *, {size=None, fill_value=None}
+numpy  searchsorted     np.searchsorted      a, v, {side='left', sorter=None, method='scan'}
+numpy  digitize         np.digitize          x, bins, right=False
+numpy  unique           np.unique            ar, {return_index=False, return_inverse=False, return_counts=False, axis=None}, *, {equal_nan=True, size=None, fill_value=None, sorted=True} -> tuple
+numpy  interp           np.interp            x, xp, fp, {left=None, right=None, period=None}
+numpy  isin             np.isin              element, test_elements, {assume_unique=False, invert=False}
+numpy  bincount         np.bincount          x, weights=None, minlength=0, *, {length=None}
+numpy  fill_diagonal    np.fillDiagonal      a, val, {wrap=False}, *, {inplace=True}
+numpy  select           np.select            condlist, choicelist, default=0
 numpy  average          np.average           a, {axis=None, weights=None, returned=False, keepdims=False} -> tuple
 numpy  roll             np.roll              a, shift, axis=None
 numpy  split            np.split             ary, indices_or_sections, axis=0
@@ -238,6 +265,13 @@ nn     standardize      nn.standardize       x, {axis=-1, mean=None, variance=No
 numpy.linalg norm     np.linalg.norm       x, {ord=None, axis=None, keepdims=False}
 numpy.linalg tensordot np.tensordot       x1, x2, *, axes=2
 numpy.linalg vecdot   np.vecdot            x1, x2, *, {axis=-1}
+numpy.linalg vector_norm np.linalg.vectorNorm x, *, {axis=None, keepdims=False, ord=2}
+numpy.linalg matrix_norm np.linalg.matrixNorm x, *, {keepdims=False, ord='fro'}
+numpy.linalg diagonal np.linalg.diagonal   x, *, {offset=0}
+numpy.linalg trace    np.linalg.trace      x, *, {offset=0, dtype=None}
+numpy.linalg outer    np.linalg.outer      x1, x2
+numpy.linalg matmul   np.matmul            x1, x2
+numpy.linalg matrix_transpose np.matrixTranspose x
 random PRNGKey           random.PRNGKey       seed
 random key              random.key           seed
 random key_data         random.keyData       keys
@@ -280,6 +314,8 @@ lax    reshape          lax.reshape          operand, new_sizes, dimensions=None
 lax    broadcast        lax.broadcast        operand, sizes
 lax    stack            lax.stack            arrays, axis=0
 lax    tile             lax.tile             operand, multiples
+lax    unstack          np.unstack           operand, axis=0 -> tuple
+lax    top_k            lax.topK             operand, k -> tuple
 lax    select_n         lax.selectN          which, *cases
 lax    select           lax.select           pred, on_true, on_false
 lax    broadcast_in_dim lax.broadcastInDim   operand, shape, broadcast_dimensions

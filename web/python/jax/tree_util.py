@@ -3,10 +3,16 @@
 from ._src.pytree import (  # noqa: F401
     PyTreeDef,
     register_pytree_node,
+    tree_all,
+    tree_broadcast,
     tree_flatten,
     tree_leaves,
     tree_map,
     tree_reduce,
     tree_structure,
+    tree_transpose,
     tree_unflatten,
+    treedef_children,
+    treedef_is_leaf,
+    treedef_tuple,
 )

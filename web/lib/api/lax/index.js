@@ -160,3 +160,4 @@ export const pad = defop('lax.pad', 1, (x, value, config) => {
 });
 
 export * from './slicing.js';
+export { topK } from './sorting.js';

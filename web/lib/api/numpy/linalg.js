@@ -1,13 +1,15 @@
-// np.linalg: vector and matrix norms (as np.linalg).
+// np.linalg: vector and matrix norms (as np.linalg), and the array API's
+// forms over the last two axes of diagonal, trace, and of outer.
 
 import { ValueError } from '../../errors.js';
 import { asDtype, normAxis } from './helpers.js';
 import { abs, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
 import { defop } from '../core/op.js';
+import { diagonal as npDiagonal, outer as npOuter, trace as npTrace } from './matrices.js';
 import { traced, traceFor } from '../core/operands.js';
 
 // A vector norm of v over `axis` (a list of one).
-function vectorNorm(v, ord, axis, keepdims) {
+function vectorNormOver(v, ord, axis, keepdims) {
   const opts = { axis, keepdims };
   if (ord === null || ord === undefined || ord === 2) return sqrt(sum(square(v), opts));
   if (ord === Infinity) return max(abs(v), opts);
@@ -19,7 +21,7 @@ function vectorNorm(v, ord, axis, keepdims) {
 }
 
 // A matrix norm of v over the pair `axis` (rows, columns).
-function matrixNorm(v, ord, [r, c], keepdims) {
+function matrixNormOver(v, ord, [r, c], keepdims) {
   const opts = (axis) => ({ axis, keepdims });
   if (ord === null || ord === undefined || ord === 'fro') return sqrt(sum(square(v), opts([r, c])));
   const keep = (x, axis) => (keepdims ? x : reshape(x, x.shape.filter((_, d) => d !== axis)));
@@ -42,12 +44,38 @@ function matrixNorm(v, ord, [r, c], keepdims) {
 export const norm = defop('linalg.norm', 1, (x, { ord = null, axis = null, keepdims = false } = {}) => {
   const v = asDtype(traced(traceFor('linalg.norm'), x, 'np.linalg.norm'), 'float32');
   if (axis === null) {
-    if (v.ndim === 1 || (ord === null && v.ndim !== 2)) return vectorNorm(v, ord, v.shape.map((_, d) => d), keepdims);
-    if (v.ndim === 2) return matrixNorm(v, ord, [0, 1], keepdims);
+    if (v.ndim === 1 || (ord === null && v.ndim !== 2)) return vectorNormOver(v, ord, v.shape.map((_, d) => d), keepdims);
+    if (v.ndim === 2) return matrixNormOver(v, ord, [0, 1], keepdims);
     throw new ValueError(`np.linalg.norm: improper number of dimensions to norm: ord=${JSON.stringify(ord)} of an array of rank ${v.ndim} needs axis`);
   }
   const axes = (Array.isArray(axis) ? axis : [axis]).map((a) => normAxis(a, v.ndim, 'np.linalg.norm'));
-  if (axes.length === 1) return vectorNorm(v, ord, axes, keepdims);
-  if (axes.length === 2 && axes[0] !== axes[1]) return matrixNorm(v, ord, axes, keepdims);
+  if (axes.length === 1) return vectorNormOver(v, ord, axes, keepdims);
+  if (axes.length === 2 && axes[0] !== axes[1]) return matrixNormOver(v, ord, axes, keepdims);
   throw new ValueError(`np.linalg.norm: axis must be one axis or two distinct axes, got ${JSON.stringify(axis)}`);
+});
+
+/** np.linalg.vector_norm(x, {axis, keepdims, ord}): the vector norm over `axis` (of all elements when null). */
+export const vectorNorm = defop('linalg.vectorNorm', 1, (x, { axis = null, keepdims = false, ord = 2 } = {}) => {
+  const v = asDtype(traced(traceFor('linalg.vectorNorm'), x, 'np.linalg.vector_norm'), 'float32');
+  const axes = axis === null ? v.shape.map((_, d) => d) : (Array.isArray(axis) ? axis : [axis]).map((d) => normAxis(d, v.ndim, 'np.linalg.vector_norm'));
+  return vectorNormOver(v, ord, axes, keepdims);
+});
+
+/** np.linalg.matrix_norm(x, {keepdims, ord}): the matrix norm over the last two axes ('fro' by default). */
+export const matrixNorm = defop('linalg.matrixNorm', 1, (x, { keepdims = false, ord = 'fro' } = {}) => norm(x, { ord, axis: [-2, -1], keepdims }));
+
+/** np.linalg.diagonal(x, {offset}): the diagonals of the matrices over the last two axes. */
+export const diagonal = defop('linalg.diagonal', 1, (x, { offset = 0 } = {}) => npDiagonal(x, offset, -2, -1));
+
+/** np.linalg.trace(x, {offset, dtype}): the sums of the diagonals of the matrices over the last two axes. */
+export const trace = defop('linalg.trace', 1, (x, { offset = 0, dtype = null } = {}) => {
+  const t = npTrace(x, offset, -2, -1);
+  return dtype === null ? t : asDtype(t, dtype, false);
+});
+
+/** np.linalg.outer(x1, x2): the outer product of two vectors (1-d only, as the array API's). */
+export const outer = defop('linalg.outer', 2, (x1, x2) => {
+  const [a, b] = [traced(traceFor('linalg.outer'), x1, 'np.linalg.outer'), traced(traceFor('linalg.outer'), x2, 'np.linalg.outer')];
+  if (a.ndim !== 1 || b.ndim !== 1) throw new ValueError(`np.linalg.outer: input arrays must be one-dimensional, got ${a.aval} and ${b.aval}`);
+  return npOuter(a, b);
 });

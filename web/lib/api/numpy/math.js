@@ -405,6 +405,16 @@ function cumulativeOf(name, jaxName, scan, identity) {
 export const cumulativeSum = cumulativeOf('cumulativeSum', 'cumulative_sum', cumsum, 0);
 /** jnp.cumulative_prod(x, {axis, dtype, includeInitial}): the running products (a leading 1 with includeInitial). */
 export const cumulativeProd = cumulativeOf('cumulativeProd', 'cumulative_prod', cumprod, 1);
+/** jnp.nancumsum(a, {axis}): the running sum with NaNs counted as 0 (of the flattened array by default). */
+export const nancumsum = defop('nancumsum', 1, (x, opts) => {
+  const v = traced(traceFor('nancumsum'), x, 'np.nancumsum');
+  return cumsum(v.dtype === 'float32' ? selectWhere(isnan(v), 0, v) : v, opts);
+});
+/** jnp.nancumprod(a, {axis}): the running product with NaNs counted as 1. */
+export const nancumprod = defop('nancumprod', 1, (x, opts) => {
+  const v = traced(traceFor('nancumprod'), x, 'np.nancumprod');
+  return cumprod(v.dtype === 'float32' ? selectWhere(isnan(v), 1, v) : v, opts);
+});
 
 /**
  * x with the same elements in `shape` (one entry may be -1), read and written

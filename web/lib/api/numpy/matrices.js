@@ -8,7 +8,9 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { dotGeneral, slice } from '../lax/index.js';
 import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.js';
-import { add, broadcastTo, concatenate, cumsum, divide, equal, floor, greaterEqual, multiply, reshape, subtract, sum, transpose, zeros, zerosLike } from './math.js';
+import {
+  add, broadcastTo, concatenate, cumsum, divide, equal, expandDims, floor, floorDivide, greaterEqual, log10, multiply, power, reshape, sign, stack, subtract, sum, transpose, zeros, zerosLike,
+} from './math.js';
 import { updateItem } from '../indexing.js';
 import { take } from './indexing.js';
 import { concreteValues, DArray } from '../core/array.js';
@@ -332,4 +334,60 @@ export const diag = defop('diag', 1, (v, k = 0) => {
   const padded = k ? concatenate([x, zeros([Math.abs(k)], x.dtype)]) : x;
   const values = broadcastTo(reshape(padded, k >= 0 ? [n, 1] : [1, n]), [n, n]);
   return where(eye(n, n, k, 'bool'), values, zerosLike(values));
+});
+
+/** np.logspace(start, stop, num, {endpoint, base, dtype, axis}): base ** linspace(start, stop, num) (base 10). */
+export const logspace = (start, stop, num = 50, { endpoint = true, base = 10, dtype = null, axis = 0 } = {}) =>
+  logspaceOf(start, stop, base, num, endpoint, dtype, axis);
+const logspaceOf = defop('logspace', 3, (start, stop, base, num, endpoint, dtype, axis) => {
+  const lin = linspace(start, stop, num, { endpoint, axis });
+  const b = asDtype(valueOf(base, 'np.logspace'), 'float32');
+  const out = power(b.ndim ? expandDims(b, axis) : b, lin);
+  return dtype === null ? out : asDtype(out, dtype, false);
+});
+
+/** np.geomspace(start, stop, num, {endpoint, dtype, axis}): numbers evenly spaced on a log scale from start to stop (both of one sign). */
+export const geomspace = defop('geomspace', 2, (start, stop, num = 50, { endpoint = true, dtype = null, axis = 0 } = {}) => {
+  const [lo, hi] = [asDtype(valueOf(start, 'np.geomspace'), 'float32'), asDtype(valueOf(stop, 'np.geomspace'), 'float32')];
+  // As JAX: the sign of the bounds factored out (negative ranges run on their magnitudes), the magnitudes' logarithms spaced evenly.
+  const flip = subtract(1, floorDivide(multiply(subtract(1, sign(lo)), subtract(1, sign(hi))), 2));
+  let out = multiply(flip, logspace(log10(multiply(flip, lo)), log10(multiply(flip, hi)), num, { endpoint, base: 10, axis: 0 }));
+  if (axis !== 0) out = moveaxis(out, 0, axis);
+  return dtype === null ? out : asDtype(out, dtype, false);
+});
+
+/** np.rollaxis(a, axis, start): `axis` moved to sit before `start` (0), as numpy's. */
+export const rollaxis = defop('rollaxis', 1, (a, axis, start = 0) => {
+  const v = valueOf(a, 'np.rollaxis');
+  const d = normAxis(axis, v.ndim, 'np.rollaxis');
+  if (!Number.isInteger(start) || start < -v.ndim || start > v.ndim) throw new ValueError(`np.rollaxis: start=${quote(start)} must be between ${-v.ndim} and ${v.ndim}`);
+  let s = start < 0 ? start + v.ndim : start;
+  if (s > d) s -= 1;
+  return moveaxis(v, d, s);
+});
+
+/** np.trapezoid(y, x, {dx, axis}): the integral of y by the trapezoidal rule, over sample points x or spacing dx (1). */
+export const trapezoid = (y, x = null, { dx = 1, axis = -1 } = {}) => trapezoidOf(y, x ?? [], x !== null, dx, axis);
+const trapezoidOf = defop('trapezoid', 2, (y, x, hasX, dx, axis) => {
+  const v = moveaxis(asDtype(valueOf(y, 'np.trapezoid'), 'float32'), axis, -1);
+  const n = v.shape[v.ndim - 1];
+  let step = dx;
+  if (hasX) {
+    const xv = asDtype(valueOf(x, 'np.trapezoid'), 'float32');
+    const xs = xv.ndim === 1 ? xv : moveaxis(xv, axis, -1);
+    step = subtract(sliceAlong(xs, xs.ndim - 1, 1, n), sliceAlong(xs, xs.ndim - 1, 0, n - 1));
+  }
+  const pairs = add(sliceAlong(v, v.ndim - 1, 1, n), sliceAlong(v, v.ndim - 1, 0, n - 1));
+  return multiply(0.5, sum(multiply(step, pairs), -1));
+});
+
+/** np.vander(x, N, increasing): the Vandermonde matrix of the vector x, powers N - 1 down to 0 (or up with increasing). */
+export const vander = defop('vander', 1, (x, N = null, increasing = false) => {
+  const v = valueOf(x, 'np.vander');
+  if (v.ndim !== 1) throw new ValueError(`np.vander: x must be a one-dimensional array, got shape [${v.shape}]`);
+  const n = N ?? v.shape[0];
+  if (!Number.isInteger(n) || n < 0) throw new ValueError(`np.vander: N must be a non-negative integer, got ${quote(N)}`);
+  if (n === 0) return zeros([v.shape[0], 0], v.dtype);
+  // One column per power, each x ** p with p a static integer (integer_pow: exact for integers).
+  return stack(Array.from({ length: n }, (_, i) => power(v, increasing ? i : n - 1 - i)), 1);
 });

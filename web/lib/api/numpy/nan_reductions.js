@@ -2,8 +2,8 @@
 // replaced by the reduction's identity before the plain reduction
 // (nansum, nanprod, nanmax, nanmin: NaN where every element is NaN),
 // nanmean and nanvar over the count of the others, nanstd, nanargmax and
-// nanargmin (-1 where all are NaN), nancumsum and nancumprod; and ptp and
-// average beside them.
+// nanargmin (-1 where all are NaN); and ptp and average beside them
+// (nancumsum and nancumprod are math.js's, beside cumsum).
 
 import { ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
@@ -11,7 +11,7 @@ import { traced, traceFor } from '../core/operands.js';
 import { asDtype, selectWhere as where, withWhere } from './helpers.js';
 import { logicalNot } from './bitwise.js';
 import {
-  all, argmax, argmin, broadcastTo, cumprod, cumsum, divide, fullLike, isnan, lessEqual, max, mean, min, multiply, prod, reshape, sqrt, square, subtract, sum,
+  all, argmax, argmin, broadcastTo, divide, fullLike, isnan, lessEqual, max, mean, min, multiply, prod, reshape, sqrt, square, subtract, sum,
 } from './math.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
@@ -81,17 +81,6 @@ function nanArg(name, arg, fill) {
 export const nanargmax = nanArg('nanargmax', argmax, -Infinity);
 /** jnp.nanargmin(a, {axis, keepdims}): the index of the smallest element that is not NaN (-1 when all are). */
 export const nanargmin = nanArg('nanargmin', argmin, Infinity);
-
-/** jnp.nancumsum(a, {axis}): the running sum with NaNs counted as 0 (of the flattened array by default). */
-export const nancumsum = defop('nancumsum', 1, (x, opts) => {
-  const v = valueOf(x, 'np.nancumsum');
-  return cumsum(isFloat(v) ? where(isnan(v), 0, v) : v, opts);
-});
-/** jnp.nancumprod(a, {axis}): the running product with NaNs counted as 1. */
-export const nancumprod = defop('nancumprod', 1, (x, opts) => {
-  const v = valueOf(x, 'np.nancumprod');
-  return cumprod(isFloat(v) ? where(isnan(v), 1, v) : v, opts);
-});
 
 /** jnp.ptp(a, {axis, keepdims}): max - min ("peak to peak"). */
 export const ptp = defop('ptp', 1, (x, { axis = null, keepdims = false } = {}) => subtract(max(x, { axis, keepdims }), min(x, { axis, keepdims })));

@@ -7,7 +7,10 @@ import { ConcretizationError, ValueError } from '../../errors.js';
 import { updateItem } from '../indexing.js';
 import { concreteValues } from '../core/array.js';
 import { asDtype, selectWhere } from './helpers.js';
-import { cumsum, full, notEqual, reshape, subtract } from './math.js';
+import { add, cumsum, full, multiply, notEqual, reshape, stack, subtract, zeros } from './math.js';
+
+const multiplyBy = (c, k) => (k === 1 ? c : multiply(c, k));
+const addTo = (a, b) => add(a, b);
 import { avalOf, traced, traceFor } from '../core/operands.js';
 import { staticKey } from '../core/op.js';
 import { runEager } from '../core/run.js';
@@ -64,4 +67,21 @@ export function where(c, x, y, opts) {
     throw new ValueError('np.where: either both or neither of the x and y arguments should be provided');
   }
   return selectWhere(c, x, y);
+}
+
+/** np.argwhere(a, {size, fillValue}): the indices of a's nonzero elements, one row per element ([count, ndim]; a scalar's: [count, 0]). */
+export function argwhere(a, opts = {}) {
+  if (avalOf(a, 'np.argwhere').shape.length) return stack(nonzero(a, opts), 1);
+  // A scalar: one row per nonzero (0 or 1, or `size`), of no columns.
+  const rows = opts.size ?? (isTracer(a) ? nonzero(reshape(a, [1]))[0].shape[0] : concreteValues(a, 'np.argwhere')[0] !== 0 ? 1 : 0);
+  return zeros([rows, 0], 'int32');
+}
+
+/** np.flatnonzero(a, {size, fillValue}): the positions of a's nonzero elements in the flattened array. */
+export function flatnonzero(a, opts = {}) {
+  const { shape } = avalOf(a, 'np.flatnonzero');
+  if (!shape.length) return argwhere(a, opts).shape[0] ? full([1], 0, 'int32') : zeros([0], 'int32');
+  const cols = nonzero(a, opts);
+  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((x, y) => x * y, 1));
+  return cols.reduce((flat, c, d) => (flat === null ? multiplyBy(c, strides[d]) : addTo(flat, multiplyBy(c, strides[d]))), null);
 }

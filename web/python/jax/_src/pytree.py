@@ -204,3 +204,40 @@ def tree_reduce(function, tree, initializer=None, is_leaf=None):
 
     leaves = tree_leaves(tree, is_leaf)
     return functools.reduce(function, leaves) if initializer is None else functools.reduce(function, leaves, initializer)
+
+
+def tree_all(tree, *, is_leaf=None):
+    """jax.tree.all / tree_util.tree_all: whether every leaf is true."""
+    return all(tree_leaves(tree, is_leaf))
+
+
+def treedef_is_leaf(treedef):
+    """jax.tree_util.treedef_is_leaf: whether the structure is a single leaf."""
+    return treedef.children is None
+
+
+def treedef_children(treedef):
+    """jax.tree_util.treedef_children: the structures of the node's children."""
+    return [] if treedef.children is None else list(treedef.children)
+
+
+def treedef_tuple(treedefs):
+    """jax.tree_util.treedef_tuple: the structure of a tuple of trees of the given structures."""
+    return PyTreeDef(tuple, None, list(treedefs))
+
+
+def tree_broadcast(prefix_tree, full_tree, is_leaf=None):
+    """jax.tree.broadcast: prefix_tree with each leaf repeated over the subtree of full_tree it is a prefix of."""
+    leaves, treedef = tree_flatten(prefix_tree, is_leaf)
+    parts = flatten_up_to(treedef, full_tree)
+    return tree_unflatten(treedef, [tree_map(lambda _, v=leaf: v, part) for leaf, part in zip(leaves, parts)])
+
+
+def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
+    """jax.tree.transpose: a tree of outer structure of trees of inner structure, as an inner tree of outer trees
+    (inner_treedef None: read from the first outer child)."""
+    inners = flatten_up_to(outer_treedef, pytree_to_transpose)
+    if inner_treedef is None:
+        inner_treedef = tree_structure(inners[0])
+    columns = [flatten_up_to(inner_treedef, part) for part in inners]
+    return tree_unflatten(inner_treedef, [tree_unflatten(outer_treedef, list(col)) for col in zip(*columns)])
