@@ -8,21 +8,12 @@ import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { broadcastShapes, literalTracer, traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
-import { asDtype, emitHere, normAxis, sequenceOf } from './helpers.js';
+import { asDtype, emitHere, normAxis, sequenceOf, sliceAlong } from './helpers.js';
 import { flip } from './indexing.js';
 import { all, broadcastTo, concatenate, equal, isnan, notEqual, reshape, subtract, transpose } from './math.js';
 import { logicalAnd, logicalOr } from './bitwise.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
-
-// Elements [start, stop) of v along `axis` (a slice).
-function slab(v, axis, start, stop) {
-  return emitHere('slice', 'slice', {
-    start_indices: v.shape.map((_, d) => (d === axis ? start : 0)),
-    limit_indices: v.shape.map((n, d) => (d === axis ? stop : n)),
-    strides: [],
-  }, [v]);
-}
 
 // atleast_Nd: each array with at least `rank` dimensions (`grow` says how a smaller one is reshaped); one array alone, else a list.
 function atleast(name, rank, grow) {
@@ -97,7 +88,7 @@ export const unstack = defop('unstack', 1, (x, axis = 0) => {
   const v = valueOf(x, 'np.unstack');
   if (v.ndim === 0) throw new ValueError('np.unstack: requires an array of at least one dimension, got a scalar');
   const d = normAxis(axis, v.ndim, 'np.unstack');
-  return Array.from({ length: v.shape[d] }, (_, i) => emitHere('unstack', 'squeeze', { dimensions: [d] }, [slab(v, d, i, i + 1)]));
+  return Array.from({ length: v.shape[d] }, (_, i) => emitHere('unstack', 'squeeze', { dimensions: [d] }, [sliceAlong(v, d, i, i + 1)]));
 });
 
 /** jnp.concat(arrays, {axis}): the array API's concatenate. */
@@ -128,7 +119,7 @@ const diffOf = defop('diff', 3, (a, prepend, after, n, axis, hasPrepend, hasAppe
   const parts = [...(hasPrepend ? [edge(prepend)] : []), v, ...(hasAppend ? [edge(after)] : [])];
   if (parts.length > 1) v = concatenate(parts, d);
   for (let k = 0; k < n; k++) {
-    const [hi, lo] = [slab(v, d, 1, v.shape[d]), slab(v, d, 0, v.shape[d] - 1)];
+    const [hi, lo] = [sliceAlong(v, d, 1, v.shape[d]), sliceAlong(v, d, 0, v.shape[d] - 1)];
     v = v.dtype === 'bool' ? notEqual(hi, lo) : subtract(hi, lo);
   }
   return v;
@@ -138,7 +129,7 @@ const diffOf = defop('diff', 3, (a, prepend, after, n, axis, hasPrepend, hasAppe
 export const ediff1d = (ary, toEnd = null, toBegin = null) => ediff1dOf(ary, toEnd ?? [], toBegin ?? [], toEnd !== null, toBegin !== null);
 const ediff1dOf = defop('ediff1d', 3, (ary, toEnd, toBegin, hasEnd, hasBegin) => {
   const v = ravel(ary);
-  let out = subtract(slab(v, 0, 1, v.size), slab(v, 0, 0, Math.max(v.size - 1, 0)));
+  let out = subtract(sliceAlong(v, 0, 1, v.size), sliceAlong(v, 0, 0, Math.max(v.size - 1, 0)));
   const part = (x) => ravel(asDtype(valueOf(x, 'np.ediff1d'), v.dtype, false));
   if (hasBegin) out = concatenate([part(toBegin), out]);
   if (hasEnd) out = concatenate([out, part(toEnd)]);

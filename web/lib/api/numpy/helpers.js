@@ -105,3 +105,12 @@ export function withWhere(name, impl) {
   Object.defineProperty(f, 'name', { value: name });
   return f;
 }
+
+/** Elements [start, stop) of v along `axis` (a slice; the other axes whole). */
+export function sliceAlong(v, axis, start, stop) {
+  return emitHere('slice', 'slice', {
+    start_indices: v.shape.map((_, d) => (d === axis ? start : 0)),
+    limit_indices: v.shape.map((n, d) => (d === axis ? stop : n)),
+    strides: [],
+  }, [v]);
+}

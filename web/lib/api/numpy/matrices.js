@@ -7,7 +7,7 @@
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { dotGeneral, slice } from '../lax/index.js';
-import { asDtype, normAxis, selectWhere as where, sequenceOf } from './helpers.js';
+import { asDtype, normAxis, selectWhere as where, sequenceOf, sliceAlong } from './helpers.js';
 import {
   add, broadcastTo, concatenate, cumsum, divide, equal, expandDims, floor, floorDivide, greaterEqual, log10, multiply, power, reshape, sign, stack, subtract, sum, transpose, zeros, zerosLike,
 } from './math.js';
@@ -187,11 +187,6 @@ export const inner = defop('inner', 2, (a, b) => {
   if (x.ndim === 0 || y.ndim === 0) return multiply(x, y);
   return dotGeneral(x, y, [[[x.ndim - 1], [y.ndim - 1]], [[], []]]);
 });
-
-// Elements [start, stop) of v along `axis` (lax.slice).
-function sliceAlong(v, axis, start, stop) {
-  return slice(v, v.shape.map((_, d) => (d === axis ? start : 0)), v.shape.map((n, d) => (d === axis ? stop : n)));
-}
 
 /**
  * np.roll(a, shift, axis): the elements shifted by `shift` places along

@@ -6,7 +6,7 @@ import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { literalTracer, traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
-import { asDtype, emitHere } from './helpers.js';
+import { asDtype, emitHere, sliceAlong } from './helpers.js';
 import { flip } from './indexing.js';
 import { linspace, repeat } from './matrices.js';
 import { concatenate, max, mean, min, multiply, round, squeeze, subtract } from './math.js';
@@ -44,7 +44,7 @@ export const pad = defop('pad', 1, (x, padWidth, { mode = 'constant', constantVa
     if (n === 0 || mode === 'empty') {
       out = padConstant(out, widths.map((w, i) => (i === axis ? w : [0, 0])), 0);
     } else if (mode === 'edge') {
-      out = concatenate([repeat(slab(out, axis, 0, 1), before, axis), out, repeat(slab(out, axis, n - 1, n), after, axis)], axis);
+      out = concatenate([repeat(sliceAlong(out, axis, 0, 1), before, axis), out, repeat(sliceAlong(out, axis, n - 1, n), after, axis)], axis);
     } else if (mode === 'wrap') {
       out = wrapped(out, axis, before, after);
     } else if (mode === 'reflect' || mode === 'symmetric') {
@@ -90,22 +90,13 @@ function padConstant(v, widths, values) {
   return out;
 }
 
-// Elements [start, stop) of v along `axis`: a slice.
-function slab(v, axis, start, stop) {
-  return emitHere('pad', 'slice', {
-    start_indices: v.shape.map((_, i) => (i === axis ? start : 0)),
-    limit_indices: v.shape.map((s, i) => (i === axis ? stop : s)),
-    strides: [],
-  }, [v]);
-}
-
 // mode 'wrap': copies of v along `axis`, cut to the widths on each side.
 function wrapped(v, axis, before, after) {
   const n = v.shape[axis];
   const parts = [];
-  if (before % n) parts.push(slab(v, axis, n - (before % n), n));
+  if (before % n) parts.push(sliceAlong(v, axis, n - (before % n), n));
   for (let k = 0; k < Math.floor(before / n) + Math.floor(after / n) + 1; k++) parts.push(v);
-  if (after % n) parts.push(slab(v, axis, 0, after % n));
+  if (after % n) parts.push(sliceAlong(v, axis, 0, after % n));
   return concatenate(parts, axis);
 }
 
@@ -117,17 +108,17 @@ function reflected(v, axis, before, after, mode, reflectType) {
   const offset = mode === 'reflect' && n > 1 ? 1 : 0;
   const side = (arr, padding, first) => {
     const size = arr.shape[axis];
-    let edge = first ? slab(arr, axis, 0, 1) : slab(arr, axis, size - 1, size);
+    let edge = first ? sliceAlong(arr, axis, 0, 1) : sliceAlong(arr, axis, size - 1, size);
     let out = arr;
     while (padding > 0) {
       const cur = Math.min(padding, n - offset);
       padding -= cur;
       const len = out.shape[axis];
       const stop = mode === 'symmetric' || n === 1 ? len : len - 1;
-      let x = flip(first ? slab(out, axis, offset, offset + cur) : slab(out, axis, len - cur - offset, stop), axis);
+      let x = flip(first ? sliceAlong(out, axis, offset, offset + cur) : sliceAlong(out, axis, len - cur - offset, stop), axis);
       if (reflectType === 'odd') {
         x = subtract(multiply(edge, 2), x);
-        if (n > 1) edge = first ? slab(x, axis, 0, 1) : slab(x, axis, cur - 1, cur);
+        if (n > 1) edge = first ? sliceAlong(x, axis, 0, 1) : sliceAlong(x, axis, cur - 1, cur);
       }
       out = concatenate(first ? [x, out] : [out, x], axis);
     }
@@ -143,8 +134,8 @@ function ramped(v, axis, before, after, [startValue, endValue]) {
     const r = linspace(end, squeeze(edge, axis), num, { endpoint: false, dtype: v.dtype });
     return moveFirstTo(asDtype(r, v.dtype, v.weakType), axis);
   };
-  const lo = ramp(startValue, slab(v, axis, 0, 1), before);
-  const hi = flip(ramp(endValue, slab(v, axis, n - 1, n), after), axis);
+  const lo = ramp(startValue, sliceAlong(v, axis, 0, 1), before);
+  const hi = flip(ramp(endValue, sliceAlong(v, axis, n - 1, n), after), axis);
   return concatenate([lo, v, hi], axis);
 }
 
@@ -171,8 +162,8 @@ function padStat(v, axis, before, after, stat, lengths) {
     lo = hi = of(v);
   } else {
     if (lengths[0] === 0 || lengths[1] === 0) throw new ValueError('np.pad: stat_length of 0 yields no value for padding');
-    lo = of(slab(v, axis, 0, Math.min(lengths[0], n)));
-    hi = of(slab(v, axis, n - Math.min(lengths[1], n), n));
+    lo = of(sliceAlong(v, axis, 0, Math.min(lengths[0], n)));
+    hi = of(sliceAlong(v, axis, n - Math.min(lengths[1], n), n));
   }
   return concatenate([repeat(lo, before, axis), v, repeat(hi, after, axis)], axis);
 }

@@ -8,7 +8,7 @@ import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, resultType, traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
 import { updateItem, Slice } from '../indexing.js';
-import { asDtype, emitHere } from './helpers.js';
+import { asDtype, emitHere, sliceAlong } from './helpers.js';
 import { add, broadcastTo, concatenate, divide, multiply, negative, zerosLike } from './math.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
@@ -18,11 +18,7 @@ function promoted(x, y, fn) {
   return [asDtype(valueOf(x, fn), dtype, weak), asDtype(valueOf(y, fn), dtype, weak)];
 }
 // Row i of v (its first axis dropped).
-const row = (v, i) => emitHere('row', 'squeeze', { dimensions: [0] }, [emitHere('row', 'slice', {
-  start_indices: v.shape.map((_, d) => (d === 0 ? i : 0)),
-  limit_indices: v.shape.map((n, d) => (d === 0 ? i + 1 : n)),
-  strides: [],
-}, [v])]);
+const row = (v, i) => emitHere('row', 'squeeze', { dimensions: [0] }, [sliceAlong(v, 0, i, i + 1)]);
 
 /** jnp.polyval(p, x): p[0] x^(n-1) + ... + p[n-1], by Horner's rule (y = y * x + p[i]). */
 export const polyval = defop('polyval', 2, (p, x) => {
@@ -60,14 +56,14 @@ export const polyder = defop('polyder', 1, (p, m = 1) => {
   const c = asDtype(valueOf(p, 'np.polyder'), 'float32');
   if (m === 0) return c;
   const n = c.shape[0];
-  if (m >= n) return emitHere('polyder', 'slice', { start_indices: [0], limit_indices: [0], strides: [] }, [c]);
+  if (m >= n) return sliceAlong(c, 0, 0, 0);
   // coefficient of x^(n-1-i) gains (n-1-i)(n-2-i)...(n-m-i)
   const coeff = Array.from({ length: n - m }, (_, i) => {
     let prod = 1;
     for (let j = 0; j < m; j++) prod *= n - 1 - i - j;
     return prod;
   });
-  const kept = emitHere('polyder', 'slice', { start_indices: [0], limit_indices: [n - m], strides: [] }, [c]);
+  const kept = sliceAlong(c, 0, 0, n - m);
   return multiply(kept, constants(coeff));
 });
 
