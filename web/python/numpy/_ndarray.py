@@ -222,7 +222,7 @@ class ndarray:
         d = _dtypes.promote(x._dtype.name, y._dtype.name)
         if kind == "divide" and _dtypes._KINDS[d] in "biu":
             d = "float64"
-        out = "bool" if kind == "compare" else "int64" if kind == "int" and d == "bool" else d
+        out = "bool" if kind == "compare" else d
         shape = _broadcast(x._shape, y._shape)
         cast = _dtypes.CAST[d]
         vals = [op(cast(u), cast(v)) for u, v in zip(_expanded(x, shape), _expanded(y, shape))]

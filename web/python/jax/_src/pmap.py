@@ -46,23 +46,34 @@ def pmap(fun=None, axis_name=None, *, in_axes=0, out_axes=0, static_broadcasted_
             )
         # Each mapped leaf with its mapped axis first, split over the mesh's one axis.
         moved = [x if a is None else jnp.moveaxis(x, a, 0) for x, a in zip(leaves, axes)]
-        specs = tuple(PartitionSpec() if a is None else PartitionSpec(name) for a in axes)
-        box = {}
-
-        def body(*parts):
-            given = [p if a is None else p[0] for p, a in zip(parts, axes)]
-            out = fun(*pytree.tree_unflatten(treedef, given))
-            outs, box["tree"] = pytree.tree_flatten(out)
-            return tuple(jnp.expand_dims(jnp.asarray(o), 0) for o in outs)
-
-        # Every output stacked along the mesh's axis (one spec, a prefix of any outputs). As pmap, no VMA
-        # typing: a collective over an unmapped value sums its n copies.
-        mesh = Mesh(_devices()[:n], (name,))
-        stacked = jit(shard_map(body, mesh=mesh, in_specs=specs, out_specs=PartitionSpec(name), check_vma=False))(*moved)
+        key = (n, tuple(axes), treedef)
+        if key not in compiled:
+            compiled[key] = _compile(fun, name, n, axes, treedef)
+        run, box = compiled[key]
+        stacked = run(*moved)
         out_ax = pytree.broadcast_prefix(out_axes, pytree.tree_unflatten(box["tree"], [0] * len(stacked)), _is_axis, "pmap out_axes")
         outs = [s if a in (0, None) else jnp.moveaxis(s, 0, a) for s, a in zip(stacked, out_ax)]
         outs = [s[0] if a is None else s for s, a in zip(outs, out_ax)]
         return pytree.tree_unflatten(box["tree"], outs)
 
+    compiled = {}  # per device count, mapped axes and argument structure: the jitted program, as JAX caches it
     return mapped
 
+
+def _compile(fun, name, n, axes, treedef):
+    """The jitted shard_map running fun on n devices, and a box its trace fills with the output's structure."""
+    from . import numpy as jnp
+
+    box = {}
+
+    def body(*parts):
+        given = [p if a is None else p[0] for p, a in zip(parts, axes)]
+        out = fun(*pytree.tree_unflatten(treedef, given))
+        outs, box["tree"] = pytree.tree_flatten(out)
+        return tuple(jnp.expand_dims(jnp.asarray(o), 0) for o in outs)
+
+    # Every output stacked along the mesh's axis (one spec, a prefix of any outputs). As pmap, no VMA
+    # typing: a collective over an unmapped value sums its n copies.
+    specs = tuple(PartitionSpec() if a is None else PartitionSpec(name) for a in axes)
+    mesh = Mesh(_devices()[:n], (name,))
+    return jit(shard_map(body, mesh=mesh, in_specs=specs, out_specs=PartitionSpec(name), check_vma=False)), box
