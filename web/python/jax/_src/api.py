@@ -10,7 +10,7 @@ import weakref
 
 from . import dtypes, pytree
 from .array import Array
-from .js import UNDEFINED, bridge, call, callback, from_js, js_list, proxy, sl, to_js_value
+from .js import UNDEFINED, bridge, call, callback, from_js, is_buffer, js_list, proxy, sl, to_js_value
 
 
 def _as_leaf(x):
@@ -51,7 +51,7 @@ def asarray(a, dtype=None):
     if dtype is None and isinstance(a, (int, float)) and not isinstance(a, bool):
         # A Python scalar's array is weakly typed, as JAX's (dtypes.is_weakly_typed).
         return from_js(call(sl.array, a, {"dtype": dtypes.name(type(a)), "weakType": True}))
-    if dtype is None and (hasattr(a, "__buffer__") or isinstance(a, memoryview)):
+    if dtype is None and is_buffer(a):
         return from_js(call(sl.array, a))  # the buffer's format gives the dtype (js.to_js_value)
     if dtype is None:
         leaves = pytree.tree_leaves(a)

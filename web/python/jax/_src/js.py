@@ -25,6 +25,11 @@ _PLAIN = (bool, int, float, str)
 _BUFFER_ARRAYS = {**dict.fromkeys("bhilqn", "Int32Array"), **dict.fromkeys("BHILQN", "Uint32Array"), **dict.fromkeys("efd", "Float32Array")}
 
 
+def is_buffer(v):
+    """Whether v is a Python buffer (array.array, memoryview, bytearray): data typed by its format."""
+    return hasattr(v, "__buffer__") or isinstance(v, (memoryview, bytearray))
+
+
 def _buffer_data(v):
     """A Python buffer (array.array, memoryview) as the JS typed array of its dtype."""
     view = memoryview(v)
@@ -73,7 +78,7 @@ def to_js_value(v):
         return dtypes.name(v)
     if isinstance(v, dict):
         return js.Object.fromEntries(to_js([[str(k), to_js_value(x)] for k, x in v.items()]))
-    if hasattr(v, "__buffer__") or isinstance(v, (memoryview, bytearray)):
+    if is_buffer(v):
         return _buffer_data(v)
     raise TypeError(f"{type(v).__name__} values are not supported by ShardLab's jax (got {v!r})")
 
