@@ -1,6 +1,6 @@
 // The Cases tab and "Run with my input" in headless Chromium: each case's
 // input, expected and actual values side by side as tables (passed cases
-// folded, failed ones open), differing entries marked in both colour and
+// folded, the first failed one open), differing entries marked in both colour and
 // words, long axes folded with a way to see all; the learner's own input
 // validated against the constraints (the validator's reason, nothing run)
 // or run beside the reference's answer. Screenshots in light and dark.
@@ -55,9 +55,15 @@ for (const colorScheme of ['light', 'dark']) {
     await openWith(page, wrongB());
     await page.click('#run');
     await expect(page.locator('#verdict')).toContainText('failed', { timeout: 60000 });
+    // Every case fails; only the first opens (each open case builds its tables), the others say why when folded.
     const items = page.locator('#panel-cases details.case-item');
-    for (const item of await items.all()) await expect(item).toHaveAttribute('open', '');
+    await expect(items).toHaveCount(3);
+    await expect(items.nth(0)).toHaveAttribute('open', '');
+    for (const k of [1, 2]) await expect(items.nth(k)).not.toHaveAttribute('open');
+    await expect(page.locator('#panel-cases .case-values')).toHaveCount(1);
     const third = items.nth(2);
+    await expect(third.locator('summary .case.fail')).toContainText("output 'b' differs");
+    await third.locator('summary').first().click();
     await expect(third.locator('.case.fail')).toContainText("output 'b' differs");
     const actual = third.locator('.case-col').nth(2);
     const expected = third.locator('.case-col').nth(1);

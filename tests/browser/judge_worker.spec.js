@@ -1,22 +1,13 @@
 // The page's judge runs off its main thread (web/app/judge_worker.js), and the
-// report is drawn a panel per task (report.js): no task of the main thread
-// takes over 100 ms during a check (a long-task observer), for the references
-// in both languages and for a solution of 20,000 equations, whose programs
-// take the judge seconds to rebuild and read.
+// report is drawn a panel per task (report.js), one failed case open: no
+// task of the main thread uses over 50 ms of the processor during a check
+// (main_thread.js), for the references in both languages and for a wrong
+// solution of 20,000 equations, whose programs take the judge seconds to
+// rebuild and read and whose 23 failed cases hold thousands of table cells.
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures.js';
 import { appUrl, root, solution, typeCode } from './app_page.js';
-
-// The longest main-thread tasks while `run` goes on, in ms (the long-task API reports tasks over 50 ms).
-async function longTasksDuring(page, run) {
-  await page.evaluate(() => {
-    window.__long = [];
-    new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask' });
-  });
-  await run();
-  await page.waitForTimeout(200);
-  return page.evaluate(() => window.__long);
-}
+import { longestTasks, mainThreadTasksDuring } from './main_thread.js';
 
 const HUGE = `import * as sl from 'shardlab';
 export default function solve(x) {
@@ -25,7 +16,7 @@ export default function solve(x) {
 }
 `;
 
-test('no main-thread task over 100 ms during any check: JavaScript, Python, and a 20,000-equation program', { tag: '@alone' }, async ({ page }) => {
+test('no main-thread task over 50 ms of processor time during any check: JavaScript, Python, and a 20,000-equation program', { tag: '@alone' }, async ({ browser, page }) => {
   test.setTimeout(240000);
   for (const [id, lang, code, verdict] of [
     ['data-parallel-step', 'javascript', solution('data-parallel-step'), 'All passed'],
@@ -35,7 +26,7 @@ test('no main-thread task over 100 ms during any check: JavaScript, Python, and 
     await page.goto(appUrl(`#/problem/${id}?lang=${lang}`));
     if (lang === 'python') await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
     await typeCode(page, code);
-    const long = await longTasksDuring(page, async () => {
+    const tasks = await mainThreadTasksDuring(browser, page, async () => {
       // The page's count of reports drawn, awaited in the page (a polling assertion would add its own work to the main thread).
       const before = Number((await page.locator('#results').getAttribute('data-reports')) ?? 0);
       const drawn = page.evaluate((n) => {
@@ -50,6 +41,7 @@ test('no main-thread task over 100 ms during any check: JavaScript, Python, and 
       await drawn;
     });
     await expect(page.locator('#verdict')).toHaveText(verdict);
-    expect(Math.max(0, ...long), `${id} (${lang}): main-thread tasks of ${long.join(', ')} ms`).toBeLessThan(100);
+    expect(tasks.length, `${id} (${lang}): the trace holds the main thread's tasks`).toBeGreaterThan(0);
+    expect(tasks[0][0], `${id} (${lang}): the longest main-thread tasks take ${longestTasks(tasks)}`).toBeLessThan(50);
   }
 });

@@ -133,8 +133,12 @@ export function casesLegend(problem) {
   );
 }
 
-/** One case of a report: its verdict line (the .case element) and, folded unless it failed, its first differing entries and its values (`values`: its caseValues entry, if any). */
-export function caseView(problem, c, values) {
+/**
+ * One case of a report: its verdict line (the .case element) and, folded
+ * unless `open`, its first differing entries and its values (`values`: its
+ * caseValues entry, if any), built when first unfolded.
+ */
+export function caseView(problem, c, values, open) {
   const line = h(
     'span',
     { class: `case ${c.passed ? 'pass' : 'fail'}` },
@@ -143,5 +147,5 @@ export function caseView(problem, c, values) {
     c.passed ? '' : `: ${c.message}`,
   );
   const diffs = c.diffs.map((d) => h('div', { class: 'diff' }, `${d.output}[${d.index}] expected ${d.expected}, got `, h('span', { class: 'actual' }, d.actual)));
-  return lazyDetails({ class: 'case-item' }, line, () => h('div', { class: 'case-body' }, diffs, values && caseValuesView(problem, values)), !c.passed);
+  return lazyDetails({ class: 'case-item' }, line, () => h('div', { class: 'case-body' }, diffs, values && caseValuesView(problem, values)), open);
 }

@@ -17,7 +17,11 @@ export function renderReport(p, r, full) {
   const failedReqs = full ? r.requirements.filter((q) => !q.passed).length : 0;
   const ok = failedCases === 0 && failedReqs === 0;
   const verdict = ok ? (full ? 'All passed' : 'Examples passed') : `${failedCases} case(s) and ${failedReqs} requirement(s) failed`;
-  const cases = [casesLegend(p), r.cases.map((c, i) => caseView(p, c, r.caseValues?.[i]))];
+  // Only the first failed case opens: each open case builds its tables, and a
+  // wrong solution fails every case, so opening all would build thousands of
+  // cells (and lay them out) at once; the others say why they failed when folded.
+  const firstFailed = r.cases.findIndex((c) => !c.passed);
+  const cases = [casesLegend(p), r.cases.map((c, i) => caseView(p, c, r.caseValues?.[i], i === firstFailed))];
   const reqs = full ? r.requirements.map((q) => h('div', { class: `req ${q.passed ? 'pass' : 'fail'}` }, `${q.passed ? '✓' : '✗'} ${q.message}`)) : [];
   // Each panel is built by a function: the open one at once, the others each
   // in a task of its own after it (or when its tab is opened first), so no one
