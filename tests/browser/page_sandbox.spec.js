@@ -76,6 +76,8 @@ test('an endless loop is stopped by the time limit and the page stays usable', a
 });
 
 test("a program whose while_loop never ends is stopped on the page's devices by the time limit; the next check runs", async ({ page }) => {
+  // The time limit, then a whole Submit of 23 cases: about 40 s beside another spec file on 2 cores.
+  test.setTimeout(120000);
   const endless = [
     "import * as sl from 'shardlab';",
     'export default function solve(x) {',
