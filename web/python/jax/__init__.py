@@ -2,7 +2,7 @@
 a learner writes here runs unchanged on JAX. docs/python.md lists what it
 covers and every known difference."""
 
-from . import errors, lax, nn, numpy, random, scipy, sharding, tree, tree_util  # noqa: F401
+from . import dtypes, errors, lax, nn, numpy, random, scipy, sharding, tree, tree_util  # noqa: F401
 from . import experimental  # noqa: F401
 from ._src.api import (  # noqa: F401
     device_put,
@@ -18,9 +18,10 @@ from ._src.vmap import hessian, jacfwd, jacrev, vmap  # noqa: F401
 from ._src.pmap import pmap  # noqa: F401
 from ._src.custom import custom_jvp, custom_vjp  # noqa: F401
 from ._src.array import Array  # noqa: F401
+from ._src.abstract import ShapeDtypeStruct, eval_shape  # noqa: F401
+from ._src.config import config, disable_jit  # noqa: F401
 from ._src.devices import (  # noqa: F401
     Device,
-    ShapeDtypeStruct,
     block_until_ready,
     device_count,
     devices,

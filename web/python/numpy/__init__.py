@@ -16,6 +16,7 @@ from ._functions import (
     mean, min, minimum, ndim, ones, ones_like, prod, ravel, reshape, result_type, shape, sin, size, sqrt, stack, sum,
     tanh, transpose, where, zeros, zeros_like,
 )
+from ._info import finfo, iinfo  # noqa: F401
 from ._ndarray import asarray, ndarray
 
 __version__ = "2.0.0+shardlab.subset"

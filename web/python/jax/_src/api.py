@@ -10,6 +10,7 @@ import weakref
 
 from . import dtypes, pytree
 from .array import Array
+from .config import jit_disabled
 from .js import UNDEFINED, bridge, call, callback, from_js, is_buffer, js_list, proxy, sl, to_js_value
 
 
@@ -139,6 +140,8 @@ class _Jit:
         functools.update_wrapper(self, fun)
 
     def __call__(self, *args, **kwargs):
+        if jit_disabled():
+            return self._fun(*args, **kwargs)
         n = len(args)
         statics = tuple(sorted((i % n if n else i, args[i]) for i in self._static_argnums if -n <= i < n))
         static_kw = tuple(sorted((k, v) for k, v in kwargs.items() if k in self._static_argnames))
@@ -265,7 +268,7 @@ def make_jaxpr(fun, static_argnums=()):
 
 
 def _js_arg(x):
-    from .devices import ShapeDtypeStruct
+    from .abstract import ShapeDtypeStruct
 
     return x if isinstance(x, ShapeDtypeStruct) else _as_leaf(x)
 

@@ -51,6 +51,34 @@ class Array:
         return bool(self._js.weakType)
 
     @property
+    def aval(self):
+        """The abstract value: a ShapedArray of the shape, dtype and weak type."""
+        from .abstract import ShapedArray
+
+        return ShapedArray(self.shape, self.dtype, self.weak_type)
+
+    @property
+    def itemsize(self):
+        """The bytes of one element."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        """The bytes of all elements, at the dtype's size."""
+        return self.size * self.itemsize
+
+    def devices(self):
+        """The set of devices holding a part of the array."""
+        from .devices import Device
+
+        self._concrete("devices() method")
+        return set(self.sharding.device_set)
+
+    def copy(self):
+        """A copy of the array (an array is immutable, so a new handle on equal values)."""
+        return _np().array(self, copy=True)
+
+    @property
     def T(self):
         """The transpose."""
         return _np().transpose(self)

@@ -8,7 +8,13 @@ import contextlib
 from . import pytree
 from .api import _as_leaf, _flat_out, _for_call, _js_leaves
 from .array import Array
+from .config import jit_disabled
 from .js import call, from_js, js_list, sl, to_js_value
+
+
+def _eager(*values):
+    """Whether control flow runs as Python here: under jax.disable_jit, with every value concrete (as JAX)."""
+    return jit_disabled() and not any(isinstance(x, Array) and x._is_tracer() for v in values for x in pytree.tree_leaves(v))
 
 
 def _branch_body(fun, treedef, box, mismatch):
@@ -28,6 +34,8 @@ def _branch_body(fun, treedef, box, mismatch):
 
 def cond(pred, true_fun, false_fun, *operands):
     """jax.lax.cond(pred, true_fun, false_fun, *operands)."""
+    if _eager(pred):
+        return true_fun(*operands) if bool(pred) else false_fun(*operands)
     leaves, treedef = pytree.tree_flatten(operands)
     box = {}
 
@@ -44,6 +52,8 @@ def cond(pred, true_fun, false_fun, *operands):
 def switch(index, branches, *operands):
     """jax.lax.switch(index, branches, *operands): the index clamped to the branches."""
     branches = list(branches)
+    if _eager(index):
+        return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
     leaves, treedef = pytree.tree_flatten(operands)
     box = {}
 
@@ -58,6 +68,8 @@ def switch(index, branches, *operands):
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpose=False):
     """jax.lax.scan(f, init, xs, length, reverse): returns (carry, ys)."""
+    if _eager(init, xs):
+        return _python_scan(f, init, xs, length, reverse)
     init_leaves, init_tree = pytree.tree_flatten(init)
     xs_leaves, xs_tree = pytree.tree_flatten(xs)
     box = {}
@@ -81,6 +93,32 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
         res = call(sl.lax.scan, fn, _js_leaves(init_leaves), _js_leaves(xs_leaves), {"length": length, "reverse": bool(reverse)})
     carry = pytree.tree_unflatten(init_tree, [from_js(v) for v in res[0]])
     return carry, pytree.tree_unflatten(box["ys"], [from_js(v) for v in res[1]])
+
+
+def _python_scan(f, init, xs, length, reverse):
+    """scan as a Python loop (jax.disable_jit), its ys stacked as lax.scan stacks them."""
+    from . import numpy as jnp
+
+    leaves = pytree.tree_leaves(xs)
+    n = length if length is not None else (leaves[0].shape[0] if leaves else None)
+    if n is None:
+        raise ValueError("scan got no values to scan over and `length` not provided.")
+    if n == 0:
+        raise ValueError("zero-length scan is not supported in disable_jit() mode because the output type is unknown.")
+    carry, ys = init, []
+    for i in reversed(range(n)) if reverse else range(n):
+        carry, y = f(carry, pytree.tree_map(lambda x: x[i], xs))
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    return carry, pytree.tree_map(lambda *y: jnp.stack(y), *ys) if ys else ys
+
+
+def _index_array(i):
+    """A loop index as fori_loop's body gets it under disable_jit: an int32 array."""
+    from . import numpy as jnp
+
+    return jnp.asarray(i, dtype="int32")
 
 
 def _loop_body(fun, treedef, *args):
@@ -110,6 +148,11 @@ def _bound(b):
 def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """jax.lax.fori_loop(lower, upper, body_fun, init_val): a scan for integer
     bounds, a while_loop for traced ones (as JAX makes it)."""
+    if _eager(lower, upper, init_val):
+        val = init_val
+        for i in range(int(lower), int(upper)):
+            val = body_fun(_index_array(i), val)
+        return val
     leaves, treedef = pytree.tree_flatten(init_val)
     bounds = [_bound(b) for b in (lower, upper)]
     with _for_call(_loop_body(body_fun, treedef)) as fn:
@@ -119,6 +162,13 @@ def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
 
 def while_loop(cond_fun, body_fun, init_val):
     """jax.lax.while_loop(cond_fun, body_fun, init_val)."""
+    if _eager(init_val):
+        from .api import asarray
+
+        val = pytree.tree_map(asarray, init_val)
+        while bool(cond_fun(val)):
+            val = pytree.tree_map(asarray, body_fun(val))
+        return val
     leaves, treedef = pytree.tree_flatten(init_val)
 
     def cond(js_x):

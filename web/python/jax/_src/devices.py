@@ -1,9 +1,8 @@
 """The devices and the meshes over them (jax.devices, jax.make_mesh), and the
-abstract arguments and the waiting jax's top level offers."""
+waiting jax's top level offers."""
 
 import math
 
-from . import dtypes
 from .js import call, sl
 from .sharding import AxisType, Mesh, _types
 
@@ -51,21 +50,6 @@ def make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None):
     types = _types(axis_types, len(tuple(axis_shapes)), AxisType.Explicit)
     js_mesh = call(sl.makeMesh, list(axis_shapes), list(axis_names), {"axisTypes": [t.value for t in types]})
     return Mesh(None, tuple(axis_names), _js=js_mesh)
-
-
-class ShapeDtypeStruct:
-    """jax.ShapeDtypeStruct(shape, dtype): an abstract argument."""
-
-    def __init__(self, shape, dtype, sharding=None):
-        self.shape = tuple(shape)
-        self.dtype = dtypes.dtype(dtype)
-        self.sharding = sharding
-
-    def __js__(self):
-        return call(sl.ShapeDtypeStruct.new, self.shape, self.dtype.name)
-
-    def __repr__(self):
-        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name})"
 
 
 def block_until_ready(x):

@@ -159,3 +159,11 @@ def is_dtype_like(d):
 def dtype(d):
     """jnp.dtype(d): the dtype object."""
     return _BY_NAME[name(d)]
+
+
+_SHORT = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
+
+
+def short_name(d):
+    """A dtype as a jaxpr writes it: f32, i32, u32, bool."""
+    return _SHORT[name(d)]

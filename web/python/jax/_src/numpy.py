@@ -61,11 +61,25 @@ def result_type(*args):
     return dtype(str(_call(_sl.np.resultType, *[_dtypes.name(a) if _dtypes.is_dtype_like(a) else a for a in args])))
 
 
+def finfo(dtype):
+    """jnp.finfo(dtype): numpy's finfo of a float dtype (JAX's are numpy's)."""
+    import numpy
+
+    return numpy.finfo(_dtypes.name(dtype) if _dtypes.is_dtype_like(dtype) else dtype)
+
+
+def iinfo(dtype):
+    """jnp.iinfo(dtype): numpy's iinfo of an integer dtype."""
+    import numpy
+
+    return numpy.iinfo(_dtypes.name(dtype) if _dtypes.is_dtype_like(dtype) else dtype)
+
+
 pi = _math.pi
 e = _math.e
 inf = float("inf")
 nan = float("nan")
 newaxis = None
 
-__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "shape", "ndim", "size", "isscalar", "result_type", "issubdtype",
+__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "shape", "ndim", "size", "isscalar", "result_type", "issubdtype", "finfo", "iinfo",
                   "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})

@@ -149,6 +149,13 @@ class NamedSharding:
         entries = [e if e is None or isinstance(e, str) else tuple(e) for e in map(from_js, js_sharding.spec.entries)]
         return cls(mesh, PartitionSpec(*entries))
 
+    @property
+    def device_set(self):
+        """The set of devices of the mesh."""
+        from .devices import devices
+
+        return set(devices()[: self.mesh.size])
+
     def __js__(self):
         return sl.NamedSharding.new(self.mesh._js, self.spec.__js__())
 
