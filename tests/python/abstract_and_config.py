@@ -52,3 +52,12 @@ with jax.disable_jit():
     print(lax.cond(True, lambda v: v + 1, lambda v: v - 1, 1.0), lax.while_loop(lambda v: v < 5, lambda v: v + 2, 0))
     print(lax.scan(lambda c, v: (c + v, c * v), 0.0, jnp.arange(3.0)))
 print(jax.config.jax_disable_jit)
+
+# make_jaxpr's ClosedJaxpr read as JAX's objects: its equations' primitives
+# and params, its avals, its closed-over constant (a constvar, printed first,
+# with its value in .consts) and the literal 1.0 of f32.
+c = jnp.arange(3.0)
+closed = jax.make_jaxpr(lambda v, w: jnp.sin(v) * w + 1.0 + c)(jnp.ones(3), 2.0)
+print(closed)
+print([e.primitive.name for e in closed.eqns], closed.eqns[1].params, closed.eqns[3].invars)
+print(closed.in_avals, closed.out_avals, closed.jaxpr.constvars, closed.consts, len(closed.jaxpr.eqns))

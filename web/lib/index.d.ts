@@ -230,6 +230,10 @@ export function weakFloat(value: number): WeakFloat;
 
 /** A traced program. */
 export class Jaxpr {
+  /** How many of the JSON's invars, the last ones, are constants (JAX's constvars). */
+  readonly numConsts: number;
+  /** The constants' values, or null when they were not kept (a traced program observed by observeTraces). */
+  readonly consts: Array[] | null;
   toString(): string;
   toJSON(): JaxprJSON;
   /** Where the nested programs printed on several lines have their equations: lines [first, last) of toString(). */

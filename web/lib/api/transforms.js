@@ -86,10 +86,14 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
 export class Jaxpr {
   /**
    * Internal: from a core program whose last `numConsts` inputs are
-   * closed-over arrays (JAX's constvars); its text, JSON and printed bodies
-   * are read now.
+   * closed-over arrays (JAX's constvars; `consts`, their values, when the
+   * caller has them); its text, JSON and printed bodies are read now.
    */
-  constructor(program, numConsts = 0) {
+  constructor(program, numConsts = 0, consts = null) {
+    /** How many of the JSON's invars, the last ones, are constants (JAX's constvars). */
+    this.numConsts = numConsts;
+    /** The constants' values (arrays), or null when they were not kept. */
+    this.consts = consts;
     this._text = program.textWithConsts(numConsts);
     this._json = program.toJSON();
     this._bodies = program.printedBodies(numConsts);
@@ -121,7 +125,7 @@ export function makeJaxpr(fn) {
     if (currentTrace()) throw new ValueError('makeJaxpr: call it outside traced functions');
     const tracedProgram = traceProgram(fn, args, 'make_jaxpr');
     try {
-      return new Jaxpr(tracedProgram.program, tracedProgram.consts.length);
+      return new Jaxpr(tracedProgram.program, tracedProgram.consts.length, tracedProgram.consts);
     } finally {
       tracedProgram.program.delete();
     }

@@ -231,23 +231,6 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=(
     return _Jit(fun, static_argnums, static_argnames, in_shardings, out_shardings)
 
 
-class ClosedJaxpr:
-    """What jax.make_jaxpr returns: printed as JAX prints the program."""
-
-    def __init__(self, js_jaxpr, out_tree):
-        self._js = js_jaxpr
-        self.out_tree = out_tree
-
-    def __str__(self):
-        return str(self._js.toString())
-
-    __repr__ = __str__
-
-    def pretty_print(self, **kwargs):
-        """The printed program."""
-        return str(self)
-
-
 def make_jaxpr(fun, static_argnums=()):
     """jax.make_jaxpr(fun)(*args): the traced program."""
 
@@ -259,6 +242,8 @@ def make_jaxpr(fun, static_argnums=()):
         def body(*js_leaves):
             out, box["tree"] = _flat_out(_call_flat(fun, treedef, js_leaves))
             return out
+
+        from .jaxpr import ClosedJaxpr
 
         with _for_call(body) as fn:
             js_jaxpr = call(sl.makeJaxpr(fn), *[_js_arg(x) for x in leaves])

@@ -1,0 +1,134 @@
+"""What jax.make_jaxpr returns, read as JAX's objects: a ClosedJaxpr (printed
+as JAX prints it) holding a Jaxpr of constvars, invars, equations and outvars,
+each variable with its aval; built from the JS program's JSON form."""
+
+from .abstract import ShapedArray
+
+
+class Primitive:
+    """An equation's primitive: its name (str gives it)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, Primitive) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return self.name
+
+
+def _aval(a):
+    return ShapedArray(tuple(a["shape"]), a["dtype"], a.get("weak_type", False))
+
+
+class Var:
+    """A variable of the program: its name as printed, and its aval."""
+
+    __slots__ = ("name", "aval")
+
+    def __init__(self, name, aval):
+        self.name = name
+        self.aval = aval
+
+    def __repr__(self):
+        return self.name
+
+
+class Literal:
+    """A constant written into an equation: its value and aval."""
+
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val, aval):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self):
+        return f"{self.val}:{self.aval.str_short()}"
+
+
+def _atom(a):
+    if "literal" not in a:
+        return Var(a["name"], _aval(a["aval"]))
+    aval = _aval(a["aval"])
+    kind = {"float32": float, "bool": bool}.get(aval.dtype.name, int)
+    return Literal(kind(a["literal"]), aval)
+
+
+class JaxprEqn:
+    """One equation: primitive, params, invars (variables and literals) and outvars."""
+
+    __slots__ = ("primitive", "params", "invars", "outvars")
+
+    def __init__(self, e):
+        self.primitive = Primitive(e["primitive"])
+        self.params = dict(e.get("params", {}))
+        self.invars = [_atom(a) for a in e["inputs"]]
+        self.outvars = [_atom(a) for a in e["outputs"]]
+
+    def __repr__(self):
+        outs = " ".join(f"{v}:{v.aval.str_short()}" for v in self.outvars)
+        return f"{outs} = {self.primitive} {' '.join(map(repr, self.invars))}"
+
+
+class Jaxpr:
+    """The program: constvars, invars, eqns and outvars, and the avals of its inputs and outputs."""
+
+    def __init__(self, data, num_consts):
+        invars = [_atom(v) for v in data["invars"]]
+        split = len(invars) - num_consts
+        self.invars, self.constvars = invars[:split], invars[split:]
+        self.eqns = [JaxprEqn(e) for e in data["eqns"]]
+        self.outvars = [_atom(v) for v in data["outvars"]]
+        self._name_as_printed(invars)
+
+    def _name_as_printed(self, invars):
+        """The JSON names the variables in the program's order (inputs, constants last, then equations');
+        the text prints the constants first: the same names, handed out in the text's order."""
+        defined = [v for v in invars] + [v for e in self.eqns for v in e.outvars if isinstance(v, Var)]
+        printed = self.constvars + self.invars + defined[len(invars):]
+        rename = {old.name: new.name for old, new in zip(printed, defined) if old.name != "_"}
+        for v in [*invars, *self.outvars, *(a for e in self.eqns for a in (*e.invars, *e.outvars))]:
+            if isinstance(v, Var) and v.name in rename:
+                v.name = rename[v.name]
+
+    @property
+    def in_avals(self):
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self):
+        return [v.aval for v in self.outvars]
+
+
+class ClosedJaxpr:
+    """What jax.make_jaxpr returns: a Jaxpr with its constants' values, printed as JAX prints the program."""
+
+    def __init__(self, js_jaxpr, out_tree):
+        from .js import from_js
+
+        self._js = js_jaxpr
+        self.out_tree = out_tree
+        self.jaxpr = Jaxpr(js_jaxpr.toJSON().to_py(), int(js_jaxpr.numConsts))
+        consts = js_jaxpr.consts
+        self.consts = [from_js(c) for c in consts] if consts is not None else None
+
+    eqns = property(lambda self: self.jaxpr.eqns)
+    in_avals = property(lambda self: self.jaxpr.in_avals)
+    out_avals = property(lambda self: self.jaxpr.out_avals)
+    literals = property(lambda self: self.consts)
+
+    def __str__(self):
+        return str(self._js.toString())
+
+    __repr__ = __str__
+
+    def pretty_print(self, **kwargs):
+        """The printed program."""
+        return str(self)
