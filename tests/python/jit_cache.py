@@ -47,3 +47,9 @@ print("structures", len(seen), g({"p": [jnp.ones(2)], "q": jnp.ones(2)}).tolist(
 # A jitted function called inside grad, many times: x*x + x has derivative 2x + 1.
 inner = jax.jit(lambda x: (x * x, {"k": x}))
 print("grads", [float(jax.grad(lambda x: inner(x)[0] + inner(x)[1]["k"])(jnp.float32(i))) for i in range(200)][:4])
+
+# A jit of a function wrapping another jit keeps its own function (JAX's
+# test_jit_of_grad): d/dx x*x is 2x, so 3.0 at 1.5 and 2.0 at 1.0, not f's values.
+square = jax.jit(lambda v: v * v)
+dsquare = jax.jit(jax.grad(square))
+print("jit of grad of jit", float(dsquare(1.5)), float(dsquare(1.0)), float(square(1.5)))

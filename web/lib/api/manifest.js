@@ -296,6 +296,7 @@ lax    psum_scatter     lax.psumScatter      core: psum_scatter
 lax    ppermute         lax.ppermute         core: ppermute
 lax    all_to_all       lax.allToAll         core: all_to_all
 lax    axis_index       lax.axisIndex        core: axis_index
+lax    axis_size        lax.axisSize         axis_name
 lax    pcast            lax.pcast            core: pcast
 lax    pvary            lax.pvary            x:tree, axis_name
 lax    stop_gradient    lax.stopGradient     x:tree

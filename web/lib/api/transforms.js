@@ -402,6 +402,7 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
     const atoms = values.map((v) => v.atomIn(t));
     const sm = callCore(() => traces.shardMap(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
     const body = new Trace(sm.body(), t, 'shard_map');
+    body.mesh = mesh; // the axes its collectives name (lax.axisSize)
     try {
       const blocks = body.wrap(sm.blocks());
       const out = withTrace(body, () => f(...unflatten(def, blocks)));

@@ -7,6 +7,8 @@ import { defop } from '../core/op.js';
 import { avalOf, literalTracer, traced, traceFor } from '../core/operands.js';
 import { isLeafValue } from '../core/run.js';
 import { laxFunction } from './parallel.js';
+
+export { axisSize } from './parallel.js';
 import { checkShape, isDimension, MAX_DIMENSION, quote } from '../core/shape.js';
 import { flatten, unflatten } from '../core/tree.js';
 

@@ -7,10 +7,11 @@
 import { ValueError } from '../../errors.js';
 import { camelCase } from '../../names.js';
 import { isLeafValue } from '../core/run.js';
-import { engine } from '../core/state.js';
+import { currentTrace, engine } from '../core/state.js';
 import { traced, traceFor } from '../core/operands.js';
-import { callCore } from '../core/tracer.js';
+import { callCore, isTracer } from '../core/tracer.js';
 import { flatten, unflatten } from '../core/tree.js';
+import { WeakFloat, weakFloat } from '../core/weak_float.js';
 
 let registry = null; // name -> {name, primitive, collective, takesOperands, args: [{name, type, keyword, optional, default}]}
 
@@ -29,6 +30,37 @@ const axesOf = (axisName, fn) => {
   }
   return axes;
 };
+
+/**
+ * jax.lax.axis_size(axisName): the number of devices along the axes (a name
+ * or a list of them) of the enclosing shard_map's mesh, a number known while
+ * tracing (JAX's psum(1, axisName)).
+ */
+export function axisSize(axisName) {
+  const axes = axesOf(axisName, 'lax.axisSize');
+  for (let t = currentTrace(); t; t = t.parent) {
+    if (t.mesh && axes.every((a) => t.mesh.axisNames.includes(a))) return axes.reduce((n, a) => n * t.mesh.axisSize(a), 1);
+  }
+  throw new ValueError(
+    `unbound axis name: ${axes.find((a) => !currentTrace()?.mesh?.axisNames.includes(a)) ?? axes[0]}. The following axis names (e.g. defined by pmap) are available to collective operations: [${meshAxes().map((a) => `'${a}'`).join(', ')}]`,
+  );
+}
+
+// The axis names of the shard_maps enclosing the current trace.
+function meshAxes() {
+  const names = [];
+  for (let t = currentTrace(); t; t = t.parent) if (t.mesh) names.push(...t.mesh.axisNames);
+  return names;
+}
+
+// psum of a value that is not traced, as JAX computes it: the value times the
+// axes' size (a bool as an int), no collective, its Python-like type kept.
+function constantSum(x, size) {
+  if (Array.isArray(x)) return x.map((v) => constantSum(v, size)); // nested numbers: array data
+  if (x instanceof WeakFloat) return weakFloat(x.value * size);
+  if (typeof x === 'number' || typeof x === 'boolean') return Number(x) * size;
+  return x.astype(x.dtype === 'bool' ? 'int32' : x.dtype).mul(size);
+}
 
 /**
  * The JS function of jax.lax's `name`, from its registry record: JAX's
@@ -60,8 +92,9 @@ export function laxFunction(name) {
       args[a.name] = options[key];
     }
     for (const a of keywords) if (!a.optional && args[a.name] === undefined) throw new ValueError(`${fn}: missing option ${camelCase(a.name)}`);
-    const t = traceFor(fn);
     const { leaves, def } = flatten(tree, isLeafValue);
+    if (name === 'psum' && !leaves.some(isTracer)) return unflatten(def, leaves.map((x) => constantSum(x, axisSize(args.axis_name))));
+    const t = traceFor(fn);
     const atoms = leaves.map((x) => traced(t, x, fn).atomIn(t));
     const outs = t.wrap(callCore(() => t.core.bind(name, args, atoms)));
     return f.takesOperands ? unflatten(def, outs) : outs[0];

@@ -137,7 +137,9 @@ class _Jit:
         self._out_shardings = out_shardings
         self._static_argnums, self._static_argnames = _static_arguments(fun, static_argnums, static_argnames)
         self._jits = {}  # (static values, in-tree) -> (js jit, its callback, its output treedefs' proxies)
-        functools.update_wrapper(self, fun)
+        # Its name and docstring, not its __dict__: a function wrapping another jit (jax.grad(f) of a
+        # jitted f) carries that jit's attributes, which would replace this one's own.
+        functools.update_wrapper(self, fun, updated=())
 
     def __call__(self, *args, **kwargs):
         if jit_disabled():
