@@ -22,10 +22,7 @@ def _as_leaf(x):
         return asarray(x)  # a numpy array converts as JAX converts it
     if isinstance(x, (Array, bool, float)) or hasattr(x, "__js__"):
         return x
-    raise TypeError(
-        f"{type(x).__name__} is not a valid JAX type: arguments must be jax Arrays, Python scalars, "
-        "or pytrees (tuples, lists, dicts) of them"
-    )
+    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
 
 
 def asarray(a, dtype=None):
@@ -136,10 +133,16 @@ class _Jit:
         self._in_shardings = in_shardings
         self._out_shardings = out_shardings
         self._static_argnums, self._static_argnames = _static_arguments(fun, static_argnums, static_argnames)
-        self._jits = {}  # (static values, in-tree) -> (js jit, its callback, its output treedefs' proxies)
+        # (static values, in-tree) -> (js jit, its callback, its output treedefs' proxies), shared by
+        # every jit of the same function and options, as JAX's cache is: jax.jit(f)(x) twice traces once.
+        self._jits = _shared_cache(fun, (self._static_argnums, self._static_argnames, id(in_shardings), id(out_shardings)))
         # Its name and docstring, not its __dict__: a function wrapping another jit (jax.grad(f) of a
         # jitted f) carries that jit's attributes, which would replace this one's own.
         functools.update_wrapper(self, fun, updated=())
+
+    def __get__(self, obj, objtype=None):
+        """A jitted function stored on a class is a method: its instance comes first (self)."""
+        return self if obj is None else functools.partial(self, obj)
 
     def __call__(self, *args, **kwargs):
         if jit_disabled():
@@ -158,7 +161,17 @@ class _Jit:
         if entry is None:
             entry = self._jit_for(statics, dict(static_kw), treedef)
             self._jits[key] = entry
-        out = call(entry[0].dispatch, *[_as_leaf(x) for x in leaves])
+        try:
+            js_leaves = [_as_leaf(x) for x in leaves]
+        except TypeError:
+            bad = next(x for x in leaves if not _is_leaf_value(x))
+            raise TypeError(
+                f"Error interpreting argument to {self._fun} as an abstract array. The problematic value is of type "
+                f"{type(bad)} and was passed to the function at path {_path_of(self._fun, args, kwargs, bad)}.\n"
+                "This typically means that a jit-wrapped function was called with a non-array argument, and this "
+                "argument was not marked as static using the static_argnums or static_argnames parameters of jax.jit."
+            ) from None
+        out = call(entry[0].dispatch, *js_leaves)
         return pytree.tree_unflatten(out.treedef, [from_js(x) for x in out.leaves])
 
     def _jit_for(self, statics, static_kw, treedef):
@@ -187,6 +200,49 @@ class _Jit:
 
     def lower(self, *args, **kwargs):
         raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")
+
+
+def _is_leaf_value(x):
+    """Whether _as_leaf takes x."""
+    try:
+        _as_leaf(x)
+        return True
+    except TypeError:
+        return False
+
+
+def _path_of(fun, args, kwargs, target):
+    """Where `target` sits in fun's arguments, as JAX names an argument path: the parameter's name,
+    then each index or key (x, x[0], params['w'])."""
+    try:
+        names = list(inspect.signature(fun).parameters)
+    except (TypeError, ValueError):
+        names = []
+
+    def find(value, path):
+        if value is target:
+            return path
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, (list, tuple)) else ()
+        for k, v in items:
+            found = find(v, f"{path}[{k!r}]")
+            if found:
+                return found
+        return None
+
+    named = [(names[i] if i < len(names) else f"args[{i}]", a) for i, a in enumerate(args)] + list(kwargs.items())
+    return next((p for n, a in named if (p := find(a, n))), "unknown")
+
+
+_JIT_CACHES = weakref.WeakKeyDictionary()  # fun -> {options: the jit cache}
+
+
+def _shared_cache(fun, options):
+    """The jit cache of `fun` under `options` (static arguments, shardings), one per function while
+    it lives; a function that cannot be weakly referenced or hashed gets a cache of its own."""
+    try:
+        return _JIT_CACHES.setdefault(fun, {}).setdefault(options, {})
+    except TypeError:
+        return {}
 
 
 def _static_arguments(fun, argnums, argnames):
