@@ -1,6 +1,6 @@
 # Types without data, and the switches JAX has (issue 36): jax.eval_shape
 # and ShapeDtypeStruct (JAX 0.11's repr: weak_type shown only when true),
-# an array's aval (ShapedArray(float32[2,3]); str f32[2,3], ~ when weak),
+# an array's aval (ShapedArray(float32[2,3]); str float32[2,3], ~ when weak),
 # nbytes and itemsize at the dtype's size, jax.dtypes' helpers, finfo and
 # iinfo with numpy's values (IEEE binary32; int32's two's complement), jax.config
 # (x64 refused with the reason, an unknown option JAX's AttributeError) and

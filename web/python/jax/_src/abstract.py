@@ -8,11 +8,6 @@ from . import dtypes, pytree
 from .js import call, sl
 
 
-def _type_text(dtype, shape):
-    """A type as a jaxpr writes it: f32[3,4]."""
-    return f"{dtypes.short_name(dtype)}[{','.join(map(str, shape))}]"
-
-
 class ShapeDtypeStruct:
     """jax.ShapeDtypeStruct(shape, dtype, *, sharding=None, weak_type=False): an array's shape and dtype without its data."""
 
@@ -67,31 +62,36 @@ class ShapeDtypeStruct:
 
 
 class ShapedArray:
-    """An array's abstract value (x.aval): its shape, dtype and weak type, printed as JAX prints it."""
+    """An array's abstract value (x.aval): its shape, dtype, weak type and, in a shard_map body,
+    the mesh axes it varies along; printed as JAX prints it."""
 
-    __slots__ = ("shape", "dtype", "weak_type")
+    __slots__ = ("shape", "dtype", "weak_type", "vma")
 
-    def __init__(self, shape, dtype, weak_type=False):
+    def __init__(self, shape, dtype, weak_type=False, vma=()):
         self.shape = tuple(shape)
         self.dtype = dtypes.dtype(dtype)
         self.weak_type = bool(weak_type)
+        self.vma = tuple(vma)
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))
 
     def __eq__(self, other):
-        return isinstance(other, ShapedArray) and (self.shape, self.dtype, self.weak_type) == (other.shape, other.dtype, other.weak_type)
+        return isinstance(other, ShapedArray) and (self.shape, self.dtype, self.weak_type, self.vma) == (
+            other.shape, other.dtype, other.weak_type, other.vma)
 
     def __hash__(self):
-        return hash((self.shape, self.dtype, self.weak_type))
+        return hash((self.shape, self.dtype, self.weak_type, self.vma))
 
-    def str_short(self):
-        """f32[3,4], as a jaxpr writes the type."""
-        return _type_text(self.dtype, self.shape)
+    def str_short(self, short_dtypes=False, mesh_axis_types=False):
+        """float32[3,4] (f32[3,4] with short_dtypes), {V:x} after it when it varies along mesh axes."""
+        dtype = dtypes.short_name(self.dtype) if short_dtypes else self.dtype.name
+        varying = "" if not self.vma else f"{{V:{self.vma[0]}}}" if len(self.vma) == 1 else f"{{V:({','.join(self.vma)})}}"
+        return f"{dtype}[{','.join(map(str, self.shape))}]{varying}"
 
     def __repr__(self):
         weak = ", weak_type=True" if self.weak_type else ""
-        return f"ShapedArray({self.dtype.name}[{','.join(map(str, self.shape))}]{weak})"
+        return f"ShapedArray({self.str_short()}{weak})"
 
     def __str__(self):
         return ("~" if self.weak_type else "") + self.str_short()

@@ -55,7 +55,7 @@ class Array:
         """The abstract value: a ShapedArray of the shape, dtype and weak type."""
         from .abstract import ShapedArray
 
-        return ShapedArray(self.shape, self.dtype, self.weak_type)
+        return ShapedArray(self.shape, self.dtype, self.weak_type, [str(a) for a in self._js.vma] if self._is_tracer() else ())
 
     @property
     def itemsize(self):
@@ -183,11 +183,8 @@ class Array:
 
     def __repr__(self):
         if self._is_tracer():
-            # JAX 0.11's jit tracer: JitTracer(float32[3]), its varying axes as {V:x} or {V:(x,y)}, ~ when weak.
-            vma = [str(a) for a in self._js.vma]
-            varying = "" if not vma else f"{{V:{vma[0]}}}" if len(vma) == 1 else f"{{V:({','.join(vma)})}}"
-            weak = "~" if self.weak_type else ""
-            return f"JitTracer({weak}{self.dtype}[{','.join(map(str, self.shape))}]{varying})"
+            # JAX 0.11's jit tracer: JitTracer(float32[3]), its aval as str prints it (~ when weak, {V:x} when varying).
+            return f"JitTracer({self.aval})"
         return format.array_repr(self._values(), self.shape, self.dtype.name, self.weak_type)
 
     def __str__(self):

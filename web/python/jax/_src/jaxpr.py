@@ -24,7 +24,7 @@ class Primitive:
 
 
 def _aval(a):
-    return ShapedArray(tuple(a["shape"]), a["dtype"], a.get("weak_type", False))
+    return ShapedArray(tuple(a["shape"]), a["dtype"], a.get("weak_type", False), a.get("vma", ()))
 
 
 class Var:
@@ -50,7 +50,7 @@ class Literal:
         self.aval = aval
 
     def __repr__(self):
-        return f"{self.val}:{self.aval.str_short()}"
+        return f"{self.val}:{self.aval.str_short(short_dtypes=True)}"
 
 
 def _atom(a):
@@ -73,7 +73,7 @@ class JaxprEqn:
         self.outvars = [_atom(a) for a in e["outputs"]]
 
     def __repr__(self):
-        outs = " ".join(f"{v}:{v.aval.str_short()}" for v in self.outvars)
+        outs = " ".join(f"{v}:{v.aval.str_short(short_dtypes=True)}" for v in self.outvars)
         return f"{outs} = {self.primitive} {' '.join(map(repr, self.invars))}"
 
 
