@@ -9,3 +9,6 @@ from .tree_util import tree_reduce as reduce  # noqa: F401
 from .tree_util import tree_structure as structure  # noqa: F401
 from .tree_util import tree_transpose as transpose  # noqa: F401
 from .tree_util import tree_unflatten as unflatten  # noqa: F401
+from .tree_util import tree_flatten_with_path as flatten_with_path  # noqa: F401
+from .tree_util import tree_leaves_with_path as leaves_with_path  # noqa: F401
+from .tree_util import tree_map_with_path as map_with_path  # noqa: F401

@@ -16,3 +16,13 @@ from ._src.pytree import (  # noqa: F401
     treedef_is_leaf,
     treedef_tuple,
 )
+from ._src.key_paths import (  # noqa: F401
+    DictKey,
+    FlattenedIndexKey,
+    GetAttrKey,
+    SequenceKey,
+    keystr,
+    tree_flatten_with_path,
+    tree_leaves_with_path,
+    tree_map_with_path,
+)

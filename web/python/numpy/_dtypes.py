@@ -93,6 +93,16 @@ class _ScalarType(type):
         return f"<class 'numpy.{cls.__name__}'>"
 
 
+class _HostArray:
+    """A scalar's _shardlab_host_array: ([value], (), dtype name), as a 0-d array's, for jax to convert.
+    Only on instances: the scalar type itself is a dtype (np.float32), not a value."""
+
+    def __get__(self, obj, cls):
+        if obj is None:
+            raise AttributeError("_shardlab_host_array")
+        return [bool(obj) if cls._shardlab_dtype == "bool" else CAST[cls._shardlab_dtype](obj)], (), cls._shardlab_dtype
+
+
 def _scalar_type(name, base, text):
     def __repr__(self):
         return f"np.{type(self).__name__}({text(self)})"
@@ -103,7 +113,8 @@ def _scalar_type(name, base, text):
     return _ScalarType(
         "bool" if name == "bool" else name,
         (base,),
-        {"_shardlab_dtype": name, "__new__": __new__, "__repr__": __repr__, "__str__": lambda self: text(self), "__slots__": ()},
+        {"_shardlab_dtype": name, "_shardlab_host_array": _HostArray(), "__new__": __new__, "__repr__": __repr__,
+         "__str__": lambda self: text(self), "__slots__": ()},
     )
 
 
@@ -127,6 +138,7 @@ class bool_(metaclass=_ScalarType):
     """np.bool_: numpy's boolean scalar (np.True_ and np.False_)."""
 
     _shardlab_dtype = "bool"
+    _shardlab_host_array = _HostArray()
     __slots__ = ("_v",)
 
     def __init__(self, value=False):

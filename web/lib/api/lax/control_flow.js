@@ -3,7 +3,7 @@
 // traced in a nested trace; values it closes over become operands. Outside
 // a trace they run eagerly, as one program.
 
-import { ValueError } from '../../errors.js';
+import { ShapeError, ValueError } from '../../errors.js';
 import { array } from '../core/array.js';
 import { add, astype, clip, notEqual } from '../numpy/math.js';
 import { avalOf, traced, traceFor } from '../core/operands.js';
@@ -11,6 +11,7 @@ import { isLeafValue } from '../core/run.js';
 import { currentTrace, engine, withTrace } from '../core/state.js';
 import { callCore, Trace } from '../core/tracer.js';
 import { describe, flatten, unflatten } from '../core/tree.js';
+import { isScalar } from '../core/weak_float.js';
 import { eagerly } from '../transforms.js';
 
 // Emits a cond over `branches` at `index` (an int32 scalar in range) on the
@@ -234,7 +235,7 @@ function traceWhile(t, condFun, bodyFun, c0, init, retry) {
       () => w.beginCond(),
       condFun,
       (inner, pred) => {
-        if (!isLeafValue(pred)) throw new ValueError(`cond_fun must return a boolean scalar, but got ${describe(flatten(pred, isLeafValue).def)}.`);
+        if (!isLeafValue(pred) && !isScalar(pred)) throw new ShapeError(`cond_fun must return a boolean scalar, but got ${describe(flatten(pred, isLeafValue).def)}.`);
         callCore(() => w.endCond(traced(inner, pred, fn).atomIn(inner)));
       },
     );
@@ -244,7 +245,7 @@ function traceWhile(t, condFun, bodyFun, c0, init, retry) {
       (inner, out) => {
         const o = flatten(out, isLeafValue);
         if (describe(o.def) !== describe(c.def)) {
-          throw new ValueError(`body_fun output pytree structure must match init_val, got ${describe(o.def)} and ${describe(c.def)}.`);
+          throw new ShapeError(`body_fun output pytree structure must match init_val, got ${describe(o.def)} and ${describe(c.def)}.`);
         }
         if (!retry) {
           const promote = weakPromotions(c0, inner.wrap(w.inputs()), o.leaves, fn);

@@ -153,7 +153,10 @@ def issubdtype(arg1, arg2):
 
 def is_dtype_like(d):
     """Whether `d` names a dtype (not a value)."""
-    return isinstance(d, (DType, _ScalarMeta)) or (isinstance(d, type) and d in _PYTHON) or isinstance(getattr(d, "_shardlab_dtype", None), str)
+    if isinstance(d, (DType, _ScalarMeta)) or (isinstance(d, type) and d in _PYTHON):
+        return True
+    # numpy's dtypes and scalar types, not its scalar values (np.float32(1.0) has a host array)
+    return isinstance(getattr(d, "_shardlab_dtype", None), str) and not hasattr(d, "_shardlab_host_array")
 
 
 def dtype(d):
