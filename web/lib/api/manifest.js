@@ -273,7 +273,7 @@ numpy.linalg outer    np.linalg.outer      x1, x2
 numpy.linalg matmul   np.matmul            x1, x2
 numpy.linalg matrix_transpose np.matrixTranspose x
 random PRNGKey           random.PRNGKey       seed
-random key              random.key           seed
+random key              random.key           seed, *, {impl=None}
 random key_data         random.keyData       keys
 random wrap_key_data    random.wrapKeyData   key_bits, *, {impl=None, dtype=None}
 random split            random.split         key, num=2
@@ -367,6 +367,19 @@ lax    exp2             np.exp2              x
 lax    is_finite        np.isfinite          x
 lax    round            lax.round            x, rounding_method=0
 lax    neg              np.negative          x
+lax    add              np.add               x, y
+lax    sub              np.subtract          x, y
+lax    mul              np.multiply          x, y
+lax    div              lax.div              x, y
+lax    square           np.square            x
+lax    integer_pow      np.power             x, y
+lax    pow              np.power             x, y
+lax    lt               np.less              x, y
+lax    le               np.lessEqual         x, y
+lax    gt               np.greater           x, y
+lax    ge               np.greaterEqual      x, y
+lax    eq               np.equal             x, y
+lax    ne               np.notEqual          x, y
 lax    max              np.maximum           x, y
 lax    min              np.minimum           x, y
 jax    jit              jit                  hand: jax/_src/api.py

@@ -126,7 +126,13 @@ export function PRNGKey(seed) {
 }
 
 /** jax.random.key(seed): a typed key (KeyArray) over PRNGKey(seed)'s data. */
-export const key = (seed) => new KeyArray(PRNGKey(seed));
+/** jax.random.key(seed, {impl}): a typed key (key<fry>); impl, when given, must name threefry2x32. */
+export function key(seed, { impl = null } = {}) {
+  if (impl !== null && !THREEFRY.includes(String(impl))) {
+    throw new ValueError(`random.key: PRNG implementation ${quote(String(impl))} is not available; ShardLab has 'threefry2x32' (key<fry>)`);
+  }
+  return new KeyArray(PRNGKey(seed));
+}
 /** jax.random.key_data(keys): the uint32 data of typed keys (raw keys unchanged). */
 export const keyData = (keys) => (keys instanceof KeyArray ? keys.data : keys);
 // The names of the one PRNG implementation here, as jax.random's impl= and dtype= take it.

@@ -9,6 +9,7 @@ from ._src.api import (  # noqa: F401
     grad,
     jit,
     jvp,
+    linearize,
     make_jaxpr,
     shard_map,
     value_and_grad,

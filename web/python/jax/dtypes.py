@@ -2,7 +2,7 @@
 canonicalize_dtype, is_weakly_typed, finfo and iinfo as jax.numpy has them)."""
 
 from ._src import dtypes as _dtypes
-from ._src.dtypes import issubdtype  # noqa: F401
+from ._src.dtypes import extended, issubdtype, prng_key  # noqa: F401
 from ._src.numpy import finfo, iinfo  # noqa: F401
 
 # Without x64, JAX holds each 64-bit dtype in its 32-bit kin.

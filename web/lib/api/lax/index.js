@@ -110,6 +110,8 @@ export const nextafter = prim('nextafter', 'nextafter', 2, () => ({}));
 export const rev = prim('rev', 'rev', 1, (x, dimensions) => ({ dimensions }));
 /** jax.lax.rem(x, y): the remainder of truncating division (the sign of x); operands of one shape and dtype. */
 export const rem = prim('rem', 'rem', 2, () => ({}));
+/** jax.lax.div(x, y): x / y, truncating for integers (C's division, not numpy's floor); operands of one shape and dtype. */
+export const div = prim('div', 'div', 2, () => ({}));
 /** jax.lax.floor(x). */
 export const floor = prim('floor', 'floor', 1, () => ({}));
 /** jax.lax.round(x, roundingMethod): 0 rounds halves away from zero (the default), 1 to even. */

@@ -377,6 +377,20 @@ def grad(fun, argnums=0, has_aux=False):
     return g
 
 
+def linearize(fun, *primals):
+    """jax.linearize(fun, *primals) -> (out, f_jvp): fun's value and its JVP at primals as a function of
+    the tangents (one per primal). Each call of f_jvp computes the JVP at the primals again, where JAX
+    runs a linearized program: the values are the same."""
+    out = fun(*primals)
+
+    def f_jvp(*tangents):
+        if len(tangents) != len(primals):
+            raise TypeError(f"linearized function called on tangents of {len(tangents)} arguments; expected {len(primals)}")
+        return jvp(fun, primals, tangents)[1]
+
+    return out, f_jvp
+
+
 def vjp(fun, *primals, has_aux=False):
     """jax.vjp(fun, *primals) -> (out, vjp_fn)."""
     if has_aux:

@@ -459,6 +459,10 @@ def _index_entries(index):
             entries.append(call(sl.slice, *(_static_int(v) for v in (e.start, e.stop, e.step))))
         elif e is None or isinstance(e, (bool, int, float, Array, list, tuple)):
             entries.append(e)
+        elif hasattr(e, "_shardlab_host_array"):  # a numpy array or scalar: an index array, converted as JAX converts it
+            from .api import asarray
+
+            entries.append(asarray(e))
         elif hasattr(e, "__index__"):
             entries.append(e.__index__())
         else:

@@ -251,3 +251,23 @@ def while_loop(cond_fun, body_fun, init_val):
     with _for_call(cond) as c, _for_call(_loop_body(body_fun, treedef, "while_loop body")) as b:
         res = call(sl.lax.whileLoop, c, b, _js_leaves(leaves))
     return pytree.tree_unflatten(treedef, [from_js(v) for v in res])
+
+
+def map(f, xs, *, batch_size=None):  # noqa: A001 (jax.lax.map's name)
+    """jax.lax.map(f, xs, batch_size=None): f over the leading axis of xs as a scan; with batch_size,
+    batch_size elements at a time under vmap, and the remainder by one vmap after the scan, as JAX does."""
+    if batch_size is None:
+        return scan(lambda _, x: ((), f(x)), (), xs)[1]
+    from . import numpy as jnp
+    from .vmap import vmap
+
+    n = pytree.tree_leaves(xs)[0].shape[0]
+    steps, rest = divmod(n, batch_size)
+    batched = pytree.tree_map(lambda x: x[: steps * batch_size].reshape(steps, batch_size, *x.shape[1:]), xs) if steps else None
+    remainder = pytree.tree_map(lambda x: x[steps * batch_size :], xs) if rest else None
+    if batched is None:
+        return vmap(f)(remainder)
+    ys = pytree.tree_map(lambda y: y.reshape(-1, *y.shape[2:]), scan(lambda _, x: ((), vmap(f)(x)), (), batched)[1])
+    if remainder is None:
+        return ys
+    return pytree.tree_map(lambda a, b: jnp.concatenate([a, b], axis=0), ys, vmap(f)(remainder))

@@ -119,6 +119,14 @@ class complexfloating(inexact):
     """Complex numbers."""
 
 
+class extended(generic):
+    """jax.dtypes.extended: the category of JAX's extended dtypes (typed PRNG keys)."""
+
+
+class prng_key(extended):
+    """jax.dtypes.prng_key: the category of typed PRNG keys' dtypes (key<fry>)."""
+
+
 # Each dtype name's category, the narrowest class of numpy's hierarchy holding
 # it: ShardLab's dtypes and those JAX has beyond them (issubdtype answers for those too).
 _CATEGORY = {
@@ -127,11 +135,14 @@ _CATEGORY = {
     **dict.fromkeys(("uint8", "uint16", "uint32", "uint64"), unsignedinteger),
     **dict.fromkeys(("float16", "bfloat16", "float32", "float64"), floating),
     **dict.fromkeys(("complex64", "complex128"), complexfloating),
+    "key<fry>": prng_key,
 }
 
 
 def _category_name(d):
     """The name of dtype-like d, including JAX's dtypes ShardLab does not have."""
+    if getattr(d, "name", None) == "key<fry>":  # a typed key's dtype
+        return "key<fry>"
     host = getattr(d, "_shardlab_dtype", None)
     if isinstance(d, str) or isinstance(host, str):
         n = host if isinstance(host, str) else d

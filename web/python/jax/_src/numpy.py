@@ -56,9 +56,46 @@ def isscalar(element):
     return isinstance(element, (bool, int, float, complex)) or type(type(element)).__name__ == "_ScalarType"
 
 
+def _promotion_operand(a):
+    """An argument of result_type as the JS API's resultType takes it: Python's int and float types are
+    weak (as a Python scalar is, JAX's _weak_types), other dtype-likes their names, values themselves."""
+    if a is int or a is float:
+        return a(0)
+    return _dtypes.name(a) if _dtypes.is_dtype_like(a) else a
+
+
 def result_type(*args):
     """jnp.result_type: the dtype JAX's promotion gives dtypes, Python scalars and arrays."""
-    return dtype(str(_call(_sl.np.resultType, *[_dtypes.name(a) if _dtypes.is_dtype_like(a) else a for a in args])))
+    return dtype(str(_call(_sl.np.resultType, *[_promotion_operand(a) for a in args])))
+
+
+def promote_types(a, b):
+    """jnp.promote_types(a, b): the dtype a binary operation casts dtypes a and b to (Python's int and float weak)."""
+    for d in (a, b):
+        if not (isinstance(d, str) or _dtypes.is_dtype_like(d)):
+            raise TypeError(f"promote_types: {d!r} is not a dtype")
+    return result_type(a, b)
+
+
+# isdtype's kinds, over the dtypes ShardLab has.
+_KINDS = {"bool": {"bool"}, "signed integer": {"int32"}, "unsigned integer": {"uint32"}, "integral": {"int32", "uint32"},
+          "real floating": {"float32"}, "complex floating": set(), "numeric": {"int32", "uint32", "float32"}}
+
+
+def isdtype(dtype_, kind):
+    """jnp.isdtype(dtype, kind): whether dtype is of `kind` (a name of the array API's kinds, a dtype, or a tuple of them)."""
+    n = _dtypes.name(dtype_)
+    options = set()
+    for k in kind if isinstance(kind, tuple) else (kind,):
+        if isinstance(k, str) and k in _KINDS:
+            options |= _KINDS[k]
+        elif _dtypes.is_dtype_like(k):
+            options.add(_dtypes.name(k))
+        elif isinstance(k, str):
+            raise ValueError(f"Unrecognized kind={k!r} expected one of {list(_KINDS)}, or a compatible input for jnp.dtype()")
+        else:
+            raise TypeError(f"Expected kind to be a dtype, string, or tuple; got kind={k!r}")
+    return n in options
 
 
 def finfo(dtype):
@@ -81,5 +118,5 @@ inf = float("inf")
 nan = float("nan")
 newaxis = None
 
-__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "shape", "ndim", "size", "isscalar", "result_type", "issubdtype", "finfo", "iinfo",
+__all__ = sorted({*_FUNCTIONS, "nonzero", "where", "shape", "ndim", "size", "isscalar", "result_type", "promote_types", "isdtype", "issubdtype", "finfo", "iinfo",
                   "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})

@@ -11,6 +11,27 @@ _FUNCTIONS = _table.functions("random")
 globals().update(_FUNCTIONS)
 
 
+class KeyDType:
+    """A typed key's dtype, key<fry> (threefry2x32), a subdtype of jax.dtypes.prng_key."""
+
+    name = "key<fry>"
+    itemsize = 8  # two uint32 words
+
+    def __eq__(self, other):
+        return isinstance(other, KeyDType) or other == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+
+KEY_DTYPE = KeyDType()
+
+
 class PRNGKeyArray:
     """A typed key array (jax.random.key): its data is key_data(k), uint32 of shape (*k.shape, 2)."""
 
@@ -35,7 +56,29 @@ class PRNGKeyArray:
     @property
     def dtype(self):
         """key<fry>, as JAX names the threefry key type."""
-        return "key<fry>"
+        return KEY_DTYPE
+
+    @property
+    def size(self):
+        """The number of keys."""
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def _with_data(self, f):
+        """The keys whose data is f(data) (data: uint32 of shape (*shape, 2))."""
+        return PRNGKeyArray(_sl.random.wrapKeyData(f(_Array(self._js.data))._js))
+
+    def reshape(self, *shape):
+        """The keys in another shape."""
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        return self._with_data(lambda d: d.reshape(*shape, 2))
+
+    @property
+    def T(self):
+        """The array of keys transposed (each key's data kept whole)."""
+        return self._with_data(lambda d: d.transpose(*reversed(range(self.ndim)), self.ndim))
 
     def __len__(self):
         if not self.shape:
@@ -48,7 +91,7 @@ class PRNGKeyArray:
     def __getitem__(self, index):
         # The key dimension stays whole: after '...' it needs naming, else numpy leaves it be.
         index = index if isinstance(index, tuple) else (index,)
-        if Ellipsis in index:
+        if any(i is Ellipsis for i in index):
             index = index + (slice(None),)
         return PRNGKeyArray(_sl.random.wrapKeyData(_Array(self._js.data)[index]._js))
 
