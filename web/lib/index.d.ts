@@ -642,6 +642,8 @@ export const lax: LaxFunctions & {
   ppermute: <T>(x: T, axisName: Axes, perm: [number, number][]) => T;
   allToAll: <T>(x: T, axisName: Axes, splitAxis: number, concatAxis: number, options?: { tiled?: boolean }) => T;
   axisIndex: (axisName: Axes) => Tracer;
+  /** jax.lax.axis_size: the number of devices along the axes of the enclosing shard_map (a number, known while tracing). */
+  axisSize: (axisName: Axes) => number;
   pcast: <T>(x: T, axisName: Axes, options: { to: 'varying' }) => T;
   pvary: <T>(x: T, axisName: Axes) => T;
   /** jax.lax.stop_gradient: the same values (a tree), with derivative zero. */

@@ -153,7 +153,9 @@ class _Jit:
         dyn_args = tuple(a for i, a in enumerate(args) if not any(i == s for s, _ in statics))
         dyn_kw = {k: v for k, v in kwargs.items() if k not in self._static_argnames}
         leaves, treedef = pytree.tree_flatten((dyn_args, dyn_kw))
-        key = (statics, static_kw, treedef)
+        # A static value keys the cache with its type too: 1, True and 1.0 are equal but trace apart, as in JAX.
+        types = tuple(type(v) for _, v in statics + static_kw)
+        key = (statics, static_kw, types, treedef)
         try:
             entry = self._jits.get(key)
         except TypeError:
@@ -249,19 +251,36 @@ def _static_arguments(fun, argnums, argnames):
     """(static_argnums, static_argnames) as JAX infers them: given only one,
     the other comes from fun's signature (its positional-or-keyword
     parameters), so a static argument is static however it is passed."""
+    given_nums, given_names = argnums is not None, argnames is not None
     argnums = () if argnums is None else (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    given_names = argnames is not None
     argnames = () if argnames is None else (argnames,) if isinstance(argnames, str) else tuple(argnames)
     try:
         params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):  # no signature (a builtin): nothing to infer
         return argnums, argnames
+    _validate_static(params, argnums, argnames)
     either = [(i, p.name) for i, p in enumerate(params) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
     if not given_names:
         argnames = tuple(name for i, name in either if i in argnums)
-    elif not argnums:
+    elif not given_nums:
         argnums = tuple(i for i, name in either if name in argnames)
     return argnums, argnames
+
+
+def _validate_static(params, argnums, argnames):
+    """JAX's checks of static_argnums and static_argnames against fun's parameters."""
+    kinds = inspect.Parameter
+    if not any(p.kind is kinds.VAR_POSITIONAL for p in params):
+        positional = sum(p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD) for p in params)
+        if argnums and (-min(argnums) > positional or max(argnums) >= positional):
+            raise ValueError(f"Jitted function has static_argnums={argnums}, but only accepts {positional} positional arguments.")
+    positional_only = {p.name for p in params if p.kind in (kinds.POSITIONAL_ONLY, kinds.VAR_POSITIONAL)} & set(argnames)
+    if positional_only:
+        raise ValueError(f"Jitted function has invalid argnames {positional_only} in static_argnames. These are positional-only")
+    if not any(p.kind is kinds.VAR_KEYWORD for p in params):
+        unknown = set(argnames) - {p.name for p in params if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)}
+        if unknown:
+            raise ValueError(f"Jitted function has invalid argnames {unknown} in static_argnames. Function does not take these args.")
 
 
 def _placed(tree, shardings, what):
@@ -286,6 +305,8 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=(
     if fun is None:
         return functools.partial(jit, static_argnums=static_argnums, static_argnames=static_argnames,
                                  in_shardings=in_shardings, out_shardings=out_shardings)
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
     return _Jit(fun, static_argnums, static_argnames, in_shardings, out_shardings)
 
 
@@ -329,6 +350,10 @@ def value_and_grad(fun, argnums=0, has_aux=False):
 
     @functools.wraps(fun)
     def vg(*args, **kwargs):
+        most = argnums if isinstance(argnums, int) else max(argnums)
+        if most >= len(args):
+            raise TypeError(f"differentiating with respect to argnums={argnums} requires at least {most + 1} positional "
+                            f"arguments to be passed by the caller, but got only {len(args)} positional arguments.")
         nums, idx = _argnums(argnums, len(args), "value_and_grad")
         flat = [pytree.tree_flatten(a) for a in args]
         starts = [sum(len(f[0]) for f in flat[:i]) for i in range(len(args))]
@@ -340,8 +365,9 @@ def value_and_grad(fun, argnums=0, has_aux=False):
             out = fun(*_unflatten_args(flat, [from_js(x) for x in js_leaves]), **kwargs)
             if not has_aux:
                 return _as_js_scalar_out(out)
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise TypeError("value_and_grad with has_aux=True: the function must return a pair (value, aux)")
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError("Gradient only defined for scalar-output functions with has_aux=True: the function must "
+                                f"return a two-element tuple (value, aux), got {out!r}")
             aux, box["aux"] = _flat_out(out[1])
             return js_list([_as_js_scalar_out(out[0]), aux])
 
@@ -361,7 +387,9 @@ def value_and_grad(fun, argnums=0, has_aux=False):
 
 def _as_js_scalar_out(v):
     if not isinstance(v, (Array, float, int)):
-        raise TypeError(f"Gradient only defined for scalar-output functions. Output was {v!r}")
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output was {v!r}.")
+    if isinstance(v, Array) and v.shape != ():
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: {v.shape}.")
     return to_js_value(v)
 
 
@@ -418,22 +446,35 @@ def vjp(fun, *primals, has_aux=False):
 
 
 def jvp(fun, primals, tangents, has_aux=False):
-    """jax.jvp(fun, primals, tangents) -> (out, tangent_out)."""
-    if has_aux:
-        raise NotImplementedError("jax.jvp: has_aux is not supported by ShardLab yet")
+    """jax.jvp(fun, primals, tangents, has_aux) -> (out, tangent_out), and aux with has_aux."""
+    if not callable(fun):
+        raise TypeError(f"Expected a callable value, got {fun}")
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; "
+                        f"found {type(primals).__name__} and {type(tangents).__name__}.")
+    primals_tree, tangents_tree = pytree.tree_structure(tuple(primals)), pytree.tree_structure(tuple(tangents))
+    if primals_tree != tangents_tree:
+        raise TypeError("primal and tangent arguments to jax.jvp must have the same tree structure; primals have tree "
+                        f"structure {primals_tree} whereas tangents have tree structure {tangents_tree}.")
     flat = [pytree.tree_flatten(p) for p in primals]
-    tan_leaves = []
-    for (ls, t), tan in zip(flat, tangents):
-        tl, tt = pytree.tree_flatten(tan)
-        if tt != t:
-            raise ValueError(f"jvp: a tangent's structure {tt} differs from its primal's {t}")
-        tan_leaves.extend(tl)
+    tan_leaves = pytree.tree_leaves(tuple(tangents))
     box = {}
-    with _for_call(_args_body(fun, flat, box)) as fn:
+    # With has_aux, aux rides along as outputs whose tangents are dropped (one trace of fun).
+    g = fun if not has_aux else lambda *a: _split_aux(fun(*a), box, "jvp")
+    with _for_call(_args_body(g, flat, box)) as fn:
         res = call(sl.jvp, fn, _js_leaves([x for f in flat for x in f[0]]), _js_leaves(tan_leaves))
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     tan = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[1]])
-    return out, tan
+    if not has_aux:
+        return out, tan
+    return out[0], tan[0], out[1]
+
+
+def _split_aux(out, box, fn):
+    """fun's (value, aux) under has_aux, checked as JAX checks it."""
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError(f"{fn} with has_aux=True: the function must return a two-element tuple (value, aux), got {out!r}")
+    return tuple(out)
 
 
 def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset(), check_vma=True):
@@ -452,23 +493,28 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
     if axis_names and set(axis_names) != set(mesh.axis_names):
         raise NotImplementedError("shard_map: axis_names naming only some mesh axes is not supported by ShardLab yet")
     is_spec = lambda s: isinstance(s, PartitionSpec)  # noqa: E731
+    # In in_specs, None (an entry or the whole) marks arguments passed to the body as they are, as in JAX.
+    is_in_spec = lambda s: s is None or is_spec(s)  # noqa: E731
 
     @functools.wraps(f)
     def wrapped(*args):
         leaves, treedef = pytree.tree_flatten(args)
-        specs = pytree.broadcast_prefix(in_specs, args, is_spec, "shard_map in_specs")
+        specs = pytree.broadcast_prefix(in_specs, args, is_in_spec, "shard_map in_specs")
+        mapped = [i for i, s in enumerate(specs) if s is not None]
         box = {}
 
         def body(*js_blocks):
-            out = pytree.tree_unflatten(treedef, [from_js(x) for x in js_blocks])
-            result, box["tree"] = _flat_out(f(*out))
+            given = list(leaves)
+            for i, x in zip(mapped, js_blocks):
+                given[i] = from_js(x)
+            result, box["tree"] = _flat_out(f(*pytree.tree_unflatten(treedef, given)))
             box["specs"] = pytree.broadcast_prefix(out_specs, pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves),
                                                    is_spec, "shard_map out_specs")
             return result
 
         with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:
-            options = {"mesh": mesh, "inSpecs": list(specs), "outSpecs": out_specs_of, "checkVma": bool(check_vma)}
-            res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(x) for x in leaves])
+            options = {"mesh": mesh, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma)}
+            res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in mapped])
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
 
     return wrapped

@@ -122,6 +122,8 @@ class Array:
         return self._concrete("data")._js.dataSync().to_py().tolist()
 
     def __bool__(self):
+        if self.size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.")
         if self.size != 1:
             raise ValueError(
                 "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"
@@ -140,7 +142,7 @@ class Array:
     def __index__(self):
         self._concrete("index")
         if self.ndim != 0 or self.dtype.name != "int32":
-            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+            raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         return int(self._values()[0])
 
     def _scalar(self, what):

@@ -181,3 +181,31 @@ _SHORT = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
 def short_name(d):
     """A dtype as a jaxpr writes it: f32, i32, u32, bool."""
     return _SHORT[name(d)]
+
+
+# Without x64, JAX holds each 64-bit dtype in its 32-bit kin.
+_CANONICAL = {"float64": "float32", "int64": "int32", "uint64": "uint32"}
+
+
+def canonicalize_dtype(d, allow_extended_dtype=False):
+    """jax.dtypes.canonicalize_dtype: the dtype JAX holds `d` in without x64 (float64 as float32, int64 as int32)."""
+    n = _category_name(d)
+    return dtype(_CANONICAL.get(n, n))
+
+
+def is_weakly_typed(x):
+    """jax.dtypes.is_weakly_typed: whether x is weakly typed (a Python scalar, or an array computed from weak values only)."""
+    if type(x) in (bool, int, float, complex):
+        return True
+    return bool(getattr(x, "weak_type", False))
+
+
+def result_type_with_flag(*args, return_weak_type_flag=False):
+    """jax.dtypes.result_type: the dtype JAX's promotion gives `args`; with the flag, also whether it is weak
+    (every argument a weakly typed value, none a dtype)."""
+    from .numpy import result_type
+
+    out = result_type(*args)
+    if not return_weak_type_flag:
+        return out
+    return out, all(not is_dtype_like(a) and is_weakly_typed(a) for a in args)

@@ -28,6 +28,9 @@ class KeyDType:
 
     __str__ = __repr__
 
+    def __js__(self):
+        return self.name
+
 
 KEY_DTYPE = KeyDType()
 

@@ -6,6 +6,7 @@ import functools
 
 from . import pytree
 from .api import _argnums, _as_leaf, _flat_out, _for_call, _unflatten_args
+from .array import Array
 from .js import call, from_js, js_list, sl, to_js_value
 
 
@@ -17,6 +18,11 @@ def _is_python_scalar(x):
     return type(x) in (bool, int, float)
 
 
+def _is_array_like(x):
+    """Whether x is a value JAX maps or broadcasts: an array, a Python or numpy scalar, a numpy array."""
+    return isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array")
+
+
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
     """jax.vmap(fun, in_axes, out_axes, axis_size=...); keyword arguments are
     mapped along their axis 0, as in JAX."""
@@ -26,6 +32,12 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         )
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)  # as JAX: a list of per-argument axes is taken as the tuple
+    if not (in_axes is None or type(in_axes) in (int, tuple)):
+        raise TypeError("vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional "
+                        f"arguments passed to the function, but got {in_axes}.")
+    for what, axes in (("in_axes", in_axes), ("out_axes", out_axes)):
+        if not all(type(a) is int for a in pytree.tree_leaves(axes)):
+            raise TypeError(f"vmap {what} must be an int, None, or (nested) container with those types as leaves, but got {axes}.")
 
     @functools.wraps(fun)
     def vmapped(*args, **kwargs):
@@ -38,7 +50,11 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         axes = pytree.broadcast_prefix((in_axes, {k: 0 for k in kwargs}), (args, kwargs), _is_axis, "vmap in_axes")
         # An unmapped Python scalar stays one, as in JAX: the function sees it
         # as it was given, and JS sees only the other leaves.
-        kept = {i: x for i, (x, a) in enumerate(zip(leaves, axes)) if a is None and _is_python_scalar(x)}
+        if axis_size is None and all(a is None for a in axes):
+            raise ValueError("vmap wrapped function must be passed at least one argument containing an array or axis_size "
+                             f"must be specified, got empty *args={args} and **kwargs={kwargs}")
+        # So is any other unmapped value that is not an array (a function, a string): JAX passes it through.
+        kept = {i: x for i, (x, a) in enumerate(zip(leaves, axes)) if a is None and (_is_python_scalar(x) or not _is_array_like(x))}
         sent = [i for i in range(len(leaves)) if i not in kept]
         box = {}
 
