@@ -136,7 +136,8 @@ std::vector<MaybeAtom> Def<Prim::kLog>::jvp(Builder& b, const Params&, const std
 std::vector<MaybeAtom> Def<Prim::kTanh>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {mul(b, *t[0], sub(b, f32_scalar(1.0), mul(b, y[0], y[0])))};
+  // JAX's order of float32 operations, (t + t y)(1 - y), so the rounding is JAX's too.
+  return {mul(b, add(b, *t[0], mul(b, *t[0], y[0])), sub(b, f32_scalar(1.0), y[0]))};
 }
 std::vector<MaybeAtom> Def<Prim::kLogistic>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                                  const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
@@ -146,12 +147,12 @@ std::vector<MaybeAtom> Def<Prim::kLogistic>::jvp(Builder& b, const Params&, cons
 std::vector<MaybeAtom> Def<Prim::kSqrt>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {div(b, *t[0], mul(b, f32_scalar(2.0), y[0]))};
+  return {mul(b, *t[0], div(b, f32_scalar(0.5), y[0]))};  // JAX's t (0.5 / y), rounded as JAX rounds it
 }
 std::vector<MaybeAtom> Def<Prim::kRsqrt>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                               const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {mul(b, *t[0], div(b, mul(b, f32_scalar(-0.5), y[0]), x[0]))};
+  return {mul(b, *t[0], mul(b, f32_scalar(-0.5), div(b, y[0], x[0])))};  // JAX's t (-0.5 (y / x))
 }
 // integer_pow
 

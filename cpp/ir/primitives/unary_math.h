@@ -24,7 +24,7 @@ struct Def<Prim::kLog> : NotLinear<Def<Prim::kLog>>, BatchPerOperand<Prim::kLog>
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
-/// tanh: dy = t * (1 - y^2).
+/// tanh: dy = t (1 - y^2), computed as JAX does: (t + t y)(1 - y).
 template <>
 struct Def<Prim::kTanh> : NotLinear<Def<Prim::kTanh>>, BatchPerOperand<Prim::kTanh> {
   static constexpr const char* kName = "tanh";
@@ -38,14 +38,14 @@ struct Def<Prim::kLogistic> : NotLinear<Def<Prim::kLogistic>>, BatchPerOperand<P
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
-/// sqrt: dy = t / (2 y).
+/// sqrt: dy = t / (2 y), computed as JAX does: t (0.5 / y).
 template <>
 struct Def<Prim::kSqrt> : NotLinear<Def<Prim::kSqrt>>, BatchPerOperand<Prim::kSqrt> {
   static constexpr const char* kName = "sqrt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
 };
-/// rsqrt: y = x^-1/2; dy = t * (-0.5) * y / x.
+/// rsqrt: y = x^-1/2; dy = t (-0.5 (y / x)), in JAX's order.
 template <>
 struct Def<Prim::kRsqrt> : NotLinear<Def<Prim::kRsqrt>>, BatchPerOperand<Prim::kRsqrt> {
   static constexpr const char* kName = "rsqrt";

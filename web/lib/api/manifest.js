@@ -272,6 +272,7 @@ numpy.linalg trace    np.linalg.trace      x, *, {offset=0, dtype=None}
 numpy.linalg outer    np.linalg.outer      x1, x2
 numpy.linalg matmul   np.matmul            x1, x2
 numpy.linalg matrix_transpose np.matrixTranspose x
+numpy.linalg multi_dot np.linalg.multiDot arrays:seq
 random PRNGKey           random.PRNGKey       seed
 random key              random.key           seed, *, {impl=None}
 random key_data         random.keyData       keys

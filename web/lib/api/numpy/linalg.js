@@ -2,8 +2,8 @@
 // forms over the last two axes of diagonal, trace, and of outer.
 
 import { ValueError } from '../../errors.js';
-import { asDtype, normAxis } from './helpers.js';
-import { abs, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
+import { asDtype, normAxis, sequenceOf } from './helpers.js';
+import { abs, matmul, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
 import { defop } from '../core/op.js';
 import { diagonal as npDiagonal, outer as npOuter, trace as npTrace } from './matrices.js';
 import { traced, traceFor } from '../core/operands.js';
@@ -79,3 +79,45 @@ export const outer = defop('linalg.outer', 2, (x1, x2) => {
   if (a.ndim !== 1 || b.ndim !== 1) throw new ValueError(`np.linalg.outer: input arrays must be one-dimensional, got ${a.aval} and ${b.aval}`);
   return npOuter(a, b);
 });
+
+/**
+ * np.linalg.multi_dot(arrays): the product of a chain of matrices (the first
+ * and last may be vectors), multiplied in the order of fewest
+ * multiply-adds, as the matrix-chain recurrence finds it (JAX's einsum with
+ * optimize='auto' finds the same order for a chain).
+ */
+export const multiDot = defop('linalg.multiDot', 1, (arrays) => {
+  const t = traceFor('linalg.multiDot');
+  const xs = sequenceOf(arrays, 'np.linalg.multiDot').map((x) => traced(t, x, 'np.linalg.multiDot'));
+  if (xs.length < 2) throw new ValueError(`np.linalg.multiDot: multi_dot requires at least two arrays; got ${xs.length}`);
+  const shapes = () => `[${xs.map((x) => `(${x.shape.join(', ')})`).join(', ')}]`;
+  if (![1, 2].includes(xs[0].ndim) || ![1, 2].includes(xs.at(-1).ndim) || xs.slice(1, -1).some((x) => x.ndim !== 2)) {
+    throw new ValueError(`np.linalg.multiDot: input arrays must all be two-dimensional, except for the first and last array which may be 1 or 2 dimensional. Got array shapes ${shapes()}`);
+  }
+  if (xs.slice(0, -1).some((x, i) => x.shape.at(-1) !== xs[i + 1].shape[0])) {
+    throw new ValueError(`np.linalg.multiDot: last dimension of each array must match first dimension of following array. Got array shapes ${shapes()}`);
+  }
+  // Vectors at the ends as a row and a column; dims[i] x dims[i+1] is matrix i.
+  const first = xs[0].ndim === 1;
+  const last = xs.at(-1).ndim === 1;
+  const ms = xs.map((x, i) => (i === 0 && first ? reshape(x, [1, x.shape[0]]) : i === xs.length - 1 && last ? reshape(x, [x.shape[0], 1]) : x));
+  const dims = [ms[0].shape[0], ...ms.map((m) => m.shape[1])];
+  const n = ms.length;
+  const cost = Array.from({ length: n }, () => new Array(n).fill(0));
+  const split = Array.from({ length: n }, () => new Array(n).fill(0));
+  for (let len = 1; len < n; len++) {
+    for (let i = 0; i + len < n; i++) {
+      const j = i + len;
+      cost[i][j] = Infinity;
+      for (let k = i; k < j; k++) {
+        const c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1];
+        if (c < cost[i][j]) [cost[i][j], split[i][j]] = [c, k];
+      }
+    }
+  }
+  const product = (i, j) => (i === j ? ms[i] : matmul(product(i, split[i][j]), product(split[i][j] + 1, j)));
+  const out = product(0, n - 1);
+  const shape = [...(first ? [] : [out.shape[0]]), ...(last ? [] : [out.shape[1]])];
+  return reshape(out, shape);
+});
+

@@ -16,7 +16,7 @@ from .format import get_printoptions, printoptions, set_printoptions
 
 _FUNCTIONS = _table.functions("numpy")
 globals().update(_FUNCTIONS)
-_nonzero, _where = nonzero, where  # noqa: F821 (from the table)
+_nonzero, _where, _pad = nonzero, where, pad  # noqa: F821 (from the table)
 
 
 
@@ -30,6 +30,39 @@ def where(condition, x=None, y=None, *, size=None, fill_value=None):
     if x is None and y is None:
         return nonzero(condition, size=size, fill_value=fill_value)
     return _where(condition, x, y)
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """jnp.pad(array, pad_width, mode, ...): the JS API's pad, or for a function `mode` JAX's: the array
+    padded with zeros, then mode(vector, pad_width[axis], axis, kwargs) giving each 1-d slice along each
+    axis in turn its padded values (it returns the new vector)."""
+    if not callable(mode):
+        return _pad(array, pad_width, mode, **kwargs)
+    from .vmap import vmap
+
+    x = asarray(array)
+    widths = _pad_pairs(pad_width, x.ndim)
+    out = _pad(x, widths)
+    for axis in range(x.ndim):
+        moved = moveaxis(out, axis, -1)  # noqa: F821 (from the table)
+        rows = moved.reshape(-1, moved.shape[-1])
+        rows = vmap(lambda v, w=widths[axis], a=axis: mode(v, w, a, kwargs))(rows)
+        out = moveaxis(rows.reshape(moved.shape), -1, axis)  # noqa: F821
+    return out
+
+
+def _pad_pairs(pad_width, ndim):
+    """pad_width as one (before, after) pair per axis, broadcast as numpy broadcasts it."""
+    if isinstance(pad_width, int):
+        return [(pad_width, pad_width)] * ndim
+    entries = [tuple(e) if isinstance(e, (tuple, list)) else e for e in pad_width]
+    if all(isinstance(e, int) for e in entries):
+        pair = (entries[0], entries[-1]) if len(entries) in (1, 2) else None
+        if pair is None:
+            raise ValueError(f"jnp.pad: pad_width {pad_width!r} does not broadcast to ({ndim}, 2)")
+        return [pair] * ndim
+    pairs = [(e, e) if isinstance(e, int) else (e[0], e[-1]) for e in entries]
+    return pairs * ndim if len(pairs) == 1 else pairs
 
 
 def shape(a):
