@@ -201,7 +201,10 @@ class _Jit:
         return sl.jit(cb.proxy, {"name": getattr(self._fun, "__name__", "fun")}), cb, trees
 
     def lower(self, *args, **kwargs):
-        raise NotImplementedError("jax.jit(...).lower is not supported by ShardLab")
+        """jax.jit(f).lower(*args): the Lowered stage (stages.py)."""
+        from .stages import Lowered
+
+        return Lowered(self, args, kwargs)
 
 
 def _is_leaf_value(x):

@@ -61,6 +61,13 @@ def _atom(a):
     return Literal(kind(a["literal"]), aval)
 
 
+def _nested(v):
+    """A parameter as JAX holds it: a nested program's JSON as a ClosedJaxpr of no constants."""
+    if isinstance(v, dict) and "eqns" in v and "invars" in v:
+        return ClosedJaxpr(None, None, Jaxpr(v, 0))
+    return v
+
+
 class JaxprEqn:
     """One equation: primitive, params, invars (variables and literals) and outvars."""
 
@@ -68,7 +75,8 @@ class JaxprEqn:
 
     def __init__(self, e):
         self.primitive = Primitive(e["primitive"])
-        self.params = dict(e.get("params", {}))
+        # A nested program (a jit's, a loop's body) is a ClosedJaxpr, as in JAX's params.
+        self.params = {k: _nested(v) for k, v in e.get("params", {}).items()}
         self.invars = [_atom(a) for a in e["inputs"]]
         self.outvars = [_atom(a) for a in e["outputs"]]
 
@@ -110,11 +118,14 @@ class Jaxpr:
 class ClosedJaxpr:
     """What jax.make_jaxpr returns: a Jaxpr with its constants' values, printed as JAX prints the program."""
 
-    def __init__(self, js_jaxpr, out_tree):
+    def __init__(self, js_jaxpr, out_tree, jaxpr=None):
         from .js import from_js
 
         self._js = js_jaxpr
         self.out_tree = out_tree
+        if jaxpr is not None:  # a nested program: its text is its parent's
+            self.jaxpr, self.consts = jaxpr, []
+            return
         self.jaxpr = Jaxpr(js_jaxpr.toJSON().to_py(), int(js_jaxpr.numConsts))
         consts = js_jaxpr.consts
         self.consts = [from_js(c) for c in consts] if consts is not None else None
@@ -125,9 +136,12 @@ class ClosedJaxpr:
     literals = property(lambda self: self.consts)
 
     def __str__(self):
+        if self._js is None:
+            raise NotImplementedError("a nested program prints within the program holding it: print that one")
         return str(self._js.toString())
 
-    __repr__ = __str__
+    def __repr__(self):
+        return str(self) if self._js is not None else f"<nested jaxpr: {len(self.jaxpr.eqns)} equations>"
 
     def pretty_print(self, **kwargs):
         """The printed program."""

@@ -1,0 +1,78 @@
+"""jax.jit(f).lower(*args): the Lowered stage of JAX's ahead-of-time API,
+over ShardLab's traced program: cost_analysis() counts its floating-point
+operations as XLA's HloCostAnalysis counts them, and compile() gives the
+callable. ShardLab has no StableHLO: as_text() is the jaxpr."""
+
+import math
+
+# XLA's transcendental opcodes: counted apart from flops, one per element.
+_TRANSCENDENTAL = {"exp", "exp2", "log", "log1p", "expm1", "tanh", "logistic", "sin", "cos", "tan", "asin", "acos", "atan",
+                   "atan2", "sinh", "cosh", "sqrt", "rsqrt", "cbrt", "pow", "erf", "erf_inv"}
+# Elementwise arithmetic, comparisons and selections: one flop per output element.
+_ELEMENTWISE = {"add", "add_any", "sub", "mul", "div", "rem", "max", "min", "neg", "abs", "sign", "floor", "ceil", "round",
+                "eq", "ne", "lt", "le", "gt", "ge", "and", "or", "xor", "not", "select_n", "convert_element_type",
+                "integer_pow", "square", "is_finite", "nextafter", "shift_left", "shift_right_logical",
+                "shift_right_arithmetic", "clamp"}
+# Data movement: no arithmetic.
+_MOVES = {"reshape", "broadcast_in_dim", "transpose", "slice", "dynamic_slice", "dynamic_update_slice", "concatenate",
+          "pad", "iota", "squeeze", "expand_dims", "rev", "copy", "copy_p", "stop_gradient", "pvary", "gather"}
+_REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "argmax", "argmin"}
+
+
+def _size(aval):
+    return math.prod(aval.shape)
+
+
+def _costs(jaxpr, totals):
+    for e in jaxpr.eqns:
+        name = e.primitive.name
+        out = _size(e.outvars[0].aval) if e.outvars else 0
+        if name == "dot_general":
+            lhs_contract = e.params["dimension_numbers"][0]
+            contracted = math.prod(e.invars[0].aval.shape[d] for d in lhs_contract)
+            totals["flops"] += 2.0 * out * contracted
+        elif name in _TRANSCENDENTAL:
+            totals["transcendentals"] += out
+        elif name in _ELEMENTWISE:
+            totals["flops"] += out
+        elif name in _REDUCTIONS:
+            totals["flops"] += _size(e.invars[0].aval) - out
+        elif name in ("jit", "pjit", "custom_jvp_call", "custom_vjp_call") and "jaxpr" in e.params:
+            _costs(e.params["jaxpr"].jaxpr, totals)
+        elif name not in _MOVES:
+            raise NotImplementedError(f"cost_analysis: ShardLab has no cost rule for {name} (it counts arithmetic, "
+                                      "matrix products, reductions and data movement)")
+
+
+class Lowered:
+    """A jitted function lowered for its arguments: jax.jit(f).lower(*args)."""
+
+    def __init__(self, jitted, args, kwargs):
+        from .api import make_jaxpr
+
+        self._jitted, self._args, self._kwargs = jitted, args, kwargs
+        self._closed = make_jaxpr(jitted)(*args, **kwargs)
+
+    def cost_analysis(self):
+        """{'flops': ..., 'transcendentals': ...} of the program, as XLA's cost analysis counts them."""
+        totals = {"flops": 0.0, "transcendentals": 0.0}
+        _costs(self._closed.jaxpr, totals)
+        return totals
+
+    def as_text(self):
+        """The program's text: its jaxpr (ShardLab lowers to no StableHLO)."""
+        return str(self._closed)
+
+    def compile(self):
+        """The compiled function: the jitted function, for arguments of these types."""
+        return Compiled(self._jitted)
+
+
+class Compiled:
+    """jax.jit(f).lower(*args).compile(): callable on arguments of the lowered types."""
+
+    def __init__(self, jitted):
+        self._jitted = jitted
+
+    def __call__(self, *args, **kwargs):
+        return self._jitted(*args, **kwargs)
