@@ -222,7 +222,9 @@ test('typed keys: key() prints as JAX, goes through jit and vmap, and keyData un
   const each = await Promise.all((await list(random.split(random.PRNGKey(0), 4))).map((kd) => list(random.uniform(sl.array(kd, { dtype: 'uint32' })))));
   expect(await list(perKey)).toEqual(each);
   expect(() => random.uniform(sl.array([1, 2]))).toThrow('random.uniform: key must be a single PRNG key: a uint32[2] array from PRNGKey or a typed key from key(); got float32[2]');
-  expect(() => random.split(random.split(random.PRNGKey(0)))).toThrow('random.split: key must be a single PRNG key');
+  // A batch of keys, as JAX words it: split accepts a single key.
+  expect(() => random.split(random.split(random.PRNGKey(0)))).toThrow('split accepts a single key, but was given a key array of shape (2,) != (). Use jax.vmap for batching.');
+  expect(() => random.foldIn(random.split(random.PRNGKey(0), 3), 1)).toThrow('fold_in accepts a single key, but was given a key array of shape (3,)');
   // wrap_key_data's impl= and dtype= name the one implementation; keys compare by their data
   const back = random.wrapKeyData(random.keyData(ks), { dtype: ks.dtype });
   expect(await list(back.equal(ks))).toEqual([true, true, true]);

@@ -434,6 +434,8 @@ export const np: NpFunctions & {
     trace: (x: V, options?: { offset?: number; dtype?: DType | null }) => V;
     /** The outer product of two vectors (1-d only). */
     outer: (x1: V, x2: V) => V;
+    /** The product of a chain of matrices (the ends may be vectors), in the order of fewest multiply-adds. */
+    multiDot: (arrays: V[]) => V;
   };
   /** jnp.take: out-of-bounds indices give fillValue (NaN for floats) by default. */
   take: (a: V, indices: V, options?: { axis?: number | null; mode?: IndexMode; fillValue?: number }) => V;

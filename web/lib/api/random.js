@@ -64,6 +64,11 @@ function unpack(key, fn) {
   } catch {
     aval = null;
   }
+  if (aval && aval.dtype === 'uint32' && aval.shape.length > 1 && aval.shape.at(-1) === 2) {
+    const batch = aval.shape.slice(0, -1);
+    const Err = fn === 'random.split' ? ShapeError : ValueError; // JAX's split raises TypeError, the rest ValueError
+    throw new Err(`${fn.replace('random.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} accepts a single key, but was given a key array of shape (${batch.join(', ')}${batch.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching.`);
+  }
   if (!aval || aval.dtype !== 'uint32' || aval.shape.length !== 1 || aval.shape[0] !== 2) {
     const got = aval ? `${aval.dtype}[${aval.shape}]` : typeof key;
     throw new ValueError(`${fn}: key must be a single PRNG key: a uint32[2] array from PRNGKey or a typed key from key(); got ${got}`);
@@ -114,25 +119,31 @@ function splitOf(k, shape) {
 const rewrap = (typed, data) => (typed ? new KeyArray(data) : data);
 
 /** jax.random.PRNGKey(seed): the uint32[2] key [0, seed mod 2^32] of an integer seed (a JS integer or a traced int32/uint32 scalar). */
-export function PRNGKey(seed) {
+export const PRNGKey = (seed) => seedKey(seed, 'PRNGKey');
+
+// The key data of an integer seed; errors name `ctor` (PRNGKey or key), as JAX's do.
+function seedKey(seed, ctor) {
   if (typeof seed === 'number') {
-    if (!Number.isSafeInteger(seed)) throw new ValueError(`random.PRNGKey: seed must be an integer, got ${seed}`);
+    if (!Number.isSafeInteger(seed)) throw new ShapeError(`PRNG key seed must be an integer; got ${seed}`);
     const low = ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
     return run('PRNGKey', [low], [], () => np.stack([np.zeros([], 'uint32'), np.broadcastTo(u32Literal(low), [])]));
   }
-  const { dtype, shape } = avalOf(seed, 'random.PRNGKey');
-  if (shape.length || (dtype !== 'int32' && dtype !== 'uint32')) throw new ValueError(`random.PRNGKey: seed must be an integer scalar, got ${dtype}[${shape}]`);
+  const { dtype, shape } = avalOf(seed, `random.${ctor}`);
+  if (shape.length) {
+    throw new ShapeError(`${ctor} accepts a scalar seed, but was given an array of shape (${shape.join(', ')}${shape.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching`);
+  }
+  if (dtype !== 'int32' && dtype !== 'uint32') throw new ShapeError(`PRNG key seed must be an integer; got a ${dtype} scalar`);
   return run('PRNGKey', [], [seed], (s) => np.stack([np.zeros([], 'uint32'), u32(s)]));
 }
 
-/** jax.random.key(seed): a typed key (KeyArray) over PRNGKey(seed)'s data. */
-/** jax.random.key(seed, {impl}): a typed key (key<fry>); impl, when given, must name threefry2x32. */
+/** jax.random.key(seed, {impl}): a typed key (key<fry>) over the seed's key data; impl, when given, must name threefry2x32. */
 export function key(seed, { impl = null } = {}) {
   if (impl !== null && !THREEFRY.includes(String(impl))) {
     throw new ValueError(`random.key: PRNG implementation ${quote(String(impl))} is not available; ShardLab has 'threefry2x32' (key<fry>)`);
   }
-  return new KeyArray(PRNGKey(seed));
+  return new KeyArray(seedKey(seed, 'key'));
 }
+
 /** jax.random.key_data(keys): the uint32 data of typed keys (raw keys unchanged). */
 export const keyData = (keys) => (keys instanceof KeyArray ? keys.data : keys);
 // The names of the one PRNG implementation here, as jax.random's impl= and dtype= take it.
@@ -173,14 +184,23 @@ export function foldIn(key, value) {
 
 /** jax.random.bits(key, shape, dtype = 'uint32'): raw random bits. */
 export function bits(key, shape = [], dtype = 'uint32') {
-  if ((dtype ?? 'uint32') !== 'uint32') throw new ValueError(`random.bits: dtype must be 'uint32' (the only unsigned dtype ShardLab has), got ${dtype}`);
+  if ((dtype ?? 'uint32') !== 'uint32') {
+    const unsigned = String(dtype).startsWith('uint');
+    throw new ValueError(`${unsigned ? `random.bits: ShardLab's only unsigned dtype is uint32, got ${dtype}` : `dtype argument to \`bits\` must be an unsigned int dtype, got ${dtype}`}`);
+  }
   const { data } = unpack(key, 'random.bits');
   const s = shapeOf(shape, 'random.bits');
   return run('bits', [s], [data], (k) => bitsOf(k, s));
 }
 
 function checkFloat(fn, dtype) {
-  if ((dtype ?? 'float32') !== 'float32') throw new ValueError(`random.${fn}: dtype must be 'float32', got ${dtype}`);
+  if ((dtype ?? 'float32') === 'float32') return;
+  if (['int32', 'uint32', 'bool'].includes(String(dtype))) {
+    // JAX's words: normal-like samplers take complex dtypes too.
+    const kinds = ['normal', 'truncatedNormal'].includes(fn) ? 'a float or complex dtype' : 'a float dtype';
+    throw new ValueError(`dtype argument to \`${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}\` must be ${kinds}, got ${dtype}`);
+  }
+  throw new ValueError(`random.${fn}: ShardLab's only float dtype is float32, got ${dtype}`);
 }
 
 // Floats in [minval, maxval): the top 23 bits as a mantissa of [1, 2), minus 1, scaled; at least minval.

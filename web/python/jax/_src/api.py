@@ -510,9 +510,9 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
             given = list(leaves)
             for i, x in zip(mapped, js_blocks):
                 given[i] = from_js(x)
-            result, box["tree"] = _flat_out(f(*pytree.tree_unflatten(treedef, given)))
-            box["specs"] = pytree.broadcast_prefix(out_specs, pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves),
-                                                   is_spec, "shard_map out_specs")
+            out = f(*pytree.tree_unflatten(treedef, given))
+            result, box["tree"] = _flat_out(out)
+            box["specs"] = pytree.broadcast_prefix(out_specs, out, is_spec, "shard_map out_specs")
             return result
 
         with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:

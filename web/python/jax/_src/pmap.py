@@ -51,7 +51,7 @@ def pmap(fun=None, axis_name=None, *, in_axes=0, out_axes=0, static_broadcasted_
             compiled[key] = _compile(fun, name, n, axes, treedef)
         run, box = compiled[key]
         stacked = run(*moved)
-        out_ax = pytree.broadcast_prefix(out_axes, pytree.tree_unflatten(box["tree"], [0] * len(stacked)), _is_axis, "pmap out_axes")
+        out_ax = pytree.broadcast_prefix(out_axes, box["structure"], _is_axis, "pmap out_axes")
         outs = [s if a in (0, None) else jnp.moveaxis(s, 0, a) for s, a in zip(stacked, out_ax)]
         outs = [s[0] if a is None else s for s, a in zip(outs, out_ax)]
         return pytree.tree_unflatten(box["tree"], outs)
@@ -70,6 +70,7 @@ def _compile(fun, name, n, axes, treedef):
         given = [p if a is None else p[0] for p, a in zip(parts, axes)]
         out = fun(*pytree.tree_unflatten(treedef, given))
         outs, box["tree"] = pytree.tree_flatten(out)
+        box["structure"] = out  # its leaves are this trace's; only its structure is read later
         return tuple(jnp.expand_dims(jnp.asarray(o), 0) for o in outs)
 
     # Every output stacked along the mesh's axis (one spec, a prefix of any outputs). As pmap, no VMA

@@ -7,6 +7,8 @@ that order, or by name); for a collective, pmean and pcast the core's
 registry gives the parameters. The lines whose binding is written by
 hand, or that have none in Python, are skipped here."""
 
+import ast
+import inspect
 import re
 
 from . import pytree
@@ -16,7 +18,7 @@ _MISSING = object()
 
 
 class _Param:
-    __slots__ = ("name", "optional", "option", "kind", "variadic", "keyword_only", "js_name")
+    __slots__ = ("name", "optional", "option", "kind", "variadic", "keyword_only", "js_name", "default_text")
 
     def __init__(self, text, option, keyword_only):
         self.option = option
@@ -25,6 +27,7 @@ class _Param:
         text = text.lstrip("*")
         self.optional = "=" in text or option
         self.name, _, self.kind = text.split("=")[0].partition(":")
+        self.default_text = text.split("=", 1)[1] if "=" in text else None
         # Its key in the JS options object: the JS API's one conversion of JAX's names (web/lib/names.js).
         self.js_name = str(bridge.camelCase(self.name)) if option else None
 
@@ -125,6 +128,31 @@ def _make(module, name, path, params_text, tuple_out=False):
     return fn
 
 
+def _signature(params_text):
+    """JAX's signature of a function from its manifest parameters, for inspect (jit's static_argnames, help)."""
+    P = inspect.Parameter
+    out = []
+    after_variadic = False
+    for p in _parse(params_text):
+        if p.variadic:
+            kind = P.VAR_POSITIONAL
+            after_variadic = True
+        else:
+            kind = P.KEYWORD_ONLY if p.keyword_only or after_variadic else P.POSITIONAL_OR_KEYWORD
+        default = P.empty
+        if p.optional and not p.variadic:
+            text = p.default_text
+            try:
+                default = ast.literal_eval(text) if text is not None else None
+            except (ValueError, SyntaxError):
+                default = None  # a default the JS side computes (dtype=float32): None stands for it
+        out.append(P(p.name, kind, default=default))
+    try:
+        return inspect.Signature(out)
+    except ValueError:  # a required parameter after an optional one (numpy's own quirks): no signature
+        return None
+
+
 def functions(module):
     """The functions of jax.`module` ('numpy', 'lax', 'nn', 'scipy.special') the manifest binds from its table
     (its lines of parameters, and those whose parameters the core's registry states), by name."""
@@ -132,5 +160,9 @@ def functions(module):
     for entry in sl.manifest.MANIFEST:
         if entry.module == module and entry.binding in ("table", "core"):
             # Read when first called: a core line's parameters come from the running engine's registry.
-            out[str(entry.name)] = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params), bool(entry.tuple))
+            fn = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params), bool(entry.tuple))
+            signature = _signature(str(entry.params)) if entry.binding == "table" else None  # a core line's: once the engine runs
+            if signature is not None:
+                fn.__signature__ = signature
+            out[str(entry.name)] = fn
     return out

@@ -62,9 +62,9 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
             given = dict(kept)
             given.update(zip(sent, (from_js(x) for x in js_leaves)))
             a, kw = pytree.tree_unflatten(treedef, [given[i] for i in range(len(leaves))])
-            outs, box["tree"] = pytree.tree_flatten(fun(*a, **kw))
-            shape = pytree.tree_unflatten(box["tree"], [0] * box["tree"].num_leaves)
-            box["axes"] = pytree.broadcast_prefix(out_axes, shape, _is_axis, "vmap out_axes")
+            result = fun(*a, **kw)
+            outs, box["tree"] = pytree.tree_flatten(result)
+            box["axes"] = pytree.broadcast_prefix(out_axes, result, _is_axis, "vmap out_axes")
             # An unmapped Python scalar returned is returned as it is (JAX's 8.0, not an array).
             box["kept"] = {i: x for i, (x, o) in enumerate(zip(outs, box["axes"])) if o is None and _is_python_scalar(x)}
             return _flat_out([x for i, x in enumerate(outs) if i not in box["kept"]])[0]
