@@ -16,6 +16,10 @@ export class ShardLabError extends Error {
 export class ValueError extends ShardLabError {
   static errorName = 'ValueError';
 }
+/** Dtypes JAX's promotion cannot join (jax_numpy_dtype_promotion='strict'): JAX's TypePromotionError. */
+export class TypePromotionError extends ValueError {
+  static errorName = 'TypePromotionError';
+}
 /** Shapes or dtypes that do not fit the operation. */
 export class ShapeError extends ShardLabError {
   static errorName = 'ShapeError';
@@ -55,6 +59,7 @@ export class CancelledError extends ShardLabError {
 
 const BY_NAME = {
   ValueError,
+  TypePromotionError,
   ShapeError,
   ShardingError,
   VmaError,

@@ -330,6 +330,8 @@ export function jit<F extends AnyFn>(
 /** jax.make_jaxpr. */
 export function makeJaxpr(f: AnyFn): (...args: any[]) => Jaxpr;
 /** Calls `observer` with each program a jit call or makeJaxpr traces from now on (Python's too); null stops. */
+/** jax.numpy_dtype_promotion: 'standard' (JAX's lattice) or 'strict' (no implicit promotion between dtypes) for the operations traced from now on; returns the previous mode. */
+export function numpyDtypePromotion(mode: 'standard' | 'strict'): 'standard' | 'strict';
 export function observeTraces(observer: ((traced: { kind: 'jit' | 'make_jaxpr'; jaxpr: Jaxpr }) => void) | null): void;
 /** jax.grad. */
 export function grad(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;

@@ -6,6 +6,7 @@ export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from '.
 export { makeMesh, Mesh, P, PartitionSpec, NamedSharding } from './api/mesh.js';
 export { array, DArray as Array } from './api/core/array.js';
 export { jit, makeJaxpr, observeTraces, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
+export { numpyDtypePromotion } from './api/core/operands.js';
 export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';
 export { customJvp, customVjp } from './api/custom.js';

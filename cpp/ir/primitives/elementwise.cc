@@ -196,11 +196,15 @@ void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, 
 std::vector<MaybeAtom> Def<Prim::kDiv>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
   if (z[0].aval.dtype != DType::kFloat32) return {std::nullopt};  // integer results have no tangent
+  // JAX's two rules, in its order of float32 operations: dx / y and (-dy x) y^-2, summed by add_any.
   MaybeAtom lhs = t[0] ? MaybeAtom(fit(b, div(b, *t[0], x[1]), z[0].aval)) : std::nullopt;
-  MaybeAtom rhs = t[1] ? MaybeAtom(div(b, mul(b, z[0], *t[1]), x[1])) : std::nullopt;
-  if (lhs && rhs) return {sub(b, *lhs, *rhs)};
-  if (rhs) return {neg(b, *rhs)};
-  return {lhs};
+  MaybeAtom rhs = std::nullopt;
+  if (t[1]) {
+    const Atom inverse_square = b.emit1(Prim::kIntegerPow, {{"y", int64_t{-2}}}, {x[1]});
+    rhs = fit(b, mul(b, mul(b, neg(b, *t[1]), x[0]), inverse_square), z[0].aval);
+  }
+  if (lhs && rhs) return {add_any(b, *lhs, *rhs)};
+  return {lhs ? lhs : rhs};
 }
 std::vector<MaybeAtom> Def<Prim::kDiv>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
                                                   const std::vector<Atom>& x, const std::vector<bool>& linear) {

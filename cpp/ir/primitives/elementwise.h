@@ -51,8 +51,8 @@ struct Def<Prim::kMul> : BatchElementwise<Prim::kMul> {
   SHARDLAB_RULES
 };
 
-/// div: z = x / y (int32 division truncates, as lax.div); d(x / y) = dx / y - z * dy / y; linear in
-/// x only: ct -> ct / y.
+/// div: z = x / y (int32 division truncates, as lax.div); d(x / y) = dx / y + (-dy x) y^-2, JAX's two
+/// rules; linear in x only: ct -> ct / y.
 template <>
 struct Def<Prim::kDiv> : BatchElementwise<Prim::kDiv> {
   static constexpr const char* kName = "div";

@@ -399,6 +399,7 @@ jax    custom_jvp       customJvp            hand: jax/_src/custom.py
 jax    custom_vjp       customVjp            hand: jax/_src/custom.py
 jax    device_count     deviceCount          hand: jax/_src/devices.py
 jax    make_mesh        makeMesh             hand: jax/_src/devices.py
+jax    numpy_dtype_promotion numpyDtypePromotion hand: jax/_src/config.py
 numpy  array            array                hand: jax/_src/api.py
 sharding PartitionSpec  P                    hand: jax/_src/sharding.py
 lax    cond             lax.cond             hand: jax/_src/control_flow.py

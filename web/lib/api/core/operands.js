@@ -3,7 +3,7 @@
 // captured as constants of the program: extra inputs, filled in at run time).
 
 import { array, DArray, hostData } from './array.js';
-import { ValueError } from '../../errors.js';
+import { TypePromotionError, ValueError } from '../../errors.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
@@ -110,9 +110,39 @@ const KIND = { bool: 0, int32: 1, uint32: 1, float32: 2 };
  * every strong operand's (int32 + 1.5 is a weak float32, as i32 ∨ f* = f*).
  */
 export function resultType(avals) {
+  if (promotion === 'strict') return strictResultType(avals);
   const strong = avals.filter((a) => !a.weak);
   const dtype = joinedDtype(avals, strong);
   return { dtype, weak: strong.every((a) => KIND[a.dtype] < KIND[dtype]) };
+}
+
+let promotion = 'standard';
+
+/**
+ * jax.numpy_dtype_promotion: sets how operations traced from now on join
+ * dtypes, 'standard' (JAX's lattice) or 'strict' (no implicit promotion
+ * between different dtypes; a Python scalar only joins a dtype of its kind
+ * or above); returns the previous mode, for restoring it.
+ */
+export function numpyDtypePromotion(mode) {
+  if (mode !== 'standard' && mode !== 'strict') throw new ValueError(`numpyDtypePromotion: mode must be 'standard' or 'strict', got ${JSON.stringify(mode)}`);
+  const before = promotion;
+  promotion = mode;
+  return before;
+}
+
+// JAX's strict lattice: each dtype is its own upper bound, a weak int
+// (Python's int) joins an integer or float dtype, a weak float a float one.
+function strictResultType(avals) {
+  const strong = [...new Set(avals.filter((a) => !a.weak).map((a) => a.dtype))];
+  const weak = new Set(avals.filter((a) => a.weak).map((a) => (a.dtype === 'float32' ? 'float' : 'int')));
+  const joins = (s) => [...weak].every((w) => (w === 'int' ? s !== 'bool' : s === 'float32'));
+  if (strong.length === 1 && joins(strong[0])) return { dtype: strong[0], weak: false };
+  if (strong.length === 0) return { dtype: weak.has('float') ? 'float32' : 'int32', weak: true };
+  const names = [...strong.map((d) => `'${d}'`), ...[...weak].map((w) => `"<class '${w}'>"`)];
+  throw new TypePromotionError(
+    `Input dtypes (${names.join(', ')}) have no available implicit dtype promotion path when jax_numpy_dtype_promotion=strict. Try explicitly casting inputs to the desired output type, or set jax_numpy_dtype_promotion=standard.`,
+  );
 }
 
 // The dtype the lattice joins `avals` to (`strong`: those not weakly typed).

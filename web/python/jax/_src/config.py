@@ -23,7 +23,6 @@ _FIXED = {
     "jax_enable_x64": (False, "ShardLab computes in 32 bits only (float32, int32, uint32): 64-bit dtypes are not available"),
     "jax_platforms": ("cpu", "ShardLab's devices are its 8 CPU devices"),
     "jax_platform_name": ("cpu", "ShardLab's devices are its 8 CPU devices"),
-    "jax_numpy_dtype_promotion": ("standard", "ShardLab follows JAX's standard promotion only"),
 }
 # Options JAX has that ShardLab does not act on: setting them is refused, not ignored.
 _UNSUPPORTED = ("jax_debug_nans", "jax_debug_infs", "jax_numpy_rank_promotion", "jax_default_matmul_precision")
@@ -44,7 +43,11 @@ class Config:
             raise AttributeError(f"Unrecognized config option: {name}")
         if name in _FIXED and value != _FIXED[name][0]:
             raise NotImplementedError(f"jax.config.update({name!r}, {value!r}): {_FIXED[name][1]}")
-        if name in _UNSUPPORTED and value != _VALUES[name]:
+        if name == "jax_numpy_dtype_promotion":
+            from .js import sl
+
+            sl.numpyDtypePromotion(str(value))  # refuses a mode other than 'standard' and 'strict'
+        elif name in _UNSUPPORTED and value != _VALUES[name]:
             raise NotImplementedError(f"jax.config.update({name!r}, {value!r}): ShardLab does not support this option yet")
         _VALUES[name] = value
 
@@ -69,6 +72,18 @@ config = Config()
 def jit_disabled():
     """Whether jit and the control flow primitives run op by op (jax.disable_jit)."""
     return bool(_VALUES["jax_disable_jit"])
+
+
+@contextlib.contextmanager
+def numpy_dtype_promotion(mode):
+    """jax.numpy_dtype_promotion('standard' | 'strict'): within it, operations join dtypes by that lattice
+    ('strict': no implicit promotion between different dtypes, a Python scalar only within its kind or above)."""
+    before = _VALUES["jax_numpy_dtype_promotion"]
+    config.update("jax_numpy_dtype_promotion", mode)
+    try:
+        yield
+    finally:
+        config.update("jax_numpy_dtype_promotion", before)
 
 
 @contextlib.contextmanager

@@ -18,6 +18,17 @@ class _ScalarMeta(type):
 
         return api.asarray(x, dtype=cls)
 
+    def __instancecheck__(cls, obj):
+        # numpy's scalar of this dtype is one, as numpy's int32 scalars are jnp.int32's (JAX's are numpy's types)
+        return getattr(type(obj), "_shardlab_dtype", None) == cls.dtype.name
+
+
+class TypePromotionError(ValueError):
+    """jax.dtypes.TypePromotionError: dtypes JAX's promotion cannot join (jax_numpy_dtype_promotion='strict')."""
+
+
+TypePromotionError.__module__ = "jax.dtypes"  # where JAX exports it, as tracebacks name it
+
 
 class DType:
     """A dtype object (x.dtype): compares equal to its scalar type and its name."""

@@ -104,10 +104,11 @@ def from_js(v):
 
 # JS error names (ShardLab's categories) -> the Python exception JAX raises for them.
 def _python_error(name, message):
-    from . import errors
+    from . import dtypes, errors
 
     cls = {
         "ValueError": ValueError,
+        "TypePromotionError": dtypes.TypePromotionError,
         "ShapeError": TypeError,
         "ShardingError": ValueError,
         "VmaError": ValueError,

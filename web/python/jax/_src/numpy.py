@@ -94,6 +94,8 @@ def _promotion_operand(a):
     weak (as a Python scalar is, JAX's _weak_types), other dtype-likes their names, values themselves."""
     if a is int or a is float:
         return a(0)
+    if a is None:
+        return 0.0  # JAX's default float, weakly typed
     return _dtypes.name(a) if _dtypes.is_dtype_like(a) else a
 
 
