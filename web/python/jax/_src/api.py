@@ -408,6 +408,28 @@ def grad(fun, argnums=0, has_aux=False):
     return g
 
 
+_VJP_TOO_MANY_ARGS = """
+The function returned by `jax.vjp` applied to {} was called with {} arguments,
+but functions returned by `jax.vjp` must be called with a single argument
+corresponding to the single value returned by the function being differentiated
+(even if that returned value is a tuple or other container).
+
+For example, if we have:
+
+  def f(x):
+    return (x, x)
+  _, f_vjp = jax.vjp(f, 1.0)
+
+the function `f` returns a single tuple as output, and so we call `f_vjp` with a
+single tuple as its argument:
+
+  x_bar, = f_vjp((2.0, 2.0))
+
+If we instead call `f_vjp(2.0, 2.0)`, with the values 'splatted out' as
+arguments rather than in a tuple, this error can arise.
+"""
+
+
 def linearize(fun, *primals):
     """jax.linearize(fun, *primals) -> (out, f_jvp): fun's value and its JVP at primals as a function of
     the tangents (one per primal). Each call of f_jvp computes the JVP at the primals again, where JAX
@@ -435,12 +457,20 @@ def vjp(fun, *primals, has_aux=False):
     out = pytree.tree_unflatten(box["tree"], [from_js(x) for x in res[0]])
     js_vjp = res[1]
 
-    def vjp_fn(cotangents):
+    def vjp_fn(cotangents, *extra):
+        if extra:
+            raise TypeError(_VJP_TOO_MANY_ARGS.format(getattr(fun, "__name__", fun), len(extra) + 1))
         ct_leaves, ct_tree = pytree.tree_flatten(cotangents)
         if ct_tree != box["tree"]:
             raise TypeError(
                 f"Tree structure of cotangent input {ct_tree}, does not match structure of primal output {box['tree']}."
             )
+        for ct, primal in zip(ct_leaves, pytree.tree_leaves(out)):
+            got, want = asarray(ct).aval, asarray(primal).aval
+            if (got.shape, got.dtype) != (want.shape, want.dtype):
+                raise ValueError("unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
+                                 f"{got.str_short()}, but expected {want.str_short()} because the corresponding output of the "
+                                 f"differentiated function had JAX type {want.str_short()}")
         cts = list(call(js_vjp, _js_leaves(ct_leaves)))
         return tuple(_unflatten_args(flat, [from_js(x) for x in cts]))
 
@@ -455,12 +485,16 @@ def jvp(fun, primals, tangents, has_aux=False):
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; "
                         f"found {type(primals).__name__} and {type(tangents).__name__}.")
-    primals_tree, tangents_tree = pytree.tree_structure(tuple(primals)), pytree.tree_structure(tuple(tangents))
+    primals_tree, tangents_tree = pytree.tree_structure(primals), pytree.tree_structure(tangents)
     if primals_tree != tangents_tree:
         raise TypeError("primal and tangent arguments to jax.jvp must have the same tree structure; primals have tree "
                         f"structure {primals_tree} whereas tangents have tree structure {tangents_tree}.")
     flat = [pytree.tree_flatten(p) for p in primals]
     tan_leaves = pytree.tree_leaves(tuple(tangents))
+    for p, t in zip(pytree.tree_leaves(tuple(primals)), tan_leaves):
+        p_shape, t_shape = tuple(getattr(asarray(p), "shape", ())), tuple(getattr(asarray(t), "shape", ()))
+        if p_shape != t_shape:
+            raise ValueError(f"jvp called with different primal and tangent shapes;Got primal shape {p_shape} and tangent shape as {t_shape}")
     box = {}
     # With has_aux, aux rides along as outputs whose tangents are dropped (one trace of fun).
     g = fun if not has_aux else lambda *a: _split_aux(fun(*a), box, "jvp")

@@ -136,7 +136,14 @@ def tree_structure(tree, is_leaf=None):
 def tree_map(f, tree, *rest, is_leaf=None):
     """jax.tree_util.tree_map: f over the leaves of `tree` and the matching parts of `rest` (each a tree with `tree`'s structure as a prefix: a leaf of `tree` may match a whole subtree)."""
     leaves, treedef = tree_flatten(tree, is_leaf)
-    others = [flatten_up_to(treedef, r) for r in rest]
+    try:
+        others = [flatten_up_to(treedef, r) for r in rest]
+    except ValueError:
+        # As JAX: say where `tree` stops being a prefix of the other tree, when it can.
+        leaf = lambda p: (is_leaf is not None and is_leaf(p)) or _node_of(p) is None  # noqa: E731
+        for r in rest:
+            broadcast_prefix(tree, r, leaf, "tree_map tree")
+        raise
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others)])
 
 

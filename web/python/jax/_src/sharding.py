@@ -51,7 +51,8 @@ class Mesh:
             shape = _nested_shape(devices)
             if len(shape) != len(self.axis_names):
                 raise ValueError(
-                    f"Mesh: devices of shape {tuple(shape)} need one axis name per dimension, got {self.axis_names}"
+                    "Mesh requires the ndim of its first argument (`devices`) to equal the length of its second argument "
+                    f"(`axis_names`), but got devices.ndim == {len(shape)} and len(axis_names) == {len(self.axis_names)}."
                 )
             flat = pytree.tree_leaves(devices)
             if [d.id for d in flat] != list(range(len(flat))):

@@ -23,6 +23,53 @@ def _is_array_like(x):
     return isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array")
 
 
+def _check_sizes(fun, args, kwargs, leaves, axes, axis_size):
+    """JAX's checks of the mapped axes before vmap traces: each in the rank of its argument, all of one size
+    (and axis_size's), with JAX's messages naming each argument by its path."""
+    import collections
+    import inspect
+
+    from .key_paths import keystr, tree_leaves_with_path
+
+    shapes = [tuple(getattr(x, "shape", ())) if _is_array_like(x) else None for x in leaves]
+    for x, a, shape in zip(leaves, axes, shapes):
+        if a is not None and shape is not None and not -len(shape) <= a < len(shape):
+            raise ValueError(f"vmap was requested to map its argument along axis {a}, which implies that its rank should be at "
+                             f"least {a + 1 if a >= 0 else -a}, but is only {len(shape)} (its shape is {shape})")
+    sizes = [None if a is None or shape is None else shape[a] for a, shape in zip(axes, shapes)]
+    if len({s for s in sizes if s is not None} | ({axis_size} if axis_size is not None else set())) <= 1:
+        return
+    try:
+        names = list(inspect.signature(fun).bind(*args, **kwargs).signature.parameters)
+    except (TypeError, ValueError):
+        names = None
+
+    def arg_name(path):
+        if path[0] == "kwargs":
+            return f"kwargs{keystr(path[1])}"
+        i = path[1][0].idx
+        if names is None or i >= len(names):
+            return f"args{keystr(path[1])}"
+        return f"argument {names[i]}" + (keystr(path[1][1:]) if len(path[1]) > 1 else "")
+
+    paths = [("args", p) for p, _ in tree_leaves_with_path(args)] + [("kwargs", p) for p, _ in tree_leaves_with_path(kwargs)]
+    described = [f"{arg_name(p)} of type {str(x.aval) if isinstance(x, Array) else 'unknown'}" for p, x in zip(paths, leaves)]
+    counts = collections.Counter(s for s in sizes if s is not None).most_common()
+    first = {sz: sizes.index(sz) for sz, _ in counts}
+    msg = ["vmap got inconsistent sizes for array axes to be mapped:\n"]
+    if axis_size is not None:
+        msg.append(f"  * the `axis_size` argument was {axis_size};\n")
+    for k, (sz, ct) in enumerate(counts):
+        i = first[sz]
+        if ct == 1:
+            msg.append(f"  * one axis had size {sz}: axis {axes[i]} of {described[i]};\n")
+        elif k == 0:
+            msg.append(f"  * most axes ({ct} of them) had size {sz}, e.g. axis {axes[i]} of {described[i]};\n")
+        else:
+            msg.append(f"  * some axes ({ct} of them) had size {sz}, e.g. axis {axes[i]} of {described[i]};\n")
+    raise ValueError("".join(msg)[:-2])
+
+
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
     """jax.vmap(fun, in_axes, out_axes, axis_size=...); keyword arguments are
     mapped along their axis 0, as in JAX."""
@@ -50,6 +97,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         axes = pytree.broadcast_prefix((in_axes, {k: 0 for k in kwargs}), (args, kwargs), _is_axis, "vmap in_axes")
         # An unmapped Python scalar stays one, as in JAX: the function sees it
         # as it was given, and JS sees only the other leaves.
+        _check_sizes(fun, args, kwargs, leaves, axes, axis_size)
         if axis_size is None and all(a is None for a in axes):
             raise ValueError("vmap wrapped function must be passed at least one argument containing an array or axis_size "
                              f"must be specified, got empty *args={args} and **kwargs={kwargs}")
