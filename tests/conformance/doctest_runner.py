@@ -35,6 +35,16 @@ class _Checker(doctest.OutputChecker):
         return super().check_output(_NUMBER.sub("0", want), _NUMBER.sub("0", got), optionflags)
 
 
+def _reported(got):
+    """What an example gave, as the record keeps it the same on every machine and run: a traceback cut
+    to its exception (its frames name this machine's files), objects' addresses elided."""
+    if got.startswith("Traceback (most recent call last):"):
+        lines = got.splitlines()
+        frames = [i for i, line in enumerate(lines) if line.startswith(" ")]
+        got = "\n".join(lines[frames[-1] + 1 :] if frames else lines[1:]) + "\n"
+    return re.sub(r" at 0x[0-9a-f]+", " at 0x...", got)
+
+
 class _Runner(doctest.DocTestRunner):
     """Records each example's outcome: passed, or what it printed or raised instead."""
 
@@ -49,11 +59,11 @@ class _Runner(doctest.DocTestRunner):
         self.outcomes.append({"line": example.lineno, "passed": True})
 
     def report_failure(self, out, test, example, got):
-        self.outcomes.append({"line": example.lineno, "passed": False, "got": got[:2000]})
+        self.outcomes.append({"line": example.lineno, "passed": False, "got": _reported(got)[:2000]})
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         error = f"{exc_info[0].__name__}: {exc_info[1]}"
-        self.outcomes.append({"line": example.lineno, "passed": False, "got": error[:2000]})
+        self.outcomes.append({"line": example.lineno, "passed": False, "got": _reported(error)[:2000]})
 
 
 def _public(name):

@@ -1,5 +1,6 @@
 # JAX behaviours from Python (run by tests/js/python_scripts.test.js; each
-# line is what JAX 0.11 does): vjp eagerly and its cotangent errors, constvars
+# line is what JAX 0.11 does): vjp eagerly and its cotangent errors (0.11's
+# _vjp_check_ct_avals: "unexpected JAX type"), constvars
 # and integer_pow in printed programs, a nested jit as a jit equation,
 # jit's shardings, NameError for a
 # collective outside any mesh.

@@ -189,6 +189,7 @@ class _Jit:
             if self._in_shardings is not None:
                 args = _placed(args, self._in_shardings, "in_shardings")
             result = self._fun(*args, **dyn_kw, **static_kw)
+            _check_returned(self._fun, "jit", result)
             if self._out_shardings is not None:
                 result = _placed(result, self._out_shardings, "out_shardings")
             out, tree = _flat_out(result)
@@ -207,13 +208,21 @@ class _Jit:
         return Lowered(self, args, kwargs)
 
 
+def _check_returned(fun, traced_for, result):
+    """JAX's TypeError for a traced function returning something that is not a JAX type, naming the output's path."""
+    from .control_flow_checks import source_info
+    from .key_paths import keystr, tree_leaves_with_path
+
+    for path, x in tree_leaves_with_path(result):
+        if not _is_leaf_value(x):
+            where = f" at output component {keystr(path)}" if path else ""
+            raise TypeError(f"function {source_info(fun)} traced for {traced_for} returned a value of type {type(x)}{where}, "
+                            "which is not a valid JAX type")
+
+
 def _is_leaf_value(x):
-    """Whether _as_leaf takes x."""
-    try:
-        _as_leaf(x)
-        return True
-    except TypeError:
-        return False
+    """Whether _as_leaf takes x (asked without converting it, which would add to a trace)."""
+    return isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array") or hasattr(x, "__js__")
 
 
 def _path_of(fun, args, kwargs, target):

@@ -186,8 +186,8 @@ def broadcast_prefix(prefix, tree, is_prefix_leaf, what):
         if pnode is None or tnode is None or type(p) is not type(t):
             raise ValueError(
                 f"pytree structure error: different types at key path\n    {what}{path}\n"
-                f"At that key path, the prefix pytree {what} has a subtree of type {type(p)} "
-                f"but at the same key path the full pytree has a subtree of different type {type(t)}."
+                f"At that key path, the prefix pytree {what} has a subtree of type\n    {type(p)}\n"
+                f"but at the same key path the full pytree has a subtree of different type\n    {type(t)}."
             )
         pc, paux = pnode[0](p)
         tc, taux = tnode[0](t)
