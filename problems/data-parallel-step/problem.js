@@ -164,7 +164,7 @@ const requirements = [
     },
     traceError(error, { api }) {
       // A returned value that varies along data: out_specs P() says which output, its type which one it is.
-      const m = /out_specs\[\d+\] is P\(\) but output \d+ \(f32\[([\d,]*)\]\{V:data\}\) varies along mesh axis 'data'/.exec(error.message);
+      const m = /Output \d+ \(f32\[([\d,]*)\]\{V:data\}\) has out_specs P\(\) but varies along mesh axis 'data'/.exec(error.message);
       if (!m) return null;
       const rank = m[1] === '' ? 0 : m[1].split(',').length;
       if (rank === 0) return `the returned loss differs from device to device: average it over data with ${api('lax.pmean')} before returning it (${error.name})`;

@@ -3,7 +3,7 @@
 // is inlined); outside, grad & co. run at once and return future arrays.
 
 import { isArray, hostData, putHost, reshard, toSharding } from './core/array.js';
-import { ShapeError, ValueError } from '../errors.js';
+import { ShapeError, ValueError, VmaError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { avalOf, traced } from './core/operands.js';
 import { staticKey } from './core/op.js';
@@ -387,7 +387,7 @@ export function jvp(f, primals, tangents) {
  * returning one, for a front end that knows the specs only then). Values f
  * closes over become replicated inputs of the body.
  */
-export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false } = {}) {
+export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false, name = null, outSpecPaths = null } = {}) {
   if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
   if (inSpecs === undefined || outSpecs === undefined) throw new ValueError('shardMap: give both inSpecs and outSpecs');
   const g = (...args) => {
@@ -407,9 +407,14 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
       const blocks = body.wrap(sm.blocks());
       const out = withTrace(body, () => f(...unflatten(def, blocks)));
       const outTree = flatten(out, isLeafValue);
-      const outAtoms = outTree.leaves.map((x) => traced(body, x, 'shardMap').atomIn(body));
+      const outValues = outTree.leaves.map((x) => traced(body, x, 'shardMap'));
+      const outAtoms = outValues.map((v) => v.atomIn(body));
       const prefix = typeof outSpecs === 'function' ? outSpecs(out) : outSpecs;
       const ospecs = broadcastPrefix(prefix, outTree.def, isSpec, 'shardMap outSpecs');
+      if (checkVma) {
+        const paths = typeof outSpecPaths === 'function' ? outSpecPaths(out) : (outSpecPaths ?? outputSpecPaths(prefix, outTree.def));
+        checkOutputVma(name ?? f.name, mesh, ospecs, paths, outValues);
+      }
       const res = t.wrap(callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms)));
       res.forEach((v, i) => (v.spec = ospecs[i]));
       return unflatten(outTree.def, res);
@@ -419,6 +424,59 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
     }
   };
   return g;
+}
+
+// A Python tuple's repr of JS values (strings quoted, null as None): how JAX's messages show specs and names.
+const pyTuple = (xs) => {
+  const item = (x) => (x === null ? 'None' : Array.isArray(x) ? pyTuple(x) : typeof x === 'string' ? `'${x}'` : String(x));
+  return `(${xs.map(item).join(', ')}${xs.length === 1 ? ',' : ''})`;
+};
+
+// Each output's out_specs key path, as JAX's keystr writes it: the path of the prefix's spec it falls under.
+function outputSpecPaths(prefix, def) {
+  const paths = [];
+  const walk = (p, path) => {
+    if (isSpec(p) || p === null || typeof p !== 'object') return paths.push(path) - 1;
+    const keys = Array.isArray(p) ? p.map((_, i) => i) : Object.keys(p);
+    return Array.isArray(p) ? keys.map((k) => walk(p[k], `${path}[${k}]`)) : Object.fromEntries(keys.map((k) => [k, walk(p[k], `${path}['${k}']`)]));
+  };
+  const index = broadcastPrefix(walk(prefix, ''), def, (x) => typeof x === 'number', 'shardMap outSpecs');
+  return index.map((i) => paths[i]);
+}
+
+/**
+ * JAX's check of check_vma (shard_map's _inout_vma_error): an output may vary
+ * only along the mesh axes its out_specs entry mentions. Before the core's
+ * own check, with JAX's message: the function, the mesh, and for each output
+ * that fails, its out_specs entry and the axes it varies along.
+ */
+function checkOutputVma(fnName, mesh, specs, paths, outs) {
+  const byMesh = (axes) => mesh.axisNames.filter((a) => axes.includes(a));
+  const failed = new Map(); // path -> its line: a spec failing for several outputs is said once
+  const outputs = []; // after JAX's text, which outputs vary where (JAX's message names the spec only)
+  outs.forEach((v, i) => {
+    const mentioned = specs[i].axes();
+    const extra = v.vma.filter((a) => !mentioned.includes(a));
+    if (extra.length) outputs.push(`Output ${i} (${v.aval}) has out_specs ${specs[i]} but varies along mesh axis ${extra.map((a) => `'${a}'`).join(', ')}.`);
+    if (failed.has(paths[i]) || !extra.length) return;
+    const unmentioned = mesh.axisNames.filter((a) => !mentioned.includes(a));
+    const head = `* out_specs${paths[i]} is P${pyTuple(specs[i].entries)} which implies that the corresponding output value is`;
+    failed.set(
+      paths[i],
+      unmentioned.length > 1
+        ? `${head} only varying across mesh axes {${byMesh(mentioned).join(',')}} and not {${byMesh(unmentioned.filter((a) => v.vma.includes(a))).join(',')}}, but it was inferred to be possibly varying over {${byMesh(v.vma).join(',')}}`
+        : `${head} replicated across mesh axis '${unmentioned[0]}', but could not infer replication over any axes`,
+    );
+  });
+  const msgs = [...failed.values()];
+  if (!msgs.length) return;
+  if (msgs.length === 1) msgs[0] = msgs[0].slice(2);
+  throw new VmaError(
+    `shard_map applied to the function '${fnName}' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n` +
+      `The mesh given has shape ${pyTuple(mesh.axisSizes)} with corresponding axis names ${pyTuple(mesh.axisNames)}.\n\n${msgs.join('\n\n')}\n\n` +
+      'Check if these output values are meant to be replicated over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False argument to `jax.shard_map`.' +
+      `\n\n${outputs.join('\n')}`,
+  );
 }
 
 // Over Explicit mesh axes shardMap does not reshard, as in JAX 0.11: an input

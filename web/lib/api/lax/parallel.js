@@ -93,7 +93,7 @@ export function laxFunction(name) {
     }
     for (const a of keywords) if (!a.optional && args[a.name] === undefined) throw new ValueError(`${fn}: missing option ${camelCase(a.name)}`);
     const { leaves, def } = flatten(tree, isLeafValue);
-    if (name === 'psum' && !leaves.some(isTracer)) return unflatten(def, leaves.map((x) => constantSum(x, axisSize(args.axis_name))));
+    if (name === 'psum' && !leaves.some((x) => isTracer(x))) return unflatten(def, leaves.map((x) => constantSum(x, axisSize(args.axis_name))));
     const t = traceFor(fn);
     const atoms = leaves.map((x) => traced(t, x, fn).atomIn(t));
     const outs = t.wrap(callCore(() => t.core.bind(name, args, atoms)));

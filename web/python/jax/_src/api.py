@@ -556,14 +556,28 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
             out = f(*pytree.tree_unflatten(treedef, given))
             result, box["tree"] = _flat_out(out)
             box["specs"] = pytree.broadcast_prefix(out_specs, out, is_spec, "shard_map out_specs")
+            box["paths"] = _spec_paths(out_specs, out, is_spec)
             return result
 
-        with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:
-            options = {"mesh": mesh, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma)}
+        with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of, _for_call(
+            lambda _out: js_list(box["paths"])
+        ) as out_spec_paths:
+            options = {"mesh": mesh, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma),
+                       "name": getattr(f, "__name__", str(f)), "outSpecPaths": out_spec_paths}
             res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in mapped])
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
 
     return wrapped
+
+
+def _spec_paths(out_specs, out, is_spec):
+    """Each output leaf's out_specs key path, as JAX's messages write it (keystr of the spec it falls under)."""
+    from .key_paths import keystr, tree_flatten_with_path
+
+    pairs, tree = tree_flatten_with_path(out_specs, is_leaf=is_spec)
+    index = pytree.broadcast_prefix(pytree.tree_unflatten(tree, list(range(len(pairs)))), out, lambda x: isinstance(x, int),
+                                    "shard_map out_specs")
+    return [keystr(pairs[i][0]) for i in index]
 
 
 def device_put(x, device=None):
