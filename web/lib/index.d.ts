@@ -377,7 +377,16 @@ export function customVjp(f: AnyFn, options?: { nondiffArgnums?: number | number
 /** jax.shard_map. */
 export function shardMap<F extends AnyFn>(
   f: F,
-  options: { mesh: Mesh; inSpecs: Tree<PartitionSpec>; outSpecs: Tree<PartitionSpec> | ((out: any) => Tree<PartitionSpec>); checkVma?: boolean },
+  options: {
+    mesh: Mesh;
+    inSpecs: Tree<PartitionSpec>;
+    outSpecs: Tree<PartitionSpec> | ((out: any) => Tree<PartitionSpec>);
+    checkVma?: boolean;
+    /** The function's name in errors (f.name by default). */
+    name?: string;
+    /** For a front end that flattens outputs itself: each output's out_specs key path as errors write it ('[0]', "['w']"), filled in by the time the body returns. */
+    outSpecPaths?: string[];
+  },
 ): (...args: any[]) => any;
 
 /** Base of every ShardLab error. */

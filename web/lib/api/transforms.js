@@ -412,7 +412,7 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
       const prefix = typeof outSpecs === 'function' ? outSpecs(out) : outSpecs;
       const ospecs = broadcastPrefix(prefix, outTree.def, isSpec, 'shardMap outSpecs');
       if (checkVma) {
-        const paths = typeof outSpecPaths === 'function' ? outSpecPaths(out) : (outSpecPaths ?? outputSpecPaths(prefix, outTree.def));
+        const paths = outSpecPaths ?? outputSpecPaths(prefix, outTree.def);
         checkOutputVma(name ?? f.name, mesh, ospecs, paths, outValues);
       }
       const res = t.wrap(callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms)));
@@ -454,20 +454,22 @@ function checkOutputVma(fnName, mesh, specs, paths, outs) {
   const byMesh = (axes) => mesh.axisNames.filter((a) => axes.includes(a));
   const failed = new Map(); // path -> its line: a spec failing for several outputs is said once
   const outputs = []; // after JAX's text, which outputs vary where (JAX's message names the spec only)
-  outs.forEach((v, i) => {
+  for (let i = 0; i < outs.length; i++) {
+    const vma = outs[i].vma;
     const mentioned = specs[i].axes();
-    const extra = v.vma.filter((a) => !mentioned.includes(a));
-    if (extra.length) outputs.push(`Output ${i} (${v.aval}) has out_specs ${specs[i]} but varies along mesh axis ${extra.map((a) => `'${a}'`).join(', ')}.`);
-    if (failed.has(paths[i]) || !extra.length) return;
+    const extra = vma.filter((a) => !mentioned.includes(a));
+    if (!extra.length) continue;
+    outputs.push(`Output ${i} (${outs[i].aval}) has out_specs ${specs[i]} but varies along mesh axis ${extra.map((a) => `'${a}'`).join(', ')}.`);
+    if (failed.has(paths[i])) continue;
     const unmentioned = mesh.axisNames.filter((a) => !mentioned.includes(a));
     const head = `* out_specs${paths[i]} is P${pyTuple(specs[i].entries)} which implies that the corresponding output value is`;
     failed.set(
       paths[i],
       unmentioned.length > 1
-        ? `${head} only varying across mesh axes {${byMesh(mentioned).join(',')}} and not {${byMesh(unmentioned.filter((a) => v.vma.includes(a))).join(',')}}, but it was inferred to be possibly varying over {${byMesh(v.vma).join(',')}}`
+        ? `${head} only varying across mesh axes {${byMesh(mentioned).join(',')}} and not {${byMesh(extra).join(',')}}, but it was inferred to be possibly varying over {${byMesh(vma).join(',')}}`
         : `${head} replicated across mesh axis '${unmentioned[0]}', but could not infer replication over any axes`,
     );
-  });
+  }
   const msgs = [...failed.values()];
   if (!msgs.length) return;
   if (msgs.length === 1) msgs[0] = msgs[0].slice(2);

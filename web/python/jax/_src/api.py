@@ -556,14 +556,13 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
             out = f(*pytree.tree_unflatten(treedef, given))
             result, box["tree"] = _flat_out(out)
             box["specs"] = pytree.broadcast_prefix(out_specs, out, is_spec, "shard_map out_specs")
-            box["paths"] = _spec_paths(out_specs, out, is_spec)
+            paths.extend(_spec_paths(out_specs, out, is_spec))  # filled in place: JS reads it after the body
             return result
 
-        with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of, _for_call(
-            lambda _out: js_list(box["paths"])
-        ) as out_spec_paths:
+        paths = js_list([])
+        with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:
             options = {"mesh": mesh, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma),
-                       "name": getattr(f, "__name__", str(f)), "outSpecPaths": out_spec_paths}
+                       "name": getattr(f, "__name__", str(f)), "outSpecPaths": paths}
             res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in mapped])
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
 
