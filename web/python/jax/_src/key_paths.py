@@ -6,7 +6,19 @@ error messages (a loop's carry, cond's branches)."""
 from . import pytree
 
 
-class SequenceKey:
+class _Key:
+    """A key path entry: equal to another of its class with an equal key."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.key == self.key
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.key))
+
+
+class SequenceKey(_Key):
     """A tuple's or list's child by index: str [0]."""
 
     __slots__ = ("idx",)
@@ -22,14 +34,8 @@ class SequenceKey:
     def __repr__(self):
         return f"SequenceKey(idx={self.idx!r})"
 
-    def __eq__(self, other):
-        return type(other) is SequenceKey and other.idx == self.idx
 
-    def __hash__(self):
-        return hash(("SequenceKey", self.idx))
-
-
-class DictKey:
+class DictKey(_Key):
     """A dict's child by key: str ['a']."""
 
     __slots__ = ("key",)
@@ -43,14 +49,8 @@ class DictKey:
     def __repr__(self):
         return f"DictKey(key={self.key!r})"
 
-    def __eq__(self, other):
-        return type(other) is DictKey and other.key == self.key
 
-    def __hash__(self):
-        return hash(("DictKey", self.key))
-
-
-class GetAttrKey:
+class GetAttrKey(_Key):
     """A namedtuple's child by field name: str .name."""
 
     __slots__ = ("name",)
@@ -66,14 +66,8 @@ class GetAttrKey:
     def __repr__(self):
         return f"GetAttrKey(name={self.name!r})"
 
-    def __eq__(self, other):
-        return type(other) is GetAttrKey and other.name == self.name
 
-    def __hash__(self):
-        return hash(("GetAttrKey", self.name))
-
-
-class FlattenedIndexKey:
+class FlattenedIndexKey(_Key):
     """A registered node's child by its position in the flattening: str [<flat index 0>]."""
 
     __slots__ = ("key",)
@@ -86,12 +80,6 @@ class FlattenedIndexKey:
 
     def __repr__(self):
         return f"FlattenedIndexKey(key={self.key!r})"
-
-    def __eq__(self, other):
-        return type(other) is FlattenedIndexKey and other.key == self.key
-
-    def __hash__(self):
-        return hash(("FlattenedIndexKey", self.key))
 
 
 def _children_with_keys(x):
