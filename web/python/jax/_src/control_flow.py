@@ -83,22 +83,21 @@ def cond(pred, true_fun, false_fun, *operands):
         return true_fun(*operands) if bool(pred) else false_fun(*operands)
     leaves, treedef = pytree.tree_flatten(operands)
     box = {}
-    funs = (true_fun, false_fun)
 
     def check(first, this):
         (_, out_true), (_, out_false) = sorted([first, this], key=lambda b: b[0])
         check_branches("cond", "true_fun", "false_fun", true_fun, false_fun, out_true, out_false)
 
-    with _for_call(_branch_body(funs[0], treedef, box, 0, check)) as t, _for_call(_branch_body(funs[1], treedef, box, 1, check)) as f:
+    with _for_call(_branch_body(true_fun, treedef, box, 0, check)) as t, _for_call(_branch_body(false_fun, treedef, box, 1, check)) as f:
         out = call(sl.lax.cond, _as_leaf(pred), t, f, *[_as_leaf(x) for x in leaves])
     return pytree.tree_unflatten(box["tree"], [from_js(x) for x in out])
 
 
 def switch(index, branches, *operands):
     """jax.lax.switch(index, branches, *operands): the index clamped to the branches."""
+    branches = list(branches)  # first: a generator of branches is read once
     check_callable(all(callable(b) for b in branches), "lax.switch: branches argument should be a sequence of callables.")
     _check_index(index)
-    branches = list(branches)
     if not branches:
         raise ValueError("Empty branch sequence")
     if len(branches) == 1:
