@@ -37,3 +37,5 @@ print(jnp.get_printoptions()["precision"], jnp.get_printoptions()["suppress"])
 jax.jit(lambda x: print("traced:", x, repr(x)) or x)(jnp.arange(3.0))
 auto = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
 jax.shard_map(lambda b: print("in shard_map:", b) or b, mesh=auto, in_specs=jax.P("i"), out_specs=jax.P("i"))(jnp.arange(8.0))
+# A float32 scalar prints as numpy prints one: positionally from 1e-4 to 1e16 (20.0, 123456.0), else scientifically.
+print(jnp.array(20.0), jnp.float32(123456.0), jnp.array(1e20), jnp.array(1e-5), jnp.array(-0.5))

@@ -4,6 +4,7 @@ Formatting only: the values come from the devices (or, for ShardLab's numpy,
 the host, whose float64 elements print at float64's shortest digits)."""
 
 import contextlib
+import decimal
 import math
 import struct
 
@@ -245,5 +246,7 @@ def array_str(values, shape, dtype):
         if "int" in dtype:
             return str(int(v))
         s = _shortest(v, dtype)
+        if "e" in s and 1e-4 <= abs(float(s)) < 1e16:  # numpy writes a scalar in this range positionally: 20.0, not 2e+01
+            s = format(decimal.Decimal(s), "f")
         return s + ".0" if s.lstrip("-").isdigit() else s
     return array_text(values, shape, dtype, " ", "")
