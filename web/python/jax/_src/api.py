@@ -18,11 +18,17 @@ def _as_leaf(x):
     """A leaf as the JS API takes it: arrays, Python floats (weakly typed
     f32[]) and bools (bool[]); a Python int becomes an int32 array, as JAX
     types it (a JS number would be float32)."""
+    if not is_jax_value(x):
+        raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
     if (isinstance(x, int) and not isinstance(x, bool)) or hasattr(x, "_shardlab_host_array"):
         return asarray(x)  # a numpy array converts as JAX converts it
-    if isinstance(x, (Array, bool, float)) or hasattr(x, "__js__"):
-        return x
-    raise TypeError(f"Argument '{x}' of type {type(x)} is not a valid JAX type")
+    return x
+
+
+def is_jax_value(x):
+    """Whether x is a value JAX takes as an array (asked without converting it, which would add to a trace):
+    an array, a Python or numpy scalar, a numpy array, or an object the JS API takes (__js__)."""
+    return isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array") or hasattr(x, "__js__")
 
 
 def asarray(a, dtype=None):
@@ -166,7 +172,7 @@ class _Jit:
         try:
             js_leaves = [_as_leaf(x) for x in leaves]
         except TypeError:
-            bad = next(x for x in leaves if not _is_leaf_value(x))
+            bad = next(x for x in leaves if not is_jax_value(x))
             raise TypeError(
                 f"Error interpreting argument to {self._fun} as an abstract array. The problematic value is of type "
                 f"{type(bad)} and was passed to the function at path {_path_of(self._fun, args, kwargs, bad)}.\n"
@@ -214,15 +220,10 @@ def _check_returned(fun, traced_for, result):
     from .key_paths import keystr, tree_leaves_with_path
 
     for path, x in tree_leaves_with_path(result):
-        if not _is_leaf_value(x):
+        if not is_jax_value(x):
             where = f" at output component {keystr(path)}" if path else ""
             raise TypeError(f"function {source_info(fun)} traced for {traced_for} returned a value of type {type(x)}{where}, "
                             "which is not a valid JAX type")
-
-
-def _is_leaf_value(x):
-    """Whether _as_leaf takes x (asked without converting it, which would add to a trace)."""
-    return isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array") or hasattr(x, "__js__")
 
 
 def _path_of(fun, args, kwargs, target):

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Sequence
 
 from . import pytree
-from .api import _as_leaf, _for_call, _js_leaves
+from .api import _as_leaf, _for_call, _js_leaves, is_jax_value
 from .array import Array
 from .config import jit_disabled
 from .control_flow_checks import aval_of, check_branches, check_callable, check_carry
@@ -46,7 +46,7 @@ def _shape_of(x):
 
 def _dtype_of(x):
     """The dtype of a predicate or index, or None when it is not an array or number (JAX's result_type fails)."""
-    if isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array"):
+    if is_jax_value(x):
         return aval_of(x).dtype
     return None
 

@@ -5,7 +5,7 @@ argument); the JS API maps and differentiates the flat leaves."""
 import functools
 
 from . import pytree
-from .api import _argnums, _as_leaf, _flat_out, _for_call, _unflatten_args
+from .api import _argnums, _as_leaf, _flat_out, _for_call, _unflatten_args, is_jax_value
 from .array import Array
 from .js import call, from_js, js_list, sl, to_js_value
 
@@ -18,11 +18,6 @@ def _is_python_scalar(x):
     return type(x) in (bool, int, float)
 
 
-def _is_array_like(x):
-    """Whether x is a value JAX maps or broadcasts: an array, a Python or numpy scalar, a numpy array."""
-    return isinstance(x, (Array, bool, int, float)) or hasattr(x, "_shardlab_host_array")
-
-
 def _check_sizes(fun, args, kwargs, leaves, axes, axis_size):
     """JAX's checks of the mapped axes before vmap traces: each in the rank of its argument, all of one size
     (and axis_size's), with JAX's messages naming each argument by its path."""
@@ -31,7 +26,7 @@ def _check_sizes(fun, args, kwargs, leaves, axes, axis_size):
 
     from .key_paths import keystr, tree_leaves_with_path
 
-    shapes = [tuple(getattr(x, "shape", ())) if _is_array_like(x) else None for x in leaves]
+    shapes = [tuple(getattr(x, "shape", ())) if is_jax_value(x) else None for x in leaves]
     for x, a, shape in zip(leaves, axes, shapes):
         if a is not None and shape is not None and not -len(shape) <= a < len(shape):
             raise ValueError(f"vmap was requested to map its argument along axis {a}, which implies that its rank should be at "
@@ -102,7 +97,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
             raise ValueError("vmap wrapped function must be passed at least one argument containing an array or axis_size "
                              f"must be specified, got empty *args={args} and **kwargs={kwargs}")
         # So is any other unmapped value that is not an array (a function, a string): JAX passes it through.
-        kept = {i: x for i, (x, a) in enumerate(zip(leaves, axes)) if a is None and (_is_python_scalar(x) or not _is_array_like(x))}
+        kept = {i: x for i, (x, a) in enumerate(zip(leaves, axes)) if a is None and (_is_python_scalar(x) or not is_jax_value(x))}
         sent = [i for i in range(len(leaves)) if i not in kept]
         box = {}
 
