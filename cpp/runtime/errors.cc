@@ -6,6 +6,8 @@ const char* error_kind_name(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kValue:
       return "ValueError";
+    case ErrorKind::kAxisName:
+      return "AxisNameError";
     case ErrorKind::kShape:
       return "ShapeError";
     case ErrorKind::kSharding:

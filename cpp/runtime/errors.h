@@ -13,6 +13,7 @@ namespace shardlab {
 /// Category of an error, mirrored by the JS API's error subclasses.
 enum class ErrorKind {
   kValue,     // a bad argument value (an unknown axis, a bad permutation)
+  kAxisName,  // a collective's axis name no enclosing shard_map binds (JAX's NameError)
   kShape,     // shapes that do not fit together
   kSharding,  // a PartitionSpec that does not fit the mesh or the shape
   kVma,       // a shard_map output varying along a mesh axis its out_specs omit

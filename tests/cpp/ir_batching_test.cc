@@ -221,7 +221,7 @@ TEST(Vmap, ErrorsAsJaxWordsThem) {
                 .find("vmap must have at least one non-None value in in_axes"),
             std::string::npos);
   EXPECT_NE(testing::error_message([&] { vmap_at(b, id, {y}, {0}, {std::nullopt}); })
-                .find("vmap has mapped output but out_axes is None"),
+                .find("at vmap out_axes (output 0), got axis spec None but output was batched on axis 0"),
             std::string::npos);
 }
 

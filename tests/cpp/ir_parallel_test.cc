@@ -136,8 +136,8 @@ TEST(ShardMap, APsumOfSeveralOperandsIsOneEquationWithEachOperandsOwnSum) {
   };
   const Program one = program(true), three = program(false);
   const std::string text = to_text(one);
-  EXPECT_NE(text.find("= psum[axes=('data',)] "), std::string::npos) << text;
-  EXPECT_EQ(text.find("psum["), text.rfind("psum[")) << text;
+  EXPECT_NE(text.find("= psum_invariant[axes=('data',)] "), std::string::npos) << text;  // JAX 0.11's name under check_vma
+  EXPECT_EQ(text.find("psum_invariant["), text.rfind("psum_invariant[")) << text;
   const std::vector<exec::HostArray> args{host_f32({8, 3}, xf), exec::host_i32({8}, k), host_f32({16}, yf)};
   const auto a = run_both(one, mesh8(), args);
   const auto c = run_both(three, mesh8(), args);
@@ -298,12 +298,12 @@ TEST(Vma, CollectivesOutsideABodyAndBadAxesAreErrors) {
   Builder b;
   const Atom x = b.input(f32({4}));
   EXPECT_EQ(testing::error_message([&] { psum(b, x, {"data"}); }),
-            "unbound axis name: data. The following axis names (e.g. defined by pmap) are available to collective "
-            "operations: [] (psum runs inside a shard_map body, whose mesh names the axes)");
+            "Found an unbound axis name: data. To fix this, please call psum under `jax.shard_map`.");
   EXPECT_NE(testing::error_message([&] {
               one_shard_map(mesh8(), f32({8}), P({{"data"}}), P(),
                             [](Builder& bb, const Atom& v) { return psum(bb, v, {"model"}); });
-            }).find("psum"),
+            }).find("Found an unbound axis name: model. To fix this, please call psum under `jax.shard_map`. "
+                    "(The enclosing shard_map's mesh is "),
             std::string::npos);
   EXPECT_NE(testing::error_message([&] {
               one_shard_map(mesh8(), f32({6}), P({{"data"}}), P({{"data"}}), [](Builder&, const Atom& v) { return v; });

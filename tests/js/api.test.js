@@ -37,8 +37,8 @@ describe('trees, eager operations and caching', () => {
     const a = Array.from({ length: 8 }, (_, i) => i + 1);
     const b = Array.from({ length: 16 }, (_, i) => i * 0.5);
     const text = String(sl.makeJaxpr(f)(sl.array(a), sl.array(b)));
-    expect(text.match(/psum\[/g)).toHaveLength(1);
-    expect(text).toMatch(/\w+:f32\[1\] \w+:f32\[2\] = psum\[axes=\('data',\)\] \w+ \w+/);
+    expect(text.match(/psum_invariant\[/g)).toHaveLength(1); // JAX 0.11's name for psum under check_vma
+    expect(text).toMatch(/\w+:f32\[1\] \w+:f32\[2\] = psum_invariant\[axes=\('data',\)\] \w+ \w+/);
     const out = await sl.jit(f)(sl.array(a), sl.array(b));
     close(await out.a.tolist(), [36]);
     close(await out.b.tolist(), [0.5 * (0 + 2 + 4 + 6 + 8 + 10 + 12 + 14), 0.5 * (1 + 3 + 5 + 7 + 9 + 11 + 13 + 15)]);
@@ -119,9 +119,9 @@ describe('placement', () => {
 });
 
 describe('errors name the operation, the shapes or axes, and what is valid', () => {
-  test('ValueError (as JAX): shapes that do not broadcast; ShapeError: a matmul whose contracted sizes differ', () => {
-    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(sl.ValueError);
-    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(/np.add: shapes \[3\] and \[2\] cannot be broadcast/);
+  test("shapes that do not broadcast: JAX's TypeError of the primitive (ShapeError) for one rank, else jnp's ValueError; ShapeError: a matmul whose contracted sizes differ", () => {
+    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([[1, 2, 3]]), sl.array([1, 2]))).toThrow(new sl.ValueError('np.add: Incompatible shapes for broadcasting: shapes=[(1, 3), (2,)]'));
+    expect(() => sl.makeJaxpr((a, b) => np.add(a, b))(sl.array([1, 2, 3]), sl.array([1, 2]))).toThrow(new sl.ShapeError('add got incompatible shapes for broadcasting: (3,), (2,).'));
     expect(() => sl.makeJaxpr((a, b) => a.matmul(b))(sl.array([[1, 2]]), sl.array([[1, 2]]))).toThrow(sl.ShapeError);
     expect(() => sl.makeJaxpr((a, b) => a.matmul(b))(sl.array([[1, 2]]), sl.array([[1, 2]]))).toThrow(/matmul: f32\[1,2\] @ f32\[1,2\]/);
   });
@@ -129,7 +129,9 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
   test('ShardingError: a dimension the spec cannot split evenly', () => {
     const f = (x) => sl.shardMap((b) => b, { mesh, inSpecs: P('data'), outSpecs: P('data') })(x);
     expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6]))).toThrow(sl.ShardingError);
-    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6]))).toThrow(/shard_map in_specs\[0\]/);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6]))).toThrow(
+      /^shard_map applied to the function '<anonymous>' was given argument arrays with axis sizes that are not evenly divisible[\s\S]*the passed args\[0\] of shape float32\[6\] corresponds to in_specs of value P\('data',\), which maps array axis 0 \(of size 6\) to mesh axis 'data' \(of size 8\), but 8 does not evenly divide 6/,
+    );
   });
 
   test('ShardingError: a program whose shard_maps use two meshes, nested ones included, is refused when it runs (the core\'s rule)', async () => {
@@ -158,8 +160,9 @@ describe('errors name the operation, the shapes or axes, and what is valid', () 
   test('ValueError: unknown and unbound axes', () => {
     const f = (x) => sl.shardMap((b) => lax.psum(b, 'model'), { mesh, inSpecs: P('data'), outSpecs: P() })(x);
     expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(sl.ValueError);
-    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(/'model'/);
-    expect(() => sl.makeJaxpr((x) => lax.psum(x, 'data'))(sl.array([1]))).toThrow(/unbound axis name: data\. The following axis names \(e\.g\. defined by pmap\) are available to collective operations: \[\]/);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(sl.AxisNameError);
+    expect(() => sl.makeJaxpr(f)(sl.array([1, 2, 3, 4, 5, 6, 7, 8]))).toThrow(/unbound axis name: model\./);
+    expect(() => sl.makeJaxpr((x) => lax.psum(x, 'data'))(sl.array([1]))).toThrow(/^Found an unbound axis name: data\. To fix this, please call psum under `jax\.shard_map`\.$/);
   });
 
   test('ConcretizationError: a traced value used as a number; String(t) describes it', () => {

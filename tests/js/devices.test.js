@@ -118,7 +118,7 @@ test('bad input gets a categorised error naming the argument', async () => {
   }
   const x = rt.put(mesh, new Float32Array(8), [8], ['data']);
   await expect(rt.collective(mesh, x, { op: 'psum', axisName: 'model' }, [])).rejects.toThrow(
-    /psum: unknown axis name 'model'; the mesh Mesh\('data': 8\) has axes \('data'\)/,
+    /^Found an unbound axis name: model\. To fix this, please call psum under `jax\.shard_map`\. \(The enclosing shard_map's mesh is Mesh\('data': 8\)\.\)$/,
   );
   await expect(rt.collective(mesh, x, { op: 'ppermute', axisName: 'data', perm: [[0, 1], [3, 1]] }, ['data'])).rejects.toThrow(
     /destination 1 appears twice/,

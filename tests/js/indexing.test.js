@@ -277,5 +277,5 @@ test('index errors name what is wrong', () => {
   expect(() => x.at({}).get()).toThrow("at.get: index entries are integers, sl.slice(...), null, '...' or integer or boolean arrays; got an object (Object) at position 0");
   expect(() => sl.slice(0, 2, 0)).toThrow('slice: step cannot be zero');
   expect(() => x.at(0).get({ mode: 'wrap' })).toThrow("at.get: mode string wrap must be 'clip', 'fill', 'drop' or 'promise_in_bounds'");
-  expect(() => x.at(0).set([1, 2, 3])).toThrow('cannot be broadcast');
+  expect(() => x.at(0).set([1, 2, 3])).toThrow('at.set: the values: Incompatible shapes for broadcasting: shapes=[(3,), (2,)]');
 });

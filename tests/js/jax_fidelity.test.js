@@ -1,11 +1,13 @@
 // Behaviours a JAX user relies on, each as JAX 0.11 has it (issue 20's
 // fidelity list): grad of an int32 input is JAX's TypeError; pmean of int32
 // is float32 and psum of bools counts them; a collective outside any mesh is
-// JAX's "unbound axis name" error; a JS number returned from jit is a weak
+// JAX's "Found an unbound axis name" error (AxisNameError); a JS number returned from jit is a weak
 // float32 whatever its value; a spec list of the wrong length says how many
 // entries the structure has; vjp works eagerly and checks its cotangents as
 // JAX; closed-over arrays print as constvars and integer powers as
-// integer_pow; jit's shardings are honoured.
+// integer_pow; jit's shardings are honoured; shard_map's spec errors, a
+// traced value used after its trace, typed keys in arithmetic and jacfwd's
+// weak types are JAX 0.11's.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 
@@ -41,10 +43,11 @@ describe('JAX fidelity', () => {
     );
   });
 
-  test("a collective outside any mesh is JAX's unbound axis name error", () => {
-    expect(() => sl.makeJaxpr((x) => lax.psum(x, 'i'))(sl.array([1]))).toThrow(
-      'unbound axis name: i. The following axis names (e.g. defined by pmap) are available to collective operations: []',
-    );
+  test("a collective outside any mesh is JAX 0.11's unbound axis name error", () => {
+    const f = () => sl.makeJaxpr((x) => lax.psum(x, 'i'))(sl.array([1]));
+    expect(f).toThrow(sl.AxisNameError);
+    expect(f).toThrow('Found an unbound axis name: i. To fix this, please call psum under `jax.shard_map`.');
+    expect(() => lax.axisSize('i')).toThrow(new sl.AxisNameError('unbound axis name: i'));
   });
 
   test('a JS number returned from jit is a weak float32, whatever its value', async () => {
@@ -127,5 +130,49 @@ describe('JAX fidelity', () => {
     g.forEach((v, i) => expect(Math.abs(v - 2 * Math.cos(x[i]))).toBeLessThan(1e-5));
     const batched = await (await sl.vmap(outer)(sl.array([x, x]))).tolist();
     expect(batched[0]).toBeCloseTo(batched[1], 6);
+  });
+
+  test("shard_map's spec errors are JAX 0.11's, with key paths; a set axis name and pvary outside a shard_map are refused as JAX", () => {
+    const mesh = sl.makeMesh([4, 2], ['x', 'y']);
+    const long = () => sl.shardMap((t) => t, { mesh, inSpecs: [{ w: P('x', 'y') }], outSpecs: P() })({ w: sl.array([1, 2]) });
+    expect(long).toThrow(sl.ShardingError);
+    expect(long).toThrow(/^shard_map applied to the function '<anonymous>' was given an in_specs entry which is too long[\s\S]*in_specs\[0\]\['w'\] is P\('x', 'y'\) which has length 2, but the passed args\[0\]\['w'\] has shape float32\[2\], which has rank 1 \(and 1 < 2\)/);
+    const out = () => sl.makeJaxpr(sl.shardMap(() => ({ hi: np.zeros([]) }), { mesh, inSpecs: [], outSpecs: { hi: P('x') } }))();
+    expect(out).toThrow(/out_specs\['hi'\] is P\('x',\) which has length 1, but <anonymous>\(\*args\)\['hi'\] has shape float32\[\], which has rank 0[\s\S]*For scalar values \(rank 0\), consider using an out_specs entry of `P\(\)`/);
+    expect(() => sl.makeJaxpr(sl.shardMap((t) => lax.pcast(t, new Set(['x']), { to: 'varying' }), { mesh, inSpecs: P(), outSpecs: P() }))(sl.array([1]))).toThrow(
+      new TypeError("lax.pcast: axis_name={'x'} must be a tuple or a str. Got {'x'}"),
+    );
+    expect(() => lax.pcast(sl.array([1]), 'x', { to: 'varying' })).toThrow(new sl.ValueError('lax.pcast: pvary should be called under jax.shard_map.'));
+    expect(() => lax.psum(sl.array([1]), 'x')).toThrow(sl.AxisNameError);
+  });
+
+  test("a traced value used after its trace is JAX's UnexpectedTracerError; convert_element_type to the same type adds no equation", () => {
+    let saved;
+    sl.makeJaxpr((x) => (saved = x))(sl.array([1]));
+    expect(() => sl.makeJaxpr(() => np.add(saved, 1))()).toThrow(sl.UnexpectedTracerError);
+    expect(() => sl.makeJaxpr(() => np.add(saved, 1))()).toThrow(/^Encountered an unexpected tracer\./);
+    const same = sl.makeJaxpr((x) => lax.convertElementType(lax.convertElementType(x, 'float32'), 'float32'))(sl.array([1, 2]));
+    expect(same.toJSON().eqns).toHaveLength(0);
+    const weak = sl.makeJaxpr((x) => lax.convertElementType(np.add(x, 1), 'int32'))(1);
+    expect(weak.toJSON().eqns.map((e) => e.primitive)).toContain('convert_element_type'); // a weak int32 becomes strong
+  });
+
+  test('typed keys refuse arithmetic with JAX\'s TypeError; randint draws uint32 in [lo, hi)', async () => {
+    const key = sl.random.key(123);
+    expect(() => np.add(key, 1)).toThrow(new sl.ShapeError('add does not accept dtypes key<fry>, int32.'));
+    expect(() => np.negative(key)).toThrow(new sl.ShapeError('neg does not accept dtype key<fry>.'));
+    const u = sl.random.randint(sl.random.PRNGKey(0), [1000], 5, 10, 'uint32');
+    expect(u.dtype).toBe('uint32');
+    const values = await u.tolist();
+    expect(values.every((v) => v >= 5 && v < 10)).toBe(true);
+    expect(new Set(values).size).toBe(5);
+    const high = await sl.random.randint(sl.random.PRNGKey(1), [1000], 2 ** 32 - 4, 2 ** 32 - 1, 'uint32').tolist();
+    expect(high.every((v) => v >= 2 ** 32 - 4 && v < 2 ** 32 - 1)).toBe(true);
+  });
+
+  test("jacfwd's and jacrev's blocks are weakly typed as JAX's (_possible_downcast): the output's, the input's", async () => {
+    expect((await sl.jacfwd((x) => x)(1)).weakType).toBe(true);
+    expect((await sl.jacrev((x) => np.multiply(x, 2))(1)).weakType).toBe(true);
+    expect((await sl.jacfwd((x) => np.multiply(x, 2))(sl.array([1, 2]))).weakType).toBe(false);
   });
 });

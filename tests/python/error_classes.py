@@ -1,6 +1,8 @@
 # The exception classes JAX 0.11 raises for these mistakes (jax/_src/errors.py:
 # NonConcreteBooleanIndexError is a JAXIndexError, an IndexError; numpy's
-# squeeze and broadcasting raise ValueError; an axis argument that is traced
+# squeeze raises ValueError; shapes that do not broadcast are lax's TypeError
+# when their ranks match (tests/api_test.py test_binop_mismatch) and jnp's
+# ValueError when rank promotion fails; an axis argument that is traced
 # is a ConcretizationTypeError; shard_map's out_specs of the wrong rank a
 # ValueError; a scan carry whose varying axes change a TypeError, as any
 # carry type mismatch), and the messages say check_vma=False, as Python spells it.
@@ -24,6 +26,7 @@ raises("squeeze of a size-2 axis", lambda: jnp.squeeze(jnp.ones((2, 3)), 0))
 raises("a traced axis", lambda: jax.jit(lambda x, a: jnp.sum(x, a))(jnp.ones((2, 3)), 0))
 raises("a traced boolean mask", lambda: jax.jit(lambda x: x[x > 0])(jnp.ones(3)))
 raises("shapes that do not broadcast", lambda: jnp.ones(3) + jnp.ones(4))
+raises("shapes of two ranks that do not broadcast", lambda: jnp.ones((2, 3)) + jnp.ones(4))
 raises("a reshape of the wrong size", lambda: jnp.ones(6).reshape(4, 2))
 raises("out_specs of rank 2 for a rank-1 output", lambda: jax.shard_map(lambda x: x, mesh=mesh, in_specs=P("i"), out_specs=P("i", None))(jnp.arange(8.0)))
 message = raises("a varying output under out_specs P()", lambda: jax.shard_map(lambda x: x, mesh=mesh, in_specs=P("i"), out_specs=P())(jnp.arange(8.0)))

@@ -16,6 +16,14 @@ export class ShardLabError extends Error {
 export class ValueError extends ShardLabError {
   static errorName = 'ValueError';
 }
+/** A collective's axis name that no enclosing shard_map binds (JAX's NameError "Found an unbound axis name"). */
+export class AxisNameError extends ValueError {
+  static errorName = 'AxisNameError';
+}
+/** A traced value used after its trace ended, or in a trace that cannot see it (JAX's UnexpectedTracerError). */
+export class UnexpectedTracerError extends ValueError {
+  static errorName = 'UnexpectedTracerError';
+}
 /** Dtypes JAX's promotion cannot join (jax_numpy_dtype_promotion='strict'): JAX's TypePromotionError. */
 export class TypePromotionError extends ValueError {
   static errorName = 'TypePromotionError';
@@ -59,6 +67,8 @@ export class CancelledError extends ShardLabError {
 
 const BY_NAME = {
   ValueError,
+  AxisNameError,
+  UnexpectedTracerError,
   TypePromotionError,
   ShapeError,
   ShardingError,

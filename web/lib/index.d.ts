@@ -384,14 +384,21 @@ export function shardMap<F extends AnyFn>(
     checkVma?: boolean;
     /** The function's name in errors (f.name by default). */
     name?: string;
-    /** For a front end that flattens outputs itself: each output's out_specs key path as errors write it ('[0]', "['w']"), filled in by the time the body returns. */
-    outSpecPaths?: string[];
+    /**
+     * For a front end that flattens trees itself: per input (`in`) and per output (`out`, filled in by the time the
+     * body returns) the key paths its errors print ('[0]', "['w']"): of the spec it falls under and of the value.
+     */
+    paths?: { in: { spec: string; value: string }[]; out: { spec: string; value: string }[] };
   },
 ): (...args: any[]) => any;
 
 /** Base of every ShardLab error. */
 export class ShardLabError extends Error {}
 export class ValueError extends ShardLabError {}
+/** A collective's axis name that no enclosing shard_map binds (JAX's NameError). */
+export class AxisNameError extends ValueError {}
+/** A traced value used after its trace ended (JAX's UnexpectedTracerError). */
+export class UnexpectedTracerError extends ValueError {}
 export class ShapeError extends ShardLabError {}
 export class ShardingError extends ShardLabError {}
 export class VmaError extends ShardingError {}
@@ -743,7 +750,7 @@ export const random: {
   uniform: (key: Key, shape?: ShapeArg, dtype?: 'float32', minval?: number | V, maxval?: number | V) => V;
   normal: (key: Key, shape?: ShapeArg, dtype?: 'float32') => V;
   bernoulli: (key: Key, p?: number | V, shape?: ShapeArg | null) => V;
-  randint: (key: Key, shape: ShapeArg, minval: number | V, maxval: number | V, dtype?: 'int32') => V;
+  randint: (key: Key, shape: ShapeArg, minval: number | V, maxval: number | V, dtype?: 'int32' | 'uint32') => V;
   permutation: (key: Key, x: number | V, axis?: number, independent?: boolean) => V;
   categorical: (key: Key, logits: V, axis?: number, shape?: ShapeArg | null) => V;
   truncatedNormal: (key: Key, lower: number | V, upper: number | V, shape?: ShapeArg | null, dtype?: 'float32') => V;

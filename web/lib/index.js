@@ -18,6 +18,8 @@ export { at, slice, Slice, IndexRef } from './api/indexing.js';
 export {
   ShardLabError,
   ValueError,
+  AxisNameError,
+  UnexpectedTracerError,
   ShapeError,
   ShardingError,
   VmaError,

@@ -91,8 +91,10 @@ std::vector<Aval> Def<Prim::kCond>::shape(const Params& p, const std::vector<Ava
   std::vector<Aval> out;
   for (size_t j = 0; j < first.size(); ++j) {
     Aval a = first[j].aval;
+    // The branches' outputs joined; the index's axes are not added, as JAX
+    // 0.11 types cond (its test_cond_rep_rule: a predicate varying along 'y'
+    // allows out_specs P('x')).
     for (const ProgramRef& br : branches) a.vma = vma_union(a.vma, br->outvars[j].aval.vma);
-    a.vma = vma_union(a.vma, in[0].vma);
     // Weak where every branch's result is (JAX joins the branches' types).
     for (const ProgramRef& br : branches) a.weak = a.weak && br->outvars[j].aval.weak;
     out.push_back(a);

@@ -45,13 +45,19 @@ Permutation permutation_of(const Params& p) {
   return perm;
 }
 
-// The axes resolved in b's shard_map mesh; errors name `fn`.
+// The axes resolved in b's shard_map mesh; errors name `fn`. A name no
+// enclosing shard_map binds is JAX 0.11's NameError (_check_axis_names), with
+// the enclosing mesh added when there is one.
 AxisGroup bound(Builder& b, const Names& axes, const char* fn) {
-  if (!b.scope().mesh)
-    fail(ErrorKind::kValue, "unbound axis name: ", axes.empty() ? std::string() : axes[0],
-         ". The following axis names (e.g. defined by pmap) are available to collective operations: [] (", fn,
-         " runs inside a shard_map body, whose mesh names the axes)");
-  return b.scope().mesh->axis_group(axes, fn);
+  const MeshRef& mesh = b.scope().mesh;
+  for (const auto& name : axes) {
+    if (mesh && std::find(mesh->axis_names().begin(), mesh->axis_names().end(), name) != mesh->axis_names().end())
+      continue;
+    fail(ErrorKind::kAxisName, "Found an unbound axis name: ", name, ". To fix this, please call ", fn,
+         " under `jax.shard_map`.",
+         mesh ? " (The enclosing shard_map's mesh is " + mesh->str() + ".)" : std::string());
+  }
+  return mesh->axis_group(axes, fn);
 }
 
 // A jax.lax function's axis_name argument.

@@ -52,7 +52,7 @@ std::vector<Atom> CondTrace::finish(const Atom& index) {
       if (!seen) consts.push_back(c);
     }
   const std::vector<Atom>& first = branches_[0].program.outvars;
-  std::vector<std::vector<std::string>> vma(first.size(), idx.aval.vma);
+  std::vector<std::vector<std::string>> vma(first.size());
   for (const Branch& br : branches_) {
     bool same = br.program.outvars.size() == first.size();
     for (size_t j = 0; same && j < first.size(); ++j) same = same_type(br.program.outvars[j].aval, first[j].aval);
@@ -72,7 +72,8 @@ std::vector<Atom> CondTrace::finish(const Atom& index) {
         if (consts[k].var == c.var && consts[k].trace == c.trace) args.push_back(all[k]);
     for (const Atom& a : operands_) args.push_back(b.input(a.aval));
     std::vector<Atom> outs = b.call(br.program, args);
-    // Outputs vary along what any branch's (and the index) do, as JAX types a cond's outputs.
+    // Outputs vary along what any branch's do. Not along the index's axes:
+    // JAX 0.11 types a cond's outputs by its branches' only (test_cond_rep_rule).
     for (size_t j = 0; j < outs.size(); ++j) {
       const std::vector<std::string> missing = minus(vma[j], outs[j].aval.vma);
       if (!missing.empty()) outs[j] = pvary(b, outs[j], missing);

@@ -79,8 +79,8 @@ std::vector<Atom> VmapTrace::finish(std::vector<Atom> outs, const std::vector<Ma
     const Batched& o = batched[j];
     if (!out_axes[j]) {
       if (o.batched())
-        fail(ErrorKind::kValue, "vmap has mapped output but out_axes is None (output ", j, ", ",
-             outs[j].aval.str(), " per example, differs across the batch)");
+        fail(ErrorKind::kValue, "at vmap out_axes (output ", j, "), got axis spec None but output was batched on axis ",
+             o.dim, " (", outs[j].aval.str(), " per example, differs across the batch)");
       r.push_back(o.value);
       continue;
     }

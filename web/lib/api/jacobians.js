@@ -8,6 +8,7 @@
 import { ValueError } from '../errors.js';
 import { slice } from './lax/index.js';
 import { eye, reshape, zerosLike } from './numpy/index.js';
+import { asDtype } from './numpy/helpers.js';
 import { traced } from './core/operands.js';
 import { isLeafValue } from './core/run.js';
 import { currentTrace } from './core/state.js';
@@ -68,6 +69,10 @@ function splitAlong(x, axis, shapes, lead, trail) {
   });
 }
 
+// A Jacobian block weakly typed as `example` is (jacfwd: the output; jacrev:
+// the input), as JAX's _possible_downcast makes it: jacfwd(lambda x: x)(1.0) is weak.
+const typedLike = (part, example) => asDtype(part, part.dtype, part.dtype === example.dtype && Boolean(example.weakType));
+
 // f with only the arguments at `nums` free (the others fixed to args').
 const partial = (f, args, nums) => (...dyn) => {
   const all = [...args];
@@ -111,7 +116,8 @@ export const jacfwd = transformation('jacfwd', (t, f, args, { argnums = 0, hasAu
   };
   const r = vmap(pushfwd, { outAxes: hasAux ? [null, -1, null] : [null, -1] })(...standardBasis(shapes));
   const outTree = flatten(r[1], isLeafValue);
-  const perOutput = outTree.leaves.map((j) => splitAlong(j, j.ndim - 1, shapes, j.shape.slice(0, -1), []));
+  const outs = flatten(r[0], isLeafValue).leaves;
+  const perOutput = outTree.leaves.map((j, k) => splitAlong(j, j.ndim - 1, shapes, j.shape.slice(0, -1), []).map((p) => typedLike(p, outs[k])));
   const jac = jacobianTree(outTree.def, perOutput, argnums, rebuild);
   return hasAux ? [jac, r[2]] : jac;
 });
@@ -137,7 +143,7 @@ export const jacrev = transformation('jacrev', (t, f, args, { argnums = 0, hasAu
     return grads.flatMap((g) => flatten(g, isLeafValue).leaves);
   };
   const rows = vmap(pull)(...standardBasis(outShapes)); // per input leaf: [m, ...x.shape]
-  const perInput = rows.map((r, k) => splitAlong(r, 0, outShapes, [], leaves[k].shape));
+  const perInput = rows.map((r, k) => splitAlong(r, 0, outShapes, [], leaves[k].shape).map((p) => typedLike(p, leaves[k])));
   const perOutput = outShapes.map((_, j) => perInput.map((p) => p[j]));
   const jac = jacobianTree(outTree.def, perOutput, argnums, rebuild);
   return hasAux ? [jac, aux] : jac;

@@ -9,7 +9,7 @@
 // erf_inv, randint from two draws and a modulus, permutation by sorting on
 // random keys).
 
-import { ShapeError, ValueError } from '../errors.js';
+import { ConcretizationError, ShapeError, ValueError } from '../errors.js';
 import * as lax from './lax/index.js';
 import { normAxis } from './numpy/helpers.js';
 import * as np from './numpy/index.js';
@@ -18,6 +18,7 @@ import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './core
 import { runEager } from './core/run.js';
 import { checkShape, quote } from './core/shape.js';
 import { currentTrace } from './core/state.js';
+import { isTracer } from './core/tracer.js';
 
 /** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
 export class KeyArray {
@@ -66,8 +67,7 @@ function unpack(key, fn) {
   }
   if (aval && aval.dtype === 'uint32' && aval.shape.length > 1 && aval.shape.at(-1) === 2) {
     const batch = aval.shape.slice(0, -1);
-    const Err = fn === 'random.split' ? ShapeError : ValueError; // JAX's split raises TypeError, the rest ValueError
-    throw new Err(`${fn.replace('random.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} accepts a single key, but was given a key array of shape (${batch.join(', ')}${batch.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching.`);
+    throw new ValueError(`${fn.replace('random.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} accepts a single key, but was given a key array of shape (${batch.join(', ')}${batch.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching.`);
   }
   if (!aval || aval.dtype !== 'uint32' || aval.shape.length !== 1 || aval.shape[0] !== 2) {
     const got = aval ? `${aval.dtype}[${aval.shape}]` : typeof key;
@@ -239,25 +239,28 @@ export function bernoulli(key, p = 0.5, shape = null) {
   return run('bernoulli', [s], [data, p], (k, q) => np.less(uniformOf(k, s, 0, 1), np.astype(q, 'float32')));
 }
 
-const INT32_MAX = 2147483647;
-const INT32_MIN = -2147483648;
-const clipInt = (v) => (typeof v === 'number' ? Math.min(Math.max(Math.trunc(v), INT32_MIN), INT32_MAX) : v);
+// The range of the integer dtypes randint draws.
+const INT_RANGE = { int32: [-2147483648, 2147483647], uint32: [0, 4294967295] };
 
 /**
  * jax.random.randint(key, shape, minval, maxval, dtype = 'int32'): integers
  * in [minval, maxval), as JAX draws them: two 32-bit draws combined modulo
- * the span (maxval <= minval gives minval).
+ * the span (maxval <= minval gives minval), in the dtype's arithmetic.
  */
 export function randint(key, shape, minval, maxval, dtype = 'int32') {
-  if ((dtype ?? 'int32') !== 'int32') throw new ValueError(`random.randint: dtype must be 'int32', got ${dtype}`);
+  const dt = dtype ?? 'int32';
+  if (!INT_RANGE[dt]) throw new ValueError(`random.randint: dtype must be an integer dtype ('int32' or 'uint32'), got ${dtype}`);
   const { data } = unpack(key, 'random.randint');
   const s = shapeOf(shape, 'random.randint');
   for (const v of [minval, maxval]) {
     if (typeof v !== 'number' && avalOf(v, 'random.randint').dtype === 'float32') throw new ValueError('random.randint: minval and maxval must be integers');
   }
-  const outOfRange = typeof maxval === 'number' && maxval > INT32_MAX;
-  return run('randint', [s, outOfRange], [data, clipInt(minval), clipInt(maxval)], (k, lo, hi) => {
-    const int = (v) => (typeof v === 'number' ? traced(traceFor('random.randint'), v, 'random.randint').astype('int32') : np.astype(v, 'int32'));
+  // Number bounds are clipped to the dtype's range, as JAX's _convert_and_clip_integer.
+  const [lowest, highest] = INT_RANGE[dt];
+  const clip = (v) => (typeof v === 'number' ? Math.min(Math.max(Math.trunc(v), lowest), highest) : v);
+  const outOfRange = typeof maxval === 'number' && maxval > highest;
+  return run('randint', [s, outOfRange, dt], [data, clip(minval), clip(maxval)], (k, lo, hi) => {
+    const int = (v) => (typeof v === 'number' ? literalTracer(traceFor('random.randint'), v, dt) : np.astype(v, dt));
     const [mn, mx] = [int(lo), int(hi)];
     const keys = splitOf(k, [2]);
     const higher = bitsOf(keys.at(0).get(), s);
@@ -268,7 +271,7 @@ export function randint(key, shape, minval, maxval, dtype = 'int32') {
     let multiplier = lax.rem(np.broadcastTo(u32Literal(2 ** 16), span.shape), span);
     multiplier = lax.rem(np.multiply(multiplier, multiplier), span);
     const offset = lax.rem(np.add(np.multiply(lax.rem(higher, np.broadcastTo(span, s)), np.broadcastTo(multiplier, s)), lax.rem(lower, np.broadcastTo(span, s))), np.broadcastTo(span, s));
-    return np.add(mn, lax.convertElementType(offset, 'int32'));
+    return np.add(mn, lax.convertElementType(offset, dt));
   });
 }
 
@@ -296,9 +299,13 @@ export function permutation(key, x, axis = 0, independent = false) {
   const { data } = unpack(key, 'random.permutation');
   if (typeof x === 'number') {
     if (!Number.isInteger(x) || x < 0) throw new ValueError(`random.permutation: x must be a non-negative integer or an array, got ${x}`);
+    normAxis(axis, 1, 'random.permutation'); // range(x) has one axis
     return run('permutation', [x], [data], (k) => shuffleOf(k, lax.iota('int32', x), 0));
   }
-  const { shape } = avalOf(x, 'random.permutation');
+  const { shape, dtype } = avalOf(x, 'random.permutation');
+  if (!shape.length && isTracer(x) && dtype !== 'float32') {
+    throw new ConcretizationError(`random.permutation: x, the number of items to permute, is a traced ${dtype} scalar; it must be a concrete integer (a static argument under jit)`);
+  }
   if (!shape.length) throw new ShapeError('random.permutation: x must be an integer or an array of rank 1 or more');
   const ax = normAxis(axis, shape.length, 'random.permutation');
   return run('permutation', [ax, independent], [data, x], (k, v) => {
@@ -320,11 +327,18 @@ export function categorical(key, logits, axis = -1, shape = null) {
   const ax = normAxis(axis, ls.length, 'random.categorical');
   const batch = ls.filter((_, d) => d !== ax);
   const s = shape === null ? batch : shapeOf(shape, 'random.categorical');
-  if (s.length < batch.length || batch.some((n, i) => s[s.length - batch.length + i] !== n)) {
-    throw new ShapeError(`random.categorical: shape [${s}] must end with the logits' batch shape [${batch}]`);
+  // As JAX's _check_shape: the batch shape broadcasts to the shape argument.
+  const tuple = (v) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+  const broadcast = s.length >= batch.length && batch.every((n, i) => n === 1 || n === s[s.length - batch.length + i]);
+  if (!broadcast) {
+    throw new ValueError(
+      `categorical parameter shapes must be broadcast-compatible with shape argument, and the result of broadcasting the shapes must equal the shape argument, but got logits' batch shape ${tuple(batch)} for shape argument ${tuple(s)}.`,
+    );
   }
   const prefix = s.slice(0, s.length - batch.length);
-  const full = [...prefix, ...ls];
+  // The Gumbel noise has the shape's batch dimensions with the logits' axis put back, as JAX draws it.
+  const full = [...s];
+  full.splice(prefix.length + ax, 0, ls[ax]);
   return run('categorical', [full, ax, prefix.length], [data, logits], (k, l) => {
     const gumbel = np.negative(np.log(np.negative(np.log(uniformOf(k, full, TINY, 1)))));
     const lifted = prefix.length ? np.reshape(l, [...prefix.map(() => 1), ...ls]) : l;

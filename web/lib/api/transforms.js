@@ -3,14 +3,15 @@
 // is inlined); outside, grad & co. run at once and return future arrays.
 
 import { isArray, hostData, putHost, reshard, toSharding } from './core/array.js';
-import { ShapeError, ValueError, VmaError } from '../errors.js';
+import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { avalOf, traced } from './core/operands.js';
 import { staticKey } from './core/op.js';
 import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from './core/run.js';
 import { currentTrace, engine, withTrace } from './core/state.js';
 import { callCore, Trace } from './core/tracer.js';
-import { broadcastPrefix, describe, flatten, flattenArgs, unflatten } from './core/tree.js';
+import { broadcastPrefix, describe, flatten, flattenArgs, keyPaths, prefixPaths, unflatten } from './core/tree.js';
+import { checkDivisible, checkInputSpec, checkOutputVma, checkSpecRanks } from './shard_map_checks.js';
 import { isWeakScalar } from './core/weak_float.js';
 
 /**
@@ -347,7 +348,8 @@ function eagerVjp(f, primals) {
   const outTree = flatten(out, isLeafValue);
   const pullback = (cts) => {
     checkCotangents(cts, outTree);
-    return eagerly('vjp', backward, [...primals, cts]);
+    // Called inside a trace (make_jaxpr of the pullback), the backward pass is traced into it.
+    return currentTrace() ? backward(...primals, cts) : eagerly('vjp', backward, [...primals, cts]);
   };
   return [out, pullback];
 }
@@ -387,9 +389,10 @@ export function jvp(f, primals, tangents) {
  * returning one, for a front end that knows the specs only then). Values f
  * closes over become replicated inputs of the body.
  */
-export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false, name = null, outSpecPaths = null } = {}) {
+export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false, name = null, paths = null } = {}) {
   if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
   if (inSpecs === undefined || outSpecs === undefined) throw new ValueError('shardMap: give both inSpecs and outSpecs');
+  const fnName = name ?? (f.name || '<anonymous>');
   const g = (...args) => {
     const t = currentTrace();
     if (!t) return eagerly('shardMap', g, args);
@@ -398,6 +401,9 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
     const { leaves, def } = flattenArgs(args, isLeafValue);
     const specs = broadcastPrefix(inSpecs, def, isSpec, 'shardMap inSpecs');
     const values = leaves.map((x) => traced(t, x, 'shardMap'));
+    const inPaths = paths?.in ?? zipPaths(prefixPaths(inSpecs, def, isSpec, 'shardMap inSpecs'), keyPaths(def));
+    checkSpecRanks('in', fnName, specs, values, inPaths);
+    checkDivisible(fnName, mesh, specs, values, inPaths);
     if (!reshards && mesh.axisTypes.every((a) => a === 'Explicit')) values.forEach((v, i) => checkInputSpec(v, specs[i]));
     const atoms = values.map((v) => v.atomIn(t));
     const sm = callCore(() => traces.shardMap(t.core, mesh._handle, specs.map((s) => s.toCore()), checkVma, atoms));
@@ -411,10 +417,9 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
       const outAtoms = outValues.map((v) => v.atomIn(body));
       const prefix = typeof outSpecs === 'function' ? outSpecs(out) : outSpecs;
       const ospecs = broadcastPrefix(prefix, outTree.def, isSpec, 'shardMap outSpecs');
-      if (checkVma) {
-        const paths = outSpecPaths ?? outputSpecPaths(prefix, outTree.def);
-        checkOutputVma(name ?? f.name, mesh, ospecs, paths, outValues);
-      }
+      const outPaths = paths?.out ?? zipPaths(prefixPaths(prefix, outTree.def, isSpec, 'shardMap outSpecs'), keyPaths(outTree.def));
+      checkSpecRanks('out', fnName, ospecs, outValues, outPaths);
+      if (checkVma) checkOutputVma(fnName, mesh, ospecs, outValues, outPaths);
       const res = t.wrap(callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms)));
       res.forEach((v, i) => (v.spec = ospecs[i]));
       return unflatten(outTree.def, res);
@@ -426,78 +431,8 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
   return g;
 }
 
-// A Python tuple's repr of JS values (strings quoted, null as None): how JAX's messages show specs and names.
-const pyTuple = (xs) => {
-  const item = (x) => (x === null ? 'None' : Array.isArray(x) ? pyTuple(x) : typeof x === 'string' ? `'${x}'` : String(x));
-  return `(${xs.map(item).join(', ')}${xs.length === 1 ? ',' : ''})`;
-};
-
-// Each output's out_specs key path, as JAX's keystr writes it: the path of the prefix's spec it falls under.
-function outputSpecPaths(prefix, def) {
-  const paths = [];
-  const walk = (p, path) => {
-    if (isSpec(p) || p === null || typeof p !== 'object') return paths.push(path) - 1;
-    const keys = Array.isArray(p) ? p.map((_, i) => i) : Object.keys(p);
-    return Array.isArray(p) ? keys.map((k) => walk(p[k], `${path}[${k}]`)) : Object.fromEntries(keys.map((k) => [k, walk(p[k], `${path}['${k}']`)]));
-  };
-  const index = broadcastPrefix(walk(prefix, ''), def, (x) => typeof x === 'number', 'shardMap outSpecs');
-  return index.map((i) => paths[i]);
-}
-
-/**
- * JAX's check of check_vma (shard_map's _inout_vma_error): an output may vary
- * only along the mesh axes its out_specs entry mentions. Before the core's
- * own check, with JAX's message: the function, the mesh, and for each output
- * that fails, its out_specs entry and the axes it varies along.
- */
-function checkOutputVma(fnName, mesh, specs, paths, outs) {
-  const byMesh = (axes) => mesh.axisNames.filter((a) => axes.includes(a));
-  const failed = new Map(); // path -> its line: a spec failing for several outputs is said once
-  const outputs = []; // after JAX's text, which outputs vary where (JAX's message names the spec only)
-  for (let i = 0; i < outs.length; i++) {
-    const vma = outs[i].vma;
-    const mentioned = specs[i].axes();
-    const extra = vma.filter((a) => !mentioned.includes(a));
-    if (!extra.length) continue;
-    outputs.push(`Output ${i} (${outs[i].aval}) has out_specs ${specs[i]} but varies along mesh axis ${extra.map((a) => `'${a}'`).join(', ')}.`);
-    if (failed.has(paths[i])) continue;
-    const unmentioned = mesh.axisNames.filter((a) => !mentioned.includes(a));
-    const head = `* out_specs${paths[i]} is P${pyTuple(specs[i].entries)} which implies that the corresponding output value is`;
-    failed.set(
-      paths[i],
-      unmentioned.length > 1
-        ? `${head} only varying across mesh axes {${byMesh(mentioned).join(',')}} and not {${byMesh(extra).join(',')}}, but it was inferred to be possibly varying over {${byMesh(vma).join(',')}}`
-        : `${head} replicated across mesh axis '${unmentioned[0]}', but could not infer replication over any axes`,
-    );
-  }
-  const msgs = [...failed.values()];
-  if (!msgs.length) return;
-  if (msgs.length === 1) msgs[0] = msgs[0].slice(2);
-  throw new VmaError(
-    `shard_map applied to the function '${fnName}' was given out_specs which require replication which can't be statically inferred given the mesh:\n\n` +
-      `The mesh given has shape ${pyTuple(mesh.axisSizes)} with corresponding axis names ${pyTuple(mesh.axisNames)}.\n\n${msgs.join('\n\n')}\n\n` +
-      'Check if these output values are meant to be replicated over those mesh axes. If not, consider revising the corresponding out_specs entries. If so, consider disabling the check by passing the check_vma=False argument to `jax.shard_map`.' +
-      `\n\n${outputs.join('\n')}`,
-  );
-}
-
-// Over Explicit mesh axes shardMap does not reshard, as in JAX 0.11: an input
-// whose sharding is known (a jit argument, a shard_map or devicePut result)
-// must already be split as its in_spec says; a value computed by other
-// operations has no known sharding here and is not checked.
-function checkInputSpec(v, spec) {
-  if (!v.spec) return;
-  const want = spec.normalized(v.ndim);
-  const have = v.spec.normalized(v.ndim);
-  if (String(want) === String(have)) return;
-  throw new ValueError(
-    `in_specs passed to shard_map: ${want} does not match the specs of the input: ${have} for arg: ${v.dtype}[${v.shape}]. ` +
-      '`in_specs` is an optional argument so you can omit specifying it and shard_map will infer the in_specs from the arguments. ' +
-      'If you want to reshard your inputs, you can use `jax.reshard` on the arguments and then pass those args to shard_map. ' +
-      "(The mesh's axes are Explicit, so shard_map does not split plain inputs; a mesh made with axis types Auto, " +
-      "e.g. jax.make_mesh(shape, names, axis_types=(AxisType.Auto,)), lets it.)",
-  );
-}
+// Each value's {spec, value} key paths, for the spec checks' messages.
+const zipPaths = (specPaths, valuePaths) => specPaths.map((spec, i) => ({ spec, value: valuePaths[i] }));
 
 /**
  * jax.device_put(x, sharding): places x (an array, numbers or nested

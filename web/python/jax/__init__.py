@@ -18,7 +18,7 @@ from ._src.api import (  # noqa: F401
 from ._src.vmap import hessian, jacfwd, jacrev, vmap  # noqa: F401
 from ._src.pmap import pmap  # noqa: F401
 from ._src.custom import custom_jvp, custom_vjp  # noqa: F401
-from ._src.array import Array  # noqa: F401
+from ._src.array import PublicArray as Array, Shard  # noqa: F401
 from ._src.abstract import ShapeDtypeStruct, eval_shape  # noqa: F401
 from ._src.config import config, disable_jit, numpy_dtype_promotion  # noqa: F401
 from ._src.devices import (  # noqa: F401

@@ -226,6 +226,8 @@ export function hostData(x, { dtype, shape } = {}, fn = 'array') {
     return { data: TYPED[dt].from(flat, Number), shape: shape ?? s, dtype: dt };
   }
   if (Array.isArray(x) && x.length === 0) return { data: new TYPED[dtype ?? 'float32'](0), shape: shape ?? [0], dtype: dtype ?? 'float32' };
+  // A set has no order to make an array of (Python's set reaches here as a JS Set); JAX's TypeError.
+  if (x instanceof Set) throw new ShapeError(`${fn}: Unexpected input type for array: a set; give a list or a tuple`);
   throw new ValueError(`${fn}: cannot make an array of ${String(x)}; give a number, nested arrays of numbers or a typed array`);
 }
 

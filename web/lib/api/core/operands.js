@@ -3,7 +3,7 @@
 // captured as constants of the program: extra inputs, filled in at run time).
 
 import { array, DArray, hostData } from './array.js';
-import { TypePromotionError, ValueError } from '../../errors.js';
+import { ShapeError, TypePromotionError, ValueError } from '../../errors.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
@@ -24,6 +24,16 @@ export function avalOf(x, fn) {
     return { dtype: h.dtype, shape: h.shape, weak: false };
   }
   throw new ValueError(`${fn}: expected an array, a traced value or a number, got ${describeValue(x)}`);
+}
+
+// A typed key array (random.key): its dtype is key<fry>, which arithmetic refuses.
+const isKeyValue = (x) => x !== null && typeof x === 'object' && x.dtype === 'key<fry>';
+
+/** JAX's TypeError when a typed key array is an operand of the arithmetic primitive `prim`; errors name `fn`. */
+export function refuseKeys(prim, xs, fn) {
+  if (!xs.some(isKeyValue)) return;
+  const dtypes = [...new Set(xs.map((x) => (isKeyValue(x) ? 'key<fry>' : avalOf(x, fn).dtype)))];
+  throw new ShapeError(`${prim} does not accept dtype${dtypes.length > 1 ? 's' : ''} ${dtypes.join(', ')}.`);
 }
 
 /** A short description of a JS value for messages. */
@@ -78,8 +88,13 @@ export function traceFor(fn) {
   return t;
 }
 
-/** numpy's broadcast shape of several shapes; errors name `fn`. */
-export function broadcastShapes(shapes, fn) {
+/**
+ * numpy's broadcast shape of several shapes; errors name `fn`. With `prim`
+ * (the lax primitive an elementwise numpy function binds) a mismatch of
+ * shapes of one rank is JAX's error of the primitive's shape rule, as jnp
+ * leaves such operands to lax; otherwise it is jnp's rank promotion error.
+ */
+export function broadcastShapes(shapes, fn, prim = null) {
   const rank = Math.max(0, ...shapes.map((s) => s.length));
   const out = [];
   for (let i = 0; i < rank; i++) {
@@ -87,15 +102,21 @@ export function broadcastShapes(shapes, fn) {
     for (const s of shapes) {
       const k = s.length - rank + i;
       const n = k >= 0 ? s[k] : 1;
-      if (n !== 1 && d !== 1 && n !== d) {
-        // A ValueError, as JAX raises it ("Incompatible shapes for broadcasting").
-        throw new ValueError(`${fn}: shapes ${shapes.map((q) => `[${q}]`).join(' and ')} cannot be broadcast together (dimension ${i}: ${d} vs ${n})`);
-      }
+      if (n !== 1 && d !== 1 && n !== d) throw broadcastError(shapes, fn, prim);
       if (n !== 1) d = n;
     }
     out.push(d);
   }
   return out;
+}
+
+// JAX's errors for shapes that do not broadcast (lax's _try_broadcast_shapes, jnp's broadcast_shapes).
+function broadcastError(shapes, fn, prim) {
+  const tuple = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+  if (prim && new Set(shapes.filter((s) => s.length).map((s) => s.length)).size <= 1) {
+    return new ShapeError(`${prim} got incompatible shapes for broadcasting: ${shapes.map(tuple).join(', ')}.`);
+  }
+  return new ValueError(`${fn}: Incompatible shapes for broadcasting: shapes=[${shapes.map(tuple).join(', ')}]`);
 }
 
 // The kinds of JAX's promotion lattice (docs/type_promotion.rst) the dtypes

@@ -6,8 +6,9 @@
 // checks the same where shapes enter it (cpp/runtime/sizes.h): these checks
 // only make the messages name the function the user called.
 
-import { ResourceError, ValueError } from '../../errors.js';
+import { ResourceError, ShapeError, ValueError } from '../../errors.js';
 import { state } from './state.js';
+import { isTracer } from './tracer.js';
 
 /** The largest dimension (2^53 - 1, as the core's kMaxDimension). */
 export const MAX_DIMENSION = Number.MAX_SAFE_INTEGER;
@@ -37,6 +38,13 @@ export function checkDimensions(shape, fn, arg = 'shape', { allowUnknown = false
   let unknown = 0;
   shape.forEach((d, i) => {
     if (allowUnknown && d === -1 && unknown++ === 0) return;
+    if (isTracer(d)) {
+      // JAX's TypeError (core.canonicalize_shape): a shape is static, known while tracing.
+      throw new ShapeError(
+        `Shapes must be 1D sequences of concrete values of integer type, got (${shape.map(String).join(', ')}). ` +
+          `${fn}: ${arg}[${i}] is traced, so its value is unknown while tracing; make it static (static_argnums) or compute it from shapes.`,
+      );
+    }
     if (!isDimension(d)) {
       const valid = allowUnknown ? `integers in 0..${MAX_DIMENSION}, or -1 once` : `integers in 0..${MAX_DIMENSION}`;
       throw new ValueError(`${fn}: ${arg}[${i}] is ${quote(d)} in ${arg} [${shape.map(quote)}]; dimensions must be ${valid}`);

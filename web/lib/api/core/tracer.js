@@ -2,15 +2,15 @@
 // a traced value is a plain JS object naming a variable of it, so tracing
 // allocates no wasm objects per value.
 
-import { ConcretizationError, fromCore, ValueError } from '../../errors.js';
+import { ConcretizationError, fromCore, UnexpectedTracerError, ValueError } from '../../errors.js';
 import { currentTrace, state } from './state.js';
 import { plainStatic, WeakFloat } from './weak_float.js';
 
 const SHORT = { float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' };
 
-/** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map. */
-export function avalString({ dtype, shape, vma = [] }) {
-  return `${SHORT[dtype] ?? dtype}[${shape.join(',')}]${vma.length === 1 ? `{V:${vma[0]}}` : vma.length ? `{V:(${vma.join(',')})}` : ''}`;
+/** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map; float32[4,2] (str_short's default) unless short. */
+export function avalString({ dtype, shape, vma = [] }, { short = true } = {}) {
+  return `${short ? (SHORT[dtype] ?? dtype) : dtype}[${shape.join(',')}]${vma.length === 1 ? `{V:${vma[0]}}` : vma.length ? `{V:(${vma.join(',')})}` : ''}`;
 }
 
 /** A trace being built: jit / makeJaxpr at the top, shard_map bodies and differentiated functions nested. */
@@ -146,9 +146,10 @@ export class Tracer extends ArrayBase {
   /** The core atom, checked to belong to the current trace or an enclosing one. */
   atomIn(trace) {
     if (!this._trace.live || !trace.sees(this._trace)) {
-      throw new ValueError(
-        `${this}: a traced value escaped the function that made it (it was stored outside, or used after its trace ended); ` +
-          'pass it as an argument or return it instead',
+      throw new UnexpectedTracerError(
+        `Encountered an unexpected tracer. A function transformed by JAX had a side effect, allowing for a reference to an intermediate value with type ${this.aval} wrapped in ${this} to escape the scope of the transformation.\n` +
+          'JAX transformations require that functions explicitly return their outputs, and disallow saving intermediate values to global state: ' +
+          'pass the value as an argument or return it instead.\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors.UnexpectedTracerError',
       );
     }
     return this._atom;

@@ -123,6 +123,33 @@ export function broadcastPrefix(prefix, def, isPrefixLeaf, what) {
   return out;
 }
 
+/** Each leaf's key path in the structure, as JAX's keystr writes it: [0]['w'][1]. */
+export function keyPaths(def) {
+  const out = [];
+  const walk = (d, path) => {
+    if (d.kind === 'leaf') out.push(path);
+    else if (d.kind === 'object') d.keys.forEach((k, j) => walk(d.children[j], `${path}['${k}']`));
+    else if (d.kind !== 'none') d.children.forEach((c, j) => walk(c, `${path}[${j}]`));
+  };
+  walk(def, '');
+  return out;
+}
+
+/**
+ * For each leaf of `def`, the key path (keystr) of the prefix leaf it falls
+ * under in `prefix` (a tree prefix whose leaves satisfy isPrefixLeaf, as in
+ * broadcastPrefix): where JAX's messages point in an in_specs or out_specs.
+ */
+export function prefixPaths(prefix, def, isPrefixLeaf, what) {
+  const paths = [];
+  const walk = (p, path) => {
+    if (isPrefixLeaf(p) || p === null || typeof p !== 'object') return paths.push(path) - 1;
+    if (Array.isArray(p)) return p.map((c, k) => walk(c, `${path}[${k}]`));
+    return Object.fromEntries(Object.keys(p).map((k) => [k, walk(p[k], `${path}['${k}']`)]));
+  };
+  return broadcastPrefix(walk(prefix, ''), def, (x) => typeof x === 'number', what).map((i) => paths[i]);
+}
+
 /** Flattens a function's argument list: always a list node, whatever its elements are. */
 export function flattenArgs(args, isLeaf = () => false) {
   const leaves = [];

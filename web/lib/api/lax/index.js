@@ -3,9 +3,11 @@
 // as jax.lax's do.
 
 import { ValueError } from '../../errors.js';
+import { isArray } from '../core/array.js';
 import { defop } from '../core/op.js';
 import { avalOf, literalTracer, traced, traceFor } from '../core/operands.js';
 import { isLeafValue } from '../core/run.js';
+import { isTracer } from '../core/tracer.js';
 import { laxFunction } from './parallel.js';
 
 export { axisSize } from './parallel.js';
@@ -77,8 +79,16 @@ export const broadcastInDim = prim('broadcastInDim', 'broadcast_in_dim', 1, (x, 
   shape: checkShape(shape, 'lax.broadcastInDim', avalOf(x, 'lax.broadcastInDim').dtype),
   broadcast_dimensions: dims,
 }));
-/** jax.lax.convert_element_type(x, dtype). */
-export const convertElementType = prim('convertElementType', 'convert_element_type', 1, (x, dtype) => ({ new_dtype: dtype, weak_type: false }));
+const convertLeaf = prim('convertElementType', 'convert_element_type', 1, (x, dtype) => ({ new_dtype: dtype, weak_type: false }));
+/**
+ * jax.lax.convert_element_type(x, dtype): x as a strongly typed dtype array.
+ * As in JAX, an array or traced value already of that dtype, not weakly
+ * typed, is returned as it is: no equation.
+ */
+export function convertElementType(x, dtype) {
+  if ((isTracer(x) || isArray(x)) && x.dtype === dtype && !x.weakType) return x;
+  return convertLeaf(x, dtype);
+}
 /** jax.lax.iota(dtype, size). */
 export const iota = prim('iota', 'iota', 0, (dtype, size) => {
   if (!isDimension(size)) throw new ValueError(`lax.iota: size is ${quote(size)}; it must be an integer in 0..${MAX_DIMENSION}`);

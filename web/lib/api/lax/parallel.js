@@ -4,7 +4,7 @@
 // arguments, how each is passed and its default. sl.lax's functions and
 // Python's jax.lax ones are built from it; nothing here restates a parameter.
 
-import { ValueError } from '../../errors.js';
+import { AxisNameError, ValueError } from '../../errors.js';
 import { camelCase } from '../../names.js';
 import { isLeafValue } from '../core/run.js';
 import { currentTrace, engine } from '../core/state.js';
@@ -12,6 +12,7 @@ import { traced, traceFor } from '../core/operands.js';
 import { callCore, isTracer } from '../core/tracer.js';
 import { flatten, unflatten } from '../core/tree.js';
 import { WeakFloat, weakFloat } from '../core/weak_float.js';
+import { eagerly } from '../transforms.js';
 
 let registry = null; // name -> {name, primitive, collective, takesOperands, args: [{name, type, keyword, optional, default}]}
 
@@ -24,6 +25,10 @@ export function laxSchema(name) {
 }
 
 const axesOf = (axisName, fn) => {
+  if (axisName instanceof Set) {
+    const names = `{${[...axisName].map((a) => `'${a}'`).join(', ')}}`;
+    throw new TypeError(`${fn}: axis_name=${names} must be a tuple or a str. Got ${names}`);
+  }
   const axes = Array.isArray(axisName) ? axisName : [axisName];
   if (!axes.length || !axes.every((a) => typeof a === 'string')) {
     throw new ValueError(`${fn}: axisName must be a mesh axis name or a list of them, got ${JSON.stringify(axisName)}`);
@@ -41,8 +46,11 @@ export function axisSize(axisName) {
   for (let t = currentTrace(); t; t = t.parent) {
     if (t.mesh && axes.every((a) => t.mesh.axisNames.includes(a))) return axes.reduce((n, a) => n * t.mesh.axisSize(a), 1);
   }
-  throw new ValueError(
-    `unbound axis name: ${axes.find((a) => !currentTrace()?.mesh?.axisNames.includes(a)) ?? axes[0]}. The following axis names (e.g. defined by pmap) are available to collective operations: [${meshAxes().map((a) => `'${a}'`).join(', ')}]`,
+  // JAX 0.11's NameError (core.py's axis environment), with the axes that are bound.
+  const unbound = axes.find((a) => !meshAxes().includes(a)) ?? axes[0];
+  const bound = meshAxes();
+  throw new AxisNameError(
+    `unbound axis name: ${unbound}${bound.length ? ` (the enclosing shard_maps bind ${bound.map((a) => `'${a}'`).join(', ')})` : ''}`,
   );
 }
 
@@ -94,9 +102,15 @@ export function laxFunction(name) {
     for (const a of keywords) if (!a.optional && args[a.name] === undefined) throw new ValueError(`${fn}: missing option ${camelCase(a.name)}`);
     const { leaves, def } = flatten(tree, isLeafValue);
     if (name === 'psum' && !leaves.some((x) => isTracer(x))) return unflatten(def, leaves.map((x) => constantSum(x, axisSize(args.axis_name))));
-    const t = traceFor(fn);
-    const atoms = leaves.map((x) => traced(t, x, fn).atomIn(t));
-    const outs = t.wrap(callCore(() => t.core.bind(name, args, atoms)));
+    const bind = (...xs) => {
+      const t = traceFor(fn);
+      return t.wrap(callCore(() => t.core.bind(name, args, xs.map((x) => traced(t, x, fn).atomIn(t)))));
+    };
+    // Outside any trace the call runs eagerly, as JAX binds a primitive: the
+    // core's bind rule refuses a collective outside a shard_map with JAX's
+    // NameError, and pvary has JAX's eager (impl) error.
+    if (!currentTrace() && name === 'pcast') throw new ValueError(`${fn}: pvary should be called under jax.shard_map.`);
+    const outs = currentTrace() ? bind(...leaves) : eagerly(fn, bind, leaves);
     return f.takesOperands ? unflatten(def, outs) : outs[0];
   };
 }

@@ -44,12 +44,13 @@ export function broadcastValue(x, shape) {
 
 /** Operands of an elementwise operation: traced, of one type ({dtype, weak};
   by default numpy's promotion of theirs), broadcast to one shape (rank-0
-  operands stay scalars, which the primitives repeat). */
-export function elementwise(fn, xs, type) {
+  operands stay scalars, which the primitives repeat). `prim` is the lax
+  primitive the caller binds, whose shape rule JAX's errors name. */
+export function elementwise(fn, xs, type, prim = null) {
   const t = traceFor(fn);
   const avals = xs.map((x) => avalOf(x, fn));
   const { dtype, weak } = type ?? resultType(avals);
-  const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`);
+  const shape = broadcastShapes(avals.map((a) => a.shape), `np.${fn}`, prim);
   return xs.map((x, i) => {
     const v = isScalar(x) ? literalTracer(t, x, dtype, weak) : asDtype(traced(t, x, fn), dtype, weak);
     return v.ndim === 0 && shape.length > 0 ? v : broadcastValue(v, shape);

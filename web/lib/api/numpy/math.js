@@ -6,7 +6,7 @@
 import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { isScalar, WeakFloat } from '../core/weak_float.js';
-import { avalOf, broadcastShapes, literalTracer, resultType, traced, traceFor } from '../core/operands.js';
+import { avalOf, broadcastShapes, literalTracer, refuseKeys, resultType, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
 import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth, withWhere } from './helpers.js';
 
@@ -14,18 +14,20 @@ const product = (s) => s.reduce((a, b) => a * b, 1);
 
 function binary(name, prim, { float = false } = {}) {
   return defop(name, 2, (x, y) => {
+    refuseKeys(prim, [x, y], name);
     const type = resultType([avalOf(x, name), avalOf(y, name)]);
     // A float function promotes to float32, weak when the operands' type is (true_divide(1, 2) as JAX).
-    return emitHere(name, prim, {}, elementwise(name, [x, y], float ? { dtype: 'float32', weak: type.weak } : type));
+    return emitHere(name, prim, {}, elementwise(name, [x, y], float ? { dtype: 'float32', weak: type.weak } : type, prim));
   });
 }
 
 function compare(name, prim) {
-  return defop(name, 2, (x, y) => emitHere(name, prim, {}, elementwise(name, [x, y])));
+  return defop(name, 2, (x, y) => emitHere(name, prim, {}, elementwise(name, [x, y], undefined, prim)));
 }
 
 function unary(name, prim, { float = true } = {}) {
   return defop(name, 1, (x) => {
+    refuseKeys(prim, [x], name);
     const t = traceFor(name);
     let v = traced(t, x, name);
     if (float) v = asDtype(v, 'float32', v.weakType);
@@ -105,7 +107,10 @@ export const floorDivide = defop('floorDivide', 2, (x, y) => {
 });
 
 /** -x. */
-export const negative = defop('negative', 1, (x) => emitHere('negative', 'neg', {}, [traced(traceFor('negative'), x, 'negative')]));
+export const negative = defop('negative', 1, (x) => {
+  refuseKeys('neg', [x], 'negative');
+  return emitHere('negative', 'neg', {}, [traced(traceFor('negative'), x, 'negative')]);
+});
 /** e^x. */
 export const exp = unary('exp', 'exp');
 /** Natural logarithm. */

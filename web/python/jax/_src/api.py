@@ -52,9 +52,13 @@ def asarray(a, dtype=None):
         rows = [asarray(v) if isinstance(v, (list, tuple)) else v for v in a]
         out = from_js(call(sl.np.stack, rows))
         return out if dtype is None else out.astype(dtype)
+    if dtype is None and isinstance(a, int) and not isinstance(a, bool) and not -(2**31) <= a < 2**31:
+        raise OverflowError(f"Python int {a} too large to convert to int32")  # as JAX without x64
     if dtype is None and isinstance(a, (int, float)) and not isinstance(a, bool):
         # A Python scalar's array is weakly typed, as JAX's (dtypes.is_weakly_typed).
-        return from_js(call(sl.array, a, {"dtype": dtypes.name(type(a)), "weakType": True}))
+        # An int or float subclass (an IntEnum member) converts as its base type.
+        kind = int if isinstance(a, int) else float
+        return from_js(call(sl.array, a, {"dtype": dtypes.name(kind), "weakType": True}))
     if dtype is None and is_buffer(a):
         return from_js(call(sl.array, a))  # the buffer's format gives the dtype (js.to_js_value)
     if dtype is None:
@@ -88,11 +92,6 @@ def _for_call(f):
         yield proxy
     finally:
         proxy.destroy()
-
-
-def _call_flat(fun, treedef, js_leaves):
-    args, kwargs = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
-    return fun(*args, **kwargs)
 
 
 def _js_leaves(values):
@@ -323,23 +322,40 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=(
     return _Jit(fun, static_argnums, static_argnames, in_shardings, out_shardings)
 
 
-def make_jaxpr(fun, static_argnums=()):
-    """jax.make_jaxpr(fun)(*args): the traced program."""
+def make_jaxpr(fun, static_argnums=(), axis_env=None, return_shape=False):
+    """jax.make_jaxpr(fun, static_argnums, return_shape)(*args): the traced program (and, with
+    return_shape, the tree of its outputs' ShapeDtypeStructs). Static arguments are passed to fun
+    as they are, not traced."""
+    if axis_env is not None:
+        raise NotImplementedError("make_jaxpr: axis_env (pmap's axis environment) is not supported by ShardLab")
+    static = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums)
 
     @functools.wraps(fun)
     def traced(*args, **kwargs):
-        leaves, treedef = pytree.tree_flatten((args, kwargs))
+        nums = set(_argnums(static, len(args), "make_jaxpr")[1]) if static else set()
+        dynamic = [a for i, a in enumerate(args) if i not in nums]
+        leaves, treedef = pytree.tree_flatten((dynamic, kwargs))
         box = {}
 
+        def rebuild(dyn):
+            it = iter(dyn)
+            return [args[i] if i in nums else next(it) for i in range(len(args))]
+
         def body(*js_leaves):
-            out, box["tree"] = _flat_out(_call_flat(fun, treedef, js_leaves))
+            dyn, kw = pytree.tree_unflatten(treedef, [from_js(x) for x in js_leaves])
+            out, box["tree"] = _flat_out(fun(*rebuild(dyn), **kw))
             return out
 
+        from .abstract import ShapeDtypeStruct
         from .jaxpr import ClosedJaxpr
 
         with _for_call(body) as fn:
             js_jaxpr = call(sl.makeJaxpr(fn), *[_js_arg(x) for x in leaves])
-        return ClosedJaxpr(js_jaxpr, box.get("tree"))
+        jaxpr = ClosedJaxpr(js_jaxpr, box.get("tree"))
+        if not return_shape:
+            return jaxpr
+        shapes = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in jaxpr.out_avals]
+        return jaxpr, pytree.tree_unflatten(box["tree"], shapes)
 
     return traced
 
@@ -370,12 +386,19 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         nums, idx = _argnums(argnums, len(args), "value_and_grad")
         flat = [pytree.tree_flatten(a) for a in args]
         starts = [sum(len(f[0]) for f in flat[:i]) for i in range(len(args))]
-        leaves = [_as_leaf(x) for f in flat for x in f[0]]
+        every = [x for f in flat for x in f[0]]
         diff = [starts[i] + k for i in idx for k in range(len(flat[i][0]))]
+        # A leaf not differentiated that is no JAX value (a function, as custom_jvp's nondiff
+        # arguments take) stays here, closed over, as JAX's argnums_partial keeps it.
+        kept = {i: x for i, x in enumerate(every) if i not in diff and not is_jax_value(x)}
+        sent = [i for i in range(len(every)) if i not in kept]
+        leaves = [_as_leaf(every[i]) for i in sent]
         box = {}
 
         def body(*js_leaves):
-            out = fun(*_unflatten_args(flat, [from_js(x) for x in js_leaves]), **kwargs)
+            given = dict(kept)
+            given.update(zip(sent, (from_js(x) for x in js_leaves)))
+            out = fun(*_unflatten_args(flat, [given[i] for i in range(len(every))]), **kwargs)
             if not has_aux:
                 return _as_js_scalar_out(out)
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
@@ -385,7 +408,7 @@ def value_and_grad(fun, argnums=0, has_aux=False):
             return js_list([_as_js_scalar_out(out[0]), aux])
 
         with _for_call(body) as fn:
-            res = call(sl.valueAndGrad(fn, to_js_value({"argnums": diff, "hasAux": bool(has_aux)})), *leaves)
+            res = call(sl.valueAndGrad(fn, to_js_value({"argnums": [sent.index(i) for i in diff], "hasAux": bool(has_aux)})), *leaves)
         value, grads = res[0], [from_js(g) for g in res[1]]
         if has_aux:
             value = (from_js(value[0]), pytree.tree_unflatten(box["aux"], [from_js(x) for x in value[1]]))
@@ -534,7 +557,8 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
             g, out_specs=out_specs, in_specs=in_specs, mesh=mesh, axis_names=axis_names, check_vma=check_vma
         )
     if mesh is None:
-        raise ValueError("shard_map: pass mesh=... (ShardLab has no context mesh yet: jax.set_mesh is not supported)")
+        raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context "
+                         "(ShardLab has no jax.set_mesh yet: pass mesh=... to shard_map)")
     if not isinstance(mesh, Mesh):
         raise TypeError(f"shard_map: mesh must be a jax.sharding.Mesh, got {type(mesh).__name__}")
     if axis_names and set(axis_names) != set(mesh.axis_names):
@@ -548,6 +572,7 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
         leaves, treedef = pytree.tree_flatten(args)
         specs = pytree.broadcast_prefix(in_specs, args, is_in_spec, "shard_map in_specs")
         mapped = [i for i, s in enumerate(specs) if s is not None]
+        in_paths = _spec_paths(in_specs, args, is_in_spec, "shard_map in_specs")
         box = {}
 
         def body(*js_blocks):
@@ -557,27 +582,31 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
             out = f(*pytree.tree_unflatten(treedef, given))
             result, box["tree"] = _flat_out(out)
             box["specs"] = pytree.broadcast_prefix(out_specs, out, is_spec, "shard_map out_specs")
-            paths.extend(_spec_paths(out_specs, out, is_spec))  # filled in place: JS reads it after the body
+            for p in _spec_paths(out_specs, out, is_spec, "shard_map out_specs"):
+                out_paths.push(to_js_value(p))  # filled in place: JS reads it after the body
             return result
 
-        paths = js_list([])
+        out_paths = js_list([])
+        paths = {"in": [in_paths[i] for i in mapped], "out": out_paths}
         with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:
             options = {"mesh": mesh, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma),
-                       "name": getattr(f, "__name__", str(f)), "outSpecPaths": paths}
+                       "name": getattr(f, "__name__", str(f)), "paths": paths}
             res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in mapped])
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
 
     return wrapped
 
 
-def _spec_paths(out_specs, out, is_spec):
-    """Each output leaf's out_specs key path, as JAX's messages write it (keystr of the spec it falls under)."""
+def _spec_paths(specs, tree, is_spec, what):
+    """Each leaf of tree with the key paths JAX's spec errors print: {'spec': of the spec it
+    falls under (keystr), 'value': of the leaf itself}."""
     from .key_paths import keystr, tree_flatten_with_path
 
-    pairs, tree = tree_flatten_with_path(out_specs, is_leaf=is_spec)
-    index = pytree.broadcast_prefix(pytree.tree_unflatten(tree, list(range(len(pairs)))), out, lambda x: isinstance(x, int),
-                                    "shard_map out_specs")
-    return [keystr(pairs[i][0]) for i in index]
+    pairs, spec_tree = tree_flatten_with_path(specs, is_leaf=is_spec)
+    index = pytree.broadcast_prefix(pytree.tree_unflatten(spec_tree, list(range(len(pairs)))), tree,
+                                    lambda x: isinstance(x, int), what)
+    leaves, _ = tree_flatten_with_path(tree)
+    return [{"spec": keystr(pairs[i][0]), "value": keystr(path)} for i, (path, _) in zip(index, leaves)]
 
 
 def device_put(x, device=None):

@@ -2,6 +2,7 @@
 are jax.numpy's functions (the table); converting a traced value to a
 Python bool, number or index raises JAX's errors, as JAX does."""
 
+import abc
 import builtins
 
 from . import dtypes, format
@@ -69,10 +70,32 @@ class Array:
 
     def devices(self):
         """The set of devices holding a part of the array."""
-        from .devices import Device
-
         self._concrete("devices() method")
         return set(self.sharding.device_set)
+
+    def __array_namespace__(self, *, api_version=None):
+        """The array API namespace of the array: jax.numpy (the Python array API standard)."""
+        return _np()
+
+    @property
+    def addressable_shards(self):
+        """Each device's Shard of the array, in device order: its device, its index (a slice per
+        dimension, slice(None) where the dimension is whole), its replica_id and its data."""
+        from .devices import Device
+
+        self._concrete("addressable_shards")
+        shards, seen = [], []
+        for s in self._js.addressableShards:
+            bounds = [(int(a), int(b)) for a, b in s.index]
+            index = tuple(slice(None) if (a, b) == (0, n) else slice(a, b) for (a, b), n in zip(bounds, self.shape))
+            block = _np().asarray(s.data.to_py().tolist(), dtype=self.dtype).reshape(tuple(b - a for a, b in bounds))
+            shards.append(Shard(Device(int(s.device)), index, seen.count(bounds), block))
+            seen.append(bounds)
+        return shards
+
+    def addressable_data(self, index):
+        """The data of the array's shard on device `index` (jax.Array.addressable_data)."""
+        return self.addressable_shards[index].data
 
     def copy(self):
         """A copy of the array (an array is immutable, so a new handle on equal values)."""
@@ -140,9 +163,10 @@ class Array:
         return int(self._values()[0])
 
     def __index__(self):
-        self._concrete("index")
-        if self.ndim != 0 or self.dtype.name != "int32":
+        # JAX checks the type before the value, so a traced int scalar is the tracer's error and any other array this one.
+        if self.ndim != 0 or self.dtype.name not in ("int32", "uint32"):
             raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
+        self._concrete("index")
         return int(self._values()[0])
 
     def _scalar(self, what):
@@ -330,6 +354,12 @@ class Array:
         """jnp.trace(self, offset, axis1, axis2)."""
         return _np().trace(self, offset, axis1, axis2)
 
+    def round(self, decimals=0, out=None):
+        """jnp.round(self, decimals)."""
+        if out is not None:
+            raise ValueError("The 'out' argument to jnp.ndarray.round is not supported.")
+        return _np().round(self, decimals)
+
     def clip(self, min=None, max=None):
         """jnp.clip(self, min, max)."""
         return _np().clip(self, min, max)
@@ -474,6 +504,26 @@ def _index_entries(index):
 
 def _static_int(v):
     return v if v is None or isinstance(v, int) else v.__index__()
+
+
+class PublicArray(abc.ABC):
+    """jax.Array as users test it (isinstance): ShardLab's arrays and its typed key arrays, which
+    are jax.Arrays in JAX too. Inside the package Array is the arrays' own class."""
+
+
+PublicArray.register(Array)
+
+
+class Shard:
+    """jax.Shard: one device's part of an array."""
+
+    __slots__ = ("device", "index", "replica_id", "data")
+
+    def __init__(self, device, index, replica_id, data):
+        self.device, self.index, self.replica_id, self.data = device, index, replica_id, data
+
+    def __repr__(self):
+        return f"Shard(device={self.device!r}, index={self.index}, replica_id={self.replica_id}, data={self.data})"
 
 
 class _IndexUpdateHelper:

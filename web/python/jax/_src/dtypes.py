@@ -204,6 +204,13 @@ def canonicalize_dtype(d, allow_extended_dtype=False):
     return dtype(_CANONICAL.get(n, n))
 
 
+def itemsize_bits(d):
+    """jax.dtypes.itemsize_bits: the bits of one element (a bool's byte is 8)."""
+    if d is None:
+        raise ValueError("dtype cannot be None.")
+    return dtype(d).itemsize * 8
+
+
 def is_weakly_typed(x):
     """jax.dtypes.is_weakly_typed: whether x is weakly typed (a Python scalar, or an array computed from weak values only)."""
     if type(x) in (bool, int, float, complex):

@@ -76,6 +76,8 @@ def to_js_value(v):
         return v
     if dtypes.is_dtype_like(v):
         return dtypes.name(v)
+    if isinstance(v, (set, frozenset)):
+        return js.Set.new(to_js([to_js_value(x) for x in v]))  # JS decides what a set means where it is given
     if isinstance(v, dict):
         return js.Object.fromEntries(to_js([[str(k), to_js_value(x)] for k, x in v.items()]))
     if is_buffer(v):
@@ -108,6 +110,8 @@ def _python_error(name, message):
 
     cls = {
         "ValueError": ValueError,
+        "AxisNameError": NameError,
+        "UnexpectedTracerError": errors.UnexpectedTracerError,
         "TypePromotionError": dtypes.TypePromotionError,
         "ShapeError": TypeError,
         "ShardingError": ValueError,
@@ -121,8 +125,6 @@ def _python_error(name, message):
         "TypeError": TypeError,
         "RangeError": ValueError,
     }.get(name, RuntimeError)
-    if message.startswith("unbound axis name"):
-        cls = NameError  # as JAX raises it for a collective outside any mesh
     if cls in (errors.ConcretizationTypeError, errors.NonConcreteBooleanIndexError):
         err = cls.__new__(cls)
         Exception.__init__(err, message)

@@ -4,6 +4,7 @@ typed key arrays jax.random.key makes."""
 
 from . import pytree as _pytree
 from . import table as _table
+from . import array as _array
 from .array import Array as _Array
 from .js import sl as _sl
 
@@ -91,12 +92,22 @@ class PRNGKeyArray:
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
-    def __getitem__(self, index):
-        # The key dimension stays whole: after '...' it needs naming, else numpy leaves it be.
+    def _data_index(self, index):
+        """index into the keys as an index into their data: the key dimension stays whole
+        (after '...' it needs naming, else numpy leaves it be)."""
         index = index if isinstance(index, tuple) else (index,)
-        if any(i is Ellipsis for i in index):
-            index = index + (slice(None),)
-        return PRNGKeyArray(_sl.random.wrapKeyData(_Array(self._js.data)[index]._js))
+        regular = [i for i in index if i is not None and i is not Ellipsis]
+        if len(regular) > self.ndim:
+            raise IndexError(f"Too many indices: {self.ndim}-dimensional array indexed with {len(regular)} regular indices.")
+        return index + (slice(None),) if any(i is Ellipsis for i in index) else index
+
+    def __getitem__(self, index):
+        return self._with_data(lambda d: d[self._data_index(index)])
+
+    @property
+    def at(self):
+        """keys.at[index].set(other_keys) / .get(): the functional updates of JAX's arrays, on keys."""
+        return _KeyIndexUpdateHelper(self)
 
     def __eq__(self, other):
         return _Array(self._js.equal(other._js)) if isinstance(other, PRNGKeyArray) else NotImplemented
@@ -106,9 +117,67 @@ class PRNGKeyArray:
 
     __hash__ = None  # as JAX's arrays: == is elementwise
 
+    # Arithmetic goes to jax.numpy, which refuses key dtypes with JAX's TypeError.
+    def __add__(self, other):
+        return _jnp().add(self, other)
+
+    def __radd__(self, other):
+        return _jnp().add(other, self)
+
+    def __sub__(self, other):
+        return _jnp().subtract(self, other)
+
+    def __rsub__(self, other):
+        return _jnp().subtract(other, self)
+
+    def __mul__(self, other):
+        return _jnp().multiply(self, other)
+
+    def __rmul__(self, other):
+        return _jnp().multiply(other, self)
+
+    def __neg__(self):
+        return _jnp().negative(self)
+
     def __repr__(self):
         return f"Array({self.shape}, dtype=key<fry>) overlaying:\n{_Array(self._js.data)}"
 
+
+def _jnp():
+    from . import numpy
+
+    return numpy
+
+
+class _KeyIndexUpdateHelper:
+    __slots__ = ("_keys",)
+
+    def __init__(self, keys):
+        self._keys = keys
+
+    def __getitem__(self, index):
+        return _KeyIndexRef(self._keys, index)
+
+
+class _KeyIndexRef:
+    """keys.at[index]: set replaces the keys there by other keys (broadcast), get reads them."""
+
+    __slots__ = ("_keys", "_index")
+
+    def __init__(self, keys, index):
+        self._keys, self._index = keys, index
+
+    def get(self):
+        return self._keys[self._index]
+
+    def set(self, values):
+        if not isinstance(values, PRNGKeyArray):
+            raise TypeError(f"key array .at[].set takes key arrays, got {type(values).__name__}")
+        index = self._keys._data_index(self._index)
+        return self._keys._with_data(lambda d: d.at[index].set(_Array(values._js.data)))
+
+
+_array.PublicArray.register(PRNGKeyArray)
 
 # A pytree node over its data, so jit, vmap and grad see the uint32 array.
 _pytree.register_pytree_node(

@@ -65,6 +65,15 @@ def _check_sizes(fun, args, kwargs, leaves, axes, axis_size):
     raise ValueError("".join(msg)[:-2])
 
 
+def _flatten_axes(name, axes, tree):
+    """One axis per leaf of tree from `axes`, a tree prefix of it, with JAX's error (api_util.flatten_axes)."""
+    try:
+        return pytree.broadcast_prefix(axes, tree, _is_axis, name)
+    except ValueError as e:
+        raise ValueError(f"{name} specification must be a tree prefix of the corresponding value; \n"
+                         f"  Mismatch details (1 found):\n  {e}") from None
+
+
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
     """jax.vmap(fun, in_axes, out_axes, axis_size=...); keyword arguments are
     mapped along their axis 0, as in JAX."""
@@ -89,11 +98,13 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
                 f"passed to the function, but got len(in_axes)={len(in_axes)}, len(args)={len(args)}"
             )
         leaves, treedef = pytree.tree_flatten((args, kwargs))
-        axes = pytree.broadcast_prefix((in_axes, {k: 0 for k in kwargs}), (args, kwargs), _is_axis, "vmap in_axes")
+        axes = _flatten_axes("vmap in_axes", in_axes, args) + [0] * len(pytree.tree_leaves(kwargs))
         # An unmapped Python scalar stays one, as in JAX: the function sees it
         # as it was given, and JS sees only the other leaves.
         _check_sizes(fun, args, kwargs, leaves, axes, axis_size)
         if axis_size is None and all(a is None for a in axes):
+            if leaves:
+                raise ValueError("vmap must have at least one non-None value in in_axes or axis_size must be specified")
             raise ValueError("vmap wrapped function must be passed at least one argument containing an array or axis_size "
                              f"must be specified, got empty *args={args} and **kwargs={kwargs}")
         # So is any other unmapped value that is not an array (a function, a string): JAX passes it through.
@@ -107,7 +118,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
             a, kw = pytree.tree_unflatten(treedef, [given[i] for i in range(len(leaves))])
             result = fun(*a, **kw)
             outs, box["tree"] = pytree.tree_flatten(result)
-            box["axes"] = pytree.broadcast_prefix(out_axes, result, _is_axis, "vmap out_axes")
+            box["axes"] = _flatten_axes("vmap out_axes", out_axes, result)
             # An unmapped Python scalar returned is returned as it is (JAX's 8.0, not an array).
             box["kept"] = {i: x for i, (x, o) in enumerate(zip(outs, box["axes"])) if o is None and _is_python_scalar(x)}
             return _flat_out([x for i, x in enumerate(outs) if i not in box["kept"]])[0]
