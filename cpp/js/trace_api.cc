@@ -317,7 +317,10 @@ val lax_functions_js() {
       a.set("type", std::string(ir::param_type_name(s.type)));
       a.set("keyword", s.keyword);
       a.set("optional", s.optional);
-      if (s.optional) a.set("default", s.type == ir::ParamType::kBool ? val(s.fallback != 0) : val(static_cast<double>(s.fallback)));
+      if (s.optional)
+        a.set("default", s.type == ir::ParamType::kBool     ? val(s.fallback != 0)
+                         : s.type == ir::ParamType::kString ? val(std::string(s.text_fallback))
+                                                            : val(static_cast<double>(s.fallback)));
       args.call<void>("push", a);
     }
     val r = val::object();

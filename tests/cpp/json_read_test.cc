@@ -118,7 +118,8 @@ Program every_primitive() {
       b, mesh, {P({{"data"}, {"model"}}), P(), P()}, {P({{"data"}, {"model"}}), P(), P({{"data"}, {"model"}})}, true, {t, w, s},
       [&](Builder& body, const Atoms& in) {
         const Atom g = all_gather(body, in[0], {"model"}, 1, true);  // f32[4,4]{data}
-        const Atom r = psum_scatter(body, g, {"model"}, 1, true);     // f32[4,1]
+        const Atom gi = all_gather_invariant(body, in[0], {"model"}, 1, true);  // f32[4,4]{data}
+        const Atom r = psum_scatter(body, add(body, g, gi), {"model"}, 1, true);  // f32[4,1]
         const Atom p = ppermute(body, r, {"model"}, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
         const Atom a = all_to_all(body, p, {"data"}, 0, 0, true);
         const Atom idx = convert_element_type(body, axis_index(body, {"model"}), DType::kFloat32);

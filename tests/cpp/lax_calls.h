@@ -43,6 +43,11 @@ inline Atom pmin(Builder& b, const Atom& x, const AxisNames& axes) { return lax_
 inline Atom all_gather(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled) {
   return lax_call1(b, "all_gather", {{"axis_name", axes}, {"axis", int64_t{axis}}, {"tiled", tiled}}, x);
 }
+/// jax.lax.all_gather(x, axes, axis=axis, tiled=tiled, to='invarying'): all_gather_invariant.
+inline Atom all_gather_invariant(Builder& b, const Atom& x, const AxisNames& axes, int axis, bool tiled) {
+  return lax_call1(b, "all_gather",
+                   {{"axis_name", axes}, {"axis", int64_t{axis}}, {"tiled", tiled}, {"to", std::string("invarying")}}, x);
+}
 /// jax.lax.psum_scatter(x, axes, scatter_dimension=dim, tiled=tiled).
 inline Atom psum_scatter(Builder& b, const Atom& x, const AxisNames& axes, int dim, bool tiled) {
   return lax_call1(b, "psum_scatter", {{"axis_name", axes}, {"scatter_dimension", int64_t{dim}}, {"tiled", tiled}}, x);

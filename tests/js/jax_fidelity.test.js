@@ -175,4 +175,24 @@ describe('JAX fidelity', () => {
     expect((await sl.jacrev((x) => np.multiply(x, 2))(1)).weakType).toBe(true);
     expect((await sl.jacfwd((x) => np.multiply(x, 2))(sl.array([1, 2]))).weakType).toBe(false);
   });
+
+  test("all_gather(..., to='invarying') is JAX 0.11's all_gather_invariant: the whole array, invariant, whose transpose is each device's own block", async () => {
+    const mesh = sl.makeMesh([4], ['x']);
+    const f = sl.shardMap((a) => lax.allGather(a, 'x', { tiled: true, to: 'invarying' }), { mesh, inSpecs: P('x'), outSpecs: P() });
+    const x = np.arange(8).astype('float32');
+    const text = String(sl.makeJaxpr(f)(x));
+    expect(text).toContain('f32[8] = all_gather_invariant[');
+    expect(await (await sl.jit(f)(x)).tolist()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // d/dx sum(w * gathered) = w: each device takes its block of the cotangent.
+    const w = [1, 2, 3, 4, 5, 6, 7, 8];
+    const g = sl.jit(sl.grad((v) => np.sum(np.multiply(f(v), sl.array(w)))));
+    expect(await (await g(x)).tolist()).toEqual(w);
+    const stacked = sl.shardMap((a) => lax.allGather(a, 'x', { to: 'invarying' }), { mesh, inSpecs: P('x'), outSpecs: P() });
+    expect(await (await sl.jit(sl.grad((v) => np.sum(np.multiply(stacked(v), sl.array([[1, 2], [3, 4], [5, 6], [7, 8]])))))(x)).tolist()).toEqual(w);
+    expect(() => sl.makeJaxpr(sl.shardMap((a) => lax.allGather(a, 'x', { to: 'reduced' }), { mesh, inSpecs: P('x'), outSpecs: P('x') }))(x)).toThrow(
+      /to='reduced' is not supported/,
+    );
+    // A varying out_specs P() is refused for all_gather, accepted for all_gather_invariant.
+    expect(() => sl.makeJaxpr(sl.shardMap((a) => lax.allGather(a, 'x', { tiled: true }), { mesh, inSpecs: P('x'), outSpecs: P() }))(x)).toThrow(sl.VmaError);
+  });
 });

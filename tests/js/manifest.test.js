@@ -150,7 +150,7 @@ test("every API name a requirement's message mentions is in the manifest, with i
 test("the collectives' parameters come from the core's registry: the manifest's notation, the JS options and Python's keywords", async () => {
   await sl.init();
   const params = (name) => MANIFEST.find((m) => m.module === 'lax' && m.name === name).params;
-  expect(params('all_gather')).toBe('x:tree, axis_name, *, {axis=0, tiled=False}');
+  expect(params('all_gather')).toBe("x:tree, axis_name, *, {axis=0, tiled=False, to='varying'}");
   expect(params('all_to_all')).toBe('x:tree, axis_name, split_axis, concat_axis, *, {tiled=False}');
   expect(params('pcast')).toBe('x:tree, axis_name, *, {to}');
   expect(params('axis_index')).toBe('axis_name');
@@ -180,5 +180,5 @@ except TypeError as e:
     out.append(str(e))
 repr(out)
 `);
-  expect(python).toBe(`[1, "jax.lax.all_gather() got an unexpected keyword argument 'tile' (its arguments here: x, axis_name, axis, tiled)"]`);
+  expect(python).toBe(`[1, "jax.lax.all_gather() got an unexpected keyword argument 'tile' (its arguments here: x, axis_name, axis, tiled, to)"]`);
 }, 120000);

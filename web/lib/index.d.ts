@@ -657,7 +657,7 @@ export const lax: LaxFunctions & {
   pmean: <T>(x: T, axisName: Axes) => T;
   pmax: <T>(x: T, axisName: Axes) => T;
   pmin: <T>(x: T, axisName: Axes) => T;
-  allGather: <T>(x: T, axisName: Axes, options?: { axis?: number; tiled?: boolean }) => T;
+  allGather: <T>(x: T, axisName: Axes, options?: { axis?: number; tiled?: boolean; to?: 'varying' | 'invarying' }) => T;
   psumScatter: <T>(x: T, axisName: Axes, options?: { scatterDimension?: number; tiled?: boolean }) => T;
   ppermute: <T>(x: T, axisName: Axes, perm: [number, number][]) => T;
   allToAll: <T>(x: T, axisName: Axes, splitAxis: number, concatAxis: number, options?: { tiled?: boolean }) => T;

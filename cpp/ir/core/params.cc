@@ -55,7 +55,8 @@ const char* param_type_name(ParamType t) {
 ParamValue fallback_value(const ParamSpec& spec) {
   if (spec.type == ParamType::kBool) return spec.fallback != 0;
   if (spec.type == ParamType::kInt) return spec.fallback;
-  fail(ErrorKind::kValue, "parameter '", spec.name, "': a default must be an int or a bool, not a ", param_type_name(spec.type));
+  if (spec.type == ParamType::kString && spec.text_fallback) return std::string(spec.text_fallback);
+  fail(ErrorKind::kValue, "parameter '", spec.name, "': a default must be an int, a bool or a string, not a ", param_type_name(spec.type));
 }
 
 void check_params(const ParamSchema& schema, const Params& params, const char* prim) {

@@ -82,6 +82,8 @@ struct ParamSpec {
   bool keyword = false;
   /// An optional jax.lax argument's default: an int, or a bool as 0 or 1.
   int64_t fallback = 0;
+  /// An optional string argument's default (all_gather's to='varying').
+  const char* text_fallback = nullptr;
 };
 
 /// A jax.lax function's argument passed by position (or by name, in Python).
@@ -98,6 +100,14 @@ constexpr ParamSpec keyword_arg(const char* name, ParamType type, int64_t fallba
   ParamSpec s = keyword_arg(name, type);
   s.optional = true;
   s.fallback = fallback;
+  return s;
+}
+
+/// See keyword_arg: an optional string argument, `fallback` when left out.
+constexpr ParamSpec keyword_text_arg(const char* name, const char* fallback) {
+  ParamSpec s = keyword_arg(name, ParamType::kString);
+  s.optional = true;
+  s.text_fallback = fallback;
   return s;
 }
 

@@ -127,6 +127,7 @@ enum class Prim : uint16_t {
   kPmin,
   kPvary,
   kAllGather,
+  kAllGatherInvariant,
   kReduceScatter,
   kPpermute,
   kAllToAll,
@@ -350,15 +351,18 @@ struct Def;
 #define SHARDLAB_BIND_RULE \
   static std::vector<Atom> bind(Builder& b, const Params& args, const std::vector<Atom>& operands);
 
-/// Declares the rules of a collective: evaluated on a device, sending data
-/// between the devices of a group (group_axes) as its traffic says, bound by
-/// its jax.lax function.
-#define SHARDLAB_COLLECTIVE_RULES                                      \
+/// Declares the rules of a collective bound by another's jax.lax function
+/// (all_gather_invariant, by all_gather's to='invarying'): evaluated on a
+/// device, sending data between the devices of a group (group_axes) as its
+/// traffic says.
+#define SHARDLAB_UNBOUND_COLLECTIVE_RULES                              \
   SHARDLAB_DEVICE_RULES                                                \
-  SHARDLAB_BIND_RULE                                                   \
   static const std::vector<std::string>& group_axes(const Params& p); \
   static Traffic traffic(const Params& p, const std::vector<Aval>& in, int n, bool shared_out); \
   static constexpr bool kCollective = true;
+
+/// Declares the rules of a collective bound by its own jax.lax function.
+#define SHARDLAB_COLLECTIVE_RULES SHARDLAB_UNBOUND_COLLECTIVE_RULES SHARDLAB_BIND_RULE
 
 /// Declares the rules of a primitive the executors evaluate themselves (shard_map).
 #define SHARDLAB_EXECUTOR_RULES \

@@ -316,14 +316,24 @@ std::vector<MaybeAtom> Def<Prim::kAllGather>::transpose(Builder& b, const Params
                   {*cts[0]})};
 }
 
+// to='varying' binds all_gather, to='invarying' all_gather_invariant (JAX
+// 0.11's _all_gather_is_async); JAX's to='reduced' needs reduced types.
 std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const Names& axes = axis_name_arg(args, kLaxName);
   const AxisGroup g = bound(b, axes, kLaxName);
+  const std::string& to = param<std::string>(args, "to", kLaxName);
+  if (to == "reduced")
+    fail(ErrorKind::kValue, "all_gather: to='reduced' is not supported by ShardLab (it has no reduced types); "
+                            "use to='varying' or to='invarying'");
+  if (to != "varying" && to != "invarying")
+    fail(ErrorKind::kValue, "Got unexpected `to` value for `jax.lax.all_gather`. Allowed `to` values are: "
+                            "{'varying', 'reduced', 'invarying'} (got '", to, "')");
+  const Prim prim = to == "varying" ? Prim::kAllGather : Prim::kAllGatherInvariant;
   const Params params{{"all_gather_dimension", param<int64_t>(args, "axis", kLaxName)},
                       {"axis_name", axes},
                       {"axis_size", int64_t{g.size}},
                       {"tiled", param<bool>(args, "tiled", kLaxName)}};
-  return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllGather, params, {vary_along(b, x, axes)}); });
+  return each(xs, [&](const Atom& x) { return b.emit1(prim, params, {vary_along(b, x, axes)}); });
 }
 const Names& Def<Prim::kAllGather>::group_axes(const Params& p) { return axis_name_of(p, kName); }
 Traffic Def<Prim::kAllGather>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
@@ -337,6 +347,66 @@ std::vector<Batched> Def<Prim::kAllGather>::batch(Builder& b, const Params& p, c
   return {Batched{b.emit1(Prim::kAllGather, with_param(p, "all_gather_dimension", dim), {move_batch_dim(b, in[0], 0, size)}), 0}};
 }
 Sample Def<Prim::kAllGather>::sample() {
+  return {{samples::f32({2, 3}, {"i"})},
+          {{"all_gather_dimension", int64_t{1}}, {"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"tiled", true}}};
+}
+
+// all_gather_invariant
+
+std::vector<Aval> Def<Prim::kAllGatherInvariant>::shape(const Params& p, const std::vector<Aval>& in) {
+  one_operand(kName, in);
+  // Invariant along the gathered axes: every device holds the whole.
+  const Names& axes = axis_name_of(p, kName);
+  Names vma;
+  for (const std::string& a : in[0].vma)
+    if (std::find(axes.begin(), axes.end(), a) == axes.end()) vma.push_back(a);
+  return {Aval{in[0].dtype,
+               all_gather_shape(in[0].shape, int_param(p, "axis_size", kName),
+                                int_param(p, "all_gather_dimension", kName), param<bool>(p, "tiled", kName)),
+               vma}};
+}
+void Def<Prim::kAllGatherInvariant>::eval_on_device(const DeviceContext& ctx, const Params& p,
+                                                    const std::vector<const Tensor*>& in,
+                                                    const std::vector<Tensor*>& out) {
+  ctx.collectives->all_gather(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->data, out[0]->data,
+                              in[0]->aval.shape, int_param(p, "all_gather_dimension", kName),
+                              param<bool>(p, "tiled", kName));
+}
+std::vector<MaybeAtom> Def<Prim::kAllGatherInvariant>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
+                                                           const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
+  return linear_jvp(b, Prim::kAllGatherInvariant, p, t[0]);
+}
+// ct_x = dynamic_slice(ct, axis_index * n along the gathered dimension), n
+// the block size (squeezed back when not tiled): each device's own block.
+std::vector<MaybeAtom> Def<Prim::kAllGatherInvariant>::transpose(Builder& b, const Params& p,
+                                                                 const std::vector<MaybeAtom>& cts,
+                                                                 const std::vector<Atom>& inputs,
+                                                                 const std::vector<bool>& linear) {
+  if (!linear[0] || !cts[0]) return {std::nullopt};
+  const Atom& ct = *cts[0];
+  const int64_t dim = param<int64_t>(p, "all_gather_dimension", kName);
+  const bool tiled = param<bool>(p, "tiled", kName);
+  const int64_t block = tiled ? ct.aval.shape[static_cast<size_t>(dim)] / param<int64_t>(p, "axis_size", kName) : 1;
+  const Atom index = b.emit1(Prim::kAxisIndex, {{"axis_name", axis_name_of(p, kName)}}, {});
+  std::vector<Atom> starts(ct.aval.shape.size(), Atom::constant(0, DType::kInt32));
+  starts[static_cast<size_t>(dim)] = mul(b, index, Atom::constant(static_cast<double>(block), DType::kInt32));
+  Shape sizes = ct.aval.shape;
+  sizes[static_cast<size_t>(dim)] = block;
+  const Atom mine = dynamic_slice(b, ct, starts, sizes);
+  return {tiled ? mine : squeeze(b, mine, {dim})};
+}
+const Names& Def<Prim::kAllGatherInvariant>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+Traffic Def<Prim::kAllGatherInvariant>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
+  return all_gather_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n, shared_out);
+}
+std::vector<Batched> Def<Prim::kAllGatherInvariant>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                          int64_t size) {
+  const int64_t dim = param<int64_t>(p, "all_gather_dimension", kName) + 1;
+  return {Batched{b.emit1(Prim::kAllGatherInvariant, with_param(p, "all_gather_dimension", dim),
+                          {move_batch_dim(b, in[0], 0, size)}),
+                  0}};
+}
+Sample Def<Prim::kAllGatherInvariant>::sample() {
   return {{samples::f32({2, 3}, {"i"})},
           {{"all_gather_dimension", int64_t{1}}, {"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"tiled", true}}};
 }

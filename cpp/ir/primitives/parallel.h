@@ -79,8 +79,23 @@ struct Def<Prim::kAllGather> {
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
   static constexpr const char* kLaxName = "all_gather";
   static constexpr ParamSchema kLaxArgs{positional_arg("axis_name", ParamType::kNames), keyword_arg("axis", ParamType::kInt, 0),
-                                        keyword_arg("tiled", ParamType::kBool, false)};
+                                        keyword_arg("tiled", ParamType::kBool, false),
+                                        keyword_text_arg("to", "varying")};
   SHARDLAB_COLLECTIVE_RULES
+  SHARDLAB_BATCH_RULE
+};
+
+/// all_gather_invariant[all_gather_dimension, axis_name, axis_size, tiled]
+/// (jax.lax.all_gather(..., to='invarying')): all_gather whose result is
+/// invariant along the gathered axes (every device holds the same whole).
+/// Transpose: each device's own block of the cotangent, a dynamic_slice at
+/// axis_index * block size (no communication).
+template <>
+struct Def<Prim::kAllGatherInvariant> {
+  static constexpr const char* kName = "all_gather_invariant";
+  static constexpr WeakRule kWeak = WeakRule::kEachOperand;
+  static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
+  SHARDLAB_UNBOUND_COLLECTIVE_RULES
   SHARDLAB_BATCH_RULE
 };
 

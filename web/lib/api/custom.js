@@ -9,7 +9,7 @@ import { add, zeros, zerosLike } from './numpy/math.js';
 import { avalOf, traced } from './core/operands.js';
 import { isLeafValue } from './core/run.js';
 import { currentTrace, withTrace } from './core/state.js';
-import { callCore, keepRuleError, Trace } from './core/tracer.js';
+import { avalString, callCore, isTracer, keepRuleError, Trace } from './core/tracer.js';
 import { describe, flatten, numLeaves, unflatten } from './core/tree.js';
 import { argnumsOf, beginDiff, eagerly } from './transforms.js';
 
@@ -71,7 +71,7 @@ function customCall(kind, f, nondiffArgnums, args, emit) {
         return all;
       },
       split,
-      avals: parts.map((p) => p.leaves.map((x) => avalOf(x, kind))),
+      avals: parts.map((p) => p.leaves.map((x) => ({ ...avalOf(x, kind), vma: isTracer(x) ? x.vma : [] }))),
       defs: parts.map((p) => p.def),
       outDef: def,
     };
@@ -137,6 +137,17 @@ export function customJvp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
   return g;
 }
 
+// A bwd rule's cotangent must vary along exactly the mesh axes its primal
+// input does (JAX's typecompat of the two types, vma included).
+function checkCotangentVma(ct, primal, path) {
+  const vma = isTracer(ct) ? ct.vma : [];
+  if (vma.length === primal.vma.length && vma.every((a) => primal.vma.includes(a))) return;
+  const type = (a, v) => avalString({ dtype: a.dtype, shape: a.shape, vma: v }, { short: false });
+  throw new ValueError(
+    `Custom VJP bwd rule must produce an output with the same type as the args tuple of the primal function, but at output${path} the bwd rule produced an output of type ${type(avalOf(ct, 'customVjp'), vma)} corresponding to an input of type ${type(primal, primal.vma)}`,
+  );
+}
+
 /**
  * jax.custom_vjp(fun, {nondiffArgnums}): fun with a VJP of one's own, set by
  * `.defvjp(fwd, bwd)`: fwd takes fun's arguments and returns [output,
@@ -175,11 +186,12 @@ export function customVjp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
             `Custom VJP bwd rule ${bwdName} must produce a tuple of length equal to the number of arguments to the primal function (${call.avals.length} differentiated), but got ${Array.isArray(r) ? `length ${r.length}` : typeof r}`,
           );
         }
-        return r.flatMap((ct, j) =>
-          ct === null || ct === undefined
-            ? call.avals[j].map((a) => zeros(a.shape, a.dtype))
-            : leavesLike(ct, call.defs[j], `Custom VJP bwd rule ${bwdName}: cotangent ${j}`),
-        );
+        return r.flatMap((ct, j) => {
+          if (ct === null || ct === undefined) return call.avals[j].map((a) => zeros(a.shape, a.dtype));
+          const leaves = leavesLike(ct, call.defs[j], `Custom VJP bwd rule ${bwdName}: cotangent ${j}`);
+          leaves.forEach((x, k) => checkCotangentVma(x, call.avals[j][k], leaves.length > 1 ? `[${j}][${k}]` : `[${j}]`));
+          return leaves;
+        });
       });
       return callCore(() => ft.customVjpCall(outAtoms, name, fwdName, fwdRule, bwdName, bwdRule));
     });

@@ -116,7 +116,7 @@ export function laxFunction(name) {
 }
 
 // A value as Python writes it in a signature's default.
-const pythonValue = (v) => (v === true ? 'True' : v === false ? 'False' : String(v));
+const pythonValue = (v) => (v === true ? 'True' : v === false ? 'False' : typeof v === 'string' ? `'${v}'` : String(v));
 
 /**
  * The parameters of jax.lax's `name` in the API manifest's notation
