@@ -41,7 +41,7 @@ for (const axis of ['data" onmouseover="window.__pwned=1', 'd" onmouseover=windo
     await expect(page.locator('figure.array figcaption', { hasText: `x f32[8,1] P('${axis}') · input of shard_map` })).toHaveCount(1);
     expect((await ariaLabels(page)).filter((l) => l.includes(`P('${axis}')`))).toHaveLength(2); // x and y
     const jaxpr = await page.locator('pre.jaxpr').textContent();
-    expect(jaxpr.replace(/\[\s+/g, '[')).toContain(`psum_invariant[axes=('${axis}',)`); // its parameters one per line past 80 columns
+    expect(jaxpr.replace(/\[\s+/g, '[')).toContain(`psum[axes=('${axis}',)`); // its parameters one per line past 80 columns
     expect(jaxpr).toContain(`mesh=Mesh('${axis}': 8)`);
     await expectNoInjection(page);
   });

@@ -136,8 +136,8 @@ TEST(ShardMap, APsumOfSeveralOperandsIsOneEquationWithEachOperandsOwnSum) {
   };
   const Program one = program(true), three = program(false);
   const std::string text = to_text(one);
-  EXPECT_NE(text.find("= psum_invariant[axes=('data',)] "), std::string::npos) << text;  // JAX 0.11's name under check_vma
-  EXPECT_EQ(text.find("psum_invariant["), text.rfind("psum_invariant[")) << text;
+  EXPECT_NE(text.find("= psum[axes=('data',)] "), std::string::npos) << text;
+  EXPECT_EQ(text.find("psum["), text.rfind("psum[")) << text;
   const std::vector<exec::HostArray> args{host_f32({8, 3}, xf), exec::host_i32({8}, k), host_f32({16}, yf)};
   const auto a = run_both(one, mesh8(), args);
   const auto c = run_both(three, mesh8(), args);

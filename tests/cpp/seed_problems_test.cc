@@ -213,15 +213,15 @@ TEST(DataParallelStep, PrintedProgram) {
       preferred_element_type=float32
     ] s d
     v:f32[2,1]{V:data} = transpose[permutation=(1, 0)] u
-    w:f32[2,1] = psum_invariant[axes=('data',)] v
+    w:f32[2,1] = psum[axes=('data',)] v
     x:f32[2,1] = div w 8.0:f32[]
-    y:f32[1] = psum_invariant[axes=('data',)] t
+    y:f32[1] = psum[axes=('data',)] t
     z:f32[1] = div y 8.0:f32[]
     ba:f32[2,1] = mul a x
     bb:f32[2,1] = sub b ba
     bc:f32[1] = mul a z
     bd:f32[1] = sub c bc
-    be:f32[] = psum_invariant[axes=('data',)] p
+    be:f32[] = psum[axes=('data',)] p
     bf:f32[] = div be 8.0:f32[]
   in (bb, bd, bf) } in
 { lambda ; bg:f32[2,1] bh:f32[1] bi:f32[16,2] bj:f32[16,1] bk:f32[]. let
@@ -358,7 +358,7 @@ TEST(TensorParallelMlp, PrintedProgram) {
             dimension_numbers=(([1], [0]), ([], []))
             preferred_element_type=float32
           ] p k
-          r:f32[4,4] = psum_invariant[axes=('model',)] q
+          r:f32[4,4] = psum[axes=('model',)] q
         in (r, p) }
       mesh=Mesh('model': 8)
       out_specs=(P(), P(None, 'model'))

@@ -17,7 +17,7 @@ test('jit and makeJaxpr report their programs; eager operations and cached calls
   expect(await (await total(a)).item()).toBe(120);
   await total(a); // cached: not traced again
   expect(seen.map((s) => s.kind)).toEqual(['jit']);
-  expect(seen[0].text).toContain("psum_invariant[axes=('x',)]");
+  expect(seen[0].text).toContain("psum[axes=('x',)]");
   expect(seen[0].json.eqns.map((e) => e.primitive)).toEqual(['shard_map']);
   const jaxpr = sl.makeJaxpr((x) => np.sin(x))(1.0);
   expect(seen.map((s) => s.kind)).toEqual(['jit', 'make_jaxpr']);

@@ -30,7 +30,7 @@ test('the quick start solves the first data-parallel example', async () => {
   expect(w[0][0]).toBeCloseTo(1.11, 5);
   expect(loss).toBe(121);
   expect(jaxpr).toContain('shard_map[');
-  expect(jaxpr).toContain("psum_invariant[axes=('data',)]"); // JAX 0.11's name for psum under check_vma
+  expect(jaxpr).toContain("psum[axes=('data',)]");
 });
 
 test('the quick start, run as its own process, exits by itself (code 0) once its work is done', () => {

@@ -174,14 +174,6 @@ class Printer {
     return out.str() + ":" + a.aval.str();
   }
 
-  // The primitive's name as JAX 0.11 prints it: a psum of values that vary
-  // along its axes (a body with check_vma, where psum's bind makes its operands
-  // vary first) is JAX's psum_invariant; with check_vma=False it is psum.
-  static const char* printed_name(const Eqn& e) {
-    if (e.prim == Prim::kPsum && !e.inputs.empty() && !e.inputs[0].aval.vma.empty()) return "psum_invariant";
-    return primitive(e.prim).name;
-  }
-
   std::string eqn(const Program& p, const Eqn& e, Names& names, const std::vector<bool>& used, int indent) {
     std::ostringstream out;
     for (size_t i = 0; i < e.outputs.size(); ++i) {
@@ -189,7 +181,7 @@ class Printer {
       if (used[static_cast<size_t>(v)]) names.emplace(v, var_name(counter_++));
       out << (i ? " " : "") << (used[static_cast<size_t>(v)] ? names[v] : "_") << ":" << p.avals[v].str();
     }
-    out << " = " << printed_name(e);
+    out << " = " << primitive(e.prim).name;
     // Params sorted by name, as jax.make_jaxpr prints them (a custom call's
     // `name` first, and its num_consts only when not 0, as JAX's printing
     // rules for them do); one per line when one of them is a program printed

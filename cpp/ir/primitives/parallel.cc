@@ -286,20 +286,33 @@ std::vector<MaybeAtom> Def<Prim::kPvary>::transpose(Builder& b, const Params& p,
 
 Sample Def<Prim::kPvary>::sample() { return {{samples::f32({2, 3})}, {{"axes", Names{"i"}}}}; }
 
-// all_gather
+// all_gather and all_gather_invariant: the same gathering, typed apart
+
+namespace {
+
+// The gathered value's type: x's dtype, the gathered shape, varying along `vma`.
+Aval gathered(const char* name, const Params& p, const Aval& x, Names vma) {
+  return Aval{x.dtype,
+              all_gather_shape(x.shape, int_param(p, "axis_size", name), int_param(p, "all_gather_dimension", name),
+                               param<bool>(p, "tiled", name)),
+              std::move(vma)};
+}
+
+// Every device's block of `in`, in position order, into `out`.
+void gather_on_device(const char* name, const DeviceContext& ctx, const Params& p, const Tensor& in, Tensor& out) {
+  ctx.collectives->all_gather(ctx.device, group_of(ctx, axis_name_of(p, name), name), in.data, out.data,
+                              in.aval.shape, int_param(p, "all_gather_dimension", name), param<bool>(p, "tiled", name));
+}
+
+}  // namespace
 
 std::vector<Aval> Def<Prim::kAllGather>::shape(const Params& p, const std::vector<Aval>& in) {
   one_operand(kName, in);
-  return {Aval{in[0].dtype,
-               all_gather_shape(in[0].shape, int_param(p, "axis_size", kName),
-                                int_param(p, "all_gather_dimension", kName), param<bool>(p, "tiled", kName)),
-               in[0].vma}};
+  return {gathered(kName, p, in[0], in[0].vma)};
 }
 void Def<Prim::kAllGather>::eval_on_device(const DeviceContext& ctx, const Params& p,
                                            const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  ctx.collectives->all_gather(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->data, out[0]->data,
-                              in[0]->aval.shape, int_param(p, "all_gather_dimension", kName),
-                              param<bool>(p, "tiled", kName));
+  gather_on_device(kName, ctx, p, *in[0], *out[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kAllGather>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                   const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
@@ -360,17 +373,12 @@ std::vector<Aval> Def<Prim::kAllGatherInvariant>::shape(const Params& p, const s
   Names vma;
   for (const std::string& a : in[0].vma)
     if (std::find(axes.begin(), axes.end(), a) == axes.end()) vma.push_back(a);
-  return {Aval{in[0].dtype,
-               all_gather_shape(in[0].shape, int_param(p, "axis_size", kName),
-                                int_param(p, "all_gather_dimension", kName), param<bool>(p, "tiled", kName)),
-               vma}};
+  return {gathered(kName, p, in[0], std::move(vma))};
 }
 void Def<Prim::kAllGatherInvariant>::eval_on_device(const DeviceContext& ctx, const Params& p,
                                                     const std::vector<const Tensor*>& in,
                                                     const std::vector<Tensor*>& out) {
-  ctx.collectives->all_gather(ctx.device, group_of(ctx, axis_name_of(p, kName), kName), in[0]->data, out[0]->data,
-                              in[0]->aval.shape, int_param(p, "all_gather_dimension", kName),
-                              param<bool>(p, "tiled", kName));
+  gather_on_device(kName, ctx, p, *in[0], *out[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kAllGatherInvariant>::jvp(Builder& b, const Params& p, const std::vector<Atom>&,
                                                            const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
