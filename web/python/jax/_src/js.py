@@ -76,8 +76,6 @@ def to_js_value(v):
         return v
     if dtypes.is_dtype_like(v):
         return dtypes.name(v)
-    if isinstance(v, (set, frozenset)):
-        return js.Set.new(to_js([to_js_value(x) for x in v]))  # JS decides what a set means where it is given
     if isinstance(v, dict):
         return js.Object.fromEntries(to_js([[str(k), to_js_value(x)] for k, x in v.items()]))
     if is_buffer(v):

@@ -89,6 +89,9 @@ def _make(module, name, path, params_text, tuple_out=False):
         positional, options = [], {}
         for p in params:
             v = bound.get(p.name, _MISSING)
+            if p.name == "axis_name" and isinstance(v, (set, frozenset)):
+                # A set has no order for the axes to follow (JS has no Python sets to tell apart).
+                raise TypeError(f"{qualname}: axis_name={v!r} must be a tuple or a str. Got {v!r}")
             if p.kind == "tree" and v is not _MISSING:
                 leaves, tree = pytree.tree_flatten(v)
                 v = leaves
