@@ -304,6 +304,13 @@ void gather_on_device(const char* name, const DeviceContext& ctx, const Params& 
                               in.aval.shape, int_param(p, "all_gather_dimension", name), param<bool>(p, "tiled", name));
 }
 
+// The gathering batched: the batch dimension first, the gathered dimension one further.
+std::vector<Batched> batched_gather(Prim prim, const char* name, Builder& b, const Params& p,
+                                    const std::vector<Batched>& in, int64_t size) {
+  const int64_t dim = param<int64_t>(p, "all_gather_dimension", name) + 1;
+  return {Batched{b.emit1(prim, with_param(p, "all_gather_dimension", dim), {move_batch_dim(b, in[0], 0, size)}), 0}};
+}
+
 }  // namespace
 
 std::vector<Aval> Def<Prim::kAllGather>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -353,11 +360,9 @@ Traffic Def<Prim::kAllGather>::traffic(const Params&, const std::vector<Aval>& i
   return all_gather_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n, shared_out);
 }
 
-// The batch dimension first; the gathered dimension one further.
 std::vector<Batched> Def<Prim::kAllGather>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                                  int64_t size) {
-  const int64_t dim = param<int64_t>(p, "all_gather_dimension", kName) + 1;
-  return {Batched{b.emit1(Prim::kAllGather, with_param(p, "all_gather_dimension", dim), {move_batch_dim(b, in[0], 0, size)}), 0}};
+  return batched_gather(Prim::kAllGather, kName, b, p, in, size);
 }
 Sample Def<Prim::kAllGather>::sample() {
   return {{samples::f32({2, 3}, {"i"})},
@@ -369,11 +374,7 @@ Sample Def<Prim::kAllGather>::sample() {
 std::vector<Aval> Def<Prim::kAllGatherInvariant>::shape(const Params& p, const std::vector<Aval>& in) {
   one_operand(kName, in);
   // Invariant along the gathered axes: every device holds the whole.
-  const Names& axes = axis_name_of(p, kName);
-  Names vma;
-  for (const std::string& a : in[0].vma)
-    if (std::find(axes.begin(), axes.end(), a) == axes.end()) vma.push_back(a);
-  return {gathered(kName, p, in[0], std::move(vma))};
+  return {gathered(kName, p, in[0], without(in[0].vma, axis_name_of(p, kName)))};
 }
 void Def<Prim::kAllGatherInvariant>::eval_on_device(const DeviceContext& ctx, const Params& p,
                                                     const std::vector<const Tensor*>& in,
@@ -409,10 +410,7 @@ Traffic Def<Prim::kAllGatherInvariant>::traffic(const Params&, const std::vector
 }
 std::vector<Batched> Def<Prim::kAllGatherInvariant>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                                           int64_t size) {
-  const int64_t dim = param<int64_t>(p, "all_gather_dimension", kName) + 1;
-  return {Batched{b.emit1(Prim::kAllGatherInvariant, with_param(p, "all_gather_dimension", dim),
-                          {move_batch_dim(b, in[0], 0, size)}),
-                  0}};
+  return batched_gather(Prim::kAllGatherInvariant, kName, b, p, in, size);
 }
 Sample Def<Prim::kAllGatherInvariant>::sample() {
   return {{samples::f32({2, 3}, {"i"})},

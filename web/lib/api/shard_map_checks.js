@@ -2,8 +2,9 @@
 // core sees them, with JAX 0.11's messages (shard_map.py's _spec_rank_error,
 // _spec_divisibility_error and _inout_vma_error): the function's name, and
 // for each value that fails, its path, its spec's path, its type and why.
-// Paths are keystr's ('[0]', "['w']"): a front end that flattens trees itself
-// (the Python package) passes its own.
+// Paths are keystr's ('[0]', "['w']"), given by a function called only for a
+// message: paths()[i] is {spec, value}, the key paths of value i's spec and
+// of the value (a front end that flattens trees itself passes its own).
 
 import { ShardingError, ValueError, VmaError } from '../errors.js';
 import { avalString } from './core/tracer.js';
@@ -25,8 +26,7 @@ const bullets = (msgs) => (msgs.length === 1 ? [msgs[0].slice(2)] : msgs).join('
 
 /**
  * A spec longer than its value's rank (JAX's _spec_rank_error): `kind` is
- * 'in' (the arguments) or 'out' (the body's results); paths[i] is
- * {spec, value}, the key paths of values[i]'s spec and of the value.
+ * 'in' (the arguments) or 'out' (the body's results).
  */
 export function checkSpecRanks(kind, fnName, specs, values, paths) {
   const fails = values.map((v, i) => (specs[i] && specs[i].length > v.ndim ? i : -1)).filter((i) => i >= 0);
@@ -34,7 +34,7 @@ export function checkSpecRanks(kind, fnName, specs, values, paths) {
   const base = kind === 'in' ? 'the passed args' : `${fnName}(*args)`;
   const msgs = fails.map((i) => {
     const v = values[i];
-    return `* ${kind}_specs${paths[i].spec} is ${specText(specs[i])} which has length ${specs[i].length}, but ${base}${paths[i].value} has shape ${typeText(v)}, which has rank ${v.ndim} (and ${v.ndim} < ${specs[i].length})`;
+    return `* ${kind}_specs${paths()[i].spec} is ${specText(specs[i])} which has length ${specs[i].length}, but ${base}${paths()[i].value} has shape ${typeText(v)}, which has rank ${v.ndim} (and ${v.ndim} < ${specs[i].length})`;
   });
   let msg =
     `shard_map applied to the function '${fnName}' was given an ${kind}_specs entry which is too long to be compatible with the corresponding ${kind}put value from the function:\n\n` +
@@ -59,7 +59,7 @@ export function checkDivisible(fnName, mesh, specs, values, paths) {
       if (v.shape[d] % size === 0) return;
       const axis = names.length > 1 ? `axes ${pyTuple(names)}` : `axis '${names[0]}'`;
       msgs.push(
-        `* the passed args${paths[i].value} of shape ${typeText(v)} corresponds to in_specs${paths[i].spec} of value ${specText(specs[i])}, which maps array axis ${d} (of size ${v.shape[d]}) to mesh ${axis} (of ${names.length > 1 ? 'total ' : ''}size ${size}), but ${size} does not evenly divide ${v.shape[d]}`,
+        `* the passed args${paths()[i].value} of shape ${typeText(v)} corresponds to in_specs${paths()[i].spec} of value ${specText(specs[i])}, which maps array axis ${d} (of size ${v.shape[d]}) to mesh ${axis} (of ${names.length > 1 ? 'total ' : ''}size ${size}), but ${size} does not evenly divide ${v.shape[d]}`,
       );
     });
   });
@@ -88,11 +88,11 @@ export function checkOutputVma(fnName, mesh, specs, outs, paths) {
     const extra = vma.filter((a) => !mentioned.includes(a));
     if (!extra.length) continue;
     outputs.push(`Output ${i} (${outs[i].aval}) has out_specs ${specs[i]} but varies along mesh axis ${extra.map((a) => `'${a}'`).join(', ')}.`);
-    if (failed.has(paths[i].spec)) continue;
+    if (failed.has(paths()[i].spec)) continue;
     const unmentioned = mesh.axisNames.filter((a) => !mentioned.includes(a));
-    const head = `* out_specs${paths[i].spec} is ${specText(specs[i])} which implies that the corresponding output value is`;
+    const head = `* out_specs${paths()[i].spec} is ${specText(specs[i])} which implies that the corresponding output value is`;
     failed.set(
-      paths[i].spec,
+      paths()[i].spec,
       unmentioned.length > 1
         ? `${head} only varying across mesh axes {${byMesh(mentioned).join(',')}} and not {${byMesh(extra).join(',')}}, but it was inferred to be possibly varying over {${byMesh(vma).join(',')}}`
         : `${head} replicated across mesh axis '${unmentioned[0]}', but could not infer replication over any axes`,

@@ -401,7 +401,7 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
     const { leaves, def } = flattenArgs(args, isLeafValue);
     const specs = broadcastPrefix(inSpecs, def, isSpec, 'shardMap inSpecs');
     const values = leaves.map((x) => traced(t, x, 'shardMap'));
-    const inPaths = paths?.in ?? zipPaths(prefixPaths(inSpecs, def, isSpec, 'shardMap inSpecs'), keyPaths(def));
+    const inPaths = pathsOf(paths?.in, inSpecs, def, 'shardMap inSpecs');
     checkSpecRanks('in', fnName, specs, values, inPaths);
     checkDivisible(fnName, mesh, specs, values, inPaths);
     if (!reshards && mesh.axisTypes.every((a) => a === 'Explicit')) values.forEach((v, i) => checkInputSpec(v, specs[i]));
@@ -417,7 +417,7 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
       const outAtoms = outValues.map((v) => v.atomIn(body));
       const prefix = typeof outSpecs === 'function' ? outSpecs(out) : outSpecs;
       const ospecs = broadcastPrefix(prefix, outTree.def, isSpec, 'shardMap outSpecs');
-      const outPaths = paths?.out ?? zipPaths(prefixPaths(prefix, outTree.def, isSpec, 'shardMap outSpecs'), keyPaths(outTree.def));
+      const outPaths = pathsOf(paths?.out, prefix, outTree.def, 'shardMap outSpecs');
       checkSpecRanks('out', fnName, ospecs, outValues, outPaths);
       if (checkVma) checkOutputVma(fnName, mesh, ospecs, outValues, outPaths);
       const res = t.wrap(callCore(() => sm.finish(ospecs.map((s) => s.toCore()), outAtoms)));
@@ -431,8 +431,20 @@ export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards
   return g;
 }
 
-// Each value's {spec, value} key paths, for the spec checks' messages.
-const zipPaths = (specPaths, valuePaths) => specPaths.map((spec, i) => ({ spec, value: valuePaths[i] }));
+// Each value's {spec, value} key paths for the spec checks' messages (the
+// front end's, else from the trees), found only when a message needs them:
+// tracing a shard_map that passes its checks walks no tree for them.
+function pathsOf(given, specs, def, what) {
+  let paths = given;
+  return () => {
+    if (!paths) {
+      const specPaths = prefixPaths(specs, def, isSpec, what);
+      const valuePaths = keyPaths(def);
+      paths = specPaths.map((spec, i) => ({ spec, value: valuePaths[i] }));
+    }
+    return paths;
+  };
+}
 
 /**
  * jax.device_put(x, sharding): places x (an array, numbers or nested

@@ -107,10 +107,7 @@ export const floorDivide = defop('floorDivide', 2, (x, y) => {
 });
 
 /** -x. */
-export const negative = defop('negative', 1, (x) => {
-  refuseKeys('neg', [x], 'negative');
-  return emitHere('negative', 'neg', {}, [traced(traceFor('negative'), x, 'negative')]);
-});
+export const negative = unary('negative', 'neg', { float: false });
 /** e^x. */
 export const exp = unary('exp', 'exp');
 /** Natural logarithm. */

@@ -390,8 +390,10 @@ def value_and_grad(fun, argnums=0, has_aux=False):
         diff = [starts[i] + k for i in idx for k in range(len(flat[i][0]))]
         # A leaf not differentiated that is no JAX value (a function, as custom_jvp's nondiff
         # arguments take) stays here, closed over, as JAX's argnums_partial keeps it.
-        kept = {i: x for i, x in enumerate(every) if i not in diff and not is_jax_value(x)}
+        differentiated = set(diff)
+        kept = {i: x for i, x in enumerate(every) if i not in differentiated and not is_jax_value(x)}
         sent = [i for i in range(len(every)) if i not in kept]
+        position = {i: k for k, i in enumerate(sent)}  # a leaf's place among those JS gets
         leaves = [_as_leaf(every[i]) for i in sent]
         box = {}
 
@@ -408,7 +410,7 @@ def value_and_grad(fun, argnums=0, has_aux=False):
             return js_list([_as_js_scalar_out(out[0]), aux])
 
         with _for_call(body) as fn:
-            res = call(sl.valueAndGrad(fn, to_js_value({"argnums": [sent.index(i) for i in diff], "hasAux": bool(has_aux)})), *leaves)
+            res = call(sl.valueAndGrad(fn, to_js_value({"argnums": [position[i] for i in diff], "hasAux": bool(has_aux)})), *leaves)
         value, grads = res[0], [from_js(g) for g in res[1]]
         if has_aux:
             value = (from_js(value[0]), pytree.tree_unflatten(box["aux"], [from_js(x) for x in value[1]]))

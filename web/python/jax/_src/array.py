@@ -527,15 +527,16 @@ class Shard:
 
 
 class _IndexUpdateHelper:
-    """x.at: indexed by x.at[idx] into an _IndexRef."""
+    """x.at: indexed by x.at[idx] into a reference (`ref`: _IndexRef for arrays, another for key arrays)."""
 
-    __slots__ = ("array",)
+    __slots__ = ("array", "ref")
 
-    def __init__(self, array):
+    def __init__(self, array, ref=None):
         self.array = array
+        self.ref = ref or _IndexRef
 
     def __getitem__(self, index):
-        return _IndexRef(self.array, index)
+        return self.ref(self.array, index)
 
 
 class _IndexRef:

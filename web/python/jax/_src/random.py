@@ -107,7 +107,7 @@ class PRNGKeyArray:
     @property
     def at(self):
         """keys.at[index].set(other_keys) / .get(): the functional updates of JAX's arrays, on keys."""
-        return _KeyIndexUpdateHelper(self)
+        return _array._IndexUpdateHelper(self, _KeyIndexRef)
 
     def __eq__(self, other):
         return _Array(self._js.equal(other._js)) if isinstance(other, PRNGKeyArray) else NotImplemented
@@ -147,16 +147,6 @@ def _jnp():
     from . import numpy
 
     return numpy
-
-
-class _KeyIndexUpdateHelper:
-    __slots__ = ("_keys",)
-
-    def __init__(self, keys):
-        self._keys = keys
-
-    def __getitem__(self, index):
-        return _KeyIndexRef(self._keys, index)
 
 
 class _KeyIndexRef:
