@@ -9,11 +9,10 @@
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MANIFEST } from '../web/lib/api/manifest.js';
+import { ARRAY_PARAMS, MANIFEST } from '../web/lib/api/manifest.js';
 import { camelCase } from '../web/lib/names.js';
 
-/** The parameter names that stand for an array operand in the manifest's notation. */
-const ARRAY_PARAMS = new Set(['x', 'x1', 'x2', 'y', 'a', 'b', 'm', 'v', 'arr', 'operand', 'lhs', 'rhs', 'pred', 'on_true', 'on_false']);
+const ARRAY_PARAM_SET = new Set(ARRAY_PARAMS);
 
 /** Each generated namespace: its JS name and the interface index.d.ts joins into it. */
 export const NAMESPACES = { np: 'NpFunctions', nn: 'NnFunctions', lax: 'LaxFunctions' };
@@ -25,7 +24,7 @@ export function generatedEntries(manifest = MANIFEST) {
     const [ns, member, more] = m.js.split('.');
     if (m.binding !== 'table' || !(ns in NAMESPACES) || !member || more !== undefined || seen.has(m.js)) return false;
     const params = m.params.split(',').map((p) => p.trim());
-    if (!params.every((p) => ARRAY_PARAMS.has(p))) return false;
+    if (!params.every((p) => ARRAY_PARAM_SET.has(p))) return false;
     seen.add(m.js);
     return true;
   });

@@ -43,7 +43,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("blocks", &JsShardMap::blocks)
       .function("finish", &JsShardMap::finish);
   class_<JsFunction>("FunctionTrace")
-      .constructor<JsTrace&, const val&>()
+      .constructor<JsTrace&, const val&, bool>()
       .function("body", &JsFunction::body, allow_raw_pointers())
       .function("inputs", &JsFunction::inputs)
       .function("primal", &JsFunction::primal)
@@ -52,7 +52,9 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("grad", &JsFunction::grad)
       .function("customJvpCall", &JsFunction::custom_jvp_call)
       .function("jitCall", &JsFunction::jit_call)
-      .function("customVjpCall", &JsFunction::custom_vjp_call);
+      .function("customVjpCall", &JsFunction::custom_vjp_call)
+      .function("customJvpCallOfRule", &JsFunction::custom_jvp_call_of_rule)
+      .function("customVjpCallOfFwd", &JsFunction::custom_vjp_call_of_fwd);
   class_<JsCond>("CondTrace")
       .constructor<JsTrace&, const val&>()
       .function("beginBranch", &JsCond::begin_branch, allow_raw_pointers())

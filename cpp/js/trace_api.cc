@@ -416,9 +416,10 @@ val JsShardMap::finish(const val& out_specs, const val& outs) {
   return with_js_errors([&] { return atoms_to_js(t_->finish(specs_from_js(out_specs), body_.atoms(outs))); });
 }
 
-JsFunction::JsFunction(JsTrace& outer, const val& args)
+JsFunction::JsFunction(JsTrace& outer, const val& args, bool isolated)
     : outer_(outer),
-      t_(with_js_errors([&] { return std::make_unique<ir::FunctionTrace>(outer.builder(), outer.atoms(args)); })),
+      t_(with_js_errors(
+          [&] { return std::make_unique<ir::FunctionTrace>(outer.builder(), outer.atoms(args), isolated); })),
       body_(&t_->builder()) {}
 
 val JsFunction::vjp(const val& outs, const val& cts, JsTrace& here) {
@@ -460,6 +461,18 @@ ir::RuleRef js_rule(const std::string& name, const val& fn) {
 
 val JsFunction::custom_jvp_call(const val& outs, const std::string& name, const std::string& jvp_name, const val& jvp) {
   return with_js_errors([&] { return atoms_to_js(t_->custom_jvp_call(body_.atoms(outs), name, js_rule(jvp_name, jvp))); });
+}
+
+val JsFunction::custom_jvp_call_of_rule(const val& outs, const std::string& name, const std::string& jvp_name) {
+  return with_js_errors([&] { return atoms_to_js(t_->custom_jvp_call_of_rule(body_.atoms(outs), name, jvp_name)); });
+}
+
+val JsFunction::custom_vjp_call_of_fwd(const val& outs, int num_outs, const std::string& name,
+                                       const std::string& fwd_name, const std::string& bwd_name, const val& bwd) {
+  return with_js_errors([&] {
+    return atoms_to_js(t_->custom_vjp_call_of_fwd(body_.atoms(outs), static_cast<size_t>(num_outs), name, fwd_name,
+                                                  js_rule(bwd_name, bwd)));
+  });
 }
 
 val JsFunction::jit_call(const val& outs, const std::string& name) {

@@ -134,8 +134,9 @@ class JsShardMap {
 /// A function being differentiated from JS (ir::FunctionTrace).
 class JsFunction {
  public:
-  /// Starts tracing a function of `args` (atoms of `outer`).
-  JsFunction(JsTrace& outer, const emscripten::val& args);
+  /// Starts tracing a function of `args` (atoms of `outer`); an `isolated`
+  /// one (a custom rule traced where it is called) cannot read outer values.
+  JsFunction(JsTrace& outer, const emscripten::val& args, bool isolated);
   /// The function's trace (a view; valid while this object lives).
   JsTrace* body() { return &body_; }
   /// The function's inputs.
@@ -158,6 +159,13 @@ class JsFunction {
   /// jax.custom_vjp's call, differentiated by the JS rules `fwd` and `bwd`.
   emscripten::val custom_vjp_call(const emscripten::val& outs, const std::string& name, const std::string& fwd_name,
                                   const emscripten::val& fwd, const std::string& bwd_name, const emscripten::val& bwd);
+  /// jax.custom_jvp's call by its rule traced here (ir::FunctionTrace::custom_jvp_call_of_rule).
+  emscripten::val custom_jvp_call_of_rule(const emscripten::val& outs, const std::string& name,
+                                          const std::string& jvp_name);
+  /// jax.custom_vjp's call by its fwd traced here (ir::FunctionTrace::custom_vjp_call_of_fwd), bwd the JS rule `bwd`.
+  emscripten::val custom_vjp_call_of_fwd(const emscripten::val& outs, int num_outs, const std::string& name,
+                                         const std::string& fwd_name, const std::string& bwd_name,
+                                         const emscripten::val& bwd);
 
  private:
   JsTrace& outer_;

@@ -65,6 +65,31 @@ TEST(Div, ByAFloatConstantRunsAsXlaRunsItAProductWithTheReciprocal) {
   EXPECT_EQ(lower(std::make_shared<const Program>(ib.build({div(ib, i, Atom::constant(3.0, DType::kInt32))})))->eqns[0].prim, Prim::kDiv);
 }
 
+TEST(Log, OfAnExpPowerOrSqrtRunsAsXlaSimplifiesIt) {
+  // JAX's faq: under jit jnp.log(jnp.exp(100.)) is 100, not inf (XLA's
+  // ln(exp(A)) => A); ln(pow(A, B)) => ln|A|·B, ln(sqrt(A)) => ln(A)·0.5,
+  // ln(rsqrt(A)) => ln(A)·-0.5. The traced program keeps what was written.
+  Builder b;
+  const Atom x = b.input(Aval{DType::kFloat32, {2}, {}});
+  const Atom y = b.input(Aval{DType::kFloat32, {2}, {}});
+  auto log_of = [&](Prim p, std::vector<Atom> in) { return unary(b, Prim::kLog, b.emit1(p, {}, std::move(in))); };
+  const auto traced = std::make_shared<const Program>(b.build(
+      {log_of(Prim::kExp, {x}), log_of(Prim::kPow, {x, y}), log_of(Prim::kSqrt, {x}), log_of(Prim::kRsqrt, {x})}));
+  EXPECT_EQ(traced->eqns[1].prim, Prim::kLog);
+  const ProgramRef lowered = lower(traced);
+  const auto out = interpret(*lowered, {host_f32({2}, {100.0f, -2.0f}), host_f32({2}, {3.0f, 2.0f})});
+  EXPECT_EQ(as_floats(out[0]), (std::vector<float>{100.0f, -2.0f}));
+  // pow(-2, 2) = 4, whose log the rewrite gives as ln|-2|·2.
+  EXPECT_EQ(as_floats(out[1]), (std::vector<float>{std::log(100.0f) * 3.0f, std::log(2.0f) * 2.0f}));
+  EXPECT_EQ(as_floats(out[2])[0], std::log(100.0f) * 0.5f);
+  EXPECT_EQ(as_floats(out[3])[0], std::log(100.0f) * -0.5f);
+  // Op by op (each its own program) the log of exp(100) = inf stays inf.
+  Builder ob;
+  const Atom e = ob.input(Aval{DType::kFloat32, {1}, {}});
+  const auto alone = std::make_shared<const Program>(ob.build({unary(ob, Prim::kLog, e)}));
+  EXPECT_TRUE(std::isinf(as_floats(interpret(*lower(alone), {host_f32({1}, {std::exp(100.0f)})})[0])[0]));
+}
+
 TEST(Print, OneLineLikeMakeJaxpr) {
   Builder b;
   const Atom x = b.input(Aval{DType::kFloat32, {8, 1}, {}});

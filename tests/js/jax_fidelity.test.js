@@ -166,7 +166,12 @@ describe('JAX fidelity', () => {
     const values = await u.tolist();
     expect(values.every((v) => v >= 5 && v < 10)).toBe(true);
     expect(new Set(values).size).toBe(5);
-    const high = await sl.random.randint(sl.random.PRNGKey(1), [1000], 2 ** 32 - 4, 2 ** 32 - 1, 'uint32').tolist();
+    // Number bounds are Python ints, which JAX makes int32 arrays first: beyond int32 its OverflowError; uint32 arrays reach the top.
+    expect(() => sl.random.randint(sl.random.PRNGKey(1), [4], 2 ** 32 - 4, 2 ** 32 - 1, 'uint32')).toThrow(
+      new sl.OverflowError('Python int 4294967292 too large to convert to int32'),
+    );
+    const [lo, hi] = [sl.array(2 ** 32 - 4, { dtype: 'uint32' }), sl.array(2 ** 32 - 1, { dtype: 'uint32' })];
+    const high = await sl.random.randint(sl.random.PRNGKey(1), [1000], lo, hi, 'uint32').tolist();
     expect(high.every((v) => v >= 2 ** 32 - 4 && v < 2 ** 32 - 1)).toBe(true);
   });
 

@@ -85,3 +85,18 @@ long_xs = jnp.ones(20000)
 print("long scan", float(halving(long_xs)), [float(g) for g in jax.grad(halving)(long_xs)[-2:]])
 grad_text = str(jax.make_jaxpr(jax.grad(halving))(jnp.ones(3)))
 print("scans in the gradient", grad_text.count("scan["), "reverse=True" in grad_text)
+# Under vmap a while carry the body returns unchanged keeps its one value,
+# unbatched (JAX's read-only carry optimization: out_axes=None works for it);
+# the other carries run per example until each one's predicate fails.
+def matpow_until(w, x, c_max):
+    _, x, w = lax.while_loop(lambda v: v[0] < c_max, lambda v: (v[0] + 1, v[1] @ v[2], v[2]), (0, x, w))
+    return w, x
+
+
+w_, x_ = jax.vmap(matpow_until, in_axes=(None, 0, 0), out_axes=(None, 0))(jnp.ones((2, 2)), jnp.ones((4, 2)), jnp.arange(4))
+print("read-only carry", w_.shape, x_[:, 0].tolist())  # x @ ones c times: 1, 2, 4, 8
+# The gradient of a vmapped cond: each example's untaken branch sees its
+# operands through stop_gradient, so sqrt's infinite slope at 0 in the branch
+# an example does not take leaks no nan into its gradient (JAX's issue 1052).
+safe_sqrt = lambda x: lax.cond(x < 1e-3, lambda _: 1e-3, lambda _: jnp.sqrt(x), ())
+print("vmapped cond grad", jax.grad(lambda x: jax.vmap(safe_sqrt)(x).sum())(jnp.array([0.0, 4.0])).tolist())  # 0, 1/(2·2)

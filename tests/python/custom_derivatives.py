@@ -100,3 +100,89 @@ show("stop_gradient grad", jax.grad(lambda x: jnp.sum(x * jax.lax.stop_gradient(
 show("relu grad", jax.grad(lambda x: jnp.sum(jax.nn.relu(x)))(jnp.array([-1.0, 0.0, 2.0])))
 # As JAX prints it: the call of the function's program, the rule by name.
 print(jax.make_jaxpr(log1pexp)(1.0))
+
+# Which Python functions run where (JAX's "Custom derivative rules" notebook):
+# under grad, jvp and vjp JAX's JVP trace calls the rule (custom_vjp's fwd) and
+# never the function; under jit the function is traced first and the rule
+# when the derivative is taken; bwd runs when the pullback does.
+@jax.custom_jvp
+def loud_sin(x):
+    print("  called loud_sin")
+    return jnp.sin(x)
+
+
+@loud_sin.defjvp
+def loud_sin_jvp(primals, tangents):
+    print("  called loud_sin_jvp")
+    (x,), (t,) = primals, tangents
+    return loud_sin(x), jnp.cos(x) * t
+
+
+print("jvp:")
+jax.jvp(loud_sin, (3.0,), (1.0,))
+print("grad of grad:")
+print(round(float(jax.grad(jax.grad(loud_sin))(3.0)), 5))  # -sin(3)
+print("grad of jit:")
+jax.grad(jax.jit(loud_sin))(2.0)
+
+
+@jax.custom_vjp
+def loud_cos(x):
+    print("  called loud_cos")
+    return jnp.cos(x)
+
+
+def loud_cos_fwd(x):
+    print("  called loud_cos_fwd")
+    return loud_cos(x), jnp.sin(x)
+
+
+def loud_cos_bwd(sin_x, g):
+    print("  called loud_cos_bwd")
+    return (-sin_x * g,)
+
+
+loud_cos.defvjp(loud_cos_fwd, loud_cos_bwd)
+print("vjp:")
+y, pullback = jax.vjp(loud_cos, 1.0)
+print("pullback:")
+print(round(float(pullback(2.0)[0]), 5))  # -2 sin(1) = -1.68294
+print("pullback again:")
+print(round(float(pullback(1.0)[0]), 5))  # -sin(1)
+print("jvp of custom_vjp:")
+try:
+    jax.jvp(loud_cos, (3.0,), (1.0,))
+except TypeError as e:
+    print("  TypeError:", e)
+
+# A rule's primal outputs may not read the tangents.
+@jax.custom_jvp
+def bad_rule(x):
+    return x
+
+
+bad_rule.defjvp(lambda p, t: (p[0] + t[0], t[0]))
+try:
+    jax.grad(bad_rule)(1.0)
+except ValueError as e:
+    print("ValueError:", e)
+
+# A custom_vjp under jit under grad: the jit's derivative keeps the custom
+# linear map for the transpose (d/dx 2x·x by the rule: 2x + 2x = 4x).
+@jax.custom_vjp
+def twice(x):
+    return 2.0 * x
+
+
+twice.defvjp(lambda x: (twice(x), None), lambda _, g: (2.0 * g,))
+show("grad of jit(custom_vjp)", jax.grad(lambda x: jax.jit(lambda x: twice(x) * x)(x).sum())(jnp.arange(4.0)))
+# A bwd rule may return a numpy constant (JAX's test_backward_pass_ref_dropping).
+import numpy as np
+
+twice.defvjp(lambda x: (twice(x), None), lambda _, g: (np.zeros(()),))
+print("constant cotangent", float(jax.grad(lambda x: twice(twice(x)))(1.0)))
+twice.defvjp(lambda x: (twice(x), None), lambda _, g: (np.arange(3.0),))
+try:
+    jax.grad(lambda x: twice(x).sum())(jnp.ones(3))
+except ValueError as e:
+    print("ValueError:", e)

@@ -33,3 +33,7 @@ message = raises("a varying output under out_specs P()", lambda: jax.shard_map(l
 print("  says check_vma=False:", "check_vma=False" in message)
 carry = lambda x: jax.lax.scan(lambda c, _: (c + x, None), jnp.zeros(1), None, length=2)[0]
 raises("a scan carry that becomes varying", lambda: jax.shard_map(carry, mesh=mesh, in_specs=P("i"), out_specs=P("i"))(jnp.arange(8.0)))
+# jax.numpy's array operands are arrays or scalars, not lists (JAX's check_arraylike).
+raises("a list given to jnp.sum", lambda: jnp.sum([1, 2, 3]))
+raises("a tuple given as the second operand of jnp.add", lambda: jnp.add(1.0, (2.0, 3.0)))
+print("jnp.array of a list", jnp.sum(jnp.array([1, 2, 3])).tolist())

@@ -35,3 +35,8 @@ try:
     jax.make_jaxpr(lambda v: jax.lax.psum(v, "i"))(x)
 except NameError as e:
     print("NameError", e)
+# Under jit a log of an exp or of a square root runs as XLA simplifies it (docs/faq.rst).
+print("log(exp(100.))", float(jnp.log(jnp.exp(100.0))), float(jax.jit(lambda v: jnp.log(jnp.exp(v)))(100.0)))
+# ones_like of a per-device value varies as it does (JAX 0.11's full_like pvary).
+auto = jax.make_mesh((8,), ("i",), axis_types=(jax.sharding.AxisType.Auto,))
+print("ones_like varies", str(jax.make_jaxpr(jax.shard_map(jnp.ones_like, mesh=auto, in_specs=P("i"), out_specs=P("i")))(jnp.arange(8.0))))

@@ -29,3 +29,9 @@ x = jnp.array([0xF0, 7], dtype=jnp.uint32)
 print("bits", (x & 0x0F).tolist(), (x >> 4).tolist(), (x << 28).tolist(), (~x).tolist(), x.dtype)
 print("int shifts", (jnp.array([-16]) >> 2).tolist(), jnp.right_shift(jnp.array([-16]), 2).tolist(), (jnp.array([6]) ^ 3).tolist())
 print(jax.make_jaxpr(lambda v: (v >> 1) | 1)(x))
+# Python int bounds beyond int32 are JAX's OverflowError (jnp.asarray of them, without x64).
+try:
+    jax.random.randint(jax.random.PRNGKey(1701), (3,), -2147483648 - 1, 10)
+except OverflowError as e:
+    print("OverflowError:", e)
+print("int32 range", jax.random.randint(jax.random.PRNGKey(1701), (2,), -2147483648, 2147483647).dtype)

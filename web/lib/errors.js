@@ -28,6 +28,10 @@ export class UnexpectedTracerError extends ValueError {
 export class TypePromotionError extends ValueError {
   static errorName = 'TypePromotionError';
 }
+/** A Python int (a JS number given as one) outside the int32 range where JAX converts it to an array: JAX's OverflowError without x64. */
+export class OverflowError extends ShardLabError {
+  static errorName = 'OverflowError';
+}
 /** Shapes or dtypes that do not fit the operation. */
 export class ShapeError extends ShardLabError {
   static errorName = 'ShapeError';
@@ -70,6 +74,7 @@ const BY_NAME = {
   AxisNameError,
   UnexpectedTracerError,
   TypePromotionError,
+  OverflowError,
   ShapeError,
   ShardingError,
   VmaError,

@@ -397,6 +397,8 @@ export class ShardLabError extends Error {}
 export class ValueError extends ShardLabError {}
 /** A collective's axis name that no enclosing shard_map binds (JAX's NameError). */
 export class AxisNameError extends ValueError {}
+/** A Python int (a JS number given as one) outside the int32 range where JAX converts it to an array (JAX's OverflowError). */
+export class OverflowError extends ShardLabError {}
 /** A traced value used after its trace ended (JAX's UnexpectedTracerError). */
 export class UnexpectedTracerError extends ValueError {}
 export class ShapeError extends ShardLabError {}

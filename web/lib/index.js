@@ -20,6 +20,7 @@ export {
   ValueError,
   AxisNameError,
   UnexpectedTracerError,
+  OverflowError,
   ShapeError,
   ShardingError,
   VmaError,

@@ -26,7 +26,8 @@ std::vector<Atom> Def<Prim::kJit>::lower(Builder& b, const Params& p, const std:
   return emit_lowered(b, *param<ProgramRef>(p, "jaxpr", kName), in);
 }
 // The program's JVP with respect to the operands that have tangents, inline:
-// (x, dx) -> (y, dy); the linear part is then ordinary equations.
+// (x, dx) -> (y, dy); the linear part is then ordinary equations (not lowered:
+// a custom_vjp's custom_lin must stay for the transpose).
 std::vector<MaybeAtom> Def<Prim::kJit>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                             const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   std::vector<bool> wrt(x.size(), false);
@@ -38,7 +39,7 @@ std::vector<MaybeAtom> Def<Prim::kJit>::jvp(Builder& b, const Params& p, const s
     }
   std::vector<MaybeAtom> out(y.size());
   if (args.size() == x.size()) return out;
-  const auto res = emit_lowered(b, ir::jvp(*param<ProgramRef>(p, "jaxpr", kName), wrt), args);
+  const auto res = b.call(ir::jvp(*param<ProgramRef>(p, "jaxpr", kName), wrt), args);
   for (size_t j = 0; j < y.size(); ++j) out[j] = res[y.size() + j];
   return out;
 }

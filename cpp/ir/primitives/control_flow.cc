@@ -172,11 +172,24 @@ std::vector<Batched> Def<Prim::kCond>::batch(Builder& b, const Params& p, const 
   }
   // A batched index: every branch on the whole batch, then per example the
   // chosen branch's result (JAX turns the cond into a select the same way).
+  // Branch i sees an example's operands through select(index == i, x,
+  // stop_gradient(x)): the branches an example does not take get no
+  // cotangent through its operands, so a derivative that is inf or nan there
+  // (sqrt at 0 in the untaken branch) cannot leak into the taken one's
+  // (JAX's cond batching rule, its issue 1052).
   const Atom index = clamped(b, move_batch_dim(b, in[0], 0, size), branches.size());
+  std::vector<Atom> whole;
+  for (const Batched& o : ops) whole.push_back(move_batch_dim(b, o, 0, size));
   std::vector<std::vector<Atom>> outs;
-  for (const ProgramRef& br : branches) {
+  for (size_t i = 0; i < branches.size(); ++i) {
+    const Atom taken = compare(b, Prim::kEq, index, Atom::constant(static_cast<double>(i), index.aval.dtype));
+    std::vector<Batched> guarded;
+    for (const Atom& x : whole) {
+      const Atom frozen = b.emit1(Prim::kStopGradient, {}, {x});
+      guarded.push_back(Batched{select_n(b, broadcast_in_dim(b, taken, x.aval.shape, {0}), {frozen, x}), 0});
+    }
     std::vector<Atom> r;
-    for (const Batched& o : batch_program(b, *br, ops, size)) r.push_back(move_batch_dim(b, o, 0, size));
+    for (const Batched& o : batch_program(b, *branches[i], guarded, size)) r.push_back(move_batch_dim(b, o, 0, size));
     outs.push_back(r);
   }
   std::vector<Atom> result;
@@ -858,15 +871,24 @@ std::vector<MaybeAtom> Def<Prim::kWhile>::transpose(Builder&, const Params&, con
        "values. Try using lax.scan, or using fori_loop with static start/stop.");
 }
 
+// Under vmap every carry is batched (each example runs until its own
+// predicate fails, its carry frozen by a select after that), except a
+// read-only one: unbatched on entry and returned unchanged by the body, it
+// keeps its one value (JAX's read-only carry optimization).
 std::vector<Batched> Def<Prim::kWhile>::batch(Builder& b, const Params& p, const std::vector<Batched>& in,
                                              int64_t size) {
   const WhileParts w = while_parts(p, in.size());
   const size_t carry0 = w.cond_nconsts + w.body_nconsts;
-  // Consts as they are (batched ones along 0), every carry along 0.
+  std::vector<bool> readonly(w.num_carry);
+  for (size_t i = 0; i < w.num_carry; ++i) {
+    const Atom& out = w.body.outvars[i];
+    readonly[i] = !in[carry0 + i].batched() && !out.is_literal() && out.var == w.body.invars[w.body_nconsts + i];
+  }
+  // Consts as they are (batched ones along 0), carries along 0 but the read-only ones.
   std::vector<Atom> args;
   std::vector<Batched> typed_in;
   for (size_t i = 0; i < in.size(); ++i) {
-    const bool batched = in[i].batched() || i >= carry0;
+    const bool batched = in[i].batched() || (i >= carry0 && !readonly[i - carry0]);
     const Atom v = batched ? move_batch_dim(b, in[i], 0, size) : in[i].value;
     args.push_back(v);
     typed_in.push_back(Batched{typed(v.aval), batched ? 0 : kNotBatched});
@@ -877,12 +899,17 @@ std::vector<Batched> Def<Prim::kWhile>::batch(Builder& b, const Params& p, const
   };
   const std::vector<Batched> cconsts = part(0, w.cond_nconsts), bconsts = part(w.cond_nconsts, w.body_nconsts),
                              carry = part(carry0, w.num_carry);
+  const auto with_dims = [](const std::vector<Atom>& xs, const std::vector<Batched>& like) {
+    std::vector<Batched> out;
+    for (size_t i = 0; i < xs.size(); ++i) out.push_back(Batched{xs[i], like[i].dim});
+    return out;
+  };
   // Each example's predicate (a bool[size]), emitted into `pb` on its inputs.
   auto predicates = [&](Builder& pb, const std::vector<Atom>& consts, const std::vector<Atom>& carries) {
-    std::vector<Batched> ins;
-    for (size_t i = 0; i < consts.size(); ++i) ins.push_back(Batched{consts[i], cconsts[i].dim});
-    for (const Atom& c : carries) ins.push_back(Batched{c, 0});
-    return move_batch_dim(pb, batch_program(pb, w.cond, ins, size)[0], 0, size);
+    std::vector<Batched> ins = with_dims(consts, cconsts);
+    for (const Batched& c : with_dims(carries, carry)) ins.push_back(c);
+    const Batched pred = batch_program(pb, w.cond, ins, size)[0];
+    return move_batch_dim(pb, pred, 0, size);
   };
   // cond: whether any example's predicate holds (a reduce_max of them as int32).
   Builder cb(w.cond.scope, nullptr);
@@ -901,24 +928,26 @@ std::vector<Batched> Def<Prim::kWhile>::batch(Builder& b, const Params& p, const
   for (const Batched& x : bconsts) bbc.push_back(bb.input(x.value.aval));
   for (const Batched& x : carry) bcarry.push_back(bb.input(x.value.aval));
   const Atom pred = predicates(bb, bc, bcarry);
-  std::vector<Batched> body_in;
-  for (size_t i = 0; i < bbc.size(); ++i) body_in.push_back(Batched{bbc[i], bconsts[i].dim});
-  for (const Atom& c : bcarry) body_in.push_back(Batched{c, 0});
+  std::vector<Batched> body_in = with_dims(bbc, bconsts);
+  for (const Batched& c : with_dims(bcarry, carry)) body_in.push_back(c);
   const std::vector<Batched> next = batch_program(bb, w.body, body_in, size);
   std::vector<Atom> outs;
   for (size_t i = 0; i < next.size(); ++i) {
+    if (readonly[i]) {
+      outs.push_back(bcarry[i]);
+      continue;
+    }
     const Atom nv = move_batch_dim(bb, next[i], 0, size);
     outs.push_back(select_n(bb, broadcast_in_dim(bb, pred, nv.aval.shape, {0}), {bcarry[i], nv}));
   }
   auto body = std::make_shared<const Program>(bb.build(outs));
   std::vector<Atom> ops(args.begin(), args.begin() + static_cast<long>(w.cond_nconsts));
   ops.insert(ops.end(), args.begin(), args.end());  // the cond consts again, as the body's first consts
-  return batched_at(
-      b.emit(Prim::kWhile,
-             while_params(cond, static_cast<int64_t>(w.cond_nconsts), body,
-                          static_cast<int64_t>(w.cond_nconsts + w.body_nconsts)),
-             ops),
-      0);
+  const std::vector<Atom> results = b.emit(
+      Prim::kWhile,
+      while_params(cond, static_cast<int64_t>(w.cond_nconsts), body, static_cast<int64_t>(w.cond_nconsts + w.body_nconsts)),
+      ops);
+  return with_dims(results, carry);
 }
 
 Sample Def<Prim::kWhile>::sample() {

@@ -19,8 +19,9 @@ namespace shardlab::ir {
 /// branches' JVPs (tangent outputs only). Transpose: the cond of the
 /// branches' transposes. Lowered: the cond of its lowered branches, run as a
 /// branch (all branches and a select_n when they hold a shard_map). Batched: the cond of the batched branches,
-/// or, for a batched index, every branch and a select_n per example (JAX's
-/// rule). In a shard_map body, an index that varies across devices is an
+/// or, for a batched index, every branch (each seeing the operands of the
+/// examples that do not take it through stop_gradient) and a select_n per
+/// example (JAX's rule). In a shard_map body, an index that varies across devices is an
 /// error when a branch holds a collective.
 template <>
 struct Def<Prim::kCond> {
@@ -63,9 +64,10 @@ struct Def<Prim::kScan> {
 /// the body's JVP, carrying the tangents of the body consts given one and
 /// of the float carries given or made from one (forward mode).
 /// Transpose: JAX's error (the trip count is unknown until it runs; reverse
-/// mode needs a scan). Batched: every carry along 0; the loop runs while any
-/// example's predicate holds and an example whose predicate fails keeps its
-/// carry (a select_n per carry, as JAX's rule for a batched predicate). In a
+/// mode needs a scan). Batched: every carry along 0 but a read-only one
+/// (unbatched and returned unchanged); the loop runs while any example's
+/// predicate holds and an example whose predicate fails keeps its carry (a
+/// select_n per carry, as JAX's rule for a batched predicate). In a
 /// shard_map body, a predicate that varies across devices is an error when
 /// the loop holds a collective.
 template <>

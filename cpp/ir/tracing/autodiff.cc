@@ -1,5 +1,8 @@
 #include "ir/tracing/autodiff.h"
 
+#include <algorithm>
+
+#include "ir/transforms/dce.h"
 #include "ir/transforms/jvp.h"
 #include "ir/tracing/ops.h"
 #include "ir/primitives/derivatives.h"
@@ -19,10 +22,35 @@ std::vector<Atom> slice(const std::vector<Atom>& v, size_t from, size_t to) {
   return std::vector<Atom>(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(to));
 }
 
+// The primal half of a traced rule `r` (its first n inputs and first m
+// outputs): what the custom call computes when it is not differentiated.
+// The primal outputs may not read the other inputs (a jvp rule's tangents).
+Program primal_half(const Program& r, size_t n, size_t m, const std::string& rule) {
+  Program q = r;
+  q.outvars.resize(m);
+  q = dce(q);
+  std::vector<bool> dropped(q.avals.size(), false);
+  for (size_t i = n; i < q.invars.size(); ++i) dropped[q.invars[i]] = true;
+  auto reads = [&](const Atom& a) { return !a.is_literal() && dropped[a.var]; };
+  bool any = std::any_of(q.outvars.begin(), q.outvars.end(), reads);
+  for (const Eqn& e : q.eqns) any = any || std::any_of(e.inputs.begin(), e.inputs.end(), reads);
+  if (any)
+    fail(ErrorKind::kValue, "Custom JVP rule ", rule, ": its primal outputs depend on the tangents; they must be the "
+         "function's outputs, computed from the primals alone");
+  q.invars.resize(n);
+  return q;
+}
+
+// A traced rule's program as a rule: inlined on its arguments.
+RuleRef inlined(const std::string& name, const Program& r) {
+  auto p = std::make_shared<const Program>(r);
+  return std::make_shared<const Rule>(Rule{name, [p](Builder& b, const std::vector<Atom>& args) { return b.call(*p, args); }});
+}
+
 }  // namespace
 
-FunctionTrace::FunctionTrace(Builder& outer, std::vector<Atom> args)
-    : outer_(outer), args_(std::move(args)), inner_(outer.scope(), &outer) {
+FunctionTrace::FunctionTrace(Builder& outer, std::vector<Atom> args, bool isolated)
+    : outer_(outer), args_(std::move(args)), inner_(outer.scope(), isolated ? nullptr : &outer) {
   for (Atom& a : args_) {
     a = outer_.local(a);
     inputs_.push_back(inner_.input(a.aval));
@@ -122,6 +150,31 @@ std::vector<Atom> FunctionTrace::custom_vjp_call(std::vector<Atom> outs, const s
                       {"num_consts", static_cast<int64_t>(inner_.captured().size())},
                       {"symbolic_zeros", false}};
   return outer_.emit(Prim::kCustomVjpCall, params, concat(inner_.captured(), args_));
+}
+
+std::vector<Atom> FunctionTrace::custom_jvp_call_of_rule(std::vector<Atom> outs, const std::string& name,
+                                                         const std::string& jvp_name) {
+  const Program r = program(outs);
+  const size_t n = args_.size() / 2;
+  const Params params{{"name", name},
+                      {"call_jaxpr", std::make_shared<const Program>(primal_half(r, n, outs.size() / 2, jvp_name))},
+                      {"jvp", inlined(jvp_name, r)},
+                      {"num_consts", int64_t{0}},
+                      {"symbolic_zeros", false}};
+  return outer_.emit(Prim::kCustomJvpCall, params, slice(args_, 0, n));
+}
+
+std::vector<Atom> FunctionTrace::custom_vjp_call_of_fwd(std::vector<Atom> outs, size_t num_outs,
+                                                        const std::string& name, const std::string& fwd_name,
+                                                        RuleRef bwd) {
+  const Program f = program(outs);
+  const Params params{{"name", name},
+                      {"bwd", std::move(bwd)},
+                      {"call_jaxpr", std::make_shared<const Program>(primal_half(f, args_.size(), num_outs, fwd_name))},
+                      {"fwd", inlined(fwd_name, f)},
+                      {"num_consts", int64_t{0}},
+                      {"symbolic_zeros", false}};
+  return outer_.emit(Prim::kCustomVjpCall, params, args_);
 }
 
 Derivatives vjp_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args, const std::vector<Atom>& cts) {

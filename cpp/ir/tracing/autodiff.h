@@ -22,8 +22,9 @@ struct Derivatives {
 /// functions below) trace the function on inputs(), then take a derivative.
 class FunctionTrace {
  public:
-  /// Starts tracing a function of `args` (values of `outer`).
-  FunctionTrace(Builder& outer, std::vector<Atom> args);
+  /// Starts tracing a function of `args` (values of `outer`); an `isolated`
+  /// one (a custom rule) cannot read the values of enclosing traces.
+  FunctionTrace(Builder& outer, std::vector<Atom> args, bool isolated = false);
   /// The function's builder.
   Builder& builder() { return inner_; }
   /// The function's inputs, typed like the arguments.
@@ -50,6 +51,19 @@ class FunctionTrace {
   std::vector<Atom> jit_call(std::vector<Atom> outs, const std::string& name);
   /// jax.custom_vjp's call: as custom_jvp_call, differentiated by `fwd` and `bwd`.
   std::vector<Atom> custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd, RuleRef bwd);
+  /// jax.custom_jvp's call where a derivative will be taken of it: the
+  /// isolated trace of its rule `jvp_name` on (primals, tangents), the
+  /// arguments twice, with outputs `outs` (primal outputs, tangent outputs)
+  /// gives the custom_jvp_call: its program the rule's primal half, its
+  /// rule the traced one (JAX's JVP trace runs the rule, never the function).
+  std::vector<Atom> custom_jvp_call_of_rule(std::vector<Atom> outs, const std::string& name,
+                                            const std::string& jvp_name);
+  /// jax.custom_vjp's call where a derivative will be taken of it: the
+  /// isolated trace of `fwd_name` on the arguments, with outputs `outs` (the
+  /// `num_outs` primal outputs, then residuals), gives the custom_vjp_call:
+  /// its program fwd's primal half, its fwd the traced one, its bwd `bwd`.
+  std::vector<Atom> custom_vjp_call_of_fwd(std::vector<Atom> outs, size_t num_outs, const std::string& name,
+                                           const std::string& fwd_name, RuleRef bwd);
 
  private:
   Program program(std::vector<Atom>& outs);

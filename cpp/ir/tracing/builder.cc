@@ -76,11 +76,13 @@ Atom Builder::with_vma(const Atom& a, const std::vector<std::string>& vma) {
 
 std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inputs) {
   for (Atom& a : inputs) a = local(a);
-  // A primitive holding programs (cond, scan, a custom call) takes its
-  // operands as they are: its programs were traced on exactly their types.
+  // A primitive holding programs or rules (cond, scan, a custom call,
+  // custom_lin) takes its operands as they are: its programs were traced on
+  // exactly their types, and a rule's outputs are typed by its operands'.
   bool holds_programs = false;
   for (const ParamSpec& s : primitive(prim).params)
-    holds_programs = holds_programs || s.type == ParamType::kProgram || s.type == ParamType::kPrograms;
+    holds_programs = holds_programs || s.type == ParamType::kProgram || s.type == ParamType::kPrograms ||
+                     s.type == ParamType::kRule;
   if (scope().tracks_vma() && inputs.size() > 1 && !holds_programs) {
     std::vector<std::string> all;
     for (const Atom& a : inputs)

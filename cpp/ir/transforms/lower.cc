@@ -53,11 +53,47 @@ bool divides_by_constant(const Eqn& e) {
   return e.prim == Prim::kDiv && !e.inputs[0].is_literal() && e.inputs[1].is_literal() && e.inputs[1].aval.dtype == DType::kFloat32;
 }
 
-bool needs_lowering(const Program& p) {
-  const std::vector<int> fused = fused_transposes(p);
+// XLA's algebraic simplifier also rewrites the logarithm of an exponential,
+// a power or a square root (its HandleLog): ln(exp(A)) => A, ln(pow(A, B))
+// => ln(|A|)·B, ln(sqrt(A)) => ln(A)·0.5 and ln(rsqrt(A)) => ln(A)·-0.5, so
+// under jit JAX's jnp.log(jnp.exp(100.)) is 100 (not inf) and
+// jnp.log(jnp.sqrt(x)) rounds as 0.5·ln(x) (docs/faq.rst). Per equation of
+// p, for such a log, the equation making its operand (else -1).
+std::vector<int> rewritten_logs(const Program& p) {
+  std::vector<int> made_by(p.avals.size(), -1), inner(p.eqns.size(), -1);
   for (size_t i = 0; i < p.eqns.size(); ++i) {
     const Eqn& e = p.eqns[i];
-    if (primitive(e.prim).lower || fused[i] >= 0 || divides_by_constant(e)) return true;
+    for (VarId v : e.outputs) made_by[v] = static_cast<int>(i);
+    if (e.prim != Prim::kLog || e.inputs[0].is_literal()) continue;
+    const int d = made_by[e.inputs[0].var];
+    if (d < 0) continue;
+    const Prim q = p.eqns[d].prim;
+    if (q == Prim::kExp || q == Prim::kPow || q == Prim::kSqrt || q == Prim::kRsqrt) inner[i] = d;
+  }
+  return inner;
+}
+
+// The rewritten log of `inner`'s result (rewritten_logs), on inner's operands `xs`.
+Atom simplified_log(Builder& b, const Eqn& inner, const std::vector<Atom>& xs) {
+  const Atom& a = xs[0];
+  auto scaled_log = [&](const Atom& x, const Atom& by) { return mul(b, unary(b, Prim::kLog, x), by); };
+  switch (inner.prim) {
+    case Prim::kExp:
+      return a;
+    case Prim::kPow:
+      return scaled_log(unary(b, Prim::kAbs, a), xs[1]);
+    case Prim::kSqrt:
+      return scaled_log(a, Atom::constant(0.5, a.aval.dtype, true));
+    default:  // rsqrt
+      return scaled_log(a, Atom::constant(-0.5, a.aval.dtype, true));
+  }
+}
+
+bool needs_lowering(const Program& p) {
+  const std::vector<int> fused = fused_transposes(p), logs = rewritten_logs(p);
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const Eqn& e = p.eqns[i];
+    if (primitive(e.prim).lower || fused[i] >= 0 || logs[i] >= 0 || divides_by_constant(e)) return true;
     for (const Program* q : subprograms(e))
       if (needs_lowering(*q)) return true;
   }
@@ -80,7 +116,7 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
   std::vector<Atom> env(p.avals.size());
   for (size_t i = 0; i < p.invars.size(); ++i) env[p.invars[i]] = args[i];
   auto value = [&](const Atom& a) { return a.is_literal() ? a : env[a.var]; };
-  const std::vector<int> fused = fused_transposes(p);
+  const std::vector<int> fused = fused_transposes(p), logs = rewritten_logs(p);
   std::vector<const Eqn*> absorbed(p.eqns.size(), nullptr);  // per transpose: the product it becomes
   for (size_t i = 0; i < p.eqns.size(); ++i)
     if (fused[i] >= 0) absorbed[static_cast<size_t>(fused[i])] = &p.eqns[i];
@@ -94,6 +130,11 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
     if (const Eqn* dot = absorbed[i]) {
       const auto& dims = param<IntLists>(dot->params, "dimension_numbers", "dot_general");
       ys = {dot_general(b, value(dot->inputs[1]), value(dot->inputs[0]), {dims[1], dims[0], dims[3], dims[2]})};
+    } else if (logs[i] >= 0) {
+      const Eqn& inner = p.eqns[static_cast<size_t>(logs[i])];
+      std::vector<Atom> operands;
+      for (const Atom& a : inner.inputs) operands.push_back(value(a));
+      ys = {simplified_log(b, inner, operands)};
     } else if (divides_by_constant(e)) {
       const Atom& c = e.inputs[1];
       ys = {b.emit1(Prim::kMul, {}, {xs[0], Atom::constant(1.0f / static_cast<float>(c.literal), c.aval.dtype, c.aval.weak)})};

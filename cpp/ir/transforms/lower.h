@@ -2,8 +2,9 @@
 // primitive has a lowering rule (custom calls, cond, scan; PrimitiveDef::lower)
 // is replaced by what the rule emits, at any depth (shard_map bodies, while
 // loops' cond and body too), a transpose of a product's result becomes
-// the product of its operands swapped, and a float division by a constant a
-// product with its reciprocal, as XLA compiles them (see lower.cc).
+// the product of its operands swapped, a float division by a constant a
+// product with its reciprocal and a log of an exp, a power or a square root
+// rewritten, as XLA compiles them (see lower.cc).
 // The traced program is what make_jaxpr prints; the lowered one runs.
 #pragma once
 

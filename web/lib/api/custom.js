@@ -1,26 +1,35 @@
 // jax.custom_jvp and jax.custom_vjp: a function whose derivatives come from
-// rules the user gives. Calling it emits one custom_jvp_call (custom_vjp_call)
-// of the function's program; the core traces the rules only when a
-// derivative needs them (cpp/ir/primitives/derivatives.h), calling back into
-// JS with a trace to emit into.
+// rules the user gives. Calling it emits one custom_jvp_call (custom_vjp_call).
+// Where no derivative will be taken of the trace, the call holds the
+// function's program and the core traces the rules only when a derivative
+// needs them (cpp/ir/primitives/derivatives.h), calling back into JS with a
+// trace to emit into; under grad, jvp or vjp the rule (custom_vjp's fwd) is
+// traced where the call is and the function never is, as in JAX.
 
 import { ValueError } from '../errors.js';
 import { add, zeros, zerosLike } from './numpy/math.js';
 import { avalOf, traced } from './core/operands.js';
 import { isLeafValue } from './core/run.js';
-import { currentTrace, withTrace } from './core/state.js';
+import { currentTrace, engine, withTrace } from './core/state.js';
 import { avalString, callCore, isTracer, keepRuleError, Trace } from './core/tracer.js';
 import { describe, flatten, numLeaves, unflatten } from './core/tree.js';
 import { argnumsOf, beginDiff, eagerly } from './transforms.js';
 
-// The JS function the core calls to trace a rule: `body(tracers)` gets the
-// rule's flat arguments as traced values of a trace over the core's builder
-// (a view this function deletes) and returns the flat results. A rule may not use concrete arrays from
-// outside (they would be inputs of a program that has none to spare).
+// A rule's trace: isolated (a rule reads only its arguments, and concrete
+// arrays only as constants: operands.js), `diffs` derivatives to be taken of it.
+function ruleTrace(core, kind, diffs) {
+  const t = new Trace(core, null, kind);
+  t.consts = null;
+  t.diffs = diffs;
+  return t;
+}
+
+// The JS function the core calls to trace a rule when a derivative needs it:
+// `body(tracers)` gets the rule's flat arguments as traced values of a trace
+// over the core's builder (a view this function deletes) and returns the flat results.
 function ruleCallback(kind, body) {
   return (coreTrace, atoms) => {
-    const t = new Trace(coreTrace, null, kind);
-    t.consts = null;
+    const t = ruleTrace(coreTrace, kind, 0);
     try {
       const outs = withTrace(t, () => body(t.wrap(atoms)));
       return outs.map((x) => traced(t, x, kind).atomIn(t));
@@ -45,37 +54,73 @@ function leavesLike(tree, def, what) {
   return leaves;
 }
 
-// Traces f on args (inside a trace) as a custom call, emitted by
-// `emit(ft, outAtoms, call)`: call holds what its rules need: statics (the
-// arguments at nondiffArgnums), args(trees) (the argument list with the
-// differentiated ones replaced), split(leaves) (flat leaves as one tree per
-// differentiated argument), avals and defs (their leaves' types and their
-// structure, per argument) and outDef.
-function customCall(kind, f, nondiffArgnums, args, emit) {
-  const t = currentTrace();
+// The leaves of a rule's primal output: the function's output structure is
+// the first primal output's when the function itself was not traced.
+function primalLeaves(call, tree, what) {
+  call.outDef ??= flatten(tree, isLeafValue).def;
+  return leavesLike(tree, call.outDef, what);
+}
+
+// What a custom call's rules need of its arguments `args`: statics (the
+// arguments at nondiffArgnums), nums (the others' positions), leaves (their
+// flat leaves), args(trees) (the argument list with the differentiated ones
+// replaced), split(leaves) (flat leaves as one tree per differentiated
+// argument), avals and defs (per argument, its leaves' types and its
+// structure), and outDef (the output structure, once known).
+function signature(kind, nondiffArgnums, args) {
   const nondiff = argnumsOf(nondiffArgnums, args.length, kind);
   const nums = args.map((_, i) => i).filter((i) => !nondiff.includes(i));
-  const { ft, inner, newArgs, split } = beginDiff(t, f, args, nums, kind);
+  const parts = nums.map((i) => flatten(args[i], isLeafValue));
+  return {
+    statics: nondiff.map((i) => args[i]),
+    nums,
+    leaves: parts.flatMap((p) => p.leaves),
+    args: (trees) => {
+      const all = [...args];
+      nums.forEach((i, j) => {
+        all[i] = trees[j];
+      });
+      return all;
+    },
+    split: (leaves) => {
+      let k = 0;
+      return parts.map((p) => unflatten(p.def, leaves.slice(k, (k += p.leaves.length))));
+    },
+    avals: parts.map((p) => p.leaves.map((x) => ({ ...avalOf(x, kind), vma: isTracer(x) ? x.vma : [] }))),
+    defs: parts.map((p) => p.def),
+    outDef: null,
+  };
+}
+
+// A custom call where no derivative will be taken of it (t.diffs is 0: at
+// the top of a jit, a shard_map, a loop): f traced on the arguments, the call
+// emitted by `emit(ft, outAtoms)` with the rules the core traces when needed.
+function stagedCall(t, kind, f, call, args, emit) {
+  const { ft, inner, newArgs } = beginDiff(t, f, args, call.nums, kind);
   try {
     const out = withTrace(inner, () => f(...newArgs));
     const { leaves, def } = flatten(out, isLeafValue);
+    call.outDef = def;
     const outAtoms = leaves.map((x) => traced(inner, x, kind).atomIn(inner));
-    const parts = nums.map((i) => flatten(args[i], isLeafValue));
-    const call = {
-      statics: nondiff.map((i) => args[i]),
-      args: (trees) => {
-        const all = [...args];
-        nums.forEach((i, j) => {
-          all[i] = trees[j];
-        });
-        return all;
-      },
-      split,
-      avals: parts.map((p) => p.leaves.map((x) => ({ ...avalOf(x, kind), vma: isTracer(x) ? x.vma : [] }))),
-      defs: parts.map((p) => p.def),
-      outDef: def,
-    };
-    return unflatten(def, t.wrap(emit(ft, outAtoms, call)));
+    return unflatten(def, t.wrap(emit(ft, outAtoms)));
+  } finally {
+    inner.live = false;
+    ft.delete();
+  }
+}
+
+// A custom call of which a derivative will be taken (t.diffs > 0): JAX's JVP
+// trace calls the rule there and never the function, so its rule `body` (of
+// the flat arguments, `times` over: a jvp rule's primals and tangents) is
+// traced now, isolated, and `emit(ft, outAtoms)` makes the call of it.
+function ruleCall(t, kind, call, times, body, emit) {
+  const atoms = call.leaves.map((x) => traced(t, x, kind).atomIn(t));
+  const ft = callCore(() => engine().runtime.traces.function(t.core, Array(times).fill(atoms).flat(), true));
+  const inner = ruleTrace(ft.body(), kind, t.diffs - 1);
+  try {
+    const outs = withTrace(inner, () => body(inner.wrap(ft.inputs())));
+    const outAtoms = outs.map((x) => traced(inner, x, kind).atomIn(inner));
+    return unflatten(call.outDef, t.wrap(emit(ft, outAtoms)));
   } finally {
     inner.live = false;
     ft.delete();
@@ -96,21 +141,24 @@ export function customJvp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
   let jvpName = '';
   const g = (...args) => {
     if (!jvp) throw new ValueError(`No JVP defined for custom_jvp function ${name} using defjvp.`);
-    if (!currentTrace()) return eagerly('customJvp', g, args);
-    return customCall('customJvp', fun, nondiffArgnums, args, (ft, outAtoms, call) => {
-      const head = `Custom JVP rule ${jvpName} for function ${name}`;
-      const rule = ruleCallback(`customJvp rule ${jvpName}`, (ins) => {
-        const half = ins.length / 2;
-        const r = jvp(...call.statics, call.split(ins.slice(0, half)), call.split(ins.slice(half)));
-        if (!Array.isArray(r) || r.length !== 2) {
-          throw new ValueError(
-            `${head} must produce a pair (list or tuple of length two) representing primal and tangent outputs, but got ${describe(flatten(r, isLeafValue).def)}.`,
-          );
-        }
-        return [...leavesLike(r[0], call.outDef, `${head}: its primal output`), ...leavesLike(r[1], call.outDef, `${head}: its tangent output`)];
-      });
-      return callCore(() => ft.customJvpCall(outAtoms, name, jvpName, rule));
-    });
+    const t = currentTrace();
+    if (!t) return eagerly('customJvp', g, args);
+    const call = signature('customJvp', nondiffArgnums, args);
+    const head = `Custom JVP rule ${jvpName} for function ${name}`;
+    // jvp(primals, tangents) -> [primal outputs, tangent outputs], flat.
+    const rule = (ins) => {
+      const half = ins.length / 2;
+      const r = jvp(...call.statics, call.split(ins.slice(0, half)), call.split(ins.slice(half)));
+      if (!Array.isArray(r) || r.length !== 2) {
+        throw new ValueError(
+          `${head} must produce a pair (list or tuple of length two) representing primal and tangent outputs, but got ${describe(flatten(r, isLeafValue).def)}.`,
+        );
+      }
+      return [...primalLeaves(call, r[0], `${head}: its primal output`), ...leavesLike(r[1], call.outDef, `${head}: its tangent output`)];
+    };
+    if (t.diffs > 0) return ruleCall(t, `customJvp rule ${jvpName}`, call, 2, rule, (ft, outAtoms) => callCore(() => ft.customJvpCallOfRule(outAtoms, name, jvpName)));
+    const lazy = ruleCallback(`customJvp rule ${jvpName}`, rule);
+    return stagedCall(t, 'customJvp', fun, call, args, (ft, outAtoms) => callCore(() => ft.customJvpCall(outAtoms, name, jvpName, lazy)));
   };
   g.fun = fun;
   /** Sets the JVP rule and returns it (a decorator in Python); options: {name} for printing. */
@@ -160,41 +208,51 @@ export function customVjp(fun, { nondiffArgnums = [], name = nameOf(fun, 'fun') 
   let rules = null;
   const g = (...args) => {
     if (!rules) throw new ValueError(`No VJP defined for custom_vjp function ${name} using defvjp.`);
-    if (!currentTrace()) return eagerly('customVjp', g, args);
+    const t = currentTrace();
+    if (!t) return eagerly('customVjp', g, args);
     const { fwd, bwd, fwdName, bwdName } = rules;
-    return customCall('customVjp', fun, nondiffArgnums, args, (ft, outAtoms, call) => {
+    const call = signature('customVjp', nondiffArgnums, args);
+    const resDefs = new Map(); // the residuals' structure, by their number of leaves
+    // fwd(primals) -> [primal outputs, residuals], flat.
+    const fwdRule = (ins) => {
+      const r = fwd(...call.args(call.split(ins)));
+      if (!Array.isArray(r) || r.length !== 2) {
+        throw new ValueError(
+          `Custom VJP fwd rule ${fwdName} for function ${name} must produce a pair (list or tuple of length two) where the first element represents the primal output (equal to the output of the custom_vjp-decorated function ${name}) and the second element represents residuals (i.e. values stored from the forward pass for use on the backward pass)`,
+        );
+      }
+      const outs = primalLeaves(call, r[0], `Custom VJP fwd rule ${fwdName} for function ${name}: its primal output`);
+      const res = flatten(r[1], isLeafValue);
+      resDefs.set(res.leaves.length, res.def);
+      return [...outs, ...res.leaves];
+    };
+    // bwd(residuals, output cotangents) -> a cotangent per argument, flat.
+    const bwdRule = ruleCallback(`customVjp bwd ${bwdName}`, (ins) => {
       const nOut = numLeaves(call.outDef);
-      const resDefs = new Map(); // the residuals' structure, by their number of leaves
-      const fwdRule = ruleCallback(`customVjp fwd ${fwdName}`, (ins) => {
-        const r = fwd(...call.args(call.split(ins)));
-        if (!Array.isArray(r) || r.length !== 2) {
-          throw new ValueError(
-            `Custom VJP fwd rule ${fwdName} for function ${name} must produce a pair (list or tuple of length two) where the first element represents the primal output (equal to the output of the custom_vjp-decorated function ${name}) and the second element represents residuals (i.e. values stored from the forward pass for use on the backward pass)`,
-          );
-        }
-        const outs = leavesLike(r[0], call.outDef, `Custom VJP fwd rule ${fwdName} for function ${name}: its primal output`);
-        const res = flatten(r[1], isLeafValue);
-        resDefs.set(res.leaves.length, res.def);
-        return [...outs, ...res.leaves];
+      const res = ins.slice(0, ins.length - nOut);
+      const cts = unflatten(call.outDef, ins.slice(ins.length - nOut));
+      const r = bwd(...call.statics, unflatten(resDefs.get(res.length), res), cts);
+      if (!Array.isArray(r) || r.length !== call.avals.length) {
+        throw new ValueError(
+          `Custom VJP bwd rule ${bwdName} must produce a tuple of length equal to the number of arguments to the primal function (${call.avals.length} differentiated), but got ${Array.isArray(r) ? `length ${r.length}` : typeof r}`,
+        );
+      }
+      return r.flatMap((ct, j) => {
+        if (ct === null || ct === undefined) return call.avals[j].map((a) => zeros(a.shape, a.dtype));
+        const leaves = leavesLike(ct, call.defs[j], `Custom VJP bwd rule ${bwdName}: cotangent ${j}`);
+        leaves.forEach((x, k) => checkCotangentVma(x, call.avals[j][k], leaves.length > 1 ? `[${j}][${k}]` : `[${j}]`));
+        return leaves;
       });
-      const bwdRule = ruleCallback(`customVjp bwd ${bwdName}`, (ins) => {
-        const res = ins.slice(0, ins.length - nOut);
-        const cts = unflatten(call.outDef, ins.slice(ins.length - nOut));
-        const r = bwd(...call.statics, unflatten(resDefs.get(res.length), res), cts);
-        if (!Array.isArray(r) || r.length !== call.avals.length) {
-          throw new ValueError(
-            `Custom VJP bwd rule ${bwdName} must produce a tuple of length equal to the number of arguments to the primal function (${call.avals.length} differentiated), but got ${Array.isArray(r) ? `length ${r.length}` : typeof r}`,
-          );
-        }
-        return r.flatMap((ct, j) => {
-          if (ct === null || ct === undefined) return call.avals[j].map((a) => zeros(a.shape, a.dtype));
-          const leaves = leavesLike(ct, call.defs[j], `Custom VJP bwd rule ${bwdName}: cotangent ${j}`);
-          leaves.forEach((x, k) => checkCotangentVma(x, call.avals[j][k], leaves.length > 1 ? `[${j}][${k}]` : `[${j}]`));
-          return leaves;
-        });
-      });
-      return callCore(() => ft.customVjpCall(outAtoms, name, fwdName, fwdRule, bwdName, bwdRule));
     });
+    if (t.diffs > 0) {
+      return ruleCall(t, `customVjp fwd ${fwdName}`, call, 1, fwdRule, (ft, outAtoms) =>
+        callCore(() => ft.customVjpCallOfFwd(outAtoms, numLeaves(call.outDef), name, fwdName, bwdName, bwdRule)),
+      );
+    }
+    const lazyFwd = ruleCallback(`customVjp fwd ${fwdName}`, fwdRule);
+    return stagedCall(t, 'customVjp', fun, call, args, (ft, outAtoms) =>
+      callCore(() => ft.customVjpCall(outAtoms, name, fwdName, lazyFwd, bwdName, bwdRule)),
+    );
   };
   g.fun = fun;
   /** Sets fwd and bwd; options: {name} of each for printing ({fwdName, bwdName}). */

@@ -26,12 +26,18 @@
 // of the positional arguments; those after `*` are keyword-only; `=...`
 // marks a parameter the caller may leave out (the JS function has JAX's
 // default). Parameters may end with `-> tuple`: the function returns several
-// arrays (a JS list), which Python gives as JAX does, a tuple. A line may end
+// arrays (a JS list), which Python gives as JAX does, a tuple. A parameter
+// named as an array operand (ARRAY_PARAMS) is one: in jax.numpy Python's jax
+// refuses a list or tuple there with JAX's TypeError (its check_arraylike).
+// A line may end
 // with `# ` and a sentence: the doc comment of the
 // function's declaration where scripts/gen_types.mjs generates it (a line
 // whose parameters are all arrays; index.d.ts declares the others).
 
 import { laxParams } from './lax/parallel.js';
+
+/** The parameter names that stand for an array operand in the manifest's notation. */
+export const ARRAY_PARAMS = ['x', 'x1', 'x2', 'y', 'a', 'b', 'm', 'v', 'arr', 'operand', 'lhs', 'rhs', 'pred', 'on_true', 'on_false'];
 
 /** The manifest's text: one line per public function (see above). */
 export const API_TABLE = `

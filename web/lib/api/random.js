@@ -9,7 +9,7 @@
 // erf_inv, randint from two draws and a modulus, permutation by sorting on
 // random keys).
 
-import { ConcretizationError, ShapeError, ValueError } from '../errors.js';
+import { ConcretizationError, OverflowError, ShapeError, ValueError } from '../errors.js';
 import * as lax from './lax/index.js';
 import { normAxis } from './numpy/helpers.js';
 import * as np from './numpy/index.js';
@@ -255,7 +255,13 @@ export function randint(key, shape, minval, maxval, dtype = 'int32') {
   for (const v of [minval, maxval]) {
     if (typeof v !== 'number' && avalOf(v, 'random.randint').dtype === 'float32') throw new ValueError('random.randint: minval and maxval must be integers');
   }
-  // Number bounds are clipped to the dtype's range, as JAX's _convert_and_clip_integer.
+  // Number bounds are Python ints: JAX makes them int32 arrays first (an
+  // OverflowError outside int32), then clips them to the dtype's range (_convert_and_clip_integer).
+  for (const v of [minval, maxval]) {
+    if (typeof v === 'number' && !(v >= INT_RANGE.int32[0] && v <= INT_RANGE.int32[1])) {
+      throw new OverflowError(`Python int ${v} too large to convert to int32`);
+    }
+  }
   const [lowest, highest] = INT_RANGE[dt];
   const clip = (v) => (typeof v === 'number' ? Math.min(Math.max(Math.trunc(v), lowest), highest) : v);
   const outOfRange = typeof maxval === 'number' && maxval > highest;

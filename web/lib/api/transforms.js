@@ -7,7 +7,7 @@ import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
 import { avalOf, traced } from './core/operands.js';
 import { staticKey } from './core/op.js';
-import { compiled, execute, isLeafValue, setTraceObserver, traceProgram } from './core/run.js';
+import { closeTrace, compiled, execute, isLeafValue, openTrace, programOf, setTraceObserver, traceProgram } from './core/run.js';
 import { currentTrace, engine, withTrace } from './core/state.js';
 import { callCore, Trace } from './core/tracer.js';
 import { broadcastPrefix, describe, flatten, flattenArgs, keyPaths, prefixPaths, unflatten } from './core/tree.js';
@@ -189,14 +189,16 @@ export function argnumsOf(argnums, n, fn) {
 /**
  * Starts tracing f for differentiation with respect to args[nums]: returns
  * the core's FunctionTrace, the inner trace, the arguments to call f with,
- * and how to split derivatives per argument.
+ * and how to split derivatives per argument. `diffs`: the derivatives that
+ * will be taken of the inner trace (t.diffs + 1 for grad, jvp and vjp; 0 for a staged call).
  */
-export function beginDiff(t, f, args, nums, fn) {
+export function beginDiff(t, f, args, nums, fn, diffs = 0) {
   const { traces } = engine().runtime;
   const parts = nums.map((i) => flatten(args[i], isLeafValue));
   const atoms = parts.flatMap((p) => p.leaves.map((x) => traced(t, x, fn).atomIn(t)));
   const ft = callCore(() => traces.function(t.core, atoms));
   const inner = new Trace(ft.body(), t, fn);
+  inner.diffs = diffs;
   const ins = inner.wrap(ft.inputs());
   const newArgs = [...args];
   let k = 0;
@@ -234,7 +236,7 @@ function valueAndGradImpl(f, { argnums = 0, hasAux = false } = {}, fn) {
         }
       }
     }
-    const { ft, inner, newArgs, split } = beginDiff(t, f, args, nums, fn);
+    const { ft, inner, newArgs, split } = beginDiff(t, f, args, nums, fn, t.diffs + 1);
     try {
       const out = withTrace(inner, () => f(...newArgs));
       let value = out;
@@ -283,7 +285,7 @@ export function vjp(f, ...primals) {
   const t = currentTrace();
   if (!t) return eagerVjp(f, primals);
   const nums = primals.map((_, i) => i);
-  const { ft, inner, newArgs, split } = beginDiff(t, f, primals, nums, 'vjp');
+  const { ft, inner, newArgs, split } = beginDiff(t, f, primals, nums, 'vjp', t.diffs + 1);
   t.root.cleanups.push(ft);
   let outTree;
   let outAtoms;
@@ -327,7 +329,7 @@ function checkCotangents(cts, outTree) {
 }
 
 // What `make(n)` makes for function f and n primals, made once: the
-// functions eager vjp and jvp run (their programs are cached on them).
+// function eager jvp runs (its programs are cached on it).
 function perArity(cache, f, n, make) {
   if (!cache.has(f)) cache.set(f, new Map());
   const byCount = cache.get(f);
@@ -335,23 +337,42 @@ function perArity(cache, f, n, make) {
   return byCount.get(n);
 }
 
-// vjp called outside any trace: the outputs computed now, and a pullback
-// that runs the backward pass as one program (the forward pass traced again
-// inside it), per function and number of primals.
-const eagerVjps = new WeakMap();
+// An eager vjp's open trace lives as long as its pullback.
+const openVjps = new FinalizationRegistry((o) => closeTrace(o));
+
+// vjp called outside any trace runs as JAX's does: the forward pass (a
+// custom_vjp's fwd) now, the backward pass (its bwd) at each call of the
+// pullback. One open trace holds both: the outputs' program runs now, and
+// each pullback call transposes into the trace (its cotangents captured as
+// constants) and runs the program of the derivatives.
 function eagerVjp(f, primals) {
-  const { forward, backward } = perArity(eagerVjps, f, primals.length, (n) => ({
-    forward: (...xs) => f(...xs),
-    backward: (...xs) => vjp(f, ...xs.slice(0, n))[1](xs[n]),
-  }));
-  const out = eagerly('vjp', forward, primals);
-  const outTree = flatten(out, isLeafValue);
+  const o = openTrace(primals, 'vjp');
+  let out;
+  let pull;
+  try {
+    [out, pull] = withTrace(o.t, () => vjp(f, ...o.args));
+  } catch (e) {
+    closeTrace(o);
+    throw e;
+  }
+  const { leaves } = flattenArgs(primals, isLeafValue);
+  const run = (tree) => {
+    const tracedProgram = programOf(o, tree, 'vjp');
+    const { outs, done } = execute(tracedProgram, leaves, 'vjp');
+    // A running job holds the program it runs, but the run starts after its inputs are ready.
+    Promise.allSettled([done]).then(() => tracedProgram.program.delete());
+    return unflatten(tracedProgram.outDef, outs);
+  };
+  const values = run(out);
+  const outTree = flatten(values, isLeafValue);
   const pullback = (cts) => {
     checkCotangents(cts, outTree);
-    // Called inside a trace (make_jaxpr of the pullback), the backward pass is traced into it.
-    return currentTrace() ? backward(...primals, cts) : eagerly('vjp', backward, [...primals, cts]);
+    // Called inside a trace (make_jaxpr of the pullback), the whole vjp is traced into it.
+    if (currentTrace()) return vjp(f, ...primals)[1](cts);
+    return run(withTrace(o.t, () => pull(cts)));
   };
-  return [out, pullback];
+  openVjps.register(pullback, o);
+  return [values, pullback];
 }
 
 // Per function, per number of primals: jvp as one transformed function of
@@ -367,7 +388,7 @@ export function jvp(f, primals, tangents) {
   }
   if (!t) return eagerly('jvp', eagerJvp(f, primals.length), [...primals, ...tangents]);
   const nums = primals.map((_, i) => i);
-  const { ft, inner, newArgs } = beginDiff(t, f, primals, nums, 'jvp');
+  const { ft, inner, newArgs } = beginDiff(t, f, primals, nums, 'jvp', t.diffs + 1);
   try {
     const out = withTrace(inner, () => f(...newArgs));
     const outTree = flatten(out, isLeafValue);

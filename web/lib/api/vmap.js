@@ -38,6 +38,7 @@ export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null } = {}) {
     const atoms = leaves.map((x) => traced(t, x, 'vmap').atomIn(t));
     const vt = callCore(() => traces.vmap(t.core, atoms, axes, axisSize));
     const inner = new Trace(vt.body(), t, 'vmap');
+    inner.diffs = t.diffs;
     try {
       const out = withTrace(inner, () => f(...unflatten(def, inner.wrap(vt.inputs()))));
       const outTree = flatten(out, isLeafValue);

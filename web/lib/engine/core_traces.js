@@ -16,9 +16,9 @@ export class CoreTraces {
     return new this._Module.Trace();
   }
 
-  /** A call's body traced as a function of `atoms` (jit, grad, vjp, custom derivatives). */
-  function(parent, atoms) {
-    return new this._Module.FunctionTrace(parent, atoms);
+  /** A call's body traced as a function of `atoms` (jit, grad, vjp, custom derivatives); an `isolated` one reads no outer value. */
+  function(parent, atoms, isolated = false) {
+    return new this._Module.FunctionTrace(parent, atoms, isolated);
   }
 
   /** A shard_map's body over `mesh` (a core mesh), its inputs split by `specs`. */

@@ -59,12 +59,7 @@ export function traced(t, x, fn) {
     }
     arr = array(x);
   }
-  if (!root.consts) {
-    throw new ValueError(
-      `${fn}: a custom rule (${root.kind}) cannot use a concrete array from outside it; ` +
-        'compute the array inside the rule, or pass it to the function as an argument',
-    );
-  }
+  if (!root.consts) return ruleConstant(t, arr, fn);
   let tr = root.constTracers.get(arr);
   if (!tr) {
     tr = root.wrap([root.core.input(arr.dtype, arr.shape, arr.weakType)])[0];
@@ -72,6 +67,28 @@ export function traced(t, x, fn) {
     root.constTracers.set(arr, tr);
   }
   return tr;
+}
+
+// A custom rule emits into a program with no inputs to spare for constants
+// (the core traces it when a derivative needs it): a concrete array whose
+// entries are all equal (np.zeros(()), a ones array) is its value as a
+// literal broadcast to its shape; any other is refused.
+function ruleConstant(t, arr, fn) {
+  let data = null;
+  try {
+    data = arr.dataSync();
+  } catch {
+    // still being computed elsewhere (the lockstep worker): refused below
+  }
+  if (!data || !data.every((v) => Object.is(v, data[0]))) {
+    throw new ValueError(
+      `${fn === t.root.kind ? fn : `${fn} in ${t.root.kind}`}: a custom rule can use a concrete array only when all its entries are equal (a constant); ` +
+        "compute the array with jax.numpy from the rule's arguments, or pass it to the function as an argument",
+    );
+  }
+  const scalar = literalTracer(t, data.length ? data[0] : 0, arr.dtype, arr.weakType);
+  if (arr.shape.length === 0) return scalar;
+  return t.emit('broadcast_in_dim', { shape: arr.shape, broadcast_dimensions: [] }, [scalar.atomIn(t)])[0];
 }
 
 /** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable), weakly typed when `weak` (a Python scalar's). */

@@ -67,16 +67,16 @@ export function setTraceObserver(observer) {
 }
 
 /**
- * Traces fn(...args) with every argument leaf abstract. Returns a traced
- * program (what the rest of this file calls `tracedProgram`): the core
- * program and what running it needs, the structures, the captured constant
- * arrays and the meshes its shard_maps use.
+ * A top-level trace over `args`, every leaf abstract: {t, core, def, args}
+ * (args: the traced values in the arguments' structure). Programs of what
+ * it traces are taken with programOf; closeTrace ends it.
  */
-export function traceProgram(fn, args, kind, scalarInts = false) {
+export function openTrace(args, kind, scalarInts = false) {
   const { traces } = engine().runtime;
   const { leaves, def } = flattenArgs(args, isLeafValue);
   const core = traces.top();
   const t = new Trace(core, null, kind);
+  const o = { t, core, def, scalarInts, args: null };
   try {
     const inputs = leaves.map((x) => {
       const a = inputAval(x, kind, scalarInts);
@@ -85,26 +85,53 @@ export function traceProgram(fn, args, kind, scalarInts = false) {
       v.spec = isArray(x) ? x.sharding.spec : P();
       return v;
     });
-    const out = withTrace(t, () => fn(...unflatten(def, inputs)));
-    const { leaves: outLeaves, def: outDef } = flatten(out, isLeafValue);
-    // A JS number returned is a weak float32, as a JS number argument is (JS has no int literals).
-    const outAtoms = outLeaves.map((x) => (typeof x === 'number' ? literalTracer(t, x, 'float32', true) : traced(t, x, kind)).atomIn(t));
-    const program = callCore(() => core.build(outAtoms));
-    if (traceObserver && OBSERVED_KINDS.has(kind)) traceObserver(kind, program, t.consts.length);
-    return {
-      program,
-      inDef: def,
-      outDef,
-      consts: t.consts,
-      scalarInts,
-      meshes: [...t.meshes],
-      outAvals: program.outAvals(),
-      outSpecs: program.outSpecs(),
-    };
+    o.args = unflatten(def, inputs);
+    return o;
+  } catch (e) {
+    closeTrace(o);
+    throw e;
+  }
+}
+
+/**
+ * The program of open trace `o` returning `out` (traced values of it): what
+ * the rest of this file calls a `tracedProgram`: the core program and what
+ * running it needs, the structures, the constant arrays captured so far and
+ * the meshes its shard_maps use.
+ */
+export function programOf(o, out, kind) {
+  const { t, core } = o;
+  const { leaves: outLeaves, def: outDef } = flatten(out, isLeafValue);
+  // A JS number returned is a weak float32, as a JS number argument is (JS has no int literals).
+  const outAtoms = outLeaves.map((x) => (typeof x === 'number' ? literalTracer(t, x, 'float32', true) : traced(t, x, kind)).atomIn(t));
+  const program = callCore(() => core.build(outAtoms));
+  if (traceObserver && OBSERVED_KINDS.has(kind)) traceObserver(kind, program, t.consts.length);
+  return {
+    program,
+    inDef: o.def,
+    outDef,
+    consts: [...t.consts],
+    scalarInts: o.scalarInts,
+    meshes: [...t.meshes],
+    outAvals: program.outAvals(),
+    outSpecs: program.outSpecs(),
+  };
+}
+
+/** Ends open trace `o`: its traced values die and its core objects are deleted. */
+export function closeTrace(o) {
+  o.t.live = false;
+  for (const c of o.t.cleanups) c.delete();
+  o.core.delete();
+}
+
+/** Traces fn(...args) with every argument leaf abstract; returns its traced program (programOf). */
+export function traceProgram(fn, args, kind, scalarInts = false) {
+  const o = openTrace(args, kind, scalarInts);
+  try {
+    return programOf(o, withTrace(o.t, () => fn(...o.args)), kind);
   } finally {
-    t.live = false;
-    for (const c of t.cleanups) c.delete();
-    core.delete();
+    closeTrace(o);
   }
 }
 

@@ -9,6 +9,7 @@ import { isScalar, WeakFloat } from '../core/weak_float.js';
 import { avalOf, broadcastShapes, literalTracer, refuseKeys, resultType, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
 import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth, withWhere } from './helpers.js';
+import { isTracer } from '../core/tracer.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
 
@@ -519,13 +520,15 @@ export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }
 export const ones = filled('ones', (dtype = 'float32') => ({ value: 1, dtype }));
 // An array like x filled with `value` (a number, or a traced value broadcast
 // to the shape), as JAX's full_like: x's dtype and shape unless given,
-// weakly typed when x is and no dtype is given.
+// weakly typed when x is and no dtype is given, and varying along x's mesh
+// axes (JAX 0.11's auto_pcast: ones_like of a per-device value is per-device).
 function filledLike(name, x, value, dtype, shape) {
   const a = avalOf(x, `np.${name}`);
   const given = dtype !== undefined && dtype !== null;
   const [dt, weak, s] = [given ? dtype : a.dtype, !given && a.weak, shape ?? a.shape];
-  if (isScalar(value)) return fullOfScalar(s, value, dt, weak);
-  return broadcastTo(asDtype(traced(traceFor(name), value, `np.${name}`), dt, weak), s);
+  const v = isScalar(value) ? fullOfScalar(s, value, dt, weak) : broadcastTo(asDtype(traced(traceFor(name), value, `np.${name}`), dt, weak), s);
+  const missing = isTracer(x) ? x.vma.filter((axis) => !v.vma.includes(axis)) : [];
+  return missing.length ? emitHere(name, 'pvary', { axes: missing }, [traced(traceFor(name), v, `np.${name}`)]) : v;
 }
 /** np.fullLike(x, fillValue, dtype, shape): an array of x's shape and dtype (or those given) filled with fillValue, as jnp.full_like. */
 export const fullLike = defop('fullLike', 2, (x, value, dtype, shape) => filledLike('fullLike', x, value, dtype, shape));

@@ -111,6 +111,7 @@ def _python_error(name, message):
         "AxisNameError": NameError,
         "UnexpectedTracerError": errors.UnexpectedTracerError,
         "TypePromotionError": dtypes.TypePromotionError,
+        "OverflowError": OverflowError,
         "ShapeError": TypeError,
         "ShardingError": ValueError,
         "VmaError": ValueError,

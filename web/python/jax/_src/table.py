@@ -44,6 +44,23 @@ def _parse(params):
     return out
 
 
+def _array_names():
+    """The manifest's names of array operands (ARRAY_PARAMS)."""
+    if not _ARRAY_NAMES:
+        _ARRAY_NAMES.update(str(n) for n in sl.manifest.ARRAY_PARAMS)
+    return _ARRAY_NAMES
+
+
+_ARRAY_NAMES = set()
+
+
+def _check_arraylike(name, values):
+    """JAX's TypeError for a list or tuple given as an array operand of jax.numpy's `name`."""
+    for i, v in enumerate(values):
+        if isinstance(v, (list, tuple)):
+            raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(v)} at position {i}.")
+
+
 def _js_function(path):
     obj = sl
     for part in path.split("."):
@@ -58,6 +75,7 @@ def _make(module, name, path, params_text, tuple_out=False):
     `tuple_out`, a list of results comes back as a tuple, as JAX returns it."""
     qualname = f"jax.{module}.{name}"
     target = []  # the JS function and its parameters, resolved on first call
+    arraylike = module == "numpy"  # JAX's check_arraylike: no list or tuple for an array operand
 
     def fn(*args, **kwargs):
         if not target:
@@ -85,6 +103,8 @@ def _make(module, name, path, params_text, tuple_out=False):
         for p in params:
             if p.name not in bound and not p.optional:
                 raise TypeError(f"{qualname}() missing required argument '{p.name}'")
+        if arraylike:
+            _check_arraylike(name, [bound[p.name] for p in params if not p.kind and p.name in _array_names() and p.name in bound])
         tree = None
         positional, options = [], {}
         for p in params:
