@@ -15,8 +15,10 @@ namespace shardlab::exec {
 namespace {
 
 // Which equations of `body` a device runs: backwards from the outputs it
-// writes, every equation making a value they need, and every equation not
-// evaluated locally (a collective: its peers wait for this device there).
+// writes, every equation making a value they need, and every equation that
+// may meet the other devices (a collective, or a loop or branch the executor
+// runs, which may hold one: its peers wait for this device there). pvary
+// and axis_index run on a device but meet no other.
 std::vector<bool> needed_equations(const ir::Program& body, const std::vector<bool>& writes) {
   std::vector<bool> needed_var(body.avals.size(), false);
   for (size_t j = 0; j < body.outvars.size(); ++j)
@@ -24,7 +26,8 @@ std::vector<bool> needed_equations(const ir::Program& body, const std::vector<bo
   std::vector<bool> run(body.eqns.size(), false);
   for (size_t i = body.eqns.size(); i-- > 0;) {
     const ir::Eqn& e = body.eqns[i];
-    run[i] = ir::primitive(e.prim).eval == nullptr;
+    const ir::PrimitiveDef& def = ir::primitive(e.prim);
+    run[i] = def.collective || (def.eval == nullptr && def.eval_on_device == nullptr);
     for (ir::VarId v : e.outputs) run[i] = run[i] || needed_var[static_cast<size_t>(v)];
     if (!run[i]) continue;
     for (const ir::Atom& a : e.inputs)
@@ -63,11 +66,17 @@ Frame::Frame(const ir::Program& body, std::vector<bool> writes)
       outside[static_cast<size_t>(a.var)] = &out_users_[j];
     }
   }
+  // Every array starts on a 64-byte line (kAlignWords), the scalars packed:
+  // a kernel's vector loads (Eigen's natively) then take the same path on
+  // every device, in every executor and whatever the values before it, so
+  // results stay bitwise the same when a program gains an equation.
   size_t words = 0;
   for (size_t v = 0; v < body.avals.size(); ++v) {
     if (outside[v]) continue;
+    const auto n = static_cast<size_t>(num_elements(body.avals[v].shape));
+    if (n > 1) words = (words + kAlignWords - 1) / kAlignWords * kAlignWords;
     var_offset_[v] = words;
-    words += static_cast<size_t>(num_elements(body.avals[v].shape));
+    words += n;
   }
   // Literals go after the variables, one word each.
   auto literal_at = [&](const ir::Atom& a) {
@@ -85,13 +94,15 @@ Frame::Frame(const ir::Program& body, std::vector<bool> writes)
     for (const ir::Atom& a : e.inputs)
       input_offsets[i].push_back(a.is_literal() ? literal_at(a) : var_offset_[static_cast<size_t>(a.var)]);
   }
-  arena_.assign(words, 0);
-  for (const auto& [offset, bits] : literals_) arena_[offset] = bits;
+  arena_.assign(words + kAlignWords, 0);
+  const auto misaligned = reinterpret_cast<uintptr_t>(arena_.data()) % (kAlignWords * kElemBytes);
+  base_ = misaligned ? (kAlignWords * kElemBytes - misaligned) / kElemBytes : 0;
+  for (const auto& [offset, bits] : literals_) arena_[base_ + offset] = bits;
 
   // A tensor of variable v (-1: a literal): in the arena, or repointed each run.
   auto tensor = [&](const ir::Aval& aval, size_t offset, ir::VarId v) {
     Users* u = v >= 0 ? outside[static_cast<size_t>(v)] : nullptr;
-    ir::Tensor* t = &tensors_.emplace_back(ir::Tensor{aval, u ? nullptr : arena_.data() + offset});
+    ir::Tensor* t = &tensors_.emplace_back(ir::Tensor{aval, u ? nullptr : arena_.data() + base_ + offset});
     if (u) u->tensors.push_back(t);
     return t;
   };
@@ -131,7 +142,7 @@ const uint32_t* Frame::output(size_t j) const {
   if (!a.is_literal())
     for (size_t k = 0; k < body_.invars.size(); ++k)
       if (body_.invars[k] == a.var) return static_cast<const uint32_t*>(in_users_[k].data);
-  return arena_.data() + output_offset_[j];
+  return arena_.data() + base_ + output_offset_[j];
 }
 
 void Frame::run(const ir::DeviceContext& ctx) {

@@ -67,7 +67,9 @@ class Frame {
 
   const ir::Program& body_;
   std::vector<bool> writes_;
+  static constexpr size_t kAlignWords = 16;  // 64 bytes: where each array of the arena starts
   std::vector<uint32_t> arena_;
+  size_t base_ = 0;  // the arena's first 64-byte-aligned word: offsets count from it
   std::vector<size_t> var_offset_;  // arena offset of each variable kept there
   std::vector<size_t> output_offset_;
   std::vector<std::pair<size_t, uint32_t>> literals_;  // (offset, bits) written once the arena exists

@@ -11,10 +11,10 @@ import { dependents, readersOutsideShardMaps } from '../../web/checker/jaxpr_que
 import { liveProgram } from '../../web/checker/live_program.js';
 import { atLevel, RowSamples } from './stats.mjs';
 
-/** The export text of a program of about `n` equations: a chain of adds on each device's block inside a shard_map. */
+/** The export text of a program of about `n` equations: a chain of adds of each device's block to itself inside a shard_map (no literal, which a body would pvary). */
 export async function exportedChain(n) {
   const mesh = sl.makeMesh([8], ['data']);
-  const f = (x) => ({ out: sl.shardMap((b) => Array.from({ length: n }, () => 0).reduce((y) => y.add(1), b), { mesh, inSpecs: sl.P('data'), outSpecs: sl.P('data') })(x) });
+  const f = (x) => ({ out: sl.shardMap((b) => Array.from({ length: n }, () => 0).reduce((y) => y.add(b), b), { mesh, inSpecs: sl.P('data'), outSpecs: sl.P('data') })(x) });
   const e = sl.export.export(f)(new sl.ShapeDtypeStruct([8, 4]));
   try {
     return await e.serialize();

@@ -198,41 +198,43 @@ TEST(DataParallelStep, PrintedProgram) {
     k:f32[2,1]{V:data} = add i j
     l:f32[2,1]{V:data} = sub k e
     m:f32[2,1]{V:data} = square l
-    n:f32[2,1]{V:data} = mul 2.0:f32[] l
-    o:f32[]{V:data} = reduce_sum[axes=(0, 1)] m
-    p:f32[]{V:data} = div o 2.0:f32[]
-    q:f32[]{V:data} = div h 2.0:f32[]
-    r:f32[2,1]{V:data} = broadcast_in_dim[
+    n:f32[]{V:data} = pvary[axes=('data',)] 2.0:f32[]
+    o:f32[2,1]{V:data} = mul n l
+    p:f32[]{V:data} = reduce_sum[axes=(0, 1)] m
+    q:f32[]{V:data} = pvary[axes=('data',)] 2.0:f32[]
+    r:f32[]{V:data} = div p q
+    s:f32[]{V:data} = div h q
+    t:f32[2,1]{V:data} = broadcast_in_dim[
       broadcast_dimensions=()
       shape=(2, 1)
-    ] q
-    s:f32[2,1]{V:data} = mul r n
-    t:f32[1]{V:data} = reduce_sum[axes=(0,)] s
-    u:f32[1,2]{V:data} = dot_general[
+    ] s
+    u:f32[2,1]{V:data} = mul t o
+    v:f32[1]{V:data} = reduce_sum[axes=(0,)] u
+    w:f32[1,2]{V:data} = dot_general[
       dimension_numbers=(([0], [0]), ([], []))
       preferred_element_type=float32
-    ] s d
-    v:f32[2,1]{V:data} = transpose[permutation=(1, 0)] u
-    w:f32[2,1] = psum[axes=('data',)] v
-    x:f32[2,1] = div w 8.0:f32[]
-    y:f32[1] = psum[axes=('data',)] t
-    z:f32[1] = div y 8.0:f32[]
-    ba:f32[2,1] = mul a x
-    bb:f32[2,1] = sub b ba
-    bc:f32[1] = mul a z
-    bd:f32[1] = sub c bc
-    be:f32[] = psum[axes=('data',)] p
-    bf:f32[] = div be 8.0:f32[]
-  in (bb, bd, bf) } in
-{ lambda ; bg:f32[2,1] bh:f32[1] bi:f32[16,2] bj:f32[16,1] bk:f32[]. let
-    bl:f32[2,1] bm:f32[1] bn:f32[] = shard_map[
+    ] u d
+    x:f32[2,1]{V:data} = transpose[permutation=(1, 0)] w
+    y:f32[2,1] = psum[axes=('data',)] x
+    z:f32[2,1] = div y 8.0:f32[]
+    ba:f32[1] = psum[axes=('data',)] v
+    bb:f32[1] = div ba 8.0:f32[]
+    bc:f32[2,1] = mul a z
+    bd:f32[2,1] = sub b bc
+    be:f32[1] = mul a bb
+    bf:f32[1] = sub c be
+    bg:f32[] = psum[axes=('data',)] r
+    bh:f32[] = div bg 8.0:f32[]
+  in (bd, bf, bh) } in
+{ lambda ; bi:f32[2,1] bj:f32[1] bk:f32[16,2] bl:f32[16,1] bm:f32[]. let
+    bn:f32[2,1] bo:f32[1] bp:f32[] = shard_map[
       check_vma=True
       in_specs=(P(), P(), P(), P('data'), P('data'))
       jaxpr=jaxpr
       mesh=Mesh('data': 8)
       out_specs=(P(), P(), P())
-    ] bk bg bh bi bj
-  in (bl, bm, bn) })");
+    ] bm bi bj bk bl
+  in (bn, bo, bp) })");
 }
 
 struct MlpExample {
@@ -353,19 +355,20 @@ TEST(TensorParallelMlp, PrintedProgram) {
             shape=(4, 4)
           ] j
           o:f32[4,4]{V:model} = add m n
-          p:f32[4,4]{V:model} = max o 0.0:f32[]
-          q:f32[4,4]{V:model} = dot_general[
+          p:f32[]{V:model} = pvary[axes=('model',)] 0.0:f32[]
+          q:f32[4,4]{V:model} = max o p
+          r:f32[4,4]{V:model} = dot_general[
             dimension_numbers=(([1], [0]), ([], []))
             preferred_element_type=float32
-          ] p k
-          r:f32[4,4] = psum[axes=('model',)] q
-        in (r, p) }
+          ] q k
+          s:f32[4,4] = psum[axes=('model',)] r
+        in (s, q) }
       mesh=Mesh('model': 8)
       out_specs=(P(), P(None, 'model'))
     ] a b c d
-    s:f32[4,4] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 4)] e
-    t:f32[4,4] = add f s
-  in (t, g) })");
+    t:f32[4,4] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 4)] e
+    u:f32[4,4] = add f t
+  in (u, g) })");
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ describe('JAX fidelity', () => {
     expect(await c.tolist()).toEqual([4]);
     expect(sl.makeJaxpr(sl.shardMap((x) => lax.psum(np.greater(x, 4), 'i'), { mesh, inSpecs: P('i'), outSpecs: P() }))(sl.array([1, 2, 3, 4, 5, 6, 7, 8])).toString()).toContain(
       // At column 10 the equation passes 80 columns: its parameters one per line, as JAX breaks them.
-      'convert_element_type[\n            new_dtype=int32\n            weak_type=False\n          ] d',
+      'convert_element_type[\n            new_dtype=int32\n            weak_type=False\n          ] e',
     );
   });
 

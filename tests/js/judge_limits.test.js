@@ -52,7 +52,7 @@ test('a 20,000-equation solution traced at every signature is judged within the 
     `import * as sl from 'shardlab';
 export default function ring(x) {
   const mesh = sl.makeMesh([8], ['data']);
-  return { out: sl.shardMap((b) => { let y = b; for (let i = 0; i < 19990; i++) y = y.add(0); return y; }, { mesh, inSpecs: sl.P('data'), outSpecs: sl.P('data') })(x) };
+  return { out: sl.shardMap((b) => { let y = b; for (let i = 0; i < 19990; i++) y = y.add(b); return y; }, { mesh, inSpecs: sl.P('data'), outSpecs: sl.P('data') })(x) };
 }
 `,
   );

@@ -87,8 +87,8 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
     std::vector<std::string> all;
     for (const Atom& a : inputs)
       if (!a.is_literal()) all = vma_union(all, a.aval.vma);
-    for (Atom& a : inputs)
-      if (!a.is_literal()) a = with_vma(a, all);
+    // A literal too, as JAX 0.11 types it: x * 2 of a varying x is mul x (pvary 2).
+    for (Atom& a : inputs) a = with_vma(a, all);
   }
   std::vector<Aval> in;
   in.reserve(inputs.size());

@@ -1,5 +1,7 @@
 #include "ir/transforms/lower.h"
 
+#include <optional>
+
 #include "ir/tracing/ops.h"
 
 namespace shardlab::ir {
@@ -48,9 +50,25 @@ std::vector<int> fused_transposes(const Program& p) {
 // product with the constant's reciprocal, rounded to the dtype (A / c =>
 // A * (1/c), its InvertConstant), so JAX's results carry that rounding:
 // jnp.mean of 12 elements summing to 46 is 46 * f32(1/12) = 3.8333335, not
-// 46 / 12 = 3.8333333. Whether e is such a division.
-bool divides_by_constant(const Eqn& e) {
-  return e.prim == Prim::kDiv && !e.inputs[0].is_literal() && e.inputs[1].is_literal() && e.inputs[1].aval.dtype == DType::kFloat32;
+// 46 / 12 = 3.8333333. The constant is a literal, or in a shard_map body
+// the pvary of one (JAX 0.11's type for it; no HLO op, so XLA sees the
+// constant). Per equation of p, for such a division, the constant.
+std::vector<std::optional<Atom>> constant_divisors(const Program& p) {
+  std::vector<int> made_by(p.avals.size(), -1);
+  std::vector<std::optional<Atom>> out(p.eqns.size());
+  for (size_t i = 0; i < p.eqns.size(); ++i) {
+    const Eqn& e = p.eqns[i];
+    for (VarId v : e.outputs) made_by[v] = static_cast<int>(i);
+    if (e.prim != Prim::kDiv || e.inputs[0].is_literal() || e.inputs[1].aval.dtype != DType::kFloat32) continue;
+    const Atom& c = e.inputs[1];
+    if (c.is_literal()) {
+      out[i] = c;
+    } else if (const int d = made_by[c.var]; d >= 0) {
+      const Eqn& q = p.eqns[static_cast<size_t>(d)];
+      if (q.prim == Prim::kPvary && q.inputs.size() == 1 && q.inputs[0].is_literal()) out[i] = q.inputs[0];
+    }
+  }
+  return out;
 }
 
 // XLA's algebraic simplifier also rewrites the logarithm of an exponential,
@@ -91,9 +109,10 @@ Atom simplified_log(Builder& b, const Eqn& inner, const std::vector<Atom>& xs) {
 
 bool needs_lowering(const Program& p) {
   const std::vector<int> fused = fused_transposes(p), logs = rewritten_logs(p);
+  const std::vector<std::optional<Atom>> divisors = constant_divisors(p);
   for (size_t i = 0; i < p.eqns.size(); ++i) {
     const Eqn& e = p.eqns[i];
-    if (primitive(e.prim).lower || fused[i] >= 0 || logs[i] >= 0 || divides_by_constant(e)) return true;
+    if (primitive(e.prim).lower || fused[i] >= 0 || logs[i] >= 0 || divisors[i]) return true;
     for (const Program* q : subprograms(e))
       if (needs_lowering(*q)) return true;
   }
@@ -117,6 +136,7 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
   for (size_t i = 0; i < p.invars.size(); ++i) env[p.invars[i]] = args[i];
   auto value = [&](const Atom& a) { return a.is_literal() ? a : env[a.var]; };
   const std::vector<int> fused = fused_transposes(p), logs = rewritten_logs(p);
+  const std::vector<std::optional<Atom>> divisors = constant_divisors(p);
   std::vector<const Eqn*> absorbed(p.eqns.size(), nullptr);  // per transpose: the product it becomes
   for (size_t i = 0; i < p.eqns.size(); ++i)
     if (fused[i] >= 0) absorbed[static_cast<size_t>(fused[i])] = &p.eqns[i];
@@ -135,8 +155,8 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
       std::vector<Atom> operands;
       for (const Atom& a : inner.inputs) operands.push_back(value(a));
       ys = {simplified_log(b, inner, operands)};
-    } else if (divides_by_constant(e)) {
-      const Atom& c = e.inputs[1];
+    } else if (divisors[i]) {
+      const Atom& c = *divisors[i];
       ys = {b.emit1(Prim::kMul, {}, {xs[0], Atom::constant(1.0f / static_cast<float>(c.literal), c.aval.dtype, c.aval.weak)})};
     } else if (def.lower) {
       ys = def.lower(b, e.params, xs);
