@@ -121,7 +121,7 @@ TEST(Iota, PrintsItsParamsAndVariesAlongNoAxis) {
   EXPECT_TRUE(z.aval.vma.empty());
   EXPECT_EQ(to_text(b.build({z})),
             "{ lambda ; . let\n"
-            "    a:i32[2,3] = iota[dimension=1 dtype=int32 shape=(2, 3)]\n"
+            "    a:i32[2,3] = iota[dimension=1 dtype=int32 shape=(2, 3) sharding=None]\n"
             "  in (a,) }");
   const Params p = {{"dtype", DType::kInt32}, {"shape", Shape{2, 3}}, {"dimension", int64_t{1}}};
   EXPECT_FALSE(primitive(Prim::kIota).jvp(b, p, {}, {z}, {})[0].has_value());

@@ -191,25 +191,19 @@ TEST(DataParallelStep, PrintedProgram) {
       dimension_numbers=(([1], [0]), ([], []))
       preferred_element_type=float32
     ] d f
-    j:f32[2,1]{V:data} = broadcast_in_dim[
-      broadcast_dimensions=(1,)
-      shape=(2, 1)
-    ] g
+    j:f32[2,1]{V:data} = broadcast_in_dim[broadcast_dimensions=(1,)] g
     k:f32[2,1]{V:data} = add i j
     l:f32[2,1]{V:data} = sub k e
     m:f32[2,1]{V:data} = square l
     n:f32[]{V:data} = pvary[axes=('data',)] 2.0:f32[]
     o:f32[2,1]{V:data} = mul n l
-    p:f32[]{V:data} = reduce_sum[axes=(0, 1)] m
+    p:f32[]{V:data} = reduce_sum[axes=(0, 1) out_sharding=None] m
     q:f32[]{V:data} = pvary[axes=('data',)] 2.0:f32[]
     r:f32[]{V:data} = div p q
     s:f32[]{V:data} = div h q
-    t:f32[2,1]{V:data} = broadcast_in_dim[
-      broadcast_dimensions=()
-      shape=(2, 1)
-    ] s
+    t:f32[2,1]{V:data} = broadcast_in_dim s
     u:f32[2,1]{V:data} = mul t o
-    v:f32[1]{V:data} = reduce_sum[axes=(0,)] u
+    v:f32[1]{V:data} = reduce_sum[axes=(0,) out_sharding=None] u
     w:f32[1,2]{V:data} = dot_general[
       dimension_numbers=(([0], [0]), ([], []))
       preferred_element_type=float32
@@ -350,10 +344,7 @@ TEST(TensorParallelMlp, PrintedProgram) {
             dimension_numbers=(([1], [0]), ([], []))
             preferred_element_type=float32
           ] l i
-          n:f32[4,4]{V:model} = broadcast_in_dim[
-            broadcast_dimensions=(1,)
-            shape=(4, 4)
-          ] j
+          n:f32[4,4]{V:model} = broadcast_in_dim[broadcast_dimensions=(1,)] j
           o:f32[4,4]{V:model} = add m n
           p:f32[]{V:model} = pvary[axes=('model',)] 0.0:f32[]
           q:f32[4,4]{V:model} = max o p
@@ -366,7 +357,7 @@ TEST(TensorParallelMlp, PrintedProgram) {
       mesh=Mesh('model': 8)
       out_specs=(P(), P(None, 'model'))
     ] a b c d
-    t:f32[4,4] = broadcast_in_dim[broadcast_dimensions=(1,) shape=(4, 4)] e
+    t:f32[4,4] = broadcast_in_dim[broadcast_dimensions=(1,)] e
     u:f32[4,4] = add f t
   in (u, g) })");
 }

@@ -201,4 +201,52 @@ describe('customVjp', () => {
     close(await (await sl.jit(sl.grad(loss))(sl.array(x))).tolist(), x.map((v) => 3 * v));
     close(await (await sl.jit(loss)(sl.array(x))).item(), x.reduce((s, v) => s + v * v, 0));
   });
+
+  test('a custom_vjp whose output is invariant in a shardMap body, under a jit, differentiated by its bwd', async () => {
+    // f(x) = psum(x): invariant output of a varying input; bwd's cotangent must vary as x does (pvary).
+    const mesh = sl.makeMesh([4], ['i']);
+    const f = sl.customVjp((x) => lax.psum(x, 'i'), { name: 'f' });
+    f.defvjp((x) => [f(x), null], (_, g) => [np.multiply(lax.pvary(g, 'i'), 2)]); // twice psum's own
+    const g = sl.jit(sl.shardMap((x) => f(x), { mesh, inSpecs: sl.P('i'), outSpecs: sl.P() }));
+    close(await sl.grad((x) => np.sum(g(x)))(sl.array([1, 2, 3, 4])).tolist(), [2, 2, 2, 2]);
+  });
+});
+
+describe('which functions run where, as in JAX', () => {
+  // JAX's JVP trace calls a custom_jvp's rule and never the function; a jit
+  // traces the function first, and the rule when its derivative is taken;
+  // eager vjp runs fwd when called and bwd when the pullback is.
+  function counted() {
+    const calls = [];
+    const f = sl.customJvp((x) => (calls.push('f'), np.sin(x)), { name: 'f' });
+    f.defjvp(([x], [t]) => (calls.push('f_jvp'), [f(x), np.multiply(np.cos(x), t)]));
+    const g = sl.customVjp((x) => (calls.push('g'), np.sin(x)), { name: 'g' });
+    g.defvjp(
+      (x) => (calls.push('g_fwd'), [g(x), np.cos(x)]),
+      (c, ct) => (calls.push('g_bwd'), [np.multiply(c, ct)]),
+    );
+    return { calls, f, g };
+  }
+
+  test('custom_jvp: the rule alone under jvp and grad, twice under grad of grad, after the function under a jit', async () => {
+    const { calls, f } = counted();
+    await sl.jvp(f, [3], [1])[1].item();
+    expect(calls.splice(0)).toEqual(['f_jvp', 'f']);
+    close(await sl.grad(sl.grad(f))(3).item(), -Math.sin(3));
+    expect(calls.splice(0)).toEqual(['f_jvp', 'f_jvp', 'f']);
+    close(await sl.grad(sl.jit(f))(2).item(), Math.cos(2));
+    expect(calls.splice(0)).toEqual(['f', 'f_jvp', 'f']);
+  });
+
+  test('custom_vjp: fwd when vjp is called, bwd at each pullback call; a jvp of it runs fwd, then fails', async () => {
+    const { calls, g } = counted();
+    const [y, pullback] = sl.vjp(g, 1);
+    close(await y.item(), Math.sin(1));
+    expect(calls.splice(0)).toEqual(['g_fwd', 'g']);
+    close(await pullback(2)[0].item(), 2 * Math.cos(1));
+    close(await pullback(1)[0].item(), Math.cos(1));
+    expect(calls.splice(0)).toEqual(['g_bwd', 'g_bwd']);
+    expect(() => sl.jvp(g, [3], [1])).toThrow("can't apply forward-mode autodiff (jvp) to a custom_vjp function.");
+    expect(calls.splice(0)).toEqual(['g_fwd', 'g']);
+  });
 });

@@ -120,7 +120,7 @@ describe('JAX fidelity', () => {
         '          f:f32[2] = add e 1.0:f32[]',
         '        in (f,) }',
         '    ] b',
-        '    g:f32[] = reduce_sum[axes=(0,)] c',
+        '    g:f32[] = reduce_sum[axes=(0,) out_sharding=None] c',
         '  in (g,) }',
       ].join('\n'),
     );

@@ -110,7 +110,7 @@ describe('vmap', () => {
       [
         '{ lambda ; a:f32[2,3]. let',
         '    b:f32[2,3] = mul a 2.0:f32[]',
-        '    c:f32[3] = reduce_sum[axes=(0,)] b',
+        '    c:f32[3] = reduce_sum[axes=(0,) out_sharding=None] b',
         '  in (c,) }',
       ].join('\n'),
     );

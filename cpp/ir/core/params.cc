@@ -149,6 +149,7 @@ std::string named_tuple(const char* name, const IntLists& lists, std::initialize
 std::string param_str(const ParamValue& v, ParamFormat format) {
   switch (format) {
     case ParamFormat::kPlain:
+    case ParamFormat::kImplied:  // plain where it is printed at all (the text form leaves it out)
       break;
     case ParamFormat::kDotDimensions:
       // (([lhs_contracting], [rhs_contracting]), ([lhs_batch], [rhs_batch])), lists printed as Python lists.

@@ -62,7 +62,8 @@ enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kD
 /// scan's flat trees of its groups of operands (`((), (None,), (None,))`:
 /// the number of values in each group, printed as JAX 0.11's FlatTree of Nones).
 enum class ParamFormat : uint8_t {
-  kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty, kNoneGroups
+  kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty, kNoneGroups,
+  kImplied,  ///< never printed: the binder's type says it (broadcast_in_dim's shape, as JAX's printing rule)
 };
 
 /// A parameter's name and type; for a jax.lax function's argument (a
@@ -73,8 +74,9 @@ struct ParamSpec {
   ParamType type = ParamType::kBool;
   /// A jax.lax argument that may be left out: a caller from JS gets `fallback`.
   bool optional = false;
-  /// Left out of the printed program when it is 0 (as JAX prints a custom
-  /// call's num_consts only when the function closes over values).
+  /// Left out of the printed program when it is 0 or empty (as JAX prints a
+  /// custom call's num_consts only when the function closes over values, and
+  /// broadcast_in_dim's broadcast_dimensions only when there are some).
   bool printed_if_nonzero = false;
   /// How the printed program shows it.
   ParamFormat format = ParamFormat::kPlain;

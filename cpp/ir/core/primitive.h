@@ -295,6 +295,10 @@ struct PrimitiveDef {
   const char* call_program = nullptr;
   /// Which operands' weak types its results take (see WeakRule).
   WeakRule weak = WeakRule::kAllOperands;
+  /// Parameters JAX 0.11 has and ShardLab leaves None (shardings, which are
+  /// not in its types yet), space-separated: the printed program shows them
+  /// as JAX prints them (`reduce_sum[axes=(0,) out_sharding=None]`).
+  const char* none_params = nullptr;
 };
 
 /// The rules of primitive P: specialized once, in the primitive's family

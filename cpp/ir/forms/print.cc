@@ -192,11 +192,23 @@ class Printer {
     const ParamSchema& schema = primitive(e.prim).params;
     for (size_t i = 0; i < e.params.size(); ++i) {
       const Param& prm = e.params[i];
-      const bool hidden = i < schema.size && schema.items[i].printed_if_nonzero &&
-                          std::get_if<int64_t>(&prm.value) && std::get<int64_t>(prm.value) == 0;
-      if (hidden) continue;
+      const ParamSpec* spec = i < schema.size ? &schema.items[i] : nullptr;
+      if (spec && spec->format == ParamFormat::kImplied) continue;
+      const auto* n = std::get_if<int64_t>(&prm.value);
+      const auto* list = std::get_if<std::vector<int64_t>>(&prm.value);
+      if (spec && spec->printed_if_nonzero && ((n && *n == 0) || (list && list->empty()))) continue;
       sorted.push_back(&prm);
-      if (i < schema.size) formats[&prm] = schema.items[i].format;
+      if (spec) formats[&prm] = spec->format;
+    }
+    // The parameters JAX has and ShardLab leaves None, printed None (an empty list, kNoneIfEmpty).
+    std::vector<Param> nones;
+    if (const char* names = primitive(e.prim).none_params) {
+      std::istringstream words(names);
+      for (std::string w; words >> w;) nones.push_back(Param{w, std::vector<int64_t>{}});
+    }
+    for (const Param& prm : nones) {
+      sorted.push_back(&prm);
+      formats[&prm] = ParamFormat::kNoneIfEmpty;
     }
     std::sort(sorted.begin(), sorted.end(), [](const Param* a, const Param* b) {
       return (a->name == "name") != (b->name == "name") ? a->name == "name" : a->name < b->name;

@@ -40,6 +40,7 @@ struct Def<Prim::kIota> : NoOperands<Def<Prim::kIota>> {
   static constexpr const char* kName = "iota";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"dtype", ParamType::kDType}, {"shape", ParamType::kInts}, {"dimension", ParamType::kInt}};
+  static constexpr const char* kNoneParams = "sharding";
   SHARDLAB_RULES
 };
 

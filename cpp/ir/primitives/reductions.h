@@ -30,6 +30,7 @@ template <>
 struct Def<Prim::kReduceSum> : BatchReduction<Prim::kReduceSum> {
   static constexpr const char* kName = "reduce_sum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
+  static constexpr const char* kNoneParams = "out_sharding";
   SHARDLAB_RULES
 };
 

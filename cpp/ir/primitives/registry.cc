@@ -64,6 +64,11 @@ template <class D>
 struct IsNullary<D, std::void_t<decltype(D::kNullary)>> : std::true_type {};
 
 template <class D, class = void>
+struct HasNoneParams : std::false_type {};
+template <class D>
+struct HasNoneParams<D, std::void_t<decltype(D::kNoneParams)>> : std::true_type {};
+
+template <class D, class = void>
 struct HasWeakRule : std::false_type {};
 template <class D>
 struct HasWeakRule<D, std::void_t<decltype(D::kWeak)>> : std::true_type {};
@@ -85,6 +90,7 @@ constexpr PrimitiveDef def_of() {
   if constexpr (HasLower<D>::value) def.lower = &D::lower;
   if constexpr (IsCall<D>::value) def.call_program = D::kCallProgram;
   if constexpr (HasWeakRule<D>::value) def.weak = D::kWeak;
+  if constexpr (HasNoneParams<D>::value) def.none_params = D::kNoneParams;
   if constexpr (HasLaxFunction<D>::value) def.lax = LaxFunction{D::kLaxName, D::kLaxArgs, &D::bind, !IsNullary<D>::value};
   return def;
 }

@@ -15,7 +15,9 @@ namespace shardlab::ir {
 template <>
 struct Def<Prim::kBroadcastInDim> {
   static constexpr const char* kName = "broadcast_in_dim";
-  static constexpr ParamSchema kParams{{"shape", ParamType::kInts}, {"broadcast_dimensions", ParamType::kInts}};
+  // Printed as JAX 0.11 prints it: no shape (the binder's type), broadcast_dimensions only when there are some.
+  static constexpr ParamSchema kParams{{"shape", ParamType::kInts, false, false, ParamFormat::kImplied},
+                                       {"broadcast_dimensions", ParamType::kInts, false, true}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
 };
@@ -26,6 +28,7 @@ template <>
 struct Def<Prim::kReshape> {
   static constexpr const char* kName = "reshape";
   static constexpr ParamSchema kParams{{"new_sizes", ParamType::kInts}};
+  static constexpr const char* kNoneParams = "dimensions sharding";
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
 };
