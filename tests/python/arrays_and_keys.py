@@ -28,3 +28,9 @@ print(jax.make_jaxpr(lambda x, n: x * n, static_argnums=1)(jnp.ones(2), 3))
 jaxpr, shapes = jax.make_jaxpr(lambda x: {"y": x.sum(), "z": x > 0}, return_shape=True)(jnp.ones(3))
 print(len(jaxpr.eqns), shapes)
 print(jax.dtypes.itemsize_bits(jnp.bool_), jax.dtypes.itemsize_bits(jnp.uint32))
+# An array placed on no mesh has JAX's SingleDeviceSharding (device 0), one shard; a mesh's stays a NamedSharding.
+from jax.sharding import SingleDeviceSharding
+
+plain = jnp.arange(3.0)
+print(plain.sharding, plain.sharding == SingleDeviceSharding(jax.devices()[0], memory_kind="unpinned_host"), plain.devices())
+print([(s.device.id, s.index, s.data.tolist()) for s in (plain * 2).addressable_shards], type(a.sharding).__name__)

@@ -1,8 +1,9 @@
-"""jax.sharding: Mesh, PartitionSpec, NamedSharding and AxisType over the JS API (jax/_src/sharding.py)."""
+"""jax.sharding: Mesh, PartitionSpec, NamedSharding, SingleDeviceSharding and AxisType over the JS API (jax/_src/sharding.py)."""
 
 from ._src.sharding import (  # noqa: F401
     AxisType,
     PartitionSpec,
     Mesh,
     NamedSharding,
+    SingleDeviceSharding,
 )

@@ -613,11 +613,11 @@ def _spec_paths(specs, tree, is_spec, what):
 
 def device_put(x, device=None):
     """jax.device_put(x, sharding): the arrays of pytree x placed as `sharding` says."""
-    from .sharding import NamedSharding
+    from .sharding import NamedSharding, SingleDeviceSharding
 
     leaves, tree = pytree.tree_flatten(x)
     if device is not None and not isinstance(device, NamedSharding):
-        if hasattr(device, "id"):  # a Device: every array is on every device already
+        if hasattr(device, "id") or isinstance(device, SingleDeviceSharding):  # every array is on every device already
             device = None
         else:
             raise TypeError(f"device_put: expected a NamedSharding or a Device, got {type(device).__name__}")

@@ -83,7 +83,11 @@ class Array:
         dimension, slice(None) where the dimension is whole), its replica_id and its data."""
         from .devices import Device
 
+        from .sharding import SingleDeviceSharding
+
         self._concrete("addressable_shards")
+        if isinstance(self.sharding, SingleDeviceSharding):  # one shard, the whole array, as JAX's
+            return [Shard(Device(0), (slice(None),) * self.ndim, 0, _np().asarray(self.tolist(), dtype=self.dtype))]
         shards, seen = [], []
         for s in self._js.addressableShards:
             bounds = [(int(a), int(b)) for a, b in s.index]
@@ -113,11 +117,11 @@ class Array:
 
     @property
     def sharding(self):
-        """The NamedSharding of a concrete array."""
-        from .sharding import NamedSharding
+        """The sharding of a concrete array: its NamedSharding, or a SingleDeviceSharding where it was placed on no mesh."""
+        from .sharding import _sharding_of
 
         self._concrete("sharding")
-        return NamedSharding._wrap(self._js.sharding)
+        return _sharding_of(self._js.sharding)
 
     def _is_tracer(self):
         return bool(bridge.isTracer(self._js))

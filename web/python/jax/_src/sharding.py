@@ -170,4 +170,59 @@ class NamedSharding:
         return f"NamedSharding(mesh={self.mesh}, spec={self.spec!r})"
 
 
+class SingleDeviceSharding:
+    """jax.sharding.SingleDeviceSharding(device, memory_kind=None): the sharding
+    of an array placed on no mesh (made by jnp, or computed from such arrays),
+    as JAX gives it for one on device 0. ShardLab keeps such an array on every
+    device (its NamedSharding over Mesh('devices': 8) in the JS API), so any
+    computation reads it where it runs, as JAX moves an uncommitted array."""
+
+    def __init__(self, device, *, memory_kind=None):
+        self._device = device
+        self.memory_kind = memory_kind
+
+    @property
+    def device_set(self):
+        """The one device."""
+        return {self._device}
+
+    @property
+    def num_devices(self):
+        return 1
+
+    @property
+    def is_fully_replicated(self):
+        return True
+
+    @property
+    def is_fully_addressable(self):
+        return True
+
+    def devices_indices_map(self, global_shape):
+        """The device's index into an array of `global_shape`: all of it."""
+        return {self._device: (slice(None),) * len(global_shape)}
+
+    def __eq__(self, other):
+        return isinstance(other, SingleDeviceSharding) and (other._device, other.memory_kind) == (self._device, self.memory_kind)
+
+    def __hash__(self):
+        return hash((self._device, self.memory_kind))
+
+    def __repr__(self):
+        mem = "" if self.memory_kind is None else f", memory_kind={self.memory_kind}"
+        return f"SingleDeviceSharding(device={self._device!r}{mem})"
+
+
+def _sharding_of(js_sharding):
+    """The Python sharding of a JS array's: a SingleDeviceSharding for the
+    default placement (the JS API's Mesh('devices': n) unsplit, where every
+    array not put elsewhere lives), else its NamedSharding."""
+    m = js_sharding.mesh
+    if tuple(m.axisNames) == ("devices",) and not list(js_sharding.spec.entries):
+        from .devices import devices
+
+        return SingleDeviceSharding(devices()[0], memory_kind="unpinned_host")
+    return NamedSharding._wrap(js_sharding)
+
+
 P = PartitionSpec
