@@ -87,6 +87,10 @@ describe('trees, eager operations and caching', () => {
     })(w);
     close(await out[1].tolist(), [Math.E, Math.E ** 2], 1e-4);
     close(await out[2].tolist(), [Math.E, Math.E ** 2], 1e-4);
+    // A JS number cotangent is a float (JS has no int literals), eagerly and under jit.
+    const sines = (v) => np.sum(np.sin(v));
+    close(await sl.vjp(sines, w)[1](1)[0].tolist(), [Math.cos(1), Math.cos(2)]);
+    close(await (await sl.jit((v) => sl.vjp(sines, v)[1](2)[0])(w)).tolist(), [2 * Math.cos(1), 2 * Math.cos(2)]);
   });
 });
 

@@ -5,7 +5,7 @@
 import { isArray, hostData, putHost, reshard, toSharding } from './core/array.js';
 import { ShapeError, ValueError } from '../errors.js';
 import { isSpec, Mesh, NamedSharding } from './mesh.js';
-import { avalOf, traced } from './core/operands.js';
+import { avalOf, literalTracer, traced } from './core/operands.js';
 import { staticKey } from './core/op.js';
 import { closeTrace, compiled, execute, isLeafValue, openTrace, programOf, setTraceObserver, traceProgram } from './core/run.js';
 import { currentTrace, engine, withTrace } from './core/state.js';
@@ -301,7 +301,10 @@ export function vjp(f, ...primals) {
   const vjpFn = (cts) => {
     const here = currentTrace();
     checkCotangents(cts, outTree);
-    const ctLeaves = flatten(cts, isLeafValue).leaves.map((x) => traced(here, x, 'vjp').atomIn(here));
+    // A JS number is a weakly typed cotangent of its output's dtype (JS has no int literals: 1 is 1.0 here).
+    const ctLeaves = flatten(cts, isLeafValue).leaves.map((x, i) =>
+      (typeof x === 'number' ? literalTracer(here, x, outTree.leaves[i].dtype, true) : traced(here, x, 'vjp')).atomIn(here),
+    );
     const r = callCore(() => ft.vjp(outAtoms, ctLeaves, here.core));
     return split(here.wrap(r.derivs));
   };

@@ -21,10 +21,10 @@ export class Trace {
     this.kind = kind;
     this.root = parent ? parent.root : this;
     this.live = true;
-    // How many derivatives will be taken of what this trace emits before a
-    // staged body (jit, shard_map, a loop) holds it: 1 in grad, 2 in grad of
-    // grad, as vmap's parent. A custom rule is traced where it is called when
-    // this is positive, as JAX's JVP trace calls it (custom.js).
+    // How many derivatives will be taken of what this trace emits: 1 in
+    // grad, jvp or vjp, 2 in grad of grad, a vmap body's its parent's, 0 in a
+    // staged body (jit, shard_map, a loop). Where it is positive a custom
+    // rule is traced where it is called, as JAX's JVP trace calls it (custom.js).
     this.diffs = 0;
     if (!parent) {
       this.consts = []; // concrete arrays used while tracing: extra program inputs
