@@ -100,3 +100,8 @@ print("read-only carry", w_.shape, x_[:, 0].tolist())  # x @ ones c times: 1, 2,
 # an example does not take leaks no nan into its gradient (JAX's issue 1052).
 safe_sqrt = lambda x: lax.cond(x < 1e-3, lambda _: 1e-3, lambda _: jnp.sqrt(x), ())
 print("vmapped cond grad", jax.grad(lambda x: jax.vmap(safe_sqrt)(x).sum())(jnp.array([0.0, 4.0])).tolist())  # 0, 1/(2·2)
+# associative_scan: JAX's docstring examples, a tree, and its gradient (d sum of prefix sums / d x_k = n - k).
+print(repr(lax.associative_scan(jnp.add, jnp.arange(0, 4))), lax.associative_scan(jnp.add, jnp.arange(0, 4), reverse=True).tolist())
+running = lax.associative_scan(lambda a, b: (a[0] + b[0], jnp.maximum(a[1], b[1])), (jnp.arange(5.0), jnp.array([3.0, 1.0, 4.0, 1.0, 5.0])))
+print("running sum and max", running[0].tolist(), running[1].tolist())
+print("associative_scan grad", jax.grad(lambda x: lax.associative_scan(jnp.add, x).sum())(jnp.ones(4)).tolist())

@@ -708,6 +708,8 @@ export const lax: LaxFunctions & {
   foriLoop: (lower: number | V, upper: number | V, body: (i: Tracer, x: any) => any, init: any) => any;
   /** jax.lax.while_loop(condFun, bodyFun, initVal): forward-mode differentiable; cancel() stops one that never ends. */
   whileLoop: (condFun: (val: any) => V | boolean, bodyFun: (val: any) => any, initVal: any) => any;
+  /** jax.lax.associative_scan(fn, elems, {reverse, axis}): every prefix combination of the associative fn along the axis, in O(log n) rounds. */
+  associativeScan: (fn: (a: any, b: any) => any, elems: any, options?: { reverse?: boolean; axis?: number }) => any;
   broadcastInDim: (x: V, shape: number[], dims: number[]) => V;
   convertElementType: (x: V, dtype: DType) => V;
   iota: (dtype: DType, size: number) => V;

@@ -413,6 +413,7 @@ lax    switch           lax.switch           hand: jax/_src/control_flow.py
 lax    scan             lax.scan             hand: jax/_src/control_flow.py
 lax    fori_loop        lax.foriLoop         hand: jax/_src/control_flow.py
 lax    while_loop       lax.whileLoop        hand: jax/_src/control_flow.py
+lax    associative_scan lax.associativeScan  hand: jax/_src/control_flow.py
 export export           export.export         js only: Python exports through the checker's sandbox
 export deserialize      export.deserialize   js only: the judge rebuilds programs in JS
 -      init             init                 js only: starts the wasm module and the devices

@@ -175,3 +175,4 @@ export const pad = defop('lax.pad', 1, (x, value, config) => {
 
 export * from './slicing.js';
 export { topK } from './sorting.js';
+export { associativeScan } from './associative_scan.js';

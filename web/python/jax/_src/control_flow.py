@@ -144,6 +144,25 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1, _split_transpos
     return carry, pytree.tree_unflatten(box["ys"], [from_js(v) for v in res[1]])
 
 
+def associative_scan(fn, elems, reverse=False, axis=0):
+    """jax.lax.associative_scan(fn, elems, reverse=False, axis=0): every prefix combination of the
+    associative fn along `axis` of the arrays of tree elems, in O(log n) rounds (JS's lax.associativeScan)."""
+    check_callable(callable(fn), "lax.associative_scan: fn argument should be callable.")
+    leaves, tree = pytree.tree_flatten(elems)
+
+    def combine(js_a, js_b):
+        a = pytree.tree_unflatten(tree, [from_js(v) for v in js_a])
+        b = pytree.tree_unflatten(tree, [from_js(v) for v in js_b])
+        out, out_tree = pytree.tree_flatten(fn(a, b))
+        if out_tree != tree:
+            raise TypeError(f"lax.associative_scan: fn must return the structure of elems, {tree}, got {out_tree}")
+        return _js_leaves(out)
+
+    with _for_call(combine) as f:
+        res = call(sl.lax.associativeScan, f, _js_leaves(leaves), {"reverse": bool(reverse), "axis": axis})
+    return pytree.tree_unflatten(tree, [from_js(v) for v in res])
+
+
 def _python_scan(f, init, xs, length, reverse):
     """scan as a Python loop (jax.disable_jit), its ys stacked as lax.scan stacks them."""
     from . import numpy as jnp

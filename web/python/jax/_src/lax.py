@@ -40,6 +40,6 @@ class RoundingMethod(_enum.IntEnum):
     TO_NEAREST_EVEN = 1
 
 
-from .control_flow import cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, F401, A004
+from .control_flow import associative_scan, cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, F401, A004
 
-__all__ = sorted({*_FUNCTIONS, "RoundingMethod", "cond", "fori_loop", "map", "scan", "switch", "while_loop"})
+__all__ = sorted({*_FUNCTIONS, "RoundingMethod", "associative_scan", "cond", "fori_loop", "map", "scan", "switch", "while_loop"})
