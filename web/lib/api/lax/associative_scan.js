@@ -14,8 +14,8 @@ import { normAxis } from '../numpy/helpers.js';
 import { logicalOr } from '../numpy/bitwise.js';
 import { add, concatenate } from '../numpy/math.js';
 import { eagerly } from '../transforms.js';
-import { pad, rev } from './index.js';
-import { sliceInDim } from './slicing.js';
+import { flip } from '../numpy/indexing.js';
+import { pad, sliceInDim } from './slicing.js';
 
 const FN = 'lax.associative_scan';
 
@@ -66,6 +66,6 @@ export function associativeScan(fn, elems, { reverse = false, axis = 0 } = {}) {
     }
     return out.leaves;
   };
-  const flip = (xs) => (reverse ? xs.map((x) => rev(x, [d])) : xs);
-  return unflatten(def, flip(prefixes(flip(leaves), combine, d)));
+  const flipped = (xs) => (reverse ? xs.map((x) => flip(x, d)) : xs);
+  return unflatten(def, flipped(prefixes(flipped(leaves), combine, d)));
 }

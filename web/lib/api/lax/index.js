@@ -166,12 +166,6 @@ export const dynamicUpdateSlice = defop('lax.dynamicUpdateSlice', 2, (x, update,
   const ops = [traced(t, x, 'lax.dynamicUpdateSlice'), traced(t, update, 'lax.dynamicUpdateSlice'), ...idx];
   return t.emit('dynamic_update_slice', {}, ops.map((v) => v.atomIn(t)))[0];
 });
-/** jax.lax.pad(x, paddingValue, config): config is [[lo, hi, interior], ...]. */
-export const pad = defop('lax.pad', 1, (x, value, config) => {
-  const t = traceFor('lax.pad');
-  const v = traced(t, x, 'lax.pad');
-  return t.emit('pad', { padding_config: config }, [v.atomIn(t), literalTracer(t, value, v.dtype).atomIn(t)])[0];
-});
 
 export * from './slicing.js';
 export { topK } from './sorting.js';

@@ -1,5 +1,5 @@
-// jax.lax's slicing helpers along one axis, and its reshape, broadcast,
-// stack and tile: each written from the primitives as jax.lax writes it.
+// jax.lax's slicing helpers along one axis, and its pad, reshape,
+// broadcast, stack and tile: each written from the primitives as jax.lax writes it.
 
 import { IndexError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
@@ -13,6 +13,13 @@ const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
 const weakAs = (u, dtype) => (u.weakType && u.dtype !== dtype ? asDtype(u, dtype, false) : u);
 // A start index as dynamic_slice takes it: a number as an int32 literal, a traced scalar as it is.
 const indexOf = (i, fn) => (typeof i === 'number' ? literalTracer(traceFor(fn), i, 'int32') : valueOf(i, fn));
+
+/** jax.lax.pad(x, paddingValue, config): config is [[lo, hi, interior], ...]. */
+export const pad = defop('lax.pad', 1, (x, value, config) => {
+  const t = traceFor('lax.pad');
+  const v = traced(t, x, 'lax.pad');
+  return t.emit('pad', { padding_config: config }, [v.atomIn(t), literalTracer(t, value, v.dtype).atomIn(t)])[0];
+});
 
 /** jax.lax.slice_in_dim(x, start, limit, stride, axis): elements [start, limit) of `axis` (negative from the end; null for the ends). */
 export const sliceInDim = defop('lax.sliceInDim', 1, (x, start = 0, limit = null, stride = 1, axis = 0) => {
