@@ -304,6 +304,12 @@ void gather_on_device(const char* name, const DeviceContext& ctx, const Params& 
                               in.aval.shape, int_param(p, "all_gather_dimension", name), param<bool>(p, "tiled", name));
 }
 
+// all_gather's and all_gather_invariant's sample: a tiled gather along dimension 1 over 8 devices.
+Sample gather_sample() {
+  return {{samples::f32({2, 3}, {"i"})},
+          {{"all_gather_dimension", int64_t{1}}, {"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"tiled", true}}};
+}
+
 // The gathering batched: the batch dimension first, the gathered dimension one further.
 std::vector<Batched> batched_gather(Prim prim, const char* name, Builder& b, const Params& p,
                                     const std::vector<Batched>& in, int64_t size) {
@@ -365,8 +371,7 @@ std::vector<Batched> Def<Prim::kAllGather>::batch(Builder& b, const Params& p, c
   return batched_gather(Prim::kAllGather, kName, b, p, in, size);
 }
 Sample Def<Prim::kAllGather>::sample() {
-  return {{samples::f32({2, 3}, {"i"})},
-          {{"all_gather_dimension", int64_t{1}}, {"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"tiled", true}}};
+  return gather_sample();
 }
 
 // all_gather_invariant
@@ -413,8 +418,7 @@ std::vector<Batched> Def<Prim::kAllGatherInvariant>::batch(Builder& b, const Par
   return batched_gather(Prim::kAllGatherInvariant, kName, b, p, in, size);
 }
 Sample Def<Prim::kAllGatherInvariant>::sample() {
-  return {{samples::f32({2, 3}, {"i"})},
-          {{"all_gather_dimension", int64_t{1}}, {"axis_name", Names{"i"}}, {"axis_size", int64_t{8}}, {"tiled", true}}};
+  return gather_sample();
 }
 
 // reduce_scatter

@@ -44,16 +44,6 @@ def _parse(params):
     return out
 
 
-def _array_names():
-    """The manifest's names of array operands (ARRAY_PARAMS)."""
-    if not _ARRAY_NAMES:
-        _ARRAY_NAMES.update(str(n) for n in sl.manifest.ARRAY_PARAMS)
-    return _ARRAY_NAMES
-
-
-_ARRAY_NAMES = set()
-
-
 def _check_arraylike(name, values):
     """JAX's TypeError for a list or tuple given as an array operand of jax.numpy's `name`."""
     for i, v in enumerate(values):
@@ -74,13 +64,15 @@ def _make(module, name, path, params_text, tuple_out=False):
     core's registry states is read from it once the runtime is up); with
     `tuple_out`, a list of results comes back as a tuple, as JAX returns it."""
     qualname = f"jax.{module}.{name}"
-    target = []  # the JS function and its parameters, resolved on first call
-    arraylike = module == "numpy"  # JAX's check_arraylike: no list or tuple for an array operand
+    target = []  # the JS function, its parameters and its array operands' names, resolved on first call
 
     def fn(*args, **kwargs):
         if not target:
-            target.extend((_js_function(path), _parse(params_text())))
-        params = target[1]
+            params = _parse(params_text())
+            # jax.numpy's array operands (the manifest's ARRAY_PARAMS), which JAX's check_arraylike guards.
+            names = {str(n) for n in sl.manifest.ARRAY_PARAMS} if module == "numpy" else set()
+            target.extend((_js_function(path), params, [p.name for p in params if not p.kind and p.name in names]))
+        params, array_operands = target[1], target[2]
         bound = {}
         i = 0
         for p in params:
@@ -103,8 +95,7 @@ def _make(module, name, path, params_text, tuple_out=False):
         for p in params:
             if p.name not in bound and not p.optional:
                 raise TypeError(f"{qualname}() missing required argument '{p.name}'")
-        if arraylike:
-            _check_arraylike(name, [bound[p.name] for p in params if not p.kind and p.name in _array_names() and p.name in bound])
+        _check_arraylike(name, [bound[n] for n in array_operands if n in bound])
         tree = None
         positional, options = [], {}
         for p in params:
