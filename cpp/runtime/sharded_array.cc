@@ -84,7 +84,11 @@ ShardedArray::ShardedArray(std::shared_ptr<const Mesh> mesh, DType dtype, const 
 ShardedArray ShardedArray::put(std::shared_ptr<const Mesh> mesh, DType dtype, const Shape& global,
                                const PartitionSpec& spec, const void* host) {
   ShardedArray a(std::move(mesh), dtype, global, spec);
-  for (int d = 0; d < a.mesh().size(); ++d) read_block(a.mesh(), a.layout(), d, host, a.block(d));
+  for (int d = 0; d < a.mesh().size(); ++d) {
+    read_block(a.mesh(), a.layout(), d, host, a.block(d));
+    // Host data of a narrower dtype comes in lanes of any value: rounded or wrapped to the dtype here.
+    narrow_words(static_cast<uint32_t*>(a.block(d)), a.block_elements(), dtype);
+  }
   return a;
 }
 
@@ -101,7 +105,7 @@ void ShardedArray::get(void* host, bool check_replicas) const {
       int64_t i = 0;
       while (a[i] == b[i]) ++i;
       std::ostringstream va, vb;
-      if (dtype() == DType::kFloat32) {
+      if (is_float(dtype())) {
         float fa, fb;
         std::memcpy(&fa, a + i, 4);
         std::memcpy(&fb, b + i, 4);

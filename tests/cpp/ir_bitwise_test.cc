@@ -51,9 +51,9 @@ TEST(Bitwise, AndOrXorNotOnIntsUintsAndBools) {
             (std::vector<int32_t>{1, 0}));
   Builder b;
   EXPECT_EQ(error_message([&] { bin(b, Prim::kXor, b.input(f32({2})), b.input(f32({2}))); }),
-            "xor: needs int32, uint32 or bool operands, got f32[2] and f32[2]");
+            "xor: needs integer or bool operands, got f32[2] and f32[2]");
   EXPECT_EQ(error_message([&] { b.emit1(Prim::kShiftLeft, {}, {b.input(Aval{DType::kBool, {2}, {}}), b.input(Aval{DType::kBool, {2}, {}})}); }),
-            "shift_left: needs int32 or uint32 operands, got bool[2] and bool[2]");
+            "shift_left: needs integer operands, got bool[2] and bool[2]");
 }
 
 TEST(Bitwise, ShiftsAsXlaIncludingOutOfRangeAmounts) {
@@ -98,7 +98,7 @@ TEST(UInt32, ArithmeticComparisonsDivisionReductionsAndConversions) {
             (std::vector<uint32_t>{0u}));
   Builder b;
   EXPECT_EQ(error_message([&] { unary(b, Prim::kAbs, b.input(Aval{DType::kUInt32, {2}, {}})); }),
-            "abs: needs a float32 or int32 operand, got u32[2]");
+            "abs: needs a floating-point or signed integer operand, got u32[2]");
 }
 
 // Random123's known-answer vectors for threefry2x32_20 (its kat_vectors file),

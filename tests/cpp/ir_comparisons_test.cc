@@ -59,7 +59,7 @@ TEST(IsFinite, ValuesZeroTangentAndErrors) {
   EXPECT_FALSE(primitive(Prim::kIsFinite).jvp(b, {}, {v}, {v}, {v})[0].has_value());
   const Atom i = b.input(Aval{DType::kInt32, {3}, {}});
   EXPECT_EQ(testing::error_message([&] { b.emit1(Prim::kIsFinite, {}, {i}); }),
-            "is_finite: needs a float32 operand, got i32[3]");
+            "is_finite: needs a floating-point operand, got i32[3]");
 }
 
 TEST(Comparisons, Int32AndBoolOperandsAndAScalar) {

@@ -82,7 +82,7 @@ TEST(ConvertElementType, Float32IsLinearOtherConversionsHaveZeroTangents) {
   const Params p = {{"new_dtype", DType::kInt32}, {"weak_type", false}};
   EXPECT_FALSE(primitive(Prim::kConvertElementType).jvp(b, p, {x}, {z}, {t})[0].has_value());
   EXPECT_EQ(testing::error_message([&] { primitive(Prim::kConvertElementType).transpose(b, p, {z}, {x}, {true}); }),
-            "convert_element_type: only float32 to float32 conversions are linear, not f32[4] to int32; cannot "
+            "convert_element_type: only conversions between floating-point types are linear, not f32[4] to int32; cannot "
             "transpose");
 }
 
@@ -142,7 +142,7 @@ TEST(Iota, Errors) {
             }),
             "iota: shape [2,-1] has a negative size");
   EXPECT_EQ(testing::error_message([&] { iota(b, DType::kBool, {2}, 0); }),
-            "iota: dtype bool is not supported; use int32, uint32 or float32");
+            "iota: dtype bool is not supported; use a numeric dtype");
 }
 
 }  // namespace

@@ -412,7 +412,7 @@ TEST(MaxMinPow, NotLinearAndPowNeedsFloat32) {
   }
   const Atom i = b.input(Aval{DType::kInt32, {4}, {}});
   EXPECT_EQ(testing::error_message([&] { pow(b, i, i); }),
-            "pow: needs float32 operands, got i32[4] and i32[4]; convert them with convert_element_type");
+            "pow: needs floating-point operands, got i32[4] and i32[4]; convert them with convert_element_type");
   EXPECT_EQ(testing::error_message([&] { max(b, x, i); }),
             "max: operand dtypes differ (f32[4] and i32[4]); convert one with convert_element_type");
   const Atom v = b.input(Aval{DType::kFloat32, {4}, {"data"}});
@@ -469,7 +469,7 @@ TEST(RemDivFloorRound, JvpsAndErrors) {
             "round: rounding_method is 2; it is 0 (halves away from zero) or 1 (halves to even)");
   const Atom i = b.input(Aval{DType::kInt32, {4}, {}});
   EXPECT_EQ(testing::error_message([&] { unary(b, Prim::kFloor, i); }),
-            "floor: needs a float32 operand, got i32[4]; convert it with convert_element_type");
+            "floor: needs a floating-point operand, got i32[4]; convert it with convert_element_type");
 }
 
 TEST(Print, ClosedOverArraysAreConstvarsBeforeTheSemicolon) {

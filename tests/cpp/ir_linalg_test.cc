@@ -384,7 +384,7 @@ TEST(DotGeneral, Errors) {
   EXPECT_EQ(error_message([&] {
               dot_general(b, t, t, {{1}, {0}, {}, {}});
             }),
-            "dot_general: needs float32 or int32 operands, got bool[2,2] and bool[2,2]");
+            "dot_general: needs floating-point or signed integer operands, got bool[2,2] and bool[2,2]");
   EXPECT_EQ(error_message([&] {
               b.emit1(Prim::kDotGeneral,
                       {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kInt32}},

@@ -620,6 +620,17 @@ std::vector<int64_t> each(int n, int64_t bytes) { return std::vector<int64_t>(st
 // and it writes its reduced slice to each of them (or once, into a result
 // the group shares); gathers are read whole by each peer, scatters and
 // all-to-alls by chunks of b / n.
+// A device of JAX sends a dtype's own bytes, though ShardLab stores every
+// element in 4: a psum of 8 bfloat16s per device sends 7 * 16 bytes, of 8 int8s 7 * 8.
+TEST(Traffic, CountsEachDtypesOwnBytes) {
+  for (const auto& [dtype, size] : {std::pair{DType::kFloat32, 4}, {DType::kBFloat16, 2}, {DType::kInt8, 1}}) {
+    const auto t = traffic_of(one_shard_map(mesh8(), Aval{dtype, {64}, {}}, P({{"data"}}), P(),
+                                            [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); }));
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_EQ(t[0].sent, each(8, 7 * 8 * size)) << dtype_name(dtype);
+  }
+}
+
 TEST(Traffic, EachCollectiveSaysWhatEachDeviceSends) {
   const auto in_body = [](const Shape& block, std::function<Atom(Builder&, const Atom&)> f, PartitionSpec out = P({{"data"}}),
                           bool check_vma = true) {

@@ -5,12 +5,17 @@
 
 import type { LaxFunctions, NnFunctions, NpFunctions } from './functions.js';
 
-/** Element types. */
-export type DType = 'float32' | 'int32' | 'uint32' | 'bool';
+/**
+ * Element types. Each element is held in a 4-byte lane: a float16 or
+ * bfloat16 array's data is a Float32Array of values of its format, an int8
+ * or int16 array's an Int32Array, a uint8 or uint16 array's a Uint32Array,
+ * a bool array's an Int32Array of 0 and 1.
+ */
+export type DType = 'float32' | 'float16' | 'bfloat16' | 'int32' | 'int16' | 'int8' | 'uint32' | 'uint16' | 'uint8' | 'bool';
 /** One PartitionSpec entry: not split, one mesh axis, or several axes. */
 export type SpecEntry = null | string | string[];
 /** Anything usable as an array: an Array, a traced value, a number, nested numbers or a typed array. */
-export type ArrayLike = ShardArray | Tracer | number | boolean | NestedNumbers | Float32Array | Int32Array | Uint32Array;
+export type ArrayLike = ShardArray | Tracer | number | boolean | NestedNumbers | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
 /** Nested JS arrays of numbers (array data). */
 export type NestedNumbers = number[] | NestedNumbers[];
 /** A tree of values: leaves, JS arrays and plain objects of trees. */
@@ -721,7 +726,7 @@ export const lax: LaxFunctions & {
   argmin: (x: V, axis: number, indexDtype?: 'int32') => V;
   cumsum: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
   cumprod: (x: V, options?: { axis?: number; reverse?: boolean }) => V;
-  bitcastConvertType: (x: V, newDtype: 'float32' | 'int32' | 'uint32') => V;
+  bitcastConvertType: (x: V, newDtype: Exclude<DType, 'bool'>) => V;
   /** jax.lax.rev(x, dimensions). */
   rev: (x: V, dimensions: number[]) => V;
 };

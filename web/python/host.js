@@ -5,6 +5,7 @@
 // learner's function) and by `shardlab run` (to run a script).
 
 import * as sl from '../lib/index.js';
+import { DTYPE_INFO } from '../lib/dtypes.js';
 import { camelCase } from '../lib/names.js';
 
 /** Where the package goes in Pyodide's file system (put on sys.path). */
@@ -31,10 +32,11 @@ class PythonTree {
   }
 }
 
-/** What Python's binding reads from JS besides the API: which values are arrays, PythonTree, and how JS spells JAX's names. */
+/** What Python's binding reads from JS besides the API: which values are arrays, PythonTree, how JS spells JAX's names, the dtypes. */
 const BRIDGE = {
   PythonTree,
   camelCase,
+  dtypes: DTYPE_INFO,
   sl,
   isTracer: (x) => x instanceof sl.Tracer,
   isArray: (x) => x instanceof sl.Tracer || x instanceof sl.Array,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -164,8 +165,11 @@ class Printer {
   static std::string atom(const Atom& a, Names& names) {
     if (!a.is_literal()) return names[a.var];
     std::ostringstream out;
-    if (a.aval.dtype == DType::kFloat32) {
-      out << python_float_repr(static_cast<double>(static_cast<float>(a.literal)));
+    if (is_float(a.aval.dtype)) {
+      const uint32_t w = element_word(a.literal, a.aval.dtype);  // the value its dtype holds
+      float f;
+      std::memcpy(&f, &w, 4);
+      out << python_float_repr(static_cast<double>(f));
     } else if (a.aval.dtype == DType::kBool) {
       out << (a.literal != 0 ? "True" : "False");
     } else {

@@ -1,5 +1,7 @@
 #include "ir/primitives/bitwise.h"
 
+#include <cmath>
+
 #include "ir/primitives/elementwise.h"
 #include "ir/primitives/tensor_eval.h"
 #include "runtime/errors.h"
@@ -11,8 +13,8 @@ namespace {
 // The binary elementwise shape rule, on integer or bool operands (`bools`: bool allowed).
 std::vector<Aval> bitwise_shape(const char* name, const std::vector<Aval>& in, bool bools) {
   auto out = binary_shape(name, in);
-  if (out[0].dtype == DType::kFloat32 || (!bools && out[0].dtype == DType::kBool))
-    fail(ErrorKind::kShape, name, ": needs ", bools ? "int32, uint32 or bool" : "int32 or uint32", " operands, got ",
+  if (is_float(out[0].dtype) || (!bools && out[0].dtype == DType::kBool))
+    fail(ErrorKind::kShape, name, ": needs ", bools ? "integer or bool" : "integer", " operands, got ",
          in[0].str(), " and ", in[1].str());
   return out;
 }
@@ -66,8 +68,8 @@ SHARDLAB_BITWISE(Prim::kXor, true, x ^ y)
 
 std::vector<Aval> Def<Prim::kNot>::shape(const Params&, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
-  if (in[0].dtype == DType::kFloat32)
-    fail(ErrorKind::kShape, kName, ": needs an int32, uint32 or bool operand, got ", in[0].str());
+  if (is_float(in[0].dtype))
+    fail(ErrorKind::kShape, kName, ": needs an integer or bool operand, got ", in[0].str());
   return {in[0]};
 }
 void Def<Prim::kNot>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
@@ -91,7 +93,9 @@ std::vector<Aval> Def<Prim::kShiftRightLogical>::shape(const Params&, const std:
 }
 void Def<Prim::kShiftRightLogical>::eval(const Params&, const std::vector<const Tensor*>& in,
                                          const std::vector<Tensor*>& out) {
-  eval_shift(in, out[0], [](uint32_t x, uint32_t s) { return x >> s; }, [](uint32_t) { return 0u; });
+  // A narrow signed lane is sign-extended: only its dtype's own bits shift in.
+  const uint32_t mask = static_cast<uint32_t>(std::ldexp(1.0, bit_width(in[0]->aval.dtype)) - 1);
+  eval_shift(in, out[0], [mask](uint32_t x, uint32_t s) { return (x & mask) >> s; }, [](uint32_t) { return 0u; });
 }
 Sample Def<Prim::kShiftRightLogical>::sample() { return {{samples::i32({2, 3}), samples::i32({2, 3})}, {}}; }
 

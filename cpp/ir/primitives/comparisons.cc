@@ -23,9 +23,9 @@ std::vector<Aval> comparison_shape(const char* name, const std::vector<Aval>& in
 // 0/1); f writes 0 or 1 into the int32 words of the bool result.
 template <class F>
 void eval_comparison(const std::vector<const Tensor*>& in, Tensor* out, F f) {
-  if (in[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(in[0]->aval.dtype)) {
     eval_binary_as<float, int32_t>(in, out, f);
-  } else if (in[0]->aval.dtype == DType::kUInt32) {
+  } else if (is_unsigned(in[0]->aval.dtype)) {
     eval_binary_as<uint32_t, int32_t>(in, out, f);
   } else {
     eval_binary_as<int32_t, int32_t>(in, out, f);
@@ -57,7 +57,7 @@ SHARDLAB_COMPARISON(Prim::kGe, >=)
 
 std::vector<Aval> Def<Prim::kIsFinite>::shape(const Params&, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
-  if (in[0].dtype != DType::kFloat32) fail(ErrorKind::kShape, kName, ": needs a float32 operand, got ", in[0].str());
+  if (!is_float(in[0].dtype)) fail(ErrorKind::kShape, kName, ": needs a floating-point operand, got ", in[0].str());
   return {Aval{DType::kBool, in[0].shape, in[0].vma}};
 }
 void Def<Prim::kIsFinite>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {

@@ -340,7 +340,7 @@ std::vector<MaybeAtom> Def<Prim::kScan>::jvp(Builder& b, const Params& p, const 
     changed = false;
     dep = linear_outputs(s.body, nz);
     for (size_t j = 0; j < nk; ++j)
-      if (!nz[nc + j] && dep[j] && xs[nc + j].aval.dtype == DType::kFloat32) nz[nc + j] = changed = true;
+      if (!nz[nc + j] && dep[j] && is_float(xs[nc + j].aval.dtype)) nz[nc + j] = changed = true;
   }
   if (std::find(nz.begin(), nz.end(), true) == nz.end()) return std::vector<MaybeAtom>(m);
   // The body's JVP regrouped so that each value's tangent sits beside its
@@ -815,7 +815,7 @@ std::vector<MaybeAtom> Def<Prim::kWhile>::jvp(Builder& b, const Params& p, const
     const std::vector<bool> dep = linear_outputs(w.body, nz);
     for (size_t j = 0; j < w.num_carry; ++j) {
       const size_t i = w.body_nconsts + j;
-      if (!nz[i] && dep[j] && xs[first + i].aval.dtype == DType::kFloat32) nz[i] = changed = true;
+      if (!nz[i] && dep[j] && is_float(xs[first + i].aval.dtype)) nz[i] = changed = true;
     }
   }
   if (std::find(nz.begin(), nz.end(), true) == nz.end()) return std::vector<MaybeAtom>(ys.size());

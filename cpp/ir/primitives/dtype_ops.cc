@@ -2,7 +2,9 @@
 
 #include <cstring>
 
-#include <limits>
+#include <cmath>
+#include <type_traits>
+#include <utility>
 
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
@@ -12,40 +14,38 @@ namespace shardlab::ir {
 
 namespace {
 
-// float -> int32 as XLA converts: toward zero, saturating, NaN to 0 (a plain
-// cast of an out-of-range float is undefined in C++).
-int32_t to_int32(float v) {
+// float -> an integer dtype as XLA converts: toward zero, saturating at the
+// dtype's range, NaN to 0 (a plain cast of an out-of-range float is undefined in C++).
+uint32_t float_to_int(float v, DType dtype) {
   if (v != v) return 0;
-  if (v <= -2147483648.0f) return std::numeric_limits<int32_t>::min();
-  if (v >= 2147483648.0f) return std::numeric_limits<int32_t>::max();
-  return static_cast<int32_t>(v);
+  const auto [lo, hi] = int_range(dtype);
+  const double t = std::trunc(static_cast<double>(v)), c = t < lo ? lo : t > hi ? hi : t;
+  return is_unsigned(dtype) ? static_cast<uint32_t>(c) : static_cast<uint32_t>(static_cast<int32_t>(c));
 }
-int32_t to_int32(int32_t v) { return v; }
-int32_t to_int32(uint32_t v) { return static_cast<int32_t>(v); }  // wraps, as XLA's integer conversions
-// float -> uint32 saturates (NaN -> 0), as XLA's; integers wrap.
-uint32_t to_uint32(float v) {
-  if (!(v > 0.0f)) return 0;
-  if (v >= 4294967296.0f) return 0xFFFFFFFFu;
-  return static_cast<uint32_t>(v);
-}
-uint32_t to_uint32(int32_t v) { return static_cast<uint32_t>(v); }
-uint32_t to_uint32(uint32_t v) { return v; }
 
+// An element of lane type From converted to `dtype`'s lane: floats round
+// (to float32 here; the executor rounds a narrower float once more, which is
+// exact, as float32 holds twice a float16's digits and two more), integers
+// wrap (modulo 2^32 here, to the dtype's bits by the executor), as XLA's.
 template <class From>
 void convert_from(const From* src, Tensor& out) {
   const int64_t n = num_elements(out.aval.shape);
-  switch (out.aval.dtype) {
+  const DType dtype = out.aval.dtype;
+  switch (lane_of(dtype)) {
     case DType::kFloat32:
       for (int64_t k = 0; k < n; ++k) out.as<float>()[k] = static_cast<float>(src[k]);
-      break;
-    case DType::kInt32:
-      for (int64_t k = 0; k < n; ++k) out.as<int32_t>()[k] = to_int32(src[k]);
       break;
     case DType::kBool:
       for (int64_t k = 0; k < n; ++k) out.as<int32_t>()[k] = src[k] != 0;
       break;
-    case DType::kUInt32:
-      for (int64_t k = 0; k < n; ++k) out.as<uint32_t>()[k] = to_uint32(src[k]);
+    default:
+      for (int64_t k = 0; k < n; ++k) {
+        if constexpr (std::is_same_v<From, float>) {
+          out.as<uint32_t>()[k] = float_to_int(src[k], dtype);
+        } else {
+          out.as<uint32_t>()[k] = static_cast<uint32_t>(src[k]);
+        }
+      }
       break;
   }
 }
@@ -60,9 +60,9 @@ std::vector<Aval> Def<Prim::kConvertElementType>::shape(const Params& p, const s
 }
 void Def<Prim::kConvertElementType>::eval(const Params&, const std::vector<const Tensor*>& in,
                                           const std::vector<Tensor*>& out) {
-  if (in[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(in[0]->aval.dtype)) {
     convert_from(in[0]->as<float>(), *out[0]);
-  } else if (in[0]->aval.dtype == DType::kUInt32) {
+  } else if (is_unsigned(in[0]->aval.dtype)) {
     convert_from(in[0]->as<uint32_t>(), *out[0]);
   } else {
     convert_from(in[0]->as<int32_t>(), *out[0]);
@@ -72,7 +72,7 @@ std::vector<MaybeAtom> Def<Prim::kConvertElementType>::jvp(Builder& b, const Par
                                                            const std::vector<Atom>& z,
                                                            const std::vector<MaybeAtom>& t) {
   // Integer and bool values are piecewise constant: their tangents are zero.
-  if (x[0].aval.dtype != DType::kFloat32 || z[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (!is_float(x[0].aval.dtype) || !is_float(z[0].aval.dtype)) return {std::nullopt};
   return linear_jvp(b, Prim::kConvertElementType, p, t[0]);
 }
 std::vector<MaybeAtom> Def<Prim::kConvertElementType>::transpose(Builder& b, const Params& p,
@@ -81,9 +81,9 @@ std::vector<MaybeAtom> Def<Prim::kConvertElementType>::transpose(Builder& b, con
                                                                  const std::vector<bool>& linear) {
   if (!linear[0]) return {std::nullopt};
   const DType to = param<DType>(p, "new_dtype", kName);
-  if (x[0].aval.dtype != DType::kFloat32 || to != DType::kFloat32)
-    fail(ErrorKind::kValue, kName, ": only float32 to float32 conversions are linear, not ", x[0].aval.str(), " to ",
-         dtype_long_name(to), "; cannot transpose");
+  if (!is_float(x[0].aval.dtype) || !is_float(to))
+    fail(ErrorKind::kValue, kName, ": only conversions between floating-point types are linear, not ", x[0].aval.str(),
+         " to ", dtype_long_name(to), "; cannot transpose");
   if (!cts[0]) return {std::nullopt};
   return {convert_element_type(b, *cts[0], x[0].aval.dtype)};
 }
@@ -97,14 +97,22 @@ Sample Def<Prim::kConvertElementType>::sample() {
 std::vector<Aval> Def<Prim::kBitcastConvertType>::shape(const Params& p, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, kName, ": takes 1 operand, got ", in.size());
   const DType to = param<DType>(p, "new_dtype", kName);
-  if (in[0].dtype == DType::kBool || to == DType::kBool)
-    fail(ErrorKind::kShape, kName, ": converts between float32, int32 and uint32 (32 bits each), got ", in[0].str(),
-         " to ", dtype_long_name(to));
+  if (in[0].dtype == DType::kBool || to == DType::kBool || itemsize(in[0].dtype) != itemsize(to))
+    fail(ErrorKind::kShape, kName, ": converts between dtypes of one width (float32, int32 and uint32; float16, ",
+         "bfloat16, int16 and uint16; int8 and uint8), got ", in[0].str(), " to ", dtype_long_name(to));
   return {Aval{to, in[0].shape, in[0].vma}};
 }
+// The same bits read as the new dtype: each lane's bits in its dtype's own
+// format (to_bits), then the lane holding those bits of the new one.
 void Def<Prim::kBitcastConvertType>::eval(const Params&, const std::vector<const Tensor*>& in,
                                           const std::vector<Tensor*>& out) {
-  std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(num_elements(in[0]->aval.shape)) * kElemBytes);
+  const DType from = in[0]->aval.dtype, to = out[0]->aval.dtype;
+  const int64_t n = num_elements(in[0]->aval.shape);
+  if (itemsize(from) == kElemBytes) {
+    std::memcpy(out[0]->data, in[0]->data, static_cast<size_t>(n) * kElemBytes);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) out[0]->as<uint32_t>()[k] = from_bits(to_bits(in[0]->as<uint32_t>()[k], from), to);
 }
 Sample Def<Prim::kBitcastConvertType>::sample() { return {{samples::f32({2, 3})}, {{"new_dtype", DType::kUInt32}}}; }
 
@@ -115,7 +123,7 @@ std::vector<Aval> Def<Prim::kIota>::shape(const Params& p, const std::vector<Ava
   const DType dtype = param<DType>(p, "dtype", kName);
   const Shape& shape = param<std::vector<int64_t>>(p, "shape", kName);
   const int64_t dim = param<int64_t>(p, "dimension", kName);
-  if (dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": dtype bool is not supported; use int32, uint32 or float32");
+  if (dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": dtype bool is not supported; use a numeric dtype");
   for (int64_t s : shape)
     if (s < 0) fail(ErrorKind::kShape, kName, ": shape ", shape_str(shape), " has a negative size");
   if (dim < 0 || dim >= static_cast<int64_t>(shape.size()))
@@ -129,12 +137,12 @@ void Def<Prim::kIota>::eval(const Params& p, const std::vector<const Tensor*>&, 
   const int64_t inner = strides_of(shape)[dim];
   int64_t outer = 1;
   for (size_t d = 0; d < dim; ++d) outer *= shape[d];
-  const bool is_float = out[0]->aval.dtype == DType::kFloat32;
+  const bool floats = is_float(out[0]->aval.dtype);
   int64_t k = 0;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < shape[dim]; ++i)
       for (int64_t j = 0; j < inner; ++j, ++k) {
-        if (is_float) {
+        if (floats) {
           out[0]->as<float>()[k] = static_cast<float>(i);
         } else {
           out[0]->as<int32_t>()[k] = static_cast<int32_t>(i);

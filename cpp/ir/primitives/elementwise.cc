@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cmath>
+#include <cstring>
 
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
@@ -14,9 +15,9 @@ namespace {
 
 template <class F>
 void eval_flat(const std::vector<const Tensor*>& in, Tensor* out, F f) {
-  if (out->aval.dtype == DType::kFloat32) {
+  if (is_float(out->aval.dtype)) {
     eval_binary_as<float>(in, out, f);
-  } else if (out->aval.dtype == DType::kUInt32) {
+  } else if (is_unsigned(out->aval.dtype)) {
     eval_binary_as<uint32_t>(in, out, f);
   } else {
     eval_binary_as<int32_t>(in, out, f);
@@ -37,10 +38,10 @@ void eval_chooser(const std::vector<const Tensor*>& in, Tensor* out) {
 // dy * [y==z] / (1 + [x==z]). Integer results have no tangent.
 std::vector<MaybeAtom> chooser_jvp(Builder& b, const std::vector<Atom>& x, const Atom& z,
                                    const std::vector<MaybeAtom>& t) {
-  if (z.aval.dtype != DType::kFloat32 || (!t[0] && !t[1])) return {std::nullopt};
-  const Atom is_x = convert_element_type(b, compare(b, Prim::kEq, x[0], z), DType::kFloat32);
-  const Atom is_y = convert_element_type(b, compare(b, Prim::kEq, x[1], z), DType::kFloat32);
-  const Atom one = f32_scalar(1.0);
+  if (!is_float(z.aval.dtype) || (!t[0] && !t[1])) return {std::nullopt};
+  const Atom is_x = convert_element_type(b, compare(b, Prim::kEq, x[0], z), z.aval.dtype);
+  const Atom is_y = convert_element_type(b, compare(b, Prim::kEq, x[1], z), z.aval.dtype);
+  const Atom one = scalar_like(z, 1.0);
   MaybeAtom dx = t[0] ? MaybeAtom(mul(b, *t[0], div(b, is_x, add(b, one, is_y)))) : std::nullopt;
   MaybeAtom dy = t[1] ? MaybeAtom(mul(b, *t[1], div(b, is_y, add(b, one, is_x)))) : std::nullopt;
   if (dx && dy) return {add(b, *dx, *dy)};
@@ -174,15 +175,15 @@ Sample Def<Prim::kMul>::sample() { return {{samples::f32({2, 3}), samples::f32({
 
 std::vector<Aval> Def<Prim::kDiv>::shape(const Params&, const std::vector<Aval>& in) {
   auto out = binary_shape(kName, in);
-  if (out[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", in[0].str());
+  if (out[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs numeric operands, got ", in[0].str());
   return out;
 }
 void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  if (out[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(out[0]->aval.dtype)) {
     eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) { z = x / y; });
     return;
   }
-  if (out[0]->aval.dtype == DType::kUInt32) {  // as XLA's: x / 0 is all ones
+  if (is_unsigned(out[0]->aval.dtype)) {  // as XLA's: x / 0 is all ones
     eval_binary_as<uint32_t>(in, out[0], [](auto z, auto x, auto y) {
       z = x.binaryExpr(y, [](uint32_t a, uint32_t c) { return c == 0 ? ~0u : a / c; });
     });
@@ -195,7 +196,7 @@ void Def<Prim::kDiv>::eval(const Params&, const std::vector<const Tensor*>& in, 
 }
 std::vector<MaybeAtom> Def<Prim::kDiv>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
-  if (z[0].aval.dtype != DType::kFloat32) return {std::nullopt};  // integer results have no tangent
+  if (!is_float(z[0].aval.dtype)) return {std::nullopt};  // integer results have no tangent
   // JAX's two rules, in its order of float32 operations: dx / y and (-dy x) y^-2, summed by add_any.
   MaybeAtom lhs = t[0] ? MaybeAtom(fit(b, div(b, *t[0], x[1]), z[0].aval)) : std::nullopt;
   MaybeAtom rhs = std::nullopt;
@@ -263,8 +264,8 @@ Sample Def<Prim::kMin>::sample() { return {{samples::f32({2, 3}), samples::f32({
 
 std::vector<Aval> Def<Prim::kPow>::shape(const Params&, const std::vector<Aval>& in) {
   auto out = binary_shape(kName, in);
-  if (out[0].dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str(),
+  if (!is_float(out[0].dtype))
+    fail(ErrorKind::kShape, kName, ": needs floating-point operands, got ", in[0].str(), " and ", in[1].str(),
          "; convert them with convert_element_type");
   return out;
 }
@@ -277,12 +278,12 @@ std::vector<MaybeAtom> Def<Prim::kPow>::jvp(Builder& b, const Params&, const std
   // term is 0 where x == 0 (log(x) taken as log(1) there).
   MaybeAtom dx, dy;
   if (t[0]) {
-    const Atom jac = mul(b, x[1], pow(b, x[0], sub(b, x[1], f32_scalar(1.0))));
-    const Atom y_is_0 = compare(b, Prim::kEq, x[1], f32_scalar(0.0));
+    const Atom jac = mul(b, x[1], pow(b, x[0], sub(b, x[1], scalar_like(x[1], 1.0))));
+    const Atom y_is_0 = compare(b, Prim::kEq, x[1], scalar_like(x[1], 0.0));
     dx = mul(b, *t[0], select_n(b, y_is_0, {jac, zeros_like(b, jac.aval)}));
   }
   if (t[1]) {
-    const Atom x_is_0 = compare(b, Prim::kEq, x[0], f32_scalar(0.0));
+    const Atom x_is_0 = compare(b, Prim::kEq, x[0], scalar_like(x[0], 0.0));
     const Atom safe_x = select_n(b, x_is_0, {x[0], full_like(b, x[0].aval, 1.0)});
     dy = mul(b, *t[1], mul(b, unary(b, Prim::kLog, safe_x), z[0]));
   }
@@ -296,17 +297,17 @@ Sample Def<Prim::kPow>::sample() { return {{samples::f32({2, 3}), samples::f32({
 
 std::vector<Aval> Def<Prim::kRem>::shape(const Params&, const std::vector<Aval>& in) {
   auto out = binary_shape(kName, in);
-  if (out[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", in[0].str());
+  if (out[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs numeric operands, got ", in[0].str());
   return out;
 }
 void Def<Prim::kRem>::eval(const Params&, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  if (out[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(out[0]->aval.dtype)) {
     eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) {
       z = x.binaryExpr(y, [](float a, float c) { return std::fmod(a, c); });
     });
     return;
   }
-  if (out[0]->aval.dtype == DType::kUInt32) {  // as XLA: x % 0 is x
+  if (is_unsigned(out[0]->aval.dtype)) {  // as XLA: x % 0 is x
     eval_binary_as<uint32_t>(in, out[0], [](auto z, auto x, auto y) {
       z = x.binaryExpr(y, [](uint32_t a, uint32_t c) { return c == 0 ? a : a % c; });
     });
@@ -319,7 +320,7 @@ void Def<Prim::kRem>::eval(const Params&, const std::vector<const Tensor*>& in, 
 }
 std::vector<MaybeAtom> Def<Prim::kRem>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
-  if (z[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (!is_float(z[0].aval.dtype)) return {std::nullopt};
   MaybeAtom lhs = t[0] ? MaybeAtom(fit(b, *t[0], z[0].aval)) : std::nullopt;
   MaybeAtom rhs;
   if (t[1]) {
@@ -338,8 +339,8 @@ Sample Def<Prim::kRem>::sample() { return {{samples::f32({2, 3}), samples::f32({
 
 std::vector<Aval> Def<Prim::kAtan2>::shape(const Params&, const std::vector<Aval>& in) {
   auto out = binary_shape(kName, in);
-  if (out[0].dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str(),
+  if (!is_float(out[0].dtype))
+    fail(ErrorKind::kShape, kName, ": needs floating-point operands, got ", in[0].str(), " and ", in[1].str(),
          "; convert them with convert_element_type");
   return out;
 }
@@ -366,14 +367,35 @@ Sample Def<Prim::kAtan2>::sample() { return {{samples::f32({2, 3}), samples::f32
 
 std::vector<Aval> Def<Prim::kNextafter>::shape(const Params&, const std::vector<Aval>& in) {
   auto out = binary_shape(kName, in);
-  if (out[0].dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, kName, ": needs float32 operands, got ", in[0].str(), " and ", in[1].str());
+  if (!is_float(out[0].dtype))
+    fail(ErrorKind::kShape, kName, ": needs floating-point operands, got ", in[0].str(), " and ", in[1].str());
   return out;
 }
+// In a narrower float the next value is a step of its own bits (sign and
+// magnitude, as float32's): from 0 the smallest subnormal toward y.
 void Def<Prim::kNextafter>::eval(const Params&, const std::vector<const Tensor*>& in,
                                  const std::vector<Tensor*>& out) {
-  eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) {
-    z = x.binaryExpr(y, [](float a, float c) { return std::nextafter(a, c); });
+  const DType dtype = out[0]->aval.dtype;
+  if (dtype == DType::kFloat32) {
+    eval_binary_as<float>(in, out[0], [](auto z, auto x, auto y) {
+      z = x.binaryExpr(y, [](float a, float c) { return std::nextafter(a, c); });
+    });
+    return;
+  }
+  const uint32_t sign = 1u << (8 * itemsize(dtype) - 1);
+  eval_binary_as<float>(in, out[0], [dtype, sign](auto z, auto x, auto y) {
+    z = x.binaryExpr(y, [dtype, sign](float a, float c) {
+      if (std::isnan(a) || std::isnan(c)) return a + c;
+      if (a == c) return c;
+      uint32_t w;
+      std::memcpy(&w, &a, 4);
+      const uint32_t bits = to_bits(w, dtype);
+      const uint32_t next = a == 0 ? (c < 0 ? sign | 1u : 1u) : ((a < c) == (a > 0) ? bits + 1 : bits - 1);
+      const uint32_t lane = from_bits(next, dtype);
+      float f;
+      std::memcpy(&f, &lane, 4);
+      return f;
+    });
   });
 }
 Sample Def<Prim::kNextafter>::sample() { return {{samples::f32({2, 3}), samples::f32({2, 3})}, {}}; }

@@ -180,20 +180,12 @@ class IndexWalk {
 };
 
 // The 4-byte word gather fills out-of-bounds windows with: fill_value in the
-// dtype, or JAX's default for None (NaN, the smallest int32, the largest uint32, True).
+// dtype, or JAX's default for None (NaN, a signed integer's smallest value,
+// an unsigned one's largest, True).
 uint32_t fill_word(double fill, DType dtype) {
-  if (!std::isnan(fill)) return element_word(fill, dtype);
-  switch (dtype) {
-    case DType::kFloat32:
-      return element_word(fill, dtype);
-    case DType::kInt32:
-      return 0x80000000u;  // the smallest int32
-    case DType::kUInt32:
-      return 0xFFFFFFFFu;
-    case DType::kBool:
-      return 1;
-  }
-  return 0;
+  if (!std::isnan(fill) || is_float(dtype)) return element_word(fill, dtype);
+  const auto [lo, hi] = int_range(dtype);
+  return element_word(is_signed_int(dtype) ? lo : hi, dtype);
 }
 
 // The window extents along each operand dimension of a scatter's updates.
@@ -259,15 +251,15 @@ void scatter_typed(const Params& p, const std::vector<const Tensor*>& in, const 
 
 template <Prim P>
 void scatter_eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
-  switch (in[0]->aval.dtype) {
+  switch (lane_of(in[0]->aval.dtype)) {
     case DType::kFloat32:
       return scatter_typed<P, float>(p, in, out);
-    case DType::kInt32:
-      return scatter_typed<P, int32_t>(p, in, out);
     case DType::kBool:
       return scatter_typed<P, BoolWord>(p, in, out);
     case DType::kUInt32:
       return scatter_typed<P, uint32_t>(p, in, out);
+    default:
+      return scatter_typed<P, int32_t>(p, in, out);
   }
 }
 

@@ -174,8 +174,8 @@ std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vect
   if (x.dtype != y.dtype)
     fail(ErrorKind::kShape, kName, ": operand dtypes differ (", x.str(), " and ", y.str(),
          "); convert one with convert_element_type");
-  if (x.dtype == DType::kBool || x.dtype == DType::kUInt32)
-    fail(ErrorKind::kShape, kName, ": needs float32 or int32 operands, got ", x.str(), " and ", y.str());
+  if (x.dtype == DType::kBool || is_unsigned(x.dtype))
+    fail(ErrorKind::kShape, kName, ": needs floating-point or signed integer operands, got ", x.str(), " and ", y.str());
   if (preferred != x.dtype)
     fail(ErrorKind::kShape, kName, ": preferred_element_type ", dtype_long_name(preferred),
          " must be the dtype of the operands ", x.str(), " and ", y.str());
@@ -197,7 +197,7 @@ std::vector<Aval> Def<Prim::kDotGeneral>::shape(const Params& p, const std::vect
 
 void Def<Prim::kDotGeneral>::eval(const Params& p, const std::vector<const Tensor*>& in,
                                   const std::vector<Tensor*>& out) {
-  if (in[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(in[0]->aval.dtype)) {
     dot_as<float>(dot_dims(p), *in[0], *in[1], *out[0]);
   } else {
     // Unsigned arithmetic wraps on overflow as XLA's int32 does (signed overflow is undefined in C++).

@@ -113,8 +113,8 @@ std::vector<Aval> reduced_shape(const Params& p, const std::vector<Aval>& in, co
   if (in.empty()) fail(ErrorKind::kValue, name, ": takes at least 1 operand, got 0");
   std::vector<Aval> out;
   for (const Aval& a : in) {
-    if (a.dtype == DType::kBool || a.dtype == DType::kUInt32)
-      fail(ErrorKind::kShape, name, ": needs float32 or int32 operands, got ", a.str());
+    if (a.dtype == DType::kBool || is_unsigned(a.dtype))
+      fail(ErrorKind::kShape, name, ": needs floating-point or signed integer operands, got ", a.str());
     out.push_back(Aval{a.dtype, a.shape, without(a.vma, axes_of(p, name))});
   }
   return out;
@@ -184,9 +184,10 @@ std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<A
   const AxisGroup g = bound(b, axis_name_arg(args, "pmean"), "pmean");
   // psum(x) / n with true division, as JAX's: an int32 or bool sum becomes float32.
   std::vector<Atom> out;
-  for (const Atom& s : Def<Prim::kPsum>::bind(b, args, xs))
-    out.push_back(div(b, s.aval.dtype == DType::kFloat32 ? s : convert_element_type(b, s, DType::kFloat32),
-                      f32_scalar(g.size)));
+  for (const Atom& s : Def<Prim::kPsum>::bind(b, args, xs)) {
+    const Atom sum = is_float(s.aval.dtype) ? s : convert_element_type(b, s, DType::kFloat32);
+    out.push_back(div(b, sum, scalar_like(sum, g.size)));
+  }
   return out;
 }
 

@@ -105,21 +105,18 @@ void eval_extremum_as(const char* name, const Params& p, const Tensor& in, Tenso
 
 template <bool kMax>
 void eval_extremum(const char* name, const Params& p, const Tensor& in, Tensor& out) {
-  switch (in.aval.dtype) {
-    case DType::kFloat32: {
-      const float inf = std::numeric_limits<float>::infinity();
-      eval_extremum_as<kMax, float>(name, p, in, out, kMax ? -inf : inf);
+  // The identity: -inf (+inf) for floats, the dtype's smallest (largest) value for integers and bools.
+  const auto [lo, hi] = is_float(in.aval.dtype) ? std::pair{-HUGE_VAL, HUGE_VAL} : int_range(in.aval.dtype);
+  switch (lane_of(in.aval.dtype)) {
+    case DType::kFloat32:
+      eval_extremum_as<kMax, float>(name, p, in, out, static_cast<float>(kMax ? lo : hi));
       break;
-    }
     case DType::kInt32:
-      eval_extremum_as<kMax, int32_t>(name, p, in, out,
-                                      kMax ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max());
-      break;
     case DType::kBool:
-      eval_extremum_as<kMax, int32_t>(name, p, in, out, kMax ? 0 : 1);
+      eval_extremum_as<kMax, int32_t>(name, p, in, out, static_cast<int32_t>(kMax ? lo : hi));
       break;
-    case DType::kUInt32:
-      eval_extremum_as<kMax, uint32_t>(name, p, in, out, kMax ? 0u : 0xFFFFFFFFu);
+    default:
+      eval_extremum_as<kMax, uint32_t>(name, p, in, out, static_cast<uint32_t>(kMax ? lo : hi));
       break;
   }
 }
@@ -128,7 +125,7 @@ void eval_extremum(const char* name, const Params& p, const Tensor& in, Tensor& 
 // elements equal to the result, t_out = sum(t * [x == z]) / sum([x == z]).
 std::vector<MaybeAtom> extremum_jvp(Builder& b, const char* name, const Params& p, const Atom& x, const Atom& z,
                                     const MaybeAtom& t) {
-  if (!t || x.aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (!t || !is_float(x.aval.dtype)) return {std::nullopt};
   const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
   const Atom spread = broadcast_in_dim(b, z, x.aval.shape, kept_dims(axes, x.aval.shape.size()));
   const Atom chosen = convert_element_type(b, compare(b, Prim::kEq, x, spread), DType::kFloat32);
@@ -155,7 +152,7 @@ void Def<Prim::kReduceSum>::eval(const Params& p, const std::vector<const Tensor
                                  const std::vector<Tensor*>& out) {
   const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
   const int64_t n_out = num_elements(out[0]->aval.shape);
-  if (in[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(in[0]->aval.dtype)) {
     std::vector<double> acc(n_out, 0.0);
     const float* x = in[0]->as<float>();
     for_each_reduced(axes, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] += x[k]; });
@@ -186,14 +183,14 @@ Sample Def<Prim::kReduceSum>::sample() { return {{samples::f32({2, 3, 4})}, {{"a
 
 std::vector<Aval> Def<Prim::kReduceProd>::shape(const Params& p, const std::vector<Aval>& in) {
   auto out = reduce_shape(kName, p, in);
-  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a float32 or int32 operand, got ", in[0].str());
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a numeric operand, got ", in[0].str());
   return out;
 }
 void Def<Prim::kReduceProd>::eval(const Params& p, const std::vector<const Tensor*>& in,
                                   const std::vector<Tensor*>& out) {
   const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
   const int64_t n_out = num_elements(out[0]->aval.shape);
-  if (in[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(in[0]->aval.dtype)) {
     std::vector<double> acc(n_out, 1.0);
     const float* x = in[0]->as<float>();
     for_each_reduced(axes, *in[0], *out[0], [&](int64_t k, int64_t o) { acc[o] *= x[k]; });
@@ -210,7 +207,7 @@ void Def<Prim::kReduceProd>::eval(const Params& p, const std::vector<const Tenso
 // cumulative products from either end.
 std::vector<MaybeAtom> Def<Prim::kReduceProd>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                    const std::vector<Atom>& z, const std::vector<MaybeAtom>& t) {
-  if (!t[0] || x[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (!t[0] || !is_float(x[0].aval.dtype)) return {std::nullopt};
   const auto& axes = param<std::vector<int64_t>>(p, "axes", kName);
   const Shape& shape = x[0].aval.shape;
   std::vector<int64_t> perm = kept_dims(axes, shape.size());
@@ -228,7 +225,7 @@ std::vector<MaybeAtom> Def<Prim::kReduceProd>::jvp(Builder& b, const Params& p, 
   IntLists before(flat.size(), std::vector<int64_t>{0, 0, 0}), after = before;
   before[last] = {1, 0, 0};
   after[last] = {0, 1, 0};
-  const Atom one = f32_scalar(1.0);
+  const Atom one = scalar_like(xs, 1.0);
   limit[last] = n - 1;
   const Params fwd{{"axis", last}, {"reverse", false}}, bwd{{"axis", last}, {"reverse", true}};
   const Atom prefix = pad(b, slice(b, b.emit1(Prim::kCumprod, fwd, {xs}), start, limit), one, before);
@@ -320,9 +317,9 @@ std::vector<Aval> arg_shape(const char* name, const Params& p, const std::vector
   const auto& axes = param<std::vector<int64_t>>(p, "axes", name);
   if (axes.size() != 1) fail(ErrorKind::kValue, name, ": takes one axis, got ", shape_str(axes));
   if (param<DType>(p, "index_dtype", name) != DType::kInt32)
-    fail(ErrorKind::kValue, name, ": index_dtype must be int32 (the only integer dtype ShardLab has)");
+    fail(ErrorKind::kValue, name, ": index_dtype must be int32, got ", dtype_long_name(param<DType>(p, "index_dtype", name)));
   if (in.size() == 1 && in[0].dtype == DType::kBool)
-    fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+    fail(ErrorKind::kShape, name, ": needs a numeric operand, got ", in[0].str());
   std::vector<Aval> out = reduce_shape(name, p, in);
   if (in[0].shape[axes[0]] == 0)
     fail(ErrorKind::kValue, "attempt to get ", name, " of an empty sequence");
@@ -352,9 +349,9 @@ void eval_arg_as(const char* name, const Params& p, const Tensor& in, Tensor& ou
 
 template <bool kMax>
 void eval_arg(const char* name, const Params& p, const Tensor& in, Tensor& out) {
-  if (in.aval.dtype == DType::kFloat32) {
+  if (is_float(in.aval.dtype)) {
     eval_arg_as<kMax, float>(name, p, in, out);
-  } else if (in.aval.dtype == DType::kUInt32) {
+  } else if (is_unsigned(in.aval.dtype)) {
     eval_arg_as<kMax, uint32_t>(name, p, in, out);
   } else {
     eval_arg_as<kMax, int32_t>(name, p, in, out);
@@ -424,7 +421,7 @@ std::vector<Aval> cumulative_shape(const char* name, const Params& p, const std:
   if (axis < 0 || axis >= in[0].ndim())
     fail(ErrorKind::kShape, name, ": axis ", axis, " is not a dimension of ", in[0].str(), " (0..", in[0].ndim() - 1,
          ")");
-  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, name, ": needs a numeric operand, got ", in[0].str());
   return {in[0]};
 }
 
@@ -438,7 +435,7 @@ void eval_cumulative(const char* name, const Params& p, const Tensor& in, Tensor
       z[k] = prev < 0 ? x[k] : combine(z[prev], x[k]);
     });
   };
-  if (in.aval.dtype == DType::kFloat32) {
+  if (is_float(in.aval.dtype)) {
     run(out.as<float>(), in.as<float>());
   } else {
     run(out.as<uint32_t>(), in.as<uint32_t>());
@@ -490,7 +487,7 @@ void Def<Prim::kCumprod>::eval(const Params& p, const std::vector<const Tensor*>
 // steps y is the cumulative product and dy its tangent, linear in dx.
 std::vector<MaybeAtom> Def<Prim::kCumprod>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                 const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  if (!t[0] || x[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (!t[0] || !is_float(x[0].aval.dtype)) return {std::nullopt};
   const int64_t axis = param<int64_t>(p, "axis", kName);
   const bool reverse = param<bool>(p, "reverse", kName);
   const Shape& shape = x[0].aval.shape;
@@ -507,8 +504,8 @@ std::vector<MaybeAtom> Def<Prim::kCumprod>::jvp(Builder& b, const Params& p, con
       limit[axis] = n - s;
       config[axis] = {s, 0, 0};
     }
-    const Atom y_before = pad(b, slice(b, y, start, limit), f32_scalar(1.0), config);
-    const Atom dy_before = pad(b, slice(b, dy, start, limit), f32_scalar(0.0), config);
+    const Atom y_before = pad(b, slice(b, y, start, limit), scalar_like(y, 1.0), config);
+    const Atom dy_before = pad(b, slice(b, dy, start, limit), scalar_like(dy, 0.0), config);
     dy = add(b, mul(b, dy_before, y), mul(b, y_before, dy));
     y = mul(b, y_before, y);
   }

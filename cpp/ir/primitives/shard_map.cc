@@ -65,7 +65,7 @@ std::optional<AxisGroup> shared_output_group(const Eqn& e, size_t j) {
     const AxisGroup g = s.mesh->axis_group(def.group_axes(q.params), def.name);
     const uint32_t split = s.mesh->axis_group(spec_axes(s.out_specs.at(j)), "shard_map out_specs").mask;
     const Aval& out = body.avals[a.var];
-    if (q.outputs.size() == 1 && (split & g.mask) == 0 && !staged(element_bytes(out.dtype, num_elements(out.shape))))
+    if (q.outputs.size() == 1 && (split & g.mask) == 0 && !staged(lane_bytes(num_elements(out.shape))))
       return g;
     return std::nullopt;
   }

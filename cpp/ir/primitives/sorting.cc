@@ -16,7 +16,7 @@ namespace {
 // a < b in JAX's sort order for one key element of `dtype` (given as words):
 // floats by their value with -0 < +0 and every NaN after every number.
 bool less(DType dtype, uint32_t a, uint32_t b) {
-  if (dtype == DType::kFloat32) {
+  if (is_float(dtype)) {
     float x, y;
     std::memcpy(&x, &a, 4);
     std::memcpy(&y, &b, 4);
@@ -24,8 +24,8 @@ bool less(DType dtype, uint32_t a, uint32_t b) {
     if (x == y) return std::signbit(x) && !std::signbit(y);
     return x < y;
   }
-  if (dtype == DType::kInt32) return static_cast<int32_t>(a) < static_cast<int32_t>(b);
-  return a < b;  // uint32; bool: false before true
+  if (is_signed_int(dtype)) return static_cast<int32_t>(a) < static_cast<int32_t>(b);
+  return a < b;  // unsigned; bool: false before true
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ std::vector<MaybeAtom> Def<Prim::kSort>::jvp(Builder& b, const Params& p, const 
                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   std::vector<MaybeAtom> out(x.size());
   bool any = false;
-  for (size_t k = 0; k < x.size(); ++k) any = any || (t[k] && x[k].aval.dtype == DType::kFloat32);
+  for (size_t k = 0; k < x.size(); ++k) any = any || (t[k] && is_float(x[k].aval.dtype));
   if (!any) return out;
   const int64_t dim = param<int64_t>(p, "dimension", kName);
   const Shape& shape = x[0].aval.shape;
@@ -96,7 +96,7 @@ std::vector<MaybeAtom> Def<Prim::kSort>::jvp(Builder& b, const Params& p, const 
   const IntLists dims{{}, {dim}, {dim}, batching, batching};
   const Shape ones(shape.size(), 1);
   for (size_t k = 0; k < x.size(); ++k)
-    if (t[k] && x[k].aval.dtype == DType::kFloat32)
+    if (t[k] && is_float(x[k].aval.dtype))
       out[k] = gather(b, *t[k], idx, dims, ones, IndexMode{"promise_in_bounds", true, false}, 0.0);
   return out;
 }

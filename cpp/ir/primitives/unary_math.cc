@@ -14,22 +14,22 @@ namespace {
 
 std::vector<Aval> float_unary_shape(const char* name, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
-  if (in[0].dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, name, ": needs a float32 operand, got ", in[0].str(),
+  if (!is_float(in[0].dtype))
+    fail(ErrorKind::kShape, name, ": needs a floating-point operand, got ", in[0].str(),
          "; convert it with convert_element_type");
   return {in[0]};
 }
 
 std::vector<Aval> any_unary_shape(const char* name, const std::vector<Aval>& in) {
   if (in.size() != 1) fail(ErrorKind::kValue, name, ": takes 1 operand, got ", in.size());
-  if (in[0].dtype == DType::kUInt32)
-    fail(ErrorKind::kShape, name, ": needs a float32 or int32 operand, got ", in[0].str());
+  if (is_unsigned(in[0].dtype))
+    fail(ErrorKind::kShape, name, ": needs a floating-point or signed integer operand, got ", in[0].str());
   return {in[0]};
 }
 
 template <class F>
 void eval_any(const Tensor* in, Tensor* out, F f) {
-  if (in->aval.dtype == DType::kFloat32) {
+  if (is_float(in->aval.dtype)) {
     eval_unary_as<float>(in, out, f);
   } else {
     eval_unary_as<int32_t>(in, out, f);
@@ -137,31 +137,31 @@ std::vector<MaybeAtom> Def<Prim::kTanh>::jvp(Builder& b, const Params&, const st
                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
   // JAX's order of float32 operations, (t + t y)(1 - y), so the rounding is JAX's too.
-  return {mul(b, add(b, *t[0], mul(b, *t[0], y[0])), sub(b, f32_scalar(1.0), y[0]))};
+  return {mul(b, add(b, *t[0], mul(b, *t[0], y[0])), sub(b, scalar_like(y[0], 1.0), y[0]))};
 }
 std::vector<MaybeAtom> Def<Prim::kLogistic>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                                  const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {mul(b, *t[0], mul(b, y[0], sub(b, f32_scalar(1.0), y[0])))};
+  return {mul(b, *t[0], mul(b, y[0], sub(b, scalar_like(y[0], 1.0), y[0])))};
 }
 std::vector<MaybeAtom> Def<Prim::kSqrt>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {mul(b, *t[0], div(b, f32_scalar(0.5), y[0]))};  // JAX's t (0.5 / y), rounded as JAX rounds it
+  return {mul(b, *t[0], div(b, scalar_like(y[0], 0.5), y[0]))};  // JAX's t (0.5 / y), rounded as JAX rounds it
 }
 std::vector<MaybeAtom> Def<Prim::kRsqrt>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                               const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {mul(b, *t[0], mul(b, f32_scalar(-0.5), div(b, y[0], x[0])))};  // JAX's t (-0.5 (y / x))
+  return {mul(b, *t[0], mul(b, scalar_like(y[0], -0.5), div(b, y[0], x[0])))};  // JAX's t (-0.5 (y / x))
 }
 // integer_pow
 
 std::vector<Aval> Def<Prim::kIntegerPow>::shape(const Params& p, const std::vector<Aval>& in) {
   const int64_t y = param<int64_t>(p, "y", kName);
   auto out = any_unary_shape(kName, in);
-  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a float32 or int32 operand, got ", in[0].str());
-  if (y < 0 && in[0].dtype != DType::kFloat32)
-    fail(ErrorKind::kShape, kName, ": a negative power y=", y, " needs a float32 operand, got ", in[0].str());
+  if (in[0].dtype == DType::kBool) fail(ErrorKind::kShape, kName, ": needs a numeric operand, got ", in[0].str());
+  if (y < 0 && !is_float(in[0].dtype))
+    fail(ErrorKind::kShape, kName, ": a negative power y=", y, " needs a floating-point operand, got ", in[0].str());
   return out;
 }
 void Def<Prim::kIntegerPow>::eval(const Params& p, const std::vector<const Tensor*>& in,
@@ -179,7 +179,7 @@ void Def<Prim::kIntegerPow>::eval(const Params& p, const std::vector<const Tenso
     if constexpr (std::is_same_v<T, float>) return y < 0 ? 1.0f / acc : acc;
     else return static_cast<T>(acc);
   };
-  if (in[0]->aval.dtype == DType::kFloat32) {
+  if (is_float(in[0]->aval.dtype)) {
     eval_unary_as<float>(in[0], out[0], [&](auto z, auto x) { z = x.unaryExpr(power); });
   } else {
     eval_unary_as<int32_t>(in[0], out[0], [&](auto z, auto x) { z = x.unaryExpr(power); });
@@ -188,11 +188,11 @@ void Def<Prim::kIntegerPow>::eval(const Params& p, const std::vector<const Tenso
 std::vector<MaybeAtom> Def<Prim::kIntegerPow>::jvp(Builder& b, const Params& p, const std::vector<Atom>& x,
                                                    const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   const int64_t y = param<int64_t>(p, "y", kName);
-  if (!t[0] || x[0].aval.dtype != DType::kFloat32) return {std::nullopt};
+  if (!t[0] || !is_float(x[0].aval.dtype)) return {std::nullopt};
   if (y == 0) return {zeros_like(b, x[0].aval)};
   if (y == 1) return {*t[0]};
   const Atom lower = y == 2 ? x[0] : b.emit1(Prim::kIntegerPow, {{"y", y - 1}}, {x[0]});
-  return {mul(b, *t[0], mul(b, f32_scalar(static_cast<double>(y)), lower))};
+  return {mul(b, *t[0], mul(b, scalar_like(x[0], static_cast<double>(y)), lower))};
 }
 Sample Def<Prim::kIntegerPow>::sample() { return {{samples::f32({2, 3})}, {{"y", int64_t{3}}}}; }
 
@@ -221,12 +221,12 @@ std::vector<MaybeAtom> Def<Prim::kCos>::jvp(Builder& b, const Params&, const std
 }
 std::vector<MaybeAtom> Def<Prim::kTan>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                             const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
-  return {t[0] ? MaybeAtom(mul(b, *t[0], add(b, f32_scalar(1.0), mul(b, y[0], y[0])))) : std::nullopt};
+  return {t[0] ? MaybeAtom(mul(b, *t[0], add(b, scalar_like(y[0], 1.0), mul(b, y[0], y[0])))) : std::nullopt};
 }
 namespace {
 // rsqrt(1 - x^2): the derivative of asin, and minus that of acos.
 Atom inv_sqrt_one_minus_square(Builder& b, const Atom& x) {
-  return unary(b, Prim::kRsqrt, sub(b, f32_scalar(1.0), mul(b, x, x)));
+  return unary(b, Prim::kRsqrt, sub(b, scalar_like(x, 1.0), mul(b, x, x)));
 }
 }  // namespace
 std::vector<MaybeAtom> Def<Prim::kAsin>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
@@ -239,7 +239,7 @@ std::vector<MaybeAtom> Def<Prim::kAcos>::jvp(Builder& b, const Params&, const st
 }
 std::vector<MaybeAtom> Def<Prim::kAtan>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  return {t[0] ? MaybeAtom(div(b, *t[0], add(b, f32_scalar(1.0), mul(b, x[0], x[0])))) : std::nullopt};
+  return {t[0] ? MaybeAtom(div(b, *t[0], add(b, scalar_like(x[0], 1.0), mul(b, x[0], x[0])))) : std::nullopt};
 }
 std::vector<MaybeAtom> Def<Prim::kSinh>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                              const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
@@ -251,26 +251,26 @@ std::vector<MaybeAtom> Def<Prim::kCosh>::jvp(Builder& b, const Params&, const st
 }
 std::vector<MaybeAtom> Def<Prim::kLog1p>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                               const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
-  return {t[0] ? MaybeAtom(div(b, *t[0], add(b, x[0], f32_scalar(1.0)))) : std::nullopt};
+  return {t[0] ? MaybeAtom(div(b, *t[0], add(b, x[0], scalar_like(x[0], 1.0)))) : std::nullopt};
 }
 std::vector<MaybeAtom> Def<Prim::kExpm1>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                               const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
-  return {t[0] ? MaybeAtom(mul(b, *t[0], add(b, y[0], f32_scalar(1.0)))) : std::nullopt};
+  return {t[0] ? MaybeAtom(mul(b, *t[0], add(b, y[0], scalar_like(y[0], 1.0)))) : std::nullopt};
 }
 std::vector<MaybeAtom> Def<Prim::kExp2>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                              const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
-  return {t[0] ? MaybeAtom(mul(b, *t[0], mul(b, y[0], f32_scalar(0.6931471805599453)))) : std::nullopt};
+  return {t[0] ? MaybeAtom(mul(b, *t[0], mul(b, y[0], scalar_like(y[0], 0.6931471805599453)))) : std::nullopt};
 }
 std::vector<MaybeAtom> Def<Prim::kErf>::jvp(Builder& b, const Params&, const std::vector<Atom>& x,
                                             const std::vector<Atom>&, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
   const Atom gauss = unary(b, Prim::kExp, neg(b, mul(b, x[0], x[0])));
-  return {mul(b, *t[0], mul(b, gauss, f32_scalar(1.1283791670955126)))};
+  return {mul(b, *t[0], mul(b, gauss, scalar_like(x[0], 1.1283791670955126)))};
 }
 std::vector<MaybeAtom> Def<Prim::kErfInv>::jvp(Builder& b, const Params&, const std::vector<Atom>&,
                                                const std::vector<Atom>& y, const std::vector<MaybeAtom>& t) {
   if (!t[0]) return {std::nullopt};
-  return {mul(b, *t[0], mul(b, unary(b, Prim::kExp, mul(b, y[0], y[0])), f32_scalar(0.886226925452758)))};
+  return {mul(b, *t[0], mul(b, unary(b, Prim::kExp, mul(b, y[0], y[0])), scalar_like(y[0], 0.886226925452758)))};
 }
 
 }  // namespace shardlab::ir

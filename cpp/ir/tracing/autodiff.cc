@@ -108,7 +108,7 @@ Derivatives FunctionTrace::jvp(std::vector<Atom> outs, const std::vector<Atom>& 
 }
 
 Derivatives FunctionTrace::grad(std::vector<Atom> outs) {
-  if (outs.empty() || !outs[0].aval.shape.empty() || outs[0].aval.dtype != DType::kFloat32)
+  if (outs.empty() || !outs[0].aval.shape.empty() || !is_float(outs[0].aval.dtype))
     fail(ErrorKind::kShape, "grad: the function must return a float32 scalar (f32[]), got ",
          outs.empty() ? std::string("nothing") : outs[0].aval.str(), "; use vjp for other outputs");
   // Outputs after the first are auxiliary (has_aux): passed through, not differentiated.

@@ -30,6 +30,7 @@ Atom iota(Builder& b, DType dtype, const Shape& shape, int64_t dimension) {
   return b.emit1(Prim::kIota, {{"dtype", dtype}, {"shape", shape}, {"dimension", dimension}}, {});
 }
 Atom f32_scalar(double value) { return Atom::constant(value, DType::kFloat32); }
+Atom scalar_like(const Atom& x, double value) { return Atom::constant(value, x.aval.dtype); }
 Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims) {
   return b.emit1(Prim::kBroadcastInDim, {{"shape", shape}, {"broadcast_dimensions", dims}}, {x});
 }

@@ -38,6 +38,8 @@ Atom convert_element_type(Builder& b, const Atom& x, DType dtype);
 Atom iota(Builder& b, DType dtype, const Shape& shape, int64_t dimension);
 /// A float32 scalar literal.
 Atom f32_scalar(double value);
+/// A scalar literal of x's dtype (a rule's constant, as JAX's _const(x, value)).
+Atom scalar_like(const Atom& x, double value);
 /// x broadcast to `shape`, its dimension i becoming `dims[i]`.
 Atom broadcast_in_dim(Builder& b, const Atom& x, const Shape& shape, const std::vector<int64_t>& dims);
 /// x with the same elements in `shape`.

@@ -83,7 +83,7 @@ Rewrites rewrites(const Program& p) {
       const Eqn* d = maker(e, 0);
       if (d && (d->prim == Prim::kExp || d->prim == Prim::kPow || d->prim == Prim::kSqrt || d->prim == Prim::kRsqrt))
         r.log_of[i] = made_by[e.inputs[0].var];
-    } else if (e.prim == Prim::kDiv && !e.inputs[0].is_literal() && e.inputs[1].aval.dtype == DType::kFloat32) {
+    } else if (e.prim == Prim::kDiv && !e.inputs[0].is_literal() && is_float(e.inputs[1].aval.dtype)) {
       const Eqn* d = maker(e, 1);
       if (e.inputs[1].is_literal()) {
         r.divisor[i] = e.inputs[1];

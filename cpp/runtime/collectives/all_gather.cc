@@ -42,7 +42,7 @@ Traffic all_gather_traffic(const Shape& in_shape, DType dtype, int n, bool share
   Traffic t;
   t.algorithm = std::string(shared ? "each device writes its block into the group's one result"
                                    : "each device copies every peer's block into its result") +
-                ", " + exchange_path(bytes, shared);
+                ", " + exchange_path(lane_bytes(num_elements(in_shape)), shared);
   t.sent.assign(static_cast<size_t>(n), shared ? bytes : (n - 1) * bytes);
   t.computes = "every device ends with every block";
   t.links = all_pairs(n);

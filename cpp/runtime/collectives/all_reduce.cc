@@ -23,11 +23,11 @@ const char* reduce_op_name(ReduceOp op) {
 int64_t pack_inputs(const std::vector<ReduceBuffer>& bufs, DType dtype, std::vector<uint32_t>& dst) {
   int64_t total = 0;
   for (const ReduceBuffer& b : bufs)
-    if (b.dtype == dtype) total += b.count;
+    if (lane_of(b.dtype) == dtype) total += b.count;
   dst.resize(static_cast<size_t>(total));
   int64_t at = 0;
   for (const ReduceBuffer& b : bufs)
-    if (b.dtype == dtype && b.count > 0) {
+    if (lane_of(b.dtype) == dtype && b.count > 0) {
       std::memcpy(dst.data() + at, b.in, static_cast<size_t>(b.count) * kElemBytes);
       at += b.count;
     }
@@ -36,7 +36,7 @@ int64_t pack_inputs(const std::vector<ReduceBuffer>& bufs, DType dtype, std::vec
 
 void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, DType dtype) {
   for (const ReduceBuffer& b : bufs)
-    if (b.dtype == dtype && b.count > 0) {
+    if (lane_of(b.dtype) == dtype && b.count > 0) {
       std::memcpy(b.out, src, static_cast<size_t>(b.count) * kElemBytes);
       src += b.count;
     }
@@ -60,15 +60,17 @@ std::pair<int64_t, int64_t> reduce_slice(int64_t count, int n, int p) {
 // their slices of its block (b - s for its slice s) and it writes its reduced
 // slice to each of them, (n - 1) * s, or once into a shared result.
 Traffic all_reduce_traffic(ReduceOp op, const std::vector<ReduceBuffer>& bufs, int n, bool shared_out) {
-  std::vector<std::pair<DType, int64_t>> runs;  // (dtype, elements) of each all_reduce
-  if (bufs.size() == 1) {
-    runs.emplace_back(bufs[0].dtype, bufs[0].count);
-  } else {
-    for (DType dtype : {DType::kFloat32, DType::kInt32}) {
-      int64_t total = 0;
-      for (const ReduceBuffer& b : bufs) total += b.dtype == dtype ? b.count : 0;
-      if (total > 0) runs.emplace_back(dtype, total);
-    }
+  // Each all_reduce the operands make (one per lane type, operands packed end
+  // to end): its elements and their bytes on a device of JAX (by dtype).
+  struct Run {
+    int64_t count = 0, bytes = 0;
+  };
+  std::vector<Run> runs;
+  for (DType lane : {DType::kFloat32, DType::kInt32}) {
+    Run r;
+    for (const ReduceBuffer& b : bufs)
+      if (lane_of(b.dtype) == lane) r.count += b.count, r.bytes += element_bytes(b.dtype, b.count);
+    if (r.count > 0 || (bufs.size() == 1 && lane_of(bufs[0].dtype) == lane)) runs.push_back(r);
   }
   const bool shared = shared_out && n > 1;
   Traffic t;
@@ -78,18 +80,17 @@ Traffic all_reduce_traffic(ReduceOp op, const std::vector<ReduceBuffer>& bufs, i
                                       : "every device ends with the elementwise minimum of the blocks";
   t.combine = op == ReduceOp::kSum ? "+" : op == ReduceOp::kMax ? "max" : "min";
   t.links = all_pairs(n);
-  for (const auto& [dtype, count] : runs) {
-    const int64_t bytes = element_bytes(dtype, count);
-    const bool whole = staged(bytes) && !shared;
+  for (const auto& [count, bytes] : runs) {
+    const bool whole = staged(lane_bytes(count)) && !shared;
     for (int p = 0; p < n; ++p) {
       const auto [lo, hi] = reduce_slice(count, n, p);
-      const int64_t slice = element_bytes(dtype, hi - lo);
+      const int64_t slice = count ? bytes * (hi - lo) / count : 0;  // exact when the run has one itemsize
       t.sent[p] += whole ? (n - 1) * bytes : bytes - slice + (shared ? slice : (n - 1) * slice);
     }
     const std::string how = std::string(whole    ? "every device reduces all the blocks itself"
                                         : shared ? "each device reduces its slice of every block into the group's one result"
                                                  : "each device reduces its slice of every block and writes it to every peer") +
-                            ", " + exchange_path(bytes, shared);
+                            ", " + exchange_path(lane_bytes(count), shared);
     if (t.algorithm.find(how) == std::string::npos) t.algorithm += (t.algorithm.empty() ? "" : "; ") + how;
   }
   return t;
@@ -101,7 +102,7 @@ Traffic all_reduce_traffic(ReduceOp op, const std::vector<ReduceBuffer>& bufs, i
 void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType dtype, const void* in, void* out,
                               int64_t count) {
   const uint64_t tag = Tag{}.add(static_cast<int64_t>(dtype)).add_all(g.axes).h;
-  const int64_t bytes = element_bytes(dtype, count);
+  const int64_t bytes = lane_bytes(count);
   auto run = [&](auto zero) {
     using T = decltype(zero);
     exchange(device, g, reduce_op_name(op), tag, bytes, in, out, bytes, true, [&](const Peers& p, bool small) {
@@ -128,7 +129,7 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
       }
     });
   };
-  if (dtype == DType::kFloat32) {
+  if (is_float(dtype)) {
     run(0.0f);
   } else {
     run(int32_t{0});

@@ -85,7 +85,7 @@ void copy_chunk(const ChunkViews& v, int from, int to, const void* in, void* out
 Traffic all_to_all_traffic(const Shape& in_shape, DType dtype, int n) {
   const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
   Traffic t;
-  t.algorithm = "each device copies its chunk of every peer's block, " + exchange_path(bytes, false);
+  t.algorithm = "each device copies its chunk of every peer's block, " + exchange_path(lane_bytes(num_elements(in_shape)), false);
   t.sent.assign(static_cast<size_t>(n), (n - 1) * (bytes / n));
   t.computes = "device i ends with chunk i of every block";
   t.links = all_pairs(n);

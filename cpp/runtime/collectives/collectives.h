@@ -75,8 +75,12 @@ Traffic ppermute_traffic(int64_t count, DType dtype, int n, const Permutation& p
 Traffic all_to_all_traffic(const Shape& in_shape, DType dtype, int n);
 /// The exchange's path for `bytes` per device, in words (for Traffic::algorithm).
 std::string exchange_path(int64_t bytes, bool shared_out);
-/// The bytes of `count` elements of `dtype` as the collectives store them.
+/// The bytes `count` elements of `dtype` are on a device of JAX (its itemsize
+/// each): what Traffic::sent counts.
 int64_t element_bytes(DType dtype, int64_t count);
+/// The bytes `count` elements take as the collectives store them (a lane
+/// each): what the algorithms move and choose their path by.
+inline int64_t lane_bytes(int64_t count) { return count * static_cast<int64_t>(kElemBytes); }
 
 // Shape rules of the collectives, as jax.lax defines them. They run before
 // any data moves (when a program is traced, and again on each device), so a
@@ -139,10 +143,10 @@ class Collectives {
   virtual void sync(int device) = 0;
 };
 
-/// Copies the inputs of `bufs` of `dtype`, end to end, into `dst` (resized to
-/// fit); returns how many elements that is.
+/// Copies the inputs of `bufs` stored in lanes of `dtype` (lane_of), end to
+/// end, into `dst` (resized to fit); returns how many elements that is.
 int64_t pack_inputs(const std::vector<ReduceBuffer>& bufs, DType dtype, std::vector<uint32_t>& dst);
-/// Copies consecutive runs of `src` into the outputs of `bufs` of `dtype` (pack_inputs' inverse).
+/// Copies consecutive runs of `src` into the outputs of `bufs` in lanes of `dtype` (pack_inputs' inverse).
 void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, DType dtype);
 
 }  // namespace shardlab

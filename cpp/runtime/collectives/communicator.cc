@@ -42,16 +42,7 @@ Permutation all_pairs(int n) {
   return links;
 }
 
-int64_t element_bytes(DType dtype, int64_t count) {
-  switch (dtype) {  // a new dtype states its size here (-Wswitch)
-    case DType::kFloat32:
-    case DType::kInt32:
-    case DType::kUInt32:
-    case DType::kBool:
-      break;
-  }
-  return count * static_cast<int64_t>(kElemBytes);  // every dtype is stored in 4 bytes, a bool too
-}
+int64_t element_bytes(DType dtype, int64_t count) { return count * static_cast<int64_t>(itemsize(dtype)); }
 
 Barrier& Communicator::barrier(uint32_t mask, int device) {
   return *barriers_[mask][mesh_->group_number(device, mask)];

@@ -38,7 +38,7 @@ class LockstepCollectives final : public Collectives {
   }
   // reduce_all for a float32 or int32 `dtype`.
   void reduce_all(const AxisGroup& g, ReduceOp op, DType dtype, int64_t count) {
-    if (dtype == DType::kFloat32) {
+    if (is_float(dtype)) {
       reduce_all<float>(g, op, count);
     } else {
       reduce_all<int32_t>(g, op, count);

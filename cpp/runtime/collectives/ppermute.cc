@@ -30,7 +30,7 @@ void check_permutation(const Permutation& perm, int n, const std::string& axes_l
 Traffic ppermute_traffic(int64_t count, DType dtype, int n, const Permutation& perm) {
   const int64_t bytes = element_bytes(dtype, count);
   Traffic t;
-  t.algorithm = "each device copies the block of the peer that sends to it, " + exchange_path(bytes, false);
+  t.algorithm = "each device copies the block of the peer that sends to it, " + exchange_path(lane_bytes(count), false);
   t.sent.assign(static_cast<size_t>(n), 0);
   t.computes = "each destination ends with its source's block (zeros where none sends)";
   for (const auto& [s, d] : perm) {

@@ -33,7 +33,7 @@ Shape reduce_scatter_shape(const Shape& in, int n, int dim, bool tiled) {
 Traffic reduce_scatter_traffic(const Shape& in_shape, DType dtype, int n) {
   const int64_t bytes = element_bytes(dtype, num_elements(in_shape));
   Traffic t;
-  t.algorithm = "each device sums its chunk of every peer's block, " + exchange_path(bytes, false);
+  t.algorithm = "each device sums its chunk of every peer's block, " + exchange_path(lane_bytes(num_elements(in_shape)), false);
   t.sent.assign(static_cast<size_t>(n), (n - 1) * (bytes / n));
   t.computes = "device i ends with chunk i of the sum of the blocks";
   t.combine = "+";
@@ -63,7 +63,7 @@ void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, c
         });
     });
   };
-  if (dtype == DType::kFloat32) {
+  if (is_float(dtype)) {
     run(0.0f);
   } else {
     run(int32_t{0});

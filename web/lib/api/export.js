@@ -8,6 +8,7 @@
 
 import { hostData, putHost } from './core/array.js';
 import { ResourceError, ValueError, fromCore } from '../errors.js';
+import { DTYPE_NAMES, isDtypeName, laneArray } from '../dtypes.js';
 import { makeMesh } from './mesh.js';
 import { avalKey, execute, isLeafValue, signature, traceProgram } from './core/run.js';
 import { Jaxpr } from './transforms.js';
@@ -32,8 +33,6 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxWork: 2e10,
 });
 
-const DTYPES = ['float32', 'int32', 'uint32', 'bool'];
-const TYPED = { float32: Float32Array, int32: Int32Array, bool: Int32Array };
 
 /** A function traced at fixed argument shapes, ready to call, serialize or print (jax.export.Exported). */
 export class Exported {
@@ -157,7 +156,7 @@ export function deserialize(text, { limits = {} } = {}) {
     if (constBytes > lim.maxConstBytes) throw new ResourceError(`deserialize: the constants hold more than ${lim.maxConstBytes} bytes`);
     const bytes = typeof k.data === 'string' ? fromBase64(k.data, `consts[${i}].data`) : null;
     if (!bytes || bytes.length !== 4 * n) throw bad(`consts[${i}].data must be base64 of ${4 * n} bytes`);
-    return { ...aval, data: new TYPED[aval.dtype](bytes.buffer, bytes.byteOffset, n) };
+    return { ...aval, data: new (laneArray(aval.dtype))(bytes.buffer, bytes.byteOffset, n) };
   });
   if (!isObject(doc.program)) throw bad('program must be an object');
 
@@ -215,10 +214,10 @@ function checkTree(t, what, lim) {
 function checkAvals(list, what, n) {
   if (!Array.isArray(list) || list.length !== n) throw new ValueError(`deserialize: ${what} must list ${n} avals`);
   return list.map((a, i) => {
-    const ok = isObject(a) && DTYPES.includes(a.dtype) && Array.isArray(a.shape) && a.shape.length <= 32 &&
+    const ok = isObject(a) && isDtypeName(a.dtype) && Array.isArray(a.shape) && a.shape.length <= 32 &&
       a.shape.every((d) => Number.isInteger(d) && d >= 0 && d < 2 ** 31);
     if (!ok || (a.weak_type !== undefined && a.weak_type !== true)) {
-      throw new ValueError(`deserialize: ${what}[${i}] must be {dtype: one of ${DTYPES.join(', ')}, shape: a list of sizes, weak_type: true if weakly typed}`);
+      throw new ValueError(`deserialize: ${what}[${i}] must be {dtype: one of ${DTYPE_NAMES.join(', ')}, shape: a list of sizes, weak_type: true if weakly typed}`);
     }
     return envelopeAval({ dtype: a.dtype, shape: a.shape, weak: a.weak_type });
   });

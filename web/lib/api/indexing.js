@@ -15,6 +15,7 @@ import { runEager } from './core/run.js';
 import { currentTrace } from './core/state.js';
 import { isTracer } from './core/tracer.js';
 import { isNumericData } from './core/tree.js';
+import { isFloat } from '../dtypes.js';
 
 /** A slice start:stop:step of an index (null parts take numpy's defaults). */
 export class Slice {
@@ -72,7 +73,7 @@ function splitIndex(entries, fn) {
       throw new IndexError(`${fn}: a boolean scalar index (${e}) is not supported; use a boolean array or null`);
     } else if (isTracer(e) || e instanceof DArray || isNumericData(e) || ArrayBuffer.isView(e)) {
       const { dtype, shape } = avalOf(integral(e), fn);
-      if (dtype === 'float32') throw new ShapeError(`${fn}: indexer must have integer or boolean type, got indexer with type float32 at position ${position}`);
+      if (isFloat(dtype)) throw new ShapeError(`${fn}: indexer must have integer or boolean type, got indexer with type ${dtype} at position ${position}`);
       if (dtype === 'bool') {
         if (isTracer(e)) throw new NonConcreteBooleanIndexError(`Array boolean indices must be concrete; got bool[${shape.join(',')}]\n\nSee https://docs.jax.dev/en/latest/errors.html#jax.errors.NonConcreteBooleanIndexError`);
         for (const positions of nonzero(e, shape, fn)) {

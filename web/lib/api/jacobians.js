@@ -15,6 +15,7 @@ import { currentTrace } from './core/state.js';
 import { flatten, unflatten } from './core/tree.js';
 import { argnumsOf, eagerly, jvp, vjp } from './transforms.js';
 import { vmap } from './vmap.js';
+import { isFloat } from '../dtypes.js';
 
 const prod = (s) => s.reduce((a, b) => a * b, 1);
 
@@ -36,7 +37,7 @@ function inputsOf(t, args, nums, fn) {
   const leaves = parts.flatMap((p) => p.leaves).map((x) => traced(t, x, fn));
   const [requirement, advice] = INPUT_REQUIREMENT[fn];
   for (const x of leaves) {
-    if (x.dtype !== 'float32') throw new ValueError(`${fn} requires ${requirement}, but got ${x.dtype}.${advice}`);
+    if (!isFloat(x.dtype)) throw new ValueError(`${fn} requires ${requirement}, but got ${x.dtype}.${advice}`);
   }
   const rebuild = (flat) => {
     let k = 0;
@@ -130,7 +131,7 @@ export const jacrev = transformation('jacrev', (t, f, args, { argnums = 0, hasAu
   const [out, aux] = hasAux ? outs : [outs, undefined];
   const outTree = flatten(out, isLeafValue);
   for (const y of outTree.leaves) {
-    if (y.dtype !== 'float32') {
+    if (!isFloat(y.dtype)) {
       throw new ValueError(`jacrev requires real-valued outputs (output dtype that is a sub-dtype of np.floating), but got ${y.dtype}.`);
     }
   }

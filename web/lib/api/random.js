@@ -19,6 +19,7 @@ import { runEager } from './core/run.js';
 import { checkShape, quote } from './core/shape.js';
 import { currentTrace } from './core/state.js';
 import { isTracer } from './core/tracer.js';
+import { isDtypeName, isFloat, isInteger, isUnsigned } from '../dtypes.js';
 
 /** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
 export class KeyArray {
@@ -132,7 +133,7 @@ function seedKey(seed, ctor) {
   if (shape.length) {
     throw new ShapeError(`${ctor} accepts a scalar seed, but was given an array of shape (${shape.join(', ')}${shape.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching`);
   }
-  if (dtype !== 'int32' && dtype !== 'uint32') throw new ShapeError(`PRNG key seed must be an integer; got a ${dtype} scalar`);
+  if (!isInteger(dtype)) throw new ShapeError(`PRNG key seed must be an integer; got a ${dtype} scalar`);
   return run('PRNGKey', [], [seed], (s) => np.stack([np.zeros([], 'uint32'), u32(s)]));
 }
 
@@ -185,8 +186,9 @@ export function foldIn(key, value) {
 /** jax.random.bits(key, shape, dtype = 'uint32'): raw random bits. */
 export function bits(key, shape = [], dtype = 'uint32') {
   if ((dtype ?? 'uint32') !== 'uint32') {
-    const unsigned = String(dtype).startsWith('uint');
-    throw new ValueError(`${unsigned ? `random.bits: ShardLab's only unsigned dtype is uint32, got ${dtype}` : `dtype argument to \`bits\` must be an unsigned int dtype, got ${dtype}`}`);
+    throw new ValueError(
+      isUnsigned(dtype) ? `random.bits: ShardLab draws uint32 bits only, got ${dtype}; draw uint32 and convert with astype` : `dtype argument to \`bits\` must be an unsigned int dtype, got ${dtype}`,
+    );
   }
   const { data } = unpack(key, 'random.bits');
   const s = shapeOf(shape, 'random.bits');
@@ -195,12 +197,12 @@ export function bits(key, shape = [], dtype = 'uint32') {
 
 function checkFloat(fn, dtype) {
   if ((dtype ?? 'float32') === 'float32') return;
-  if (['int32', 'uint32', 'bool'].includes(String(dtype))) {
+  if (isDtypeName(dtype) && !isFloat(dtype)) {
     // JAX's words: normal-like samplers take complex dtypes too.
     const kinds = ['normal', 'truncatedNormal'].includes(fn) ? 'a float or complex dtype' : 'a float dtype';
     throw new ValueError(`dtype argument to \`${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}\` must be ${kinds}, got ${dtype}`);
   }
-  throw new ValueError(`random.${fn}: ShardLab's only float dtype is float32, got ${dtype}`);
+  throw new ValueError(`random.${fn}: ShardLab samples float32 only (JAX draws a ${dtype}'s from bits of its own width), got ${dtype}; sample float32 and convert with astype`);
 }
 
 // Floats in [minval, maxval): the top 23 bits as a mantissa of [1, 2), minus 1, scaled; at least minval.
@@ -253,7 +255,7 @@ export function randint(key, shape, minval, maxval, dtype = 'int32') {
   const { data } = unpack(key, 'random.randint');
   const s = shapeOf(shape, 'random.randint');
   for (const v of [minval, maxval]) {
-    if (typeof v !== 'number' && avalOf(v, 'random.randint').dtype === 'float32') throw new ValueError('random.randint: minval and maxval must be integers');
+    if (typeof v !== 'number' && isFloat(avalOf(v, 'random.randint').dtype)) throw new ValueError('random.randint: minval and maxval must be integers');
   }
   // Number bounds are Python ints: JAX makes them int32 arrays first (an
   // OverflowError outside int32), then clips them to the dtype's range (_convert_and_clip_integer).
@@ -309,7 +311,7 @@ export function permutation(key, x, axis = 0, independent = false) {
     return run('permutation', [x], [data], (k) => shuffleOf(k, lax.iota('int32', x), 0));
   }
   const { shape, dtype } = avalOf(x, 'random.permutation');
-  if (!shape.length && isTracer(x) && dtype !== 'float32') {
+  if (!shape.length && isTracer(x) && !isFloat(dtype)) {
     throw new ConcretizationError(`random.permutation: x, the number of items to permute, is a traced ${dtype} scalar; it must be a concrete integer (a static argument under jit)`);
   }
   if (!shape.length) throw new ShapeError('random.permutation: x must be an integer or an array of rank 1 or more');

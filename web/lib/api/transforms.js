@@ -13,6 +13,7 @@ import { callCore, Trace } from './core/tracer.js';
 import { broadcastPrefix, describe, flatten, flattenArgs, keyPaths, prefixPaths, unflatten } from './core/tree.js';
 import { checkDivisible, checkInputSpec, checkOutputVma, checkSpecRanks } from './shard_map_checks.js';
 import { isWeakScalar } from './core/weak_float.js';
+import { isFloat } from '../dtypes.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
@@ -228,7 +229,7 @@ function valueAndGradImpl(f, { argnums = 0, hasAux = false } = {}, fn) {
       // A JS number is a float here, as an argument of any jit call (JS has no int literals).
       for (const leaf of flatten(args[n], isLeafValue).leaves.filter((x) => typeof x !== 'number')) {
         const { dtype } = avalOf(leaf, fn);
-        if (dtype !== 'float32') {
+        if (!isFloat(dtype)) {
           throw new ShapeError(
             `grad requires real- or complex-valued inputs (input dtype that is a sub-dtype of np.inexact), but got ${dtype}. ` +
               'If you want to use Boolean- or integer-valued inputs, use vjp or set allow_int to True.',
@@ -322,8 +323,8 @@ function checkCotangents(cts, outTree) {
   leaves.forEach((ct, i) => {
     const want = avalOf(outTree.leaves[i], 'vjp');
     const got = avalOf(ct, 'vjp');
-    if (want.dtype === 'float32' && got.dtype !== 'float32' && !got.weak) {
-      throw new ShapeError(`Type of cotangent input to vjp pullback function (${got.dtype}) is not the expected tangent type (float32) of corresponding primal output with dtype float32.`);
+    if (isFloat(want.dtype) && got.dtype !== want.dtype && !got.weak) {
+      throw new ShapeError(`Type of cotangent input to vjp pullback function (${got.dtype}) is not the expected tangent type (${want.dtype}) of corresponding primal output with dtype ${want.dtype}.`);
     }
     if (got.shape.length !== want.shape.length || got.shape.some((n, k) => n !== want.shape[k])) {
       throw new ValueError(`Shape of cotangent input to vjp pullback function ${pyShape(got.shape)} must be the same as the shape of corresponding primal input ${pyShape(want.shape)}.`);

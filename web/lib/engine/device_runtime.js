@@ -23,7 +23,7 @@ import { errorOf } from '../errors.js';
 import { camelCase } from '../names.js';
 import { CoreTraces } from './core_traces.js';
 import { InThreadExecutor } from './in_thread_executor.js';
-import { DTYPES } from './host_arrays.js';
+import { laneArray } from '../dtypes.js';
 import { ResidentArray } from './lockstep_client.js';
 
 const SPAN_KINDS = ['equation', 'collective', 'wait']; // cpp/runtime/timeline.h's SpanKind, in order
@@ -152,7 +152,7 @@ export class DeviceRuntime {
       throw errorOf('ShapeError', `put: data has ${data.length} elements but shape [${shape}] needs ${expected}`);
     }
     return this._withHeap(data.byteLength, (ptr) => {
-      new DTYPES[dtype](this.Module.HEAPU8.buffer, ptr, data.length).set(data);
+      new (laneArray(dtype))(this.Module.HEAPU8.buffer, ptr, data.length).set(data);
       return this.Module.ShardedArray.put(mesh, dtype, shape, spec, ptr);
     });
   }
@@ -164,7 +164,7 @@ export class DeviceRuntime {
     const n = array.shape().reduce((a, b) => a * b, 1);
     return this._withHeap(n * 4, (ptr) => {
       array.get(ptr, checkReplicas);
-      return new DTYPES[dtype](this.Module.HEAPU8.buffer, ptr, n).slice();
+      return new (laneArray(dtype))(this.Module.HEAPU8.buffer, ptr, n).slice();
     });
   }
 
@@ -172,7 +172,7 @@ export class DeviceRuntime {
   block(array, device) {
     array = this._local(array, 'block');
     return this._call(() => {
-      const Type = DTYPES[array.dtype()];
+      const Type = laneArray(array.dtype());
       return new Type(this.Module.HEAPU8.buffer, array.blockPtr(device), array.blockElements()).slice();
     });
   }

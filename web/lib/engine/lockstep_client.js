@@ -177,7 +177,7 @@ export class ResidentArray {
     this.bringing = null; // the read bringing `local` here, once started
   }
 
-  /** 'float32', 'int32' or 'bool', as a core array's dtype(). */
+  /** The dtype's name, as a core array's dtype(). */
   dtype() {
     return this._dtype;
   }

@@ -1,8 +1,9 @@
 """jax.dtypes: the dtype helpers JAX exports (issubdtype, result_type,
-canonicalize_dtype, is_weakly_typed, itemsize_bits, finfo and iinfo as jax.numpy has them)."""
+canonicalize_dtype, is_weakly_typed, itemsize_bits, finfo and iinfo as jax.numpy has them, bfloat16)."""
 
 from ._src.dtypes import (  # noqa: F401
     TypePromotionError,
+    bfloat16,
     canonicalize_dtype,
     extended,
     is_weakly_typed,

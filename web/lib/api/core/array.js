@@ -3,6 +3,7 @@
 // operations are futures, as JAX's async dispatch: their data is awaited.
 
 import { DeviceError, ShapeError, ValueError, fromCore } from '../../errors.js';
+import { laneArray } from '../../dtypes.js';
 import { blockIndex } from '../../layout.js';
 import { defaultMesh, NamedSharding, P, PartitionSpec } from '../mesh.js';
 import { checkDimensions } from './shape.js';
@@ -182,7 +183,15 @@ export function isArray(x) {
   return x instanceof DArray;
 }
 
-const TYPED = { float32: Float32Array, int32: Int32Array, uint32: Uint32Array, bool: Int32Array };
+// The dtype a typed array's elements are, when no dtype is given.
+const DTYPE_OF_TYPED = [
+  [Int32Array, 'int32'],
+  [Uint32Array, 'uint32'],
+  [Int16Array, 'int16'],
+  [Uint16Array, 'uint16'],
+  [Int8Array, 'int8'],
+  [Uint8Array, 'uint8'],
+];
 
 /** The shape of nested JS array data, checking it is rectangular. */
 function nestedShape(x, fn) {
@@ -207,25 +216,25 @@ export function hostData(x, { dtype, shape } = {}, fn = 'array') {
   if (shape !== undefined) shape = checkDimensions(shape, fn, 'shape');
   if (isScalar(x)) {
     const dt = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float32');
-    return { data: TYPED[dt].of(Number(x)), shape: [], dtype: dt };
+    return { data: laneArray(dt).of(Number(x)), shape: [], dtype: dt };
   }
   if (ArrayBuffer.isView(x)) {
-    const dt = dtype ?? (x instanceof Int32Array ? 'int32' : x instanceof Uint32Array ? 'uint32' : 'float32');
+    const dt = dtype ?? DTYPE_OF_TYPED.find(([T]) => x instanceof T)?.[1] ?? 'float32';
     const s = shape ?? [x.length];
     const n = s.reduce((a, b) => a * b, 1);
     if (n !== x.length) throw new ShapeError(`${fn}: ${x.length} elements do not fill shape [${s}]`);
     // Put on the devices (a copy) before anything could change it, so a typed
     // array of the right type is used as it is; others convert in one step
     // (TypedArray.from with a map function holds a list of every element).
-    return { data: x instanceof TYPED[dt] ? x : new TYPED[dt](x), shape: s, dtype: dt };
+    return { data: x instanceof laneArray(dt) ? x : new (laneArray(dt))(x), shape: s, dtype: dt };
   }
   if (isNumericData(x)) {
     const s = nestedShape(x, fn);
     const flat = x.flat(Infinity);
     const dt = dtype ?? (flat.every((v) => typeof v === 'boolean') ? 'bool' : 'float32');
-    return { data: TYPED[dt].from(flat, Number), shape: shape ?? s, dtype: dt };
+    return { data: laneArray(dt).from(flat, Number), shape: shape ?? s, dtype: dt };
   }
-  if (Array.isArray(x) && x.length === 0) return { data: new TYPED[dtype ?? 'float32'](0), shape: shape ?? [0], dtype: dtype ?? 'float32' };
+  if (Array.isArray(x) && x.length === 0) return { data: new (laneArray(dtype ?? 'float32'))(0), shape: shape ?? [0], dtype: dtype ?? 'float32' };
   // A set has no order to make an array of (Python's set reaches here as a JS Set); JAX's TypeError.
   if (x instanceof Set) throw new ShapeError(`${fn}: Unexpected input type for array: a set; give a list or a tuple`);
   throw new ValueError(`${fn}: cannot make an array of ${String(x)}; give a number, nested arrays of numbers or a typed array`);

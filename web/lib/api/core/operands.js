@@ -4,6 +4,7 @@
 
 import { array, DArray, hostData } from './array.js';
 import { ShapeError, TypePromotionError, ValueError } from '../../errors.js';
+import { isFloat, promoteTypes, wrapToDtype } from '../../dtypes.js';
 import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
@@ -94,8 +95,7 @@ function ruleConstant(t, arr, fn) {
 /** A literal scalar of `dtype` as a traced value of trace t (rank 0; not a variable), weakly typed when `weak` (a Python scalar's). */
 export function literalTracer(t, literal, dtype, weak = false) {
   const value = literal instanceof WeakFloat ? literal.value : literal;
-  const v = dtype === 'bool' ? Number(Boolean(value)) : dtype === 'int32' ? Math.trunc(value) : dtype === 'uint32' ? Math.trunc(value) >>> 0 : value;
-  return new Tracer(t, { literal: v, dtype, shape: [], vma: [], weak });
+  return new Tracer(t, { literal: wrapToDtype(value, dtype), dtype, shape: [], vma: [], weak });
 }
 
 /** The current trace, for an operation named `fn` called inside one. */
@@ -136,22 +136,14 @@ function broadcastError(shapes, fn, prim) {
   return new ValueError(`${fn}: Incompatible shapes for broadcasting: shapes=[${shapes.map(tuple).join(', ')}]`);
 }
 
-// The kinds of JAX's promotion lattice (docs/type_promotion.rst) the dtypes
-// here belong to: a weak value's kind is its only constraint, so it takes
-// the dtype of a strong value of its kind or above.
-const KIND = { bool: 0, int32: 1, uint32: 1, float32: 2 };
-
 /**
  * The dtype and weak type of a binary/variadic numpy operation on operands of
- * these avals, as JAX's promotion lattice joins them: weak values adopt the
- * strong ones' dtype; the result is weak when a weak operand's kind is above
- * every strong operand's (int32 + 1.5 is a weak float32, as i32 ∨ f* = f*).
+ * these avals, as JAX's promotion lattice joins them (dtypes.js): weak values
+ * adopt the strong ones' dtype; the result is weak when a weak operand's kind
+ * is above every strong operand's (int32 + 1.5 is a weak float32, as i32 ∨ f* = f*).
  */
 export function resultType(avals) {
-  if (promotion === 'strict') return strictResultType(avals);
-  const strong = avals.filter((a) => !a.weak);
-  const dtype = joinedDtype(avals, strong);
-  return { dtype, weak: strong.every((a) => KIND[a.dtype] < KIND[dtype]) };
+  return promotion === 'strict' ? strictResultType(avals) : promoteTypes(avals);
 }
 
 let promotion = 'standard';
@@ -173,8 +165,8 @@ export function numpyDtypePromotion(mode) {
 // (Python's int) joins an integer or float dtype, a weak float a float one.
 function strictResultType(avals) {
   const strong = [...new Set(avals.filter((a) => !a.weak).map((a) => a.dtype))];
-  const weak = new Set(avals.filter((a) => a.weak).map((a) => (a.dtype === 'float32' ? 'float' : 'int')));
-  const joins = (s) => [...weak].every((w) => (w === 'int' ? s !== 'bool' : s === 'float32'));
+  const weak = new Set(avals.filter((a) => a.weak).map((a) => (isFloat(a.dtype) ? 'float' : 'int')));
+  const joins = (s) => [...weak].every((w) => (w === 'int' ? s !== 'bool' : isFloat(s)));
   if (strong.length === 1 && joins(strong[0])) return { dtype: strong[0], weak: false };
   if (strong.length === 0) return { dtype: weak.has('float') ? 'float32' : 'int32', weak: true };
   const names = [...strong.map((d) => `'${d}'`), ...[...weak].map((w) => `"<class '${w}'>"`)];
@@ -183,12 +175,3 @@ function strictResultType(avals) {
   );
 }
 
-// The dtype the lattice joins `avals` to (`strong`: those not weakly typed).
-function joinedDtype(avals, strong) {
-  const has = (dt, list) => list.some((a) => a.dtype === dt);
-  if (has('float32', avals)) return 'float32';
-  if (strong.length === 0) return has('int32', avals) ? 'int32' : 'bool';
-  if (has('int32', strong)) return 'int32'; // with uint32 too: JAX's int64, int32 without x64
-  if (has('uint32', strong)) return 'uint32';
-  return has('int32', avals) ? 'int32' : 'bool';
-}

@@ -13,7 +13,7 @@ import { isTracer } from './tracer.js';
 /** The largest dimension (2^53 - 1, as the core's kMaxDimension). */
 export const MAX_DIMENSION = Number.MAX_SAFE_INTEGER;
 
-const BYTES_PER_ELEMENT = 4; // float32, int32, uint32 and bool (stored as int32)
+const BYTES_PER_ELEMENT = 4; // every element is stored in a 4-byte lane (dtypes.js), a bool or int8 too
 
 /** A value as messages quote it: 2.5, NaN, '3', undefined. */
 export function quote(v) {

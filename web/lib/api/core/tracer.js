@@ -3,14 +3,13 @@
 // allocates no wasm objects per value.
 
 import { ConcretizationError, fromCore, UnexpectedTracerError, ValueError } from '../../errors.js';
+import { isDtypeName, shortName } from '../../dtypes.js';
 import { currentTrace, state } from './state.js';
 import { plainStatic, WeakFloat } from './weak_float.js';
 
-const SHORT = { float32: 'f32', int32: 'i32', uint32: 'u32', bool: 'bool' };
-
 /** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map; float32[4,2] (str_short's default) unless short. */
 export function avalString({ dtype, shape, vma = [] }, { short = true } = {}) {
-  return `${short ? (SHORT[dtype] ?? dtype) : dtype}[${shape.join(',')}]${vma.length === 1 ? `{V:${vma[0]}}` : vma.length ? `{V:(${vma.join(',')})}` : ''}`;
+  return `${short && isDtypeName(dtype) ? shortName(dtype) : dtype}[${shape.join(',')}]${vma.length === 1 ? `{V:${vma[0]}}` : vma.length ? `{V:(${vma.join(',')})}` : ''}`;
 }
 
 /** A trace being built: jit / makeJaxpr at the top, shard_map bodies and differentiated functions nested. */
@@ -92,7 +91,7 @@ export class ArrayBase {
     return this._type.shape.length;
   }
 
-  /** 'float32', 'int32', 'uint32' or 'bool'. */
+  /** The dtype's name ('float32', 'bfloat16', 'int8', 'bool', ...: dtypes.js). */
   get dtype() {
     return this._type.dtype;
   }

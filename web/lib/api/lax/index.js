@@ -13,6 +13,7 @@ import { laxFunction } from './parallel.js';
 export { axisSize } from './parallel.js';
 import { checkShape, isDimension, MAX_DIMENSION, quote } from '../core/shape.js';
 import { flatten, unflatten } from '../core/tree.js';
+import { isFloat } from '../../dtypes.js';
 
 export { cond, foriLoop, scan, switchBranches as switch, whileLoop } from './control_flow.js';
 
@@ -59,7 +60,7 @@ export function stopGradient(tree) {
   const { leaves, def } = flatten(tree, isLeafValue);
   return unflatten(
     def,
-    leaves.map((x) => (avalOf(x, 'lax.stopGradient').dtype === 'float32' ? stopLeaf(x) : x)),
+    leaves.map((x) => (isFloat(avalOf(x, 'lax.stopGradient').dtype) ? stopLeaf(x) : x)),
   );
 }
 
@@ -108,7 +109,7 @@ export const bitwiseOr = prim('bitwiseOr', 'or', 2, () => ({}));
 export const bitwiseXor = prim('bitwiseXor', 'xor', 2, () => ({}));
 /** jax.lax.bitwise_not(x). */
 export const bitwiseNot = prim('bitwiseNot', 'not', 1, () => ({}));
-/** jax.lax.bitcast_convert_type(x, newDtype): the same 32 bits as float32, int32 or uint32. */
+/** jax.lax.bitcast_convert_type(x, newDtype): the same bits read as another dtype of the same width. */
 export const bitcastConvertType = prim('bitcastConvertType', 'bitcast_convert_type', 1, (x, newDtype) => ({ new_dtype: newDtype }));
 /** jax.lax.erf(x). */
 export const erf = prim('erf', 'erf', 1, () => ({}));

@@ -6,11 +6,12 @@ import { ShapeError } from '../../errors.js';
 import { elementwise, emitHere, truth } from './helpers.js';
 import { defop } from '../core/op.js';
 import { traced, traceFor } from '../core/operands.js';
+import { isFloat, isUnsigned } from '../../dtypes.js';
 
 function integral(fn, xs, { bools = true } = {}) {
   const vs = elementwise(fn, xs);
   const dt = vs[0].dtype;
-  if (dt === 'float32' || (!bools && dt === 'bool')) {
+  if (isFloat(dt) || (!bools && dt === 'bool')) {
     throw new ShapeError(`np.${fn}: needs ${bools ? 'integer or bool' : 'integer'} operands, got ${xs.map((x) => (x?.dtype ?? typeof x)).join(' and ')}`);
   }
   return vs;
@@ -24,17 +25,17 @@ export const bitwiseAnd = bitwise('bitwiseAnd', 'and');
 export const bitwiseOr = bitwise('bitwiseOr', 'or');
 /** x ^ y. */
 export const bitwiseXor = bitwise('bitwiseXor', 'xor');
-/** x << y (integers; 0 for shifts of 32 or more). */
+/** x << y (integers; 0 for shifts of the dtype's bits or more). */
 export const leftShift = bitwise('leftShift', 'shift_left', { bools: false });
-/** x >> y: arithmetic for int32 (the sign fills), logical for uint32, as jnp.right_shift. */
+/** x >> y: arithmetic for signed integers (the sign fills), logical for unsigned ones, as jnp.right_shift. */
 export const rightShift = defop('rightShift', 2, (x, y) => {
   const [a, b] = integral('rightShift', [x, y], { bools: false });
-  return emitHere('rightShift', a.dtype === 'uint32' ? 'shift_right_logical' : 'shift_right_arithmetic', {}, [a, b]);
+  return emitHere('rightShift', isUnsigned(a.dtype) ? 'shift_right_logical' : 'shift_right_arithmetic', {}, [a, b]);
 });
 /** ~x on integers (not on bools). */
 export const bitwiseNot = defop('bitwiseNot', 1, (x) => {
   const v = traced(traceFor('bitwiseNot'), x, 'np.bitwiseNot');
-  if (v.dtype === 'float32') throw new ShapeError(`np.bitwiseNot: needs an integer or bool operand, got ${v.aval}`);
+  if (isFloat(v.dtype)) throw new ShapeError(`np.bitwiseNot: needs an integer or bool operand, got ${v.aval}`);
   return emitHere('bitwiseNot', 'not', {}, [v]);
 });
 /** np.invert: bitwiseNot. */

@@ -8,15 +8,16 @@ import { avalOf, literalTracer, resultType, traceFor } from '../core/operands.js
 import { logicalAnd, logicalNot, logicalOr } from './bitwise.js';
 import { elementwise } from './helpers.js';
 import { abs, add, all, equal, isinf, isnan, lessEqual, multiply, subtract } from './math.js';
+import { isFloat } from '../../dtypes.js';
 
 /** np.isclose(a, b, rtol = 1e-5, atol = 1e-8, equalNan = false): whether each pair of elements is close (bool, broadcast). */
 export const isclose = defop('isclose', 2, (a, b, rtol = 1e-5, atol = 1e-8, equalNan = false) => {
   const type = resultType([avalOf(a, 'np.isclose'), avalOf(b, 'np.isclose')]);
-  if (type.dtype !== 'float32') return equal(a, b);
+  if (!isFloat(type.dtype)) return equal(a, b);
   const [x, y] = elementwise('isclose', [a, b], type);
-  // The tolerances are float32 constants (JAX converts them to the operands' dtype).
+  // The tolerances are constants of the operands' dtype, as JAX converts them.
   const t = traceFor('isclose');
-  const [r, at] = [literalTracer(t, rtol, 'float32'), literalTracer(t, atol, 'float32')];
+  const [r, at] = [literalTracer(t, rtol, type.dtype), literalTracer(t, atol, type.dtype)];
   let out = lessEqual(abs(subtract(x, y)), add(at, multiply(r, abs(y))));
   const [xInf, yInf] = [isinf(x), isinf(y)];
   out = logicalAnd(out, logicalNot(logicalOr(xInf, yInf)));

@@ -10,22 +10,24 @@ import { logaddexp } from './logaddexp.js';
 import { asDtype, emitHere, selectWhere as where } from './helpers.js';
 import { abs, add, broadcastTo, divide, equal, greater, isnan, less, maximum, minimum, multiply, negative, sin, sqrt, square } from './math.js';
 import { logicalOr } from './bitwise.js';
+import { inexactDtype, isFloat, isInteger } from '../../dtypes.js';
 
-// x as a float32 traced value (an integer or bool converted, a weak type kept).
+// x as a float traced value (an integer or bool converted to float32, a weak type kept).
 function inexact(x, fn) {
   const v = traced(traceFor(fn), x, fn);
-  return v.dtype === 'float32' ? v : asDtype(v, 'float32', v.weakType);
+  return asDtype(v, inexactDtype(v.dtype), v.weakType);
 }
-// x1 and x2 promoted together, then to float32 (JAX's promote_args_inexact).
+// x1 and x2 promoted together, then to a float dtype (JAX's promote_args_inexact).
 function inexactPair(x1, x2, fn) {
   const t = traceFor(fn);
   const { dtype, weak } = resultType([avalOf(x1, fn), avalOf(x2, fn)]);
   const [a, b] = [asDtype(traced(t, x1, fn), dtype, weak), asDtype(traced(t, x2, fn), dtype, weak)];
-  return [asDtype(a, 'float32', weak), asDtype(b, 'float32', weak)];
+  return [asDtype(a, inexactDtype(dtype), weak), asDtype(b, inexactDtype(dtype), weak)];
 }
-// A float32 constant beside `like`, as JAX's _lax_const makes it: weak when
-// `like` is a weakly typed scalar (so the result stays weak), else strong.
-const constant = (value, like) => literalTracer(traceFor('constant'), value, 'float32', Boolean(like?.weakType && like.ndim === 0));
+// A constant of `like`'s float dtype (float32 beside no float), as JAX's _lax_const
+// makes it: weak when `like` is a weakly typed scalar (so the result stays weak), else strong.
+const constant = (value, like) =>
+  literalTracer(traceFor('constant'), value, inexactDtype(like?.dtype), Boolean(like?.weakType && like.ndim === 0));
 // An all-false bool array of x's shape, strong (JAX's full_like(x, False, dtype=bool)).
 const allFalse = (x, fn) => broadcastTo(literalTracer(traceFor(fn), false, 'bool'), x.shape);
 
@@ -39,7 +41,7 @@ export const signbit = defop('signbit', 1, (x) => {
   const t = traceFor('signbit');
   const v = traced(t, x, 'signbit');
   if (v.dtype === 'bool') return allFalse(v, 'signbit');
-  if (v.dtype === 'int32' || v.dtype === 'uint32') return less(v, 0);
+  if (isInteger(v.dtype)) return less(v, 0);
   const bits = emitHere('signbit', 'bitcast_convert_type', { new_dtype: 'int32' }, [v]);
   const sign = emitHere('signbit', 'shift_right_arithmetic', {}, [bits, literalTracer(t, 31, 'int32')]);
   return asDtype(sign, 'bool', false);
@@ -85,7 +87,7 @@ export const fabs = defop('fabs', 1, (x) => abs(inexact(x, 'fabs')));
 function isInfinity(name, infinity) {
   return defop(name, 1, (x) => {
     const v = traced(traceFor(name), x, name);
-    return v.dtype === 'float32' ? equal(v, literalTracer(traceFor(name), infinity, 'float32')) : allFalse(v, name);
+    return isFloat(v.dtype) ? equal(v, literalTracer(traceFor(name), infinity, v.dtype)) : allFalse(v, name);
   });
 }
 /** jnp.isposinf(x): whether each element is +inf. */

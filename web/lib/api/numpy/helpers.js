@@ -7,6 +7,7 @@ import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, literalTracer, resultType, traced, traceFor } from '../core/operands.js';
 import { isTracer } from '../core/tracer.js';
 import { isScalar } from '../core/weak_float.js';
+import { isFloat } from '../../dtypes.js';
 
 /** Whether two shapes are equal. */
 export const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -33,6 +34,9 @@ export function asDtype(x, dtype, weak = x.dtype === dtype && x.weakType) {
   if (x._atom.literal !== undefined) return literalTracer(x._trace, x._atom.literal, dtype, weak);
   return emitHere('astype', 'convert_element_type', { new_dtype: dtype, weak_type: weak }, [x]);
 }
+
+/** Traced x as a float: itself when its dtype is a float, else converted to float32 (JAX's to_inexact_dtype). */
+export const toInexact = (x) => (isFloat(x.dtype) ? x : asDtype(x, 'float32'));
 
 /** Traced x broadcast to `shape` (numpy's trailing alignment). */
 export function broadcastValue(x, shape) {

@@ -2,7 +2,7 @@
 // forms over the last two axes of diagonal, trace, and of outer.
 
 import { ValueError } from '../../errors.js';
-import { asDtype, normAxis, sequenceOf } from './helpers.js';
+import { asDtype, normAxis, sequenceOf, toInexact } from './helpers.js';
 import { abs, matmul, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
 import { defop } from '../core/op.js';
 import { diagonal as npDiagonal, outer as npOuter, trace as npTrace } from './matrices.js';
@@ -42,7 +42,7 @@ function matrixNormOver(v, ord, [r, c], keepdims) {
  * norm, or the 2-norm of the flattened array (ord null).
  */
 export const norm = defop('linalg.norm', 1, (x, { ord = null, axis = null, keepdims = false } = {}) => {
-  const v = asDtype(traced(traceFor('linalg.norm'), x, 'np.linalg.norm'), 'float32');
+  const v = toInexact(traced(traceFor('linalg.norm'), x, 'np.linalg.norm'));
   if (axis === null) {
     if (v.ndim === 1 || (ord === null && v.ndim !== 2)) return vectorNormOver(v, ord, v.shape.map((_, d) => d), keepdims);
     if (v.ndim === 2) return matrixNormOver(v, ord, [0, 1], keepdims);
@@ -56,7 +56,7 @@ export const norm = defop('linalg.norm', 1, (x, { ord = null, axis = null, keepd
 
 /** np.linalg.vector_norm(x, {axis, keepdims, ord}): the vector norm over `axis` (of all elements when null). */
 export const vectorNorm = defop('linalg.vectorNorm', 1, (x, { axis = null, keepdims = false, ord = 2 } = {}) => {
-  const v = asDtype(traced(traceFor('linalg.vectorNorm'), x, 'np.linalg.vector_norm'), 'float32');
+  const v = toInexact(traced(traceFor('linalg.vectorNorm'), x, 'np.linalg.vector_norm'));
   const axes = axis === null ? v.shape.map((_, d) => d) : (Array.isArray(axis) ? axis : [axis]).map((d) => normAxis(d, v.ndim, 'np.linalg.vector_norm'));
   return vectorNormOver(v, ord, axes, keepdims);
 });

@@ -10,6 +10,7 @@ import { defop } from '../core/op.js';
 import { selectWhere as where } from './helpers.js';
 import * as np from './math.js';
 import { avalOf } from '../core/operands.js';
+import { isFloat } from '../../dtypes.js';
 
 // max(x1, x2) + log1p(e^-|x1 - x2|), or x1 + x2 where the difference is NaN (infinities of one sign).
 const core = customJvp(
@@ -32,7 +33,7 @@ core.defjvp(
 );
 
 // A float32 operand (logaddexp of integers is a float, as numpy's); a JS number becomes a float32 literal.
-const inexact = (x) => (typeof x === 'number' ? np.astype(x, 'float32') : avalOf(x, 'logaddexp').dtype === 'float32' ? x : np.astype(x, 'float32'));
+const inexact = (x) => (typeof x === 'number' ? np.astype(x, 'float32') : isFloat(avalOf(x, 'logaddexp').dtype) ? x : np.astype(x, 'float32'));
 
 /** log(e^x1 + e^x2), without overflow, with smooth derivatives of every order (jnp.logaddexp). */
 export const logaddexp = defop('logaddexp', 2, (x1, x2) => core(inexact(x1), inexact(x2)));

@@ -8,8 +8,9 @@ import { defop } from '../core/op.js';
 import { isScalar, WeakFloat } from '../core/weak_float.js';
 import { avalOf, broadcastShapes, literalTracer, refuseKeys, resultType, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
-import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, truth, withWhere } from './helpers.js';
+import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, toInexact, truth, withWhere } from './helpers.js';
 import { isTracer } from '../core/tracer.js';
+import { inexactDtype, isFloat, isUnsigned } from '../../dtypes.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
 
@@ -17,8 +18,8 @@ function binary(name, prim, { float = false } = {}) {
   return defop(name, 2, (x, y) => {
     refuseKeys(prim, [x, y], name);
     const type = resultType([avalOf(x, name), avalOf(y, name)]);
-    // A float function promotes to float32, weak when the operands' type is (true_divide(1, 2) as JAX).
-    return emitHere(name, prim, {}, elementwise(name, [x, y], float ? { dtype: 'float32', weak: type.weak } : type, prim));
+    // A float function promotes to a float dtype (float32 from integers), weak when the operands' type is (true_divide(1, 2) as JAX).
+    return emitHere(name, prim, {}, elementwise(name, [x, y], float ? { dtype: inexactDtype(type.dtype), weak: type.weak } : type, prim));
   });
 }
 
@@ -31,7 +32,7 @@ function unary(name, prim, { float = true } = {}) {
     refuseKeys(prim, [x], name);
     const t = traceFor(name);
     let v = traced(t, x, name);
-    if (float) v = asDtype(v, 'float32', v.weakType);
+    if (float) v = asDtype(v, inexactDtype(v.dtype), v.weakType);
     return emitHere(name, prim, {}, [v]);
   });
 }
@@ -47,7 +48,7 @@ export const divide = binary('divide', 'div', { float: true });
 const floatPower = binary('power', 'pow', { float: true });
 const intPower = defop('power', 1, (x, y) => {
   const v = traced(traceFor('power'), x, 'power');
-  if (y < 0 && v.dtype !== 'float32') throw new ValueError('np.power: integers cannot be raised to negative powers');
+  if (y < 0 && !isFloat(v.dtype)) throw new ValueError('np.power: integers cannot be raised to negative powers');
   return emitHere('power', 'integer_pow', { y }, [v]);
 });
 /**
@@ -88,7 +89,7 @@ export const fmod = defop('fmod', 2, (x, y) => rem('fmod', ...elementwise('fmod'
 export const remainder = defop('remainder', 2, (x, y) => {
   const [a, b] = elementwise('remainder', [x, y]);
   const m = rem('remainder', a, b);
-  if (a.dtype === 'uint32') return m; // unsigned: truncating and floored division agree
+  if (isUnsigned(a.dtype)) return m; // unsigned: truncating and floored division agree
   return selectWhere(both(notEqual(less(m, 0), less(b, 0)), notEqual(m, 0)), add(m, b), m);
 });
 
@@ -96,8 +97,8 @@ export const remainder = defop('remainder', 2, (x, y) => {
 export const floorDivide = defop('floorDivide', 2, (x, y) => {
   const [a, b] = elementwise('floorDivide', [x, y]);
   const m = rem('floorDivide', a, b);
-  if (a.dtype === 'uint32') return emitHere('floorDivide', 'div', {}, [a, b]);
-  if (a.dtype !== 'float32') {
+  if (isUnsigned(a.dtype)) return emitHere('floorDivide', 'div', {}, [a, b]);
+  if (!isFloat(a.dtype)) {
     const q = emitHere('floorDivide', 'div', {}, [a, b]);
     return selectWhere(both(notEqual(sign(a), sign(b)), notEqual(m, 0)), subtract(q, 1), q);
   }
@@ -162,7 +163,7 @@ export const reciprocal = defop('reciprocal', 1, (x) => divide(1, x));
 /** Whether x is neither infinite nor NaN (lax.is_finite; integers and bools always are). */
 export const isfinite = defop('isfinite', 1, (x) => {
   const v = traced(traceFor('isfinite'), x, 'isfinite');
-  return v.dtype === 'float32' ? emitHere('isfinite', 'is_finite', {}, [v]) : full(v.shape, true, 'bool');
+  return isFloat(v.dtype) ? emitHere('isfinite', 'is_finite', {}, [v]) : full(v.shape, true, 'bool');
 });
 /** Whether x is NaN: x != x, as jnp.isnan. */
 export const isnan = defop('isnan', 1, (x) => notEqual(x, x));
@@ -175,7 +176,7 @@ export const isinf = defop('isinf', 1, (x) => equal(abs(x), literalTracer(traceF
 export const nanToNum = defop('nanToNum', 1, (x, { nan = 0, posinf = null, neginf = null } = {}) => {
   const MAX = 3.4028234663852886e38;
   const v = traced(traceFor('nanToNum'), x, 'nanToNum');
-  if (v.dtype !== 'float32') return v;
+  if (!isFloat(v.dtype)) return v;
   let out = selectWhere(isnan(v), nan, v);
   out = selectWhere(equal(out, Infinity), posinf ?? MAX, out);
   return selectWhere(equal(out, -Infinity), neginf ?? -MAX, out);
@@ -191,9 +192,9 @@ export const round = defop('round', 1, (x, decimals = 0) => {
   if (!Number.isInteger(decimals)) throw new ValueError(`np.round: decimals must be an integer, got ${decimals}`);
   const t = traceFor('round');
   const a = avalOf(x, 'round');
-  const isInt = a.dtype !== 'float32';
+  const isInt = !isFloat(a.dtype);
   if (isInt && decimals >= 0) return traced(t, x, 'round');
-  const v = asDtype(traced(t, x, 'round'), 'float32', a.weak);
+  const v = asDtype(traced(t, x, 'round'), inexactDtype(a.dtype), a.weak);
   const nearest = (u) => emitHere('round', 'round', { rounding_method: 1 }, [u]);
   if (decimals === 0) return nearest(v);
   const factor = literalTracer(t, 10 ** decimals, 'float32'); // a strong constant, as JAX's _lax_const
@@ -411,12 +412,12 @@ export const cumulativeProd = cumulativeOf('cumulativeProd', 'cumulative_prod', 
 /** jnp.nancumsum(a, {axis}): the running sum with NaNs counted as 0 (of the flattened array by default). */
 export const nancumsum = defop('nancumsum', 1, (x, opts) => {
   const v = traced(traceFor('nancumsum'), x, 'np.nancumsum');
-  return cumsum(v.dtype === 'float32' ? selectWhere(isnan(v), 0, v) : v, opts);
+  return cumsum(isFloat(v.dtype) ? selectWhere(isnan(v), 0, v) : v, opts);
 });
 /** jnp.nancumprod(a, {axis}): the running product with NaNs counted as 1. */
 export const nancumprod = defop('nancumprod', 1, (x, opts) => {
   const v = traced(traceFor('nancumprod'), x, 'np.nancumprod');
-  return cumprod(v.dtype === 'float32' ? selectWhere(isnan(v), 1, v) : v, opts);
+  return cumprod(isFloat(v.dtype) ? selectWhere(isnan(v), 1, v) : v, opts);
 });
 
 /**
@@ -482,7 +483,7 @@ export const concatenate = defop('concatenate', 1, (arrays, axis = 0) => {
 /** Stacks arrays along a new axis (0 by default). */
 export const stack = defop('stack', 1, (xs, axis = 0) => concatenate(sequenceOf(xs, 'stack').map((x) => expandDims(x, axis)), axis));
 
-/** x converted to `dtype` ('float32', 'int32', 'uint32', 'bool'). */
+/** x converted to `dtype` (any of dtypes.js's DTYPE_NAMES). */
 export const astype = defop('astype', 1, (x, dtype) => asDtype(traced(traceFor('astype'), x, 'astype'), dtype, false));
 
 // An operation `name` making an array of `shape` filled with a value.
@@ -578,7 +579,7 @@ function varianceOf(x, where, opts) {
   const { axis, keepdims } = reductionOpts(opts);
   const ddof = opts?.ddof ?? 0;
   const t = traceFor('var');
-  const v = asDtype(traced(t, x, 'var'), 'float32');
+  const v = toInexact(traced(t, x, 'var'));
   // The mask once, as bools of v's shape (which mean and sum then take as they are).
   const mask = where === undefined ? undefined : broadcastTo(truth(traced(t, where, 'var')), v.shape);
   const centered = subtract(v, mean(v, { axis, keepdims: true, where: mask }));

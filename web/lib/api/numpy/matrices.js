@@ -7,7 +7,7 @@
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { dotGeneral, slice } from '../lax/index.js';
-import { asDtype, normAxis, selectWhere as where, sequenceOf, sliceAlong } from './helpers.js';
+import { asDtype, normAxis, selectWhere as where, sequenceOf, sliceAlong, toInexact } from './helpers.js';
 import {
   add, broadcastTo, concatenate, cumsum, divide, equal, expandDims, floor, floorDivide, greaterEqual, log10, multiply, power, reshape, sign, stack, subtract, sum, transpose, zeros, zerosLike,
 } from './math.js';
@@ -18,6 +18,7 @@ import { defop } from '../core/op.js';
 import { isScalar } from '../core/weak_float.js';
 import { broadcastShapes, traced, traceFor } from '../core/operands.js';
 import { checkShape, quote } from '../core/shape.js';
+import { isFloat } from '../../dtypes.js';
 
 // A traced value of x, for reading its shape.
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
@@ -107,7 +108,7 @@ function linspaceOf(start, stop, num, { endpoint = true, retstep = false, dtype 
     out = zeros(withAxis(0), 'float32');
   }
   const target = dtype ?? 'float32';
-  if (target !== 'float32') out = floor(out);
+  if (!isFloat(target)) out = floor(out);
   out = asDtype(out, target, false);
   return retstep ? [out, step] : out;
 }
@@ -364,11 +365,11 @@ export const rollaxis = defop('rollaxis', 1, (a, axis, start = 0) => {
 /** np.trapezoid(y, x, {dx, axis}): the integral of y by the trapezoidal rule, over sample points x or spacing dx (1). */
 export const trapezoid = (y, x = null, { dx = 1, axis = -1 } = {}) => trapezoidOf(y, x ?? [], x !== null, dx, axis);
 const trapezoidOf = defop('trapezoid', 2, (y, x, hasX, dx, axis) => {
-  const v = moveaxis(asDtype(valueOf(y, 'np.trapezoid'), 'float32'), axis, -1);
+  const v = moveaxis(toInexact(valueOf(y, 'np.trapezoid')), axis, -1);
   const n = v.shape[v.ndim - 1];
   let step = dx;
   if (hasX) {
-    const xv = asDtype(valueOf(x, 'np.trapezoid'), 'float32');
+    const xv = toInexact(valueOf(x, 'np.trapezoid'));
     const xs = xv.ndim === 1 ? xv : moveaxis(xv, axis, -1);
     step = subtract(sliceAlong(xs, xs.ndim - 1, 1, n), sliceAlong(xs, xs.ndim - 1, 0, n - 1));
   }

@@ -8,14 +8,15 @@
 import { ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { traced, traceFor } from '../core/operands.js';
-import { asDtype, selectWhere as where, withWhere } from './helpers.js';
+import { asDtype, selectWhere as where, toInexact, withWhere } from './helpers.js';
 import { logicalNot } from './bitwise.js';
 import {
   all, argmax, argmin, broadcastTo, divide, fullLike, isnan, lessEqual, max, mean, min, multiply, prod, reshape, sqrt, square, subtract, sum,
 } from './math.js';
+import { isFloat } from '../../dtypes.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
-const isFloat = (v) => v.dtype === 'float32';
+const floating = (v) => isFloat(v.dtype);
 // The options of a plain reduction: axis, keepdims, and initial and the where mask when given.
 const reduceOpts = ({ axis = null, keepdims = false, initial } = {}, mask) => ({
   axis, keepdims, ...(initial === undefined || initial === null ? {} : { initial }), ...(mask === undefined || mask === null ? {} : { where: mask }),
@@ -26,7 +27,7 @@ const reduceOpts = ({ axis = null, keepdims = false, initial } = {}, mask) => ({
 function nanReduction(name, reduce, identity, nanIfAllNan) {
   return withWhere(name, (x, mask, opts = {}) => {
     const v = valueOf(x, `np.${name}`);
-    if (!isFloat(v)) return reduce(v, reduceOpts(opts, mask));
+    if (!floating(v)) return reduce(v, reduceOpts(opts, mask));
     const nan = isnan(v);
     const out = reduce(where(nan, identity, v), reduceOpts(opts, mask));
     if (!nanIfAllNan) return out;
@@ -49,12 +50,12 @@ const nanmeanOf = (v, mask, opts) => divide(nansum(v, { ...reduceOpts({ ...opts,
 /** jnp.nanmean(a, {axis, keepdims, where}): the mean of the elements that are not NaN (NaN when none is). */
 export const nanmean = withWhere('nanmean', (x, mask, opts = {}) => {
   const v = valueOf(x, 'np.nanmean');
-  return isFloat(v) ? nanmeanOf(v, mask, opts) : mean(v, reduceOpts(opts, mask));
+  return floating(v) ? nanmeanOf(v, mask, opts) : mean(v, reduceOpts(opts, mask));
 });
 
 // The variance of the elements that are not NaN, over their count - ddof (NaN when that is not positive).
 function nanvarOf(x, mask, { ddof = 0, ...opts } = {}) {
-  const v = asDtype(valueOf(x, 'np.nanvar'), 'float32');
+  const v = toInexact(valueOf(x, 'np.nanvar'));
   const center = nanmeanOf(v, mask, { ...opts, keepdims: true });
   const centered = square(where(isnan(v), 0, subtract(v, center)));
   const n = subtract(counted(v, opts, mask), ddof);
@@ -71,7 +72,7 @@ export const nanstd = withWhere('nanstd', (x, mask, opts) => sqrt(nanvarOf(x, ma
 function nanArg(name, arg, fill) {
   return defop(name, 1, (x, opts = {}) => {
     const v = valueOf(x, `np.${name}`);
-    if (!isFloat(v)) return arg(v, opts);
+    if (!floating(v)) return arg(v, opts);
     const nan = isnan(v);
     const res = arg(where(nan, fill, v), opts);
     return where(all(nan, { axis: opts?.axis ?? null, keepdims: Boolean(opts?.keepdims) }), -1, res);
@@ -93,14 +94,14 @@ export const ptp = defop('ptp', 1, (x, { axis = null, keepdims = false } = {}) =
 export const average = (x, { axis = null, weights = null, returned = false, keepdims = false } = {}) =>
   averageOf(x, weights ?? [], weights !== null, axis, returned, keepdims);
 const averageOf = defop('average', 2, (x, weights, weighted, axis, returned, keepdims) => {
-  const v = asDtype(valueOf(x, 'np.average'), 'float32');
+  const v = toInexact(valueOf(x, 'np.average'));
   let avg;
   let total;
   if (!weighted) {
     avg = mean(v, { axis, keepdims });
     total = fullLike(avg, v.size / Math.max(avg.size, 1));
   } else {
-    let w = asDtype(valueOf(weights, 'np.average'), 'float32');
+    let w = toInexact(valueOf(weights, 'np.average'));
     if (w.ndim !== v.ndim || w.shape.some((n, i) => n !== v.shape[i])) {
       if (axis === null || Array.isArray(axis)) throw new ValueError(`np.average: weights of shape [${w.shape}] differing from a's [${v.shape}] need one integer axis`);
       const d = axis < 0 ? axis + v.ndim : axis;

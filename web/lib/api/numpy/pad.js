@@ -10,6 +10,7 @@ import { asDtype, emitHere, sliceAlong } from './helpers.js';
 import { flip } from './indexing.js';
 import { linspace, repeat } from './matrices.js';
 import { concatenate, max, mean, min, multiply, round, squeeze, subtract } from './math.js';
+import { isInteger } from '../../dtypes.js';
 
 const MODES = ['constant', 'edge', 'wrap', 'reflect', 'symmetric', 'linear_ramp', 'maximum', 'minimum', 'mean', 'empty'];
 const STATS = { maximum: max, minimum: min, mean };
@@ -153,7 +154,7 @@ function padStat(v, axis, before, after, stat, lengths) {
   const n = v.shape[axis];
   const of = (part) => {
     let s = stat(part, { axis, keepdims: true });
-    if (v.dtype !== 'float32' && v.dtype !== 'bool') s = round(s);
+    if (isInteger(v.dtype)) s = round(s);
     return asDtype(s, v.dtype, v.weakType);
   };
   let lo;

@@ -8,7 +8,7 @@ import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, resultType, traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
 import { updateItem, Slice } from '../indexing.js';
-import { asDtype, emitHere, sliceAlong } from './helpers.js';
+import { asDtype, emitHere, sliceAlong, toInexact } from './helpers.js';
 import { add, broadcastTo, concatenate, divide, multiply, negative, zerosLike } from './math.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
@@ -53,7 +53,7 @@ function fallingProducts(powers, m) {
 /** jnp.polyder(p, m): the m-th derivative's coefficients (float). */
 export const polyder = defop('polyder', 1, (p, m = 1) => {
   if (!Number.isInteger(m) || m < 0) throw new ValueError(`np.polyder: order of derivative must be a non-negative integer, got ${quote(m)}`);
-  const c = asDtype(valueOf(p, 'np.polyder'), 'float32');
+  const c = toInexact(valueOf(p, 'np.polyder'));
   if (m === 0) return c;
   const n = c.shape[0];
   if (m >= n) return sliceAlong(c, 0, 0, 0);
@@ -71,8 +71,8 @@ export const polyder = defop('polyder', 1, (p, m = 1) => {
 export const polyint = (p, m = 1, k = null) => polyintOf(p, k ?? 0, m);
 const polyintOf = defop('polyint', 2, (p, k, m) => {
   if (!Number.isInteger(m) || m < 0) throw new ValueError(`np.polyint: order of integral must be a non-negative integer, got ${quote(m)}`);
-  const c = asDtype(valueOf(p, 'np.polyint'), 'float32');
-  let ks = asDtype(valueOf(k, 'np.polyint'), 'float32');
+  const c = toInexact(valueOf(p, 'np.polyint'));
+  let ks = toInexact(valueOf(k, 'np.polyint'));
   if (ks.ndim === 0) ks = broadcastTo(ks, [m]);
   else if (ks.ndim === 1 && ks.shape[0] === 1) ks = broadcastTo(row(ks, 0), [m]);
   if (ks.ndim !== 1 || ks.shape[0] !== m) throw new ValueError(`np.polyint: k must be a scalar or a rank-1 array of length 1 or m (${m}), got shape [${ks.shape}]`);

@@ -11,11 +11,12 @@ import { defop } from '../core/op.js';
 import { traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
 import { flip, take } from './indexing.js';
-import { asDtype, selectWhere as where } from './helpers.js';
+import { asDtype, selectWhere as where, toInexact } from './helpers.js';
 import {
   abs, add, any, clip, concatenate, divide, equal, expandDims, greater, greaterEqual, less, lessEqual, maximum, multiply, ones, remainder, reshape, subtract, sum, zeros, zerosLike,
 } from './math.js';
 import { argsort } from './sorting.js';
+import { isInteger } from '../../dtypes.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
 
@@ -81,7 +82,7 @@ export const bincount = (x, weights = null, minlength = 0, { length = null } = {
 };
 const bincountOf = defop('bincount', 2, (x, weights, weighted, n) => {
   const v = valueOf(x, 'np.bincount');
-  if (v.ndim !== 1 || (v.dtype !== 'int32' && v.dtype !== 'uint32' && v.dtype !== 'bool')) throw new ValueError(`np.bincount: x must be a 1-d array of integers, got ${v.aval}`);
+  if (v.ndim !== 1 || (!isInteger(v.dtype) && v.dtype !== 'bool')) throw new ValueError(`np.bincount: x must be a 1-d array of integers, got ${v.aval}`);
   const w = weighted ? valueOf(weights, 'np.bincount') : ones([v.shape[0]], 'int32');
   return updateItem('add', zeros([n], w.dtype), [maximum(asDtype(v, 'int32'), 0)], w, { mode: 'drop' });
 });
@@ -101,12 +102,12 @@ export const interp = (x, xp, fp, { left = null, right = null, period = null } =
   return interpOf(x, xp, fp, value(left), value(right), period ?? [], left === null ? 'end' : typeof left === 'string' ? 'extrapolate' : 'value', right === null ? 'end' : typeof right === 'string' ? 'extrapolate' : 'value', period !== null);
 };
 const interpOf = defop('interp', 6, (x, xp, fp, left, right, period, leftKind, rightKind, periodic) => {
-  let xs = asDtype(valueOf(x, 'np.interp'), 'float32');
-  let xps = asDtype(valueOf(xp, 'np.interp'), 'float32');
-  let fps = asDtype(valueOf(fp, 'np.interp'), 'float32');
+  let xs = toInexact(valueOf(x, 'np.interp'));
+  let xps = toInexact(valueOf(xp, 'np.interp'));
+  let fps = toInexact(valueOf(fp, 'np.interp'));
   if (xps.ndim !== 1 || fps.ndim !== 1 || xps.shape[0] !== fps.shape[0]) throw new ValueError('np.interp: xp and fp must be one-dimensional arrays of equal size');
   if (periodic) {
-    const p = abs(asDtype(valueOf(period, 'np.interp'), 'float32'));
+    const p = abs(toInexact(valueOf(period, 'np.interp')));
     if (p.ndim !== 0) throw new ValueError(`np.interp: period must be a scalar, got shape [${p.shape}]`);
     [xs, xps] = [remainder(xs, p), remainder(xps, p)];
     const order = argsort(xps);

@@ -16,6 +16,7 @@ import { moveaxis } from './matrices.js';
 import { concatenate, cumsum, full, isnan, less, notEqual, reshape, subtract } from './math.js';
 import { nonzero } from './nonzero.js';
 import { updateItem } from '../indexing.js';
+import { isFloat } from '../../dtypes.js';
 
 // The rows to find distinct ones among ([n] elements, or [n, m] rows along `axis`), and how they sort: the sorted
 // key columns, the permutation that sorts them, and where each run of equal rows starts (equal NaNs one run with equalNan).
@@ -35,7 +36,7 @@ function runs(ar, axis, equalNan, fn) {
   for (const k of sortedKeys) {
     const prev = shift(k);
     let d = notEqual(k, prev);
-    if (equalNan && k.dtype === 'float32') d = logicalAnd(d, logicalNot(logicalAnd(isnan(k), isnan(prev))));
+    if (equalNan && isFloat(k.dtype)) d = logicalAnd(d, logicalNot(logicalAnd(isnan(k), isnan(prev))));
     differs = differs === null ? d : logicalOr(differs, d);
   }
   const first = emitHere(fn, 'iota', { dtype: 'int32', shape: [n], dimension: 0 }, []);

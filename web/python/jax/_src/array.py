@@ -168,7 +168,7 @@ class Array:
 
     def __index__(self):
         # JAX checks the type before the value, so a traced int scalar is the tracer's error and any other array this one.
-        if self.ndim != 0 or self.dtype.name not in ("int32", "uint32"):
+        if self.ndim != 0 or self.dtype.kind not in "iu":
             raise TypeError("Only integer scalar arrays can be converted to a scalar index.")
         self._concrete("index")
         return int(self._values()[0])

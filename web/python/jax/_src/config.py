@@ -20,7 +20,7 @@ _VALUES = {
 }
 # The values an option can only keep here, and why.
 _FIXED = {
-    "jax_enable_x64": (False, "ShardLab computes in 32 bits only (float32, int32, uint32): 64-bit dtypes are not available"),
+    "jax_enable_x64": (False, "ShardLab computes in 32 bits and fewer only: 64-bit dtypes are not available"),
     "jax_platforms": ("cpu", "ShardLab's devices are its 8 CPU devices"),
     "jax_platform_name": ("cpu", "ShardLab's devices are its 8 CPU devices"),
 }

@@ -219,7 +219,7 @@ def _bound(b):
     or a concrete integer array, which JAX reads with int() too), else an array."""
     if isinstance(b, int) and not isinstance(b, bool):
         return b
-    if isinstance(b, Array) and not b._is_tracer() and b.ndim == 0 and b.dtype.name == "int32":
+    if isinstance(b, Array) and not b._is_tracer() and b.ndim == 0 and b.dtype.kind == "i":
         return int(b)
     return _as_leaf(b)
 

@@ -2,6 +2,8 @@
 jnp.bool_): each is a scalar type usable wherever a dtype is, and calling
 one makes an array of it, as in JAX."""
 
+import _shardlab
+
 
 class _ScalarMeta(type):
     def __repr__(cls):
@@ -55,25 +57,32 @@ class DType:
 
     @property
     def itemsize(self):
-        return 1 if self.name == "bool" else 4
+        return _INFO[self.name]["itemsize"]
 
     @property
     def kind(self):
-        return {"float32": "f", "int32": "i", "uint32": "u", "bool": "b"}[self.name]
+        # ml_dtypes' bfloat16 is numpy's 'V' (a void kind numpy does not know); the others numpy's own.
+        return "V" if self.name == "bfloat16" else _INFO[self.name]["kind"]
 
 
-float32 = _ScalarMeta("float32", (), {"dtype": DType("float32")})
-int32 = _ScalarMeta("int32", (), {"dtype": DType("int32")})
-bool_ = _ScalarMeta("bool_", (), {"dtype": DType("bool")})
-uint32 = _ScalarMeta("uint32", (), {"dtype": DType("uint32")})
+# The dtypes ShardLab has, from the JS side's one list (web/lib/dtypes.js): name, short name, kind, itemsize.
+_INFO = {d.name: {"short": d.short, "kind": d.kind, "itemsize": d.itemsize} for d in _shardlab.dtypes}
+_SCALARS = {n: _ScalarMeta("bool_" if n == "bool" else n, (), {"dtype": DType(n)}) for n in _INFO}
+float32, float16, bfloat16 = _SCALARS["float32"], _SCALARS["float16"], _SCALARS["bfloat16"]
+int32, int16, int8 = _SCALARS["int32"], _SCALARS["int16"], _SCALARS["int8"]
+uint32, uint16, uint8 = _SCALARS["uint32"], _SCALARS["uint16"], _SCALARS["uint8"]
+bool_ = _SCALARS["bool"]
 
-_BY_NAME = {"float32": float32.dtype, "int32": int32.dtype, "uint32": uint32.dtype, "bool": bool_.dtype}
+_BY_NAME = {n: t.dtype for n, t in _SCALARS.items()}
 _PYTHON = {float: "float32", int: "int32", bool: "bool"}
-_UNSUPPORTED = ("float64", "float16", "bfloat16", "int64", "int8", "int16", "uint8", "uint16", "uint64", "complex64")
+_UNSUPPORTED = ("float64", "int64", "uint64", "complex64", "complex128")
+# numpy's short codes for the dtypes here.
+_ALIASES = {"bool_": "bool", "f32": "float32", "i32": "int32", "u32": "uint32", "f16": "float16", "bf16": "bfloat16",
+            "half": "float16", "i8": "int8", "u8": "uint8", "i16": "int16", "u16": "uint16"}
 
 
 def name(d):
-    """The dtype name ('float32', 'int32', 'uint32', 'bool') of a dtype-like: a scalar
+    """The dtype name ('float32', 'bfloat16', 'int8', 'bool', ...) of a dtype-like: a scalar
     type, a dtype object, a name, or Python's float, int and bool."""
     if isinstance(d, DType):
         return d.name
@@ -85,12 +94,12 @@ def name(d):
     if isinstance(host, str):
         d = host
     if isinstance(d, str):
-        n = {"bool_": "bool", "f32": "float32", "i32": "int32", "u32": "uint32"}.get(d, d)
+        n = _ALIASES.get(d, d)
         if n in _BY_NAME:
             return n
         if n in _UNSUPPORTED:
-            raise TypeError(f"dtype {n} is not supported by ShardLab; the dtypes are float32, int32, uint32 and bool")
-    raise TypeError(f"{d!r} is not a dtype; use jnp.float32, jnp.int32, jnp.uint32 or jnp.bool_")
+            raise TypeError(f"dtype {n} is not supported by ShardLab; the dtypes are {', '.join(_INFO)}")
+    raise TypeError(f"{d!r} is not a dtype; use one of jnp.{', jnp.'.join(t.__name__ for t in _SCALARS.values())}")
 
 
 class generic:
@@ -157,7 +166,7 @@ def _category_name(d):
     host = getattr(d, "_shardlab_dtype", None)
     if isinstance(d, str) or isinstance(host, str):
         n = host if isinstance(host, str) else d
-        n = {"bool_": "bool", "f32": "float32", "i32": "int32", "u32": "uint32"}.get(n, n)
+        n = _ALIASES.get(n, n)
         if n in _CATEGORY:
             return n
     return name(d)
@@ -186,12 +195,9 @@ def dtype(d):
     return _BY_NAME[name(d)]
 
 
-_SHORT = {"float32": "f32", "int32": "i32", "uint32": "u32", "bool": "bool"}
-
-
 def short_name(d):
-    """A dtype as a jaxpr writes it: f32, i32, u32, bool."""
-    return _SHORT[name(d)]
+    """A dtype as a jaxpr writes it: f32, bf16, i8, u32, bool, ..."""
+    return _INFO[name(d)]["short"]
 
 
 # Without x64, JAX holds each 64-bit dtype in its 32-bit kin.

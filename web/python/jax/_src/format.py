@@ -49,9 +49,18 @@ def _key(v):
     return (v, math.copysign(1.0, v))
 
 
-def _f32(v):
-    """v rounded to float32 (as a Python float, which holds it exactly)."""
-    return struct.unpack("f", struct.pack("f", v))[0]
+def _rounded(v, dtype):
+    """v rounded to the float format of `dtype` (float32, float16 or bfloat16;
+    a Python float holds it exactly), to nearest, ties to even; infinite beyond its range."""
+    try:
+        if dtype == "float16":
+            return struct.unpack("e", struct.pack("e", v))[0]
+        w = struct.unpack("I", struct.pack("f", v))[0]
+    except OverflowError:
+        return math.copysign(float("inf"), v)
+    if dtype == "bfloat16" and (w & 0x7FFFFFFF) <= 0x7F800000:  # float32's top 16 bits, rounded
+        w = (w + 0x7FFF + ((w >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("f", struct.pack("I", w))[0]
 
 
 def _shortest(v, dtype="float32"):
@@ -62,10 +71,10 @@ def _shortest(v, dtype="float32"):
         return "inf" if v > 0 else "-inf"
     if dtype == "float64":
         return _plain(repr(float(v)))
-    target = _f32(v)
+    target = _rounded(v, dtype)
     for p in range(1, 10):
         s = f"{target:.{p}g}"
-        if _f32(float(s)) == target:
+        if _rounded(float(s), dtype) == target:
             return s
     return repr(target)
 
@@ -83,14 +92,14 @@ def _scientific(text):
 
 def _float_texts(values, dtype="float32"):
     """numpy's FloatingFormat (floatmode 'maxprec', sign '-'): every element at
-    the fewest digits that read back as its float32, padded to the widest;
+    the fewest digits that read back as its value, padded to the widest;
     scientific when the largest magnitude is 1e8 or more, the smallest nonzero
     under 1e-4, or their ratio over 1000, with as many fraction digits as the
     element needing most, an element needing fewer continued with its exact
     value's digits (numpy's min_digits: 9.53674316e-07, 2**-20, beside
     1.00016594e-04), where positional notation pads with spaces. The digits
-    are float32's, or float64's for a float64 array."""
-    exact = _f32 if dtype == "float32" else float
+    are the array's float format's (float32, float16, bfloat16), or float64's for a float64 array."""
+    exact = float if dtype == "float64" else (lambda x: _rounded(x, dtype))
     finite = [v for v in values if v == v and abs(v) != float("inf")]
     nonzero = [abs(v) for v in finite if v != 0]
     big, small = max(nonzero, default=0.0), min(nonzero, default=0.0)
@@ -112,7 +121,7 @@ def _float_texts(values, dtype="float32"):
 
         def text(v):
             whole, frac, exp = parts[_key(v)]
-            if len(frac) < digits:  # the exact float32 value's next digits
+            if len(frac) < digits:  # the exact value's next digits
                 whole, _, frac = f"{exact(v):.{digits}e}".partition("e")[0].partition(".")
             return f"{whole.rjust(left)}.{frac.ljust(digits, '0')}e{'-' if exp < 0 else '+'}{abs(exp):0{max(exp_width, 2)}d}"
     else:

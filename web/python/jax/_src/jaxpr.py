@@ -57,7 +57,7 @@ def _atom(a):
     if "literal" not in a:
         return Var(a["name"], _aval(a["aval"]))
     aval = _aval(a["aval"])
-    kind = {"float32": float, "bool": bool}.get(aval.dtype.name, int)
+    kind = float if aval.dtype.kind in "fV" else bool if aval.dtype.kind == "b" else int
     return Literal(kind(a["literal"]), aval)
 
 

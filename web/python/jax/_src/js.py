@@ -19,10 +19,12 @@ UNDEFINED = object()
 _PLAIN = (bool, int, float, str)
 
 
-# A buffer's element format (struct's codes) -> the JS typed array holding it, as
-# JAX converts a buffer (numpy's dtype for it, canonicalized without x64:
-# signed ints int32, unsigned uint32, floats float32).
-_BUFFER_ARRAYS = {**dict.fromkeys("bhilqn", "Int32Array"), **dict.fromkeys("BHILQN", "Uint32Array"), **dict.fromkeys("efd", "Float32Array")}
+# A buffer's element format (struct's codes) -> the JS typed array holding it
+# (whose type the JS API reads as its dtype), as JAX converts a buffer
+# (numpy's dtype for it, canonicalized without x64: 8- and 16-bit ints kept,
+# wider ones 32-bit; floats float32, as JS has no float16 array).
+_BUFFER_ARRAYS = {"b": "Int8Array", "B": "Uint8Array", "h": "Int16Array", "H": "Uint16Array",
+                  **dict.fromkeys("ilqn", "Int32Array"), **dict.fromkeys("ILQN", "Uint32Array"), **dict.fromkeys("efd", "Float32Array")}
 
 
 def is_buffer(v):

@@ -9,7 +9,8 @@ from .api import array, asarray
 from .array import Array as ndarray
 from . import dtypes as _dtypes
 from .dtypes import bool_, complexfloating, dtype, float32, floating, generic, inexact, int32, integer, issubdtype, number
-from .dtypes import signedinteger, uint32, unsignedinteger
+from . import type_info as _type_info
+from .dtypes import bfloat16, float16, int8, int16, signedinteger, uint8, uint16, uint32, unsignedinteger
 from .js import call as _call
 from .js import sl as _sl
 from .format import get_printoptions, printoptions, set_printoptions
@@ -113,8 +114,9 @@ def promote_types(a, b):
 
 
 # isdtype's kinds, over the dtypes ShardLab has.
-_KINDS = {"bool": {"bool"}, "signed integer": {"int32"}, "unsigned integer": {"uint32"}, "integral": {"int32", "uint32"},
-          "real floating": {"float32"}, "complex floating": set(), "numeric": {"int32", "uint32", "float32"}}
+_SIGNED, _UNSIGNED, _FLOATS = {"int8", "int16", "int32"}, {"uint8", "uint16", "uint32"}, {"bfloat16", "float16", "float32"}
+_KINDS = {"bool": {"bool"}, "signed integer": _SIGNED, "unsigned integer": _UNSIGNED, "integral": _SIGNED | _UNSIGNED,
+          "real floating": _FLOATS, "complex floating": set(), "numeric": _SIGNED | _UNSIGNED | _FLOATS}
 
 
 def isdtype(dtype_, kind):
@@ -134,17 +136,19 @@ def isdtype(dtype_, kind):
 
 
 def finfo(dtype):
-    """jnp.finfo(dtype): numpy's finfo of a float dtype (JAX's are numpy's)."""
+    """jnp.finfo(dtype): numpy's finfo of a float dtype (JAX's are numpy's and ml_dtypes')."""
     import numpy
 
-    return numpy.finfo(_dtypes.name(dtype) if _dtypes.is_dtype_like(dtype) else dtype)
+    n = _dtypes.name(dtype) if _dtypes.is_dtype_like(dtype) else dtype
+    return _type_info.finfo(n) if n in _type_info.FLOAT_FORMATS else numpy.finfo(n)
 
 
 def iinfo(dtype):
     """jnp.iinfo(dtype): numpy's iinfo of an integer dtype."""
     import numpy
 
-    return numpy.iinfo(_dtypes.name(dtype) if _dtypes.is_dtype_like(dtype) else dtype)
+    n = _dtypes.name(dtype) if _dtypes.is_dtype_like(dtype) else dtype
+    return _type_info.iinfo(n) if n in _type_info.INT_TYPES else numpy.iinfo(n)
 
 
 pi = _math.pi
@@ -154,4 +158,4 @@ nan = float("nan")
 newaxis = None
 
 __all__ = sorted({*_FUNCTIONS, "nonzero", "where", "shape", "ndim", "size", "isscalar", "result_type", "promote_types", "isdtype", "issubdtype", "finfo", "iinfo",
-                  "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "int32", "uint32", "pi", "e", "inf", "nan", "newaxis"})
+                  "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating", "complexfloating", "get_printoptions", "printoptions", "set_printoptions", "array", "asarray", "ndarray", "bool_", "dtype", "float32", "float16", "bfloat16", "int32", "int16", "int8", "uint32", "uint16", "uint8", "pi", "e", "inf", "nan", "newaxis"})
