@@ -4,7 +4,9 @@
 # and bfloat16's 8 significant bits (0.1 is 0.0999755859375 in float16,
 # 3.14159 is 3.140625 in bfloat16) or wrapped to 8 and 16 bits after every
 # operation, eagerly and under jit, conversions toward zero and wrapping,
-# jaxprs printing f16/bf16/i8/u8, and the JS data types never showing.
+# jaxprs printing f16/bf16/i8/u8, finfo and iinfo, sums promoting narrow
+# integers, and a Python int wrapping into int8 as numpy's astype (JAX's
+# _convert_element_type).
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -31,3 +33,5 @@ print(repr(jax.grad(lambda x: (x * x).sum())(jnp.array([1.5, 2.0], jnp.float16))
 print(repr(lax.bitcast_convert_type(jnp.array([1.0, -2.0], jnp.float16), jnp.uint16)))
 f, b = jnp.finfo(jnp.float16), jnp.finfo(jnp.bfloat16)
 print(f.bits, f.eps, f.max, f.tiny, f.smallest_subnormal, f.precision, b.eps, b.max, b.tiny, jnp.iinfo(jnp.int8), jnp.iinfo(jnp.uint16).max)
+# sum, prod, cumsum and cumprod promote narrow integers (jnp's promote_integers): to int32, or uint32 when unsigned.
+print(repr(jnp.sum(jnp.array([100, 100], jnp.int8))), repr(jnp.cumsum(jnp.array([200, 100], jnp.uint8))), repr(jnp.array([1, 2], jnp.int8) + 300))

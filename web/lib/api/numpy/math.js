@@ -10,7 +10,7 @@ import { avalOf, broadcastShapes, literalTracer, refuseKeys, resultType, traced,
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
 import { asDtype, broadcastValue, elementwise, emitHere, normAxis, same, selectWhere, sequenceOf, toInexact, truth, withWhere } from './helpers.js';
 import { isTracer } from '../core/tracer.js';
-import { inexactDtype, isFloat, isUnsigned } from '../../dtypes.js';
+import { inexactDtype, isFloat, isInteger, isUnsigned, itemsize } from '../../dtypes.js';
 
 const product = (s) => s.reduce((a, b) => a * b, 1);
 
@@ -335,7 +335,9 @@ function reduction(name, prim, { finish, prepare = (v) => v, join, identity } = 
 // mask becomes an array argument of its own (traced or captured as arrays
 // are, and never part of an eager program's cache key); without it, where is
 // undefined.
-const countable = (v) => (v.dtype === 'bool' ? asDtype(v, 'int32') : v);
+// JAX's promote_integers of sum, prod, cumsum and cumprod: a bool or an
+// integer narrower than 32 bits is summed as int32 (uint32 when unsigned).
+const countable = (v) => (v.dtype === 'bool' || (isInteger(v.dtype) && itemsize(v.dtype) < 4) ? asDtype(v, isUnsigned(v.dtype) ? 'uint32' : 'int32') : v);
 
 /** Sum over `axis` (all by default); np.sum(x, 1) or np.sum(x, {axis: 1, keepdims: true, initial, where}). */
 export const sum = reduction('sum', 'reduce_sum', { prepare: countable, join: (s, i) => add(s, i), identity: 0 });
@@ -382,7 +384,7 @@ function cumulative(name, prim) {
     return emitHere(name, prim, { axis: axis === null ? 0 : normAxis(axis, v.ndim, `np.${name}`), reverse: false }, [v]);
   });
 }
-/** The running sum along `axis` (of the flattened array by default); bools count as int32. */
+/** The running sum along `axis` (of the flattened array by default); bools and narrow integers count as int32 (uint32). */
 export const cumsum = cumulative('cumsum', 'cumsum');
 /** The running product along `axis` (of the flattened array by default). */
 export const cumprod = cumulative('cumprod', 'cumprod');
