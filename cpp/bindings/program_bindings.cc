@@ -74,7 +74,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("inputs", &JsWhile::inputs)
       .function("finish", &JsWhile::finish);
   class_<JsVmap>("VmapTrace")
-      .constructor<JsTrace&, const val&, const val&, const val&>()
+      .constructor<JsTrace&, const val&, const val&, const val&, const val&>()
       .function("body", &JsVmap::body, allow_raw_pointers())
       .function("inputs", &JsVmap::inputs)
       .function("finish", &JsVmap::finish);

@@ -555,12 +555,17 @@ val JsWhile::finish(const val& outs) {
   });
 }
 
-JsVmap::JsVmap(JsTrace& outer, const val& args, const val& in_axes, const val& axis_size)
+JsVmap::JsVmap(JsTrace& outer, const val& args, const val& in_axes, const val& axis_size, const val& axis_name)
     : t_(with_js_errors([&] {
         std::optional<int64_t> size;
         if (!axis_size.isNull() && !axis_size.isUndefined()) size = int_from_js(axis_size, "vmap", "axis_size");
+        std::optional<std::string> name;
+        if (!axis_name.isNull() && !axis_name.isUndefined()) {
+          if (!axis_name.isString()) fail(ErrorKind::kValue, "vmap: axis_name must be a string, got ", quote_js(axis_name));
+          name = axis_name.as<std::string>();
+        }
         return std::make_unique<ir::VmapTrace>(outer.builder(), outer.atoms(args),
-                                               map_axes_from_js(in_axes, "in_axes"), size);
+                                               map_axes_from_js(in_axes, "in_axes"), size, name);
       })),
       body_(&t_->builder()) {}
 

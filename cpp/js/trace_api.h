@@ -238,9 +238,10 @@ class JsVmap {
  public:
   /// Starts tracing vmap on `args` (atoms of `outer`), mapped along
   /// `in_axes` (one integer or null per argument), over `axis_size` (an
-  /// integer, or null to take it from the mapped arguments).
+  /// integer, or null to take it from the mapped arguments), its axis named
+  /// `axis_name` (a string collectives may name, or null).
   JsVmap(JsTrace& outer, const emscripten::val& args, const emscripten::val& in_axes,
-         const emscripten::val& axis_size);
+         const emscripten::val& axis_size, const emscripten::val& axis_name);
   /// The function's trace (a view; valid while this object lives).
   JsTrace* body() { return &body_; }
   /// One example of each argument.

@@ -2,7 +2,8 @@
 // against a loop over the batch (each example is computed with the same
 // operations in the same order: equal to 2 ulps, see same_value); vmap's in_axes, out_axes and
 // axis_size, its errors (JAX's messages), the printed program, per-example
-// gradients (vmap of grad), and vmap inside and around shard_map.
+// gradients (vmap of grad), vmap inside and around shard_map, and its
+// axis_name: collectives over it meet the batch's examples as devices.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -302,6 +303,121 @@ TEST(Vmap, InsideAndAroundShardMap) {
         EXPECT_NEAR(got[e * 3 + c], want, 1e-5);
       }
   }
+}
+
+}  // namespace
+}  // namespace shardlab::ir
+
+namespace shardlab::ir {
+namespace {
+
+// vmap(f, axis_name='b') of x: f32[4, 3], f's collectives over 'b' meeting the 4 examples as devices.
+Program named_vmap(const std::function<std::vector<Atom>(Builder&, const std::vector<Atom>&)>& f, const Shape& shape = {4, 3}) {
+  Builder b;
+  const Atom x = b.input(f32(shape));
+  std::vector<MapAxis> out_axes(1, 0);
+  return b.build(vmap_at(b, f, {x}, {0}, out_axes, std::nullopt, std::string("b")));
+}
+
+std::vector<float> run_named(const Program& p, const std::vector<float>& xs, const Shape& shape = {4, 3}) {
+  return exec::as_floats(exec::interpret(p, {exec::host_f32(shape, xs)})[0]);
+}
+
+// psum, pmax, pmin and pmean over the vmap's axis reduce the batch (float64
+// references: column sums, maxima); the result is the same for every example.
+TEST(VmapAxisName, ReductionsOverTheBatch) {
+  const auto xs = testing::random_floats(12, 7);
+  const Program sum = named_vmap([](Builder& bb, const std::vector<Atom>& a) { return std::vector<Atom>{psum(bb, a[0], {"b"})}; });
+  EXPECT_EQ(to_text(sum),
+            "{ lambda ; a:f32[4,3]. let\n"
+            "    b:f32[3] = reduce_sum[axes=(0,) out_sharding=None] a\n"
+            "    c:f32[4,3] = broadcast_in_dim[broadcast_dimensions=(1,)] b\n"
+            "  in (c,) }");
+  const auto got = run_named(sum, xs);
+  for (int c = 0; c < 3; ++c) {
+    double want = 0;
+    for (int r = 0; r < 4; ++r) want += xs[r * 3 + c];
+    for (int r = 0; r < 4; ++r) EXPECT_NEAR(got[r * 3 + c], want, 1e-6);
+  }
+  const auto maxes = run_named(named_vmap([](Builder& bb, const std::vector<Atom>& a) { return std::vector<Atom>{pmax(bb, a[0], {"b"})}; }), xs);
+  const auto means = run_named(named_vmap([](Builder& bb, const std::vector<Atom>& a) { return std::vector<Atom>{pmean(bb, a[0], {"b"})}; }), xs);
+  for (int c = 0; c < 3; ++c) {
+    float m = xs[c];
+    double s = 0;
+    for (int r = 0; r < 4; ++r) m = std::max(m, xs[r * 3 + c]), s += xs[r * 3 + c];
+    EXPECT_EQ(maxes[c], m);
+    EXPECT_NEAR(means[2 * 3 + c], s / 4, 1e-6);
+  }
+  // A value the same for every example (a literal here) sums to 4 times itself.
+  const auto fours = run_named(named_vmap([](Builder& bb, const std::vector<Atom>&) {
+    return std::vector<Atom>{psum(bb, broadcast_in_dim(bb, f32_scalar(1.5), {3}, {}), {"b"})};
+  }), xs);
+  EXPECT_EQ(fours, std::vector<float>(12, 6.0f));
+}
+
+// axis_index is each example's position; all_gather gives every example the
+// whole batch; ppermute moves examples, zeros where none arrives.
+TEST(VmapAxisName, IndexGatherAndPermute) {
+  const auto xs = testing::random_floats(12, 8);
+  Builder b;
+  const Atom x = b.input(f32({4, 3}));
+  const auto idx = vmap_at(b, [](Builder& bb, const std::vector<Atom>&) { return std::vector<Atom>{axis_index(bb, {"b"})}; },
+                           {x}, {0}, {0}, std::nullopt, std::string("b"));
+  EXPECT_EQ(exec::as_ints(exec::interpret(b.build(idx), {exec::host_f32({4, 3}, xs)})[0]), (std::vector<int32_t>{0, 1, 2, 3}));
+  const auto gathered = run_named(named_vmap([](Builder& bb, const std::vector<Atom>& a) { return std::vector<Atom>{all_gather(bb, a[0], {"b"}, 0, false)}; }), xs);
+  ASSERT_EQ(gathered.size(), 48u);
+  for (int e = 0; e < 4; ++e)
+    for (int k = 0; k < 12; ++k) EXPECT_EQ(gathered[e * 12 + k], xs[k]);
+  const auto shifted = run_named(named_vmap([](Builder& bb, const std::vector<Atom>& a) {
+    return std::vector<Atom>{ppermute(bb, a[0], {"b"}, {{0, 1}, {1, 2}, {2, 3}})};
+  }), xs);
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(shifted[c], 0.0f);
+  for (int k = 3; k < 12; ++k) EXPECT_EQ(shifted[k], xs[k - 3]);
+}
+
+// Nested vmaps name their own axes: a psum over both sums everything; in a
+// shard_map body a psum over the vmap's axis and a mesh axis sums the batch
+// across the devices.
+TEST(VmapAxisName, NestedAndInsideShardMap) {
+  const auto xs = testing::random_floats(12, 9);
+  double total = 0;
+  for (float v : xs) total += v;
+  Builder b;
+  const Atom x = b.input(f32({4, 3}));
+  const auto out = vmap_at(
+      b,
+      [](Builder& outer, const std::vector<Atom>& a) {
+        return vmap_at(outer, [](Builder& inner, const std::vector<Atom>& v) { return std::vector<Atom>{psum(inner, v[0], {"a", "b"})}; },
+                       a, {0}, {0}, std::nullopt, std::string("b"));
+      },
+      {x}, {0}, {0}, std::nullopt, std::string("a"));
+  for (float v : exec::as_floats(exec::interpret(b.build(out), {exec::host_f32({4, 3}, xs)})[0])) EXPECT_NEAR(v, total, 1e-5);
+
+  auto mesh = testing::make_mesh({8}, {"i"});
+  const auto ys = testing::random_floats(8 * 2, 10);
+  Builder c;
+  const Atom y = c.input(f32({16}));
+  const auto sums = shard_map(c, mesh, {PartitionSpec{{{"i"}}}}, {PartitionSpec{}}, true, {y},
+                              [](Builder& bb, const std::vector<Atom>& blocks) {
+                                return vmap_at(bb, [](Builder& v, const std::vector<Atom>& a) { return std::vector<Atom>{psum(v, a[0], {"b", "i"})}; },
+                                               blocks, {0}, {0}, std::nullopt, std::string("b"));
+                              });
+  double all = 0;
+  for (float v : ys) all += v;
+  for (float v : exec::as_floats(run_both(c.build(sums), mesh, {exec::host_f32({16}, ys)})[0])) EXPECT_NEAR(v, all, 1e-5);
+}
+
+TEST(VmapAxisName, ErrorsNameWhatIsNotSupported) {
+  Builder b;
+  const Atom x = b.input(f32({4, 8}));
+  EXPECT_EQ(testing::error_message([&] {
+              vmap_at(b, [](Builder& bb, const std::vector<Atom>& a) { return std::vector<Atom>{psum_scatter(bb, a[0], {"b"}, 0, true)}; },
+                      {x}, {0}, {0}, std::nullopt, std::string("b"));
+            }),
+            "psum_scatter over jax.vmap's axis_name 'b' is not supported by ShardLab (psum, pmax, pmin, pmean, all_gather, "
+            "ppermute and axis_index are); run it over a shard_map's mesh axis");
+  // Outside the vmap the name is unbound again.
+  EXPECT_NE(testing::error_message([&] { psum(b, x, {"b"}); }).find("Found an unbound axis name: b"), std::string::npos);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // references computed here (loops over the batch, Jacobians and Hessians
 // written out by hand), within 1e-5 relative; in_axes and out_axes as tree
 // prefixes, axisSize, nested vmap, JAX's errors, per-example gradients,
-// vmap inside and around shardMap, and the printed programs.
+// vmap inside and around shardMap, the printed programs, and axisName (the
+// batch's examples as the devices of collectives).
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 import { close } from './close.js';
@@ -13,6 +14,8 @@ beforeAll(() => sl.init());
 const rand = (n, seed) => Array.from({ length: n }, (_, i) => Math.sin(seed * 7.1 + i * 1.3) * 1.5);
 const f32 = (xs) => xs.map(Math.fround);
 const rows = (flat, r, c) => Array.from({ length: r }, (_, i) => flat.slice(i * c, (i + 1) * c));
+// arange(n) as r rows of c.
+const arangeRows = (n, r, c) => rows(Array.from({ length: n }, (_, i) => i), r, c);
 
 describe('vmap', () => {
   test('in_axes (0, None): a batched matmul and tanh, as a loop over the rows', async () => {
@@ -114,6 +117,23 @@ describe('vmap', () => {
         '  in (c,) }',
       ].join('\n'),
     );
+  });
+
+  test("axisName: JAX's docstring psum, pmean to normalize, axisIndex and allGather over the batch, a grad through them", async () => {
+    const xs = sl.array(arangeRows(12, 3, 4));
+    // jax.vmap's docstring: vmap(lambda x: lax.psum(x, 'i'), axis_name='i')(xs).
+    expect(await sl.vmap((x) => lax.psum(x, 'i'), { axisName: 'i' })(xs).tolist()).toEqual([0, 1, 2].map(() => [12, 15, 18, 21]));
+    const v = rand(12, 3);
+    const colSums = [0, 1, 2, 3].map((c) => [0, 1, 2].reduce((s, r) => s + Math.fround(v[r * 4 + c]), 0));
+    const normalized = await sl.vmap((x) => np.divide(x, lax.psum(x, 'b')), { axisName: 'b' })(sl.array(rows(v, 3, 4))).tolist();
+    close(normalized.flat(), f32(v).map((x, k) => x / colSums[k % 4]), 1e-5);
+    expect(await sl.vmap(() => lax.axisIndex('b'), { axisName: 'b', axisSize: 5, inAxes: [] })().tolist()).toEqual([0, 1, 2, 3, 4]);
+    const gathered = await sl.vmap((x) => lax.allGather(x, 'b'), { axisName: 'b' })(xs).tolist();
+    expect(gathered).toEqual([0, 1, 2].map(() => arangeRows(12, 3, 4)));
+    // d/dx of sum over the batch of (x_e * psum(x))... per example: grad of psum(x)^2 / 2 is psum(x) for each (the batch's sum, broadcast).
+    const g = sl.grad((w) => np.sum(sl.vmap((x) => np.multiply(lax.psum(x, 'b'), x), { axisName: 'b' })(w)));
+    const w = [1, 2, 3];
+    expect(await (await g(sl.array(w))).tolist()).toEqual(w.map(() => 2 * 6));
   });
 });
 

@@ -348,10 +348,15 @@ export function vjp(f: AnyFn, ...primals: any[]): [any, (cotangents: any) => any
 export function jvp(f: AnyFn, primals: any[], tangents: any[]): [any, any];
 /** A mapped axis of jax.vmap: an axis (negative from the end), or null (not mapped). */
 type MapAxis = number | null;
-/** jax.vmap: f mapped over an axis of its arguments (inAxes: one for all, or one tree prefix per argument). */
+/** jax.vmap: f mapped over an axis of its arguments (inAxes: one for all, or one tree prefix per argument); collectives in f may name axisName. */
 export function vmap(
   f: AnyFn,
-  options?: { inAxes?: Tree<MapAxis> | Tree<MapAxis>[]; outAxes?: Tree<MapAxis> | ((out: any) => Tree<MapAxis>); axisSize?: number | null },
+  options?: {
+    inAxes?: Tree<MapAxis> | Tree<MapAxis>[];
+    outAxes?: Tree<MapAxis> | ((out: any) => Tree<MapAxis>);
+    axisSize?: number | null;
+    axisName?: string | null;
+  },
 ): (...args: any[]) => any;
 /** jax.jacfwd: the Jacobian by forward mode (out.shape + in.shape per output leaf and argnum; [jac, aux] with hasAux). */
 export function jacfwd(f: AnyFn, options?: { argnums?: number | number[]; hasAux?: boolean }): (...args: any[]) => any;

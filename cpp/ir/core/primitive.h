@@ -230,8 +230,16 @@ inline Aval boolean(Shape shape, std::vector<std::string> vma = {}) { return Ava
 /// primitive; returns the results, one per operand.
 using BindRule = std::vector<Atom> (*)(Builder& b, const Params& args, const std::vector<Atom>& operands);
 
-/// The mesh axes a collective's devices meet over, from its parameters.
+/// The axes a primitive run on a device names (the mesh axes a collective's
+/// devices meet over, or a jax.vmap's axis_name while it is traced), from its parameters.
 using GroupAxesRule = const std::vector<std::string>& (*)(const Params& params);
+
+/// Emits an equation naming `axis`, the axis_name of the jax.vmap being
+/// batched (ir/transforms/batching.h), for its batch of `size` examples, as
+/// JAX's collective batching rules do with the examples standing for the
+/// axis' devices (a psum sums the batch); returns the outputs with their batch dimensions.
+using AxisBatchRule = std::vector<Batched> (*)(Builder& b, const Params& params, const std::vector<Batched>& in,
+                                               int64_t size, const std::string& axis);
 
 /// What one call of a collective moves on the threaded runtime (Traffic,
 /// runtime/collectives/collectives.h), from its operands' avals (one
@@ -281,6 +289,10 @@ struct PrimitiveDef {
   bool collective = false;
   /// A collective's group: the axes its devices meet over (null otherwise).
   GroupAxesRule group_axes = nullptr;
+  /// The axes a primitive run on a device names (null for the others).
+  GroupAxesRule axis_names = nullptr;
+  /// Its batching over a jax.vmap's own axis_name (null for the others).
+  AxisBatchRule batch_over_axis = nullptr;
   /// A collective's traffic (null otherwise).
   TrafficRule traffic = nullptr;
   /// The jax.lax function that binds it at trace time (name null for the
@@ -344,11 +356,16 @@ struct Def;
 /// NonDifferentiable<Def>, which gives its zero JVP and its transpose rule.
 #define SHARDLAB_NONDIFFERENTIABLE_RULES SHARDLAB_SHAPE_RULE SHARDLAB_EVAL_RULE SHARDLAB_SAMPLE
 
-/// Declares the rules of a primitive evaluated on a device with its peers (a collective).
+/// Declares the rules of a primitive evaluated on a device with its peers
+/// over named axes (a collective, pvary, axis_index): the axes it names, and
+/// its batching over a jax.vmap's own axis_name (AxisBatchRule).
 #define SHARDLAB_DEVICE_RULES                                                                                 \
   SHARDLAB_TRACE_RULES                                                                                        \
   static void eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in, \
-                             const std::vector<Tensor*>& out);
+                             const std::vector<Tensor*>& out);                                                \
+  static const std::vector<std::string>& axis_names(const Params& p);                                        \
+  static std::vector<Batched> batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,    \
+                                              int64_t size, const std::string& axis);
 
 /// Declares a Def's bind rule: the Def also names its jax.lax function
 /// (`kLaxName`) and that function's arguments (`kLaxArgs`).
@@ -361,7 +378,6 @@ struct Def;
 /// traffic says.
 #define SHARDLAB_UNBOUND_COLLECTIVE_RULES                              \
   SHARDLAB_DEVICE_RULES                                                \
-  static const std::vector<std::string>& group_axes(const Params& p); \
   static Traffic traffic(const Params& p, const std::vector<Aval>& in, int n, bool shared_out); \
   static constexpr bool kCollective = true;
 

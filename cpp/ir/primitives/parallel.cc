@@ -45,19 +45,37 @@ Permutation permutation_of(const Params& p) {
   return perm;
 }
 
-// The axes resolved in b's shard_map mesh; errors name `fn`. A name no
-// enclosing shard_map binds is JAX 0.11's NameError (_check_axis_names), with
-// the enclosing mesh added when there is one.
-AxisGroup bound(Builder& b, const Names& axes, const char* fn) {
+// A collective's axes as its binding sees them: the group's size (the
+// product of the axes' sizes) and its name in messages ('i', or ('i', 'j')).
+struct BoundAxes {
+  int size = 1;
+  std::string label;
+};
+
+// The axes resolved: each an axis_name a jax.vmap around b binds, or an axis
+// of b's shard_map mesh; errors name `fn`. A name neither binds is JAX 0.11's
+// NameError (_check_axis_names), with the enclosing mesh added when there is one.
+BoundAxes bound(Builder& b, const Names& axes, const char* fn) {
   const MeshRef& mesh = b.scope().mesh;
+  BoundAxes out;
+  Names on_mesh;
   for (const auto& name : axes) {
-    if (mesh && std::find(mesh->axis_names().begin(), mesh->axis_names().end(), name) != mesh->axis_names().end())
+    if (const std::optional<int64_t> n = b.vmap_axis_size(name)) {
+      out.size *= static_cast<int>(*n);
       continue;
+    }
+    if (mesh && std::find(mesh->axis_names().begin(), mesh->axis_names().end(), name) != mesh->axis_names().end()) {
+      on_mesh.push_back(name);
+      continue;
+    }
     fail(ErrorKind::kAxisName, "Found an unbound axis name: ", name, ". To fix this, please call ", fn,
          " under `jax.shard_map`.",
          mesh ? " (The enclosing shard_map's mesh is " + mesh->str() + ".)" : std::string());
   }
-  return mesh->axis_group(axes, fn);
+  if (!on_mesh.empty()) out.size *= mesh->axis_group(on_mesh, fn).size;
+  for (size_t i = 0; i < axes.size(); ++i) out.label += (i ? ", '" : "'") + axes[i] + "'";
+  if (axes.size() != 1) out.label = "(" + out.label + ")";
+  return out;
 }
 
 // A jax.lax function's axis_name argument.
@@ -81,6 +99,53 @@ std::vector<Atom> each(const std::vector<Atom>& xs, One one) {
   std::vector<Atom> out;
   for (const Atom& x : xs) out.push_back(one(x));
   return out;
+}
+
+// Over a jax.vmap's own axis_name the batch's examples stand for the axis'
+// devices (JAX's collective batching rules). A reduction reduces each operand
+// along its batch dimension (a value the same for every example: psum
+// multiplies it by the batch size, pmax and pmin keep it), then meets over
+// its other axes as before; the results are the same for every example.
+std::vector<Batched> reduce_over_batch(Builder& b, Prim prim, const Names& axes, const std::vector<Batched>& in,
+                                       int64_t size, const std::string& axis) {
+  std::vector<Atom> reduced;
+  for (const Batched& x : in) {
+    const std::vector<int64_t> d{x.dim};
+    if (!x.batched()) {
+      reduced.push_back(prim == Prim::kPsum ? mul(b, x.value, Atom::constant(static_cast<double>(size), x.value.aval.dtype))
+                                            : x.value);
+    } else {
+      reduced.push_back(prim == Prim::kPsum   ? reduce_sum(b, x.value, d)
+                        : prim == Prim::kPmax ? reduce_max(b, x.value, d)
+                                              : reduce_min(b, x.value, d));
+    }
+  }
+  const Names rest = without(axes, {axis});
+  if (!rest.empty() && !reduced.empty()) reduced = b.emit(prim, {{"axes", rest}}, reduced);
+  return batched_at(reduced, kNotBatched);
+}
+
+// The equation's axes must be the vmap's axis alone for `name` to batch over it.
+void only_axis(const Names& axes, const std::string& axis, const char* name) {
+  if (axes.size() != 1)
+    fail(ErrorKind::kValue, name, " over jax.vmap's axis_name '", axis, "' together with other axes is not supported by ",
+         "ShardLab; name the vmap's axis alone (psum, pmax, pmin and pmean may mix it with others)");
+}
+
+// all_gather over a jax.vmap's own axis_name: every example gets the whole
+// batch stacked along the gather dimension (tiled: concatenated along it).
+std::vector<Batched> gather_batch(Builder& b, const char* name, const Params& p, const std::vector<Batched>& in,
+                                  int64_t size, const std::string& axis) {
+  only_axis(param<Names>(p, "axis_name", name), axis, name);
+  const int64_t a = param<int64_t>(p, "all_gather_dimension", name);
+  Atom stacked = move_batch_dim(b, in[0], static_cast<int>(a), size);
+  if (param<bool>(p, "tiled", name)) {
+    Shape s = stacked.aval.shape;
+    s[static_cast<size_t>(a)] *= s[static_cast<size_t>(a) + 1];
+    s.erase(s.begin() + a + 1);
+    stacked = reshape(b, stacked, s);
+  }
+  return {Batched{stacked, kNotBatched}};
 }
 
 std::vector<MaybeAtom> not_differentiable(const char* name) {
@@ -173,7 +238,11 @@ std::vector<Atom> Def<Prim::kPsum>::bind(Builder& b, const Params& args, const s
   for (const Atom& x : xs) counted.push_back(x.aval.dtype == DType::kBool ? convert_element_type(b, x, DType::kInt32) : x);
   return bind_reduction(b, Prim::kPsum, args, counted, kLaxName);
 }
-const Names& Def<Prim::kPsum>::group_axes(const Params& p) { return axes_of(p, kName); }
+const Names& Def<Prim::kPsum>::axis_names(const Params& p) { return axes_of(p, kName); }
+std::vector<Batched> Def<Prim::kPsum>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                   int64_t size, const std::string& axis) {
+  return reduce_over_batch(b, Prim::kPsum, axes_of(p, kName), in, size, axis);
+}
 Traffic Def<Prim::kPsum>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
   return reduction_traffic(ReduceOp::kSum, in, n, shared_out);
 }
@@ -181,7 +250,7 @@ Traffic Def<Prim::kPsum>::traffic(const Params&, const std::vector<Aval>& in, in
 // pmean
 
 std::vector<Atom> bind_pmean(Builder& b, const Params& args, const std::vector<Atom>& xs) {
-  const AxisGroup g = bound(b, axis_name_arg(args, "pmean"), "pmean");
+  const BoundAxes g = bound(b, axis_name_arg(args, "pmean"), "pmean");
   // psum(x) / n with true division, as JAX's: an int32 or bool sum becomes float32.
   std::vector<Atom> out;
   for (const Atom& s : Def<Prim::kPsum>::bind(b, args, xs)) {
@@ -214,7 +283,11 @@ std::vector<MaybeAtom> Def<Prim::kPmax>::transpose(Builder&, const Params&, cons
 std::vector<Atom> Def<Prim::kPmax>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   return bind_reduction(b, Prim::kPmax, args, xs, kLaxName);
 }
-const Names& Def<Prim::kPmax>::group_axes(const Params& p) { return axes_of(p, kName); }
+const Names& Def<Prim::kPmax>::axis_names(const Params& p) { return axes_of(p, kName); }
+std::vector<Batched> Def<Prim::kPmax>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                   int64_t size, const std::string& axis) {
+  return reduce_over_batch(b, Prim::kPmax, axes_of(p, kName), in, size, axis);
+}
 Traffic Def<Prim::kPmax>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
   return reduction_traffic(ReduceOp::kMax, in, n, shared_out);
 }
@@ -240,7 +313,11 @@ std::vector<MaybeAtom> Def<Prim::kPmin>::transpose(Builder&, const Params&, cons
 std::vector<Atom> Def<Prim::kPmin>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   return bind_reduction(b, Prim::kPmin, args, xs, kLaxName);
 }
-const Names& Def<Prim::kPmin>::group_axes(const Params& p) { return axes_of(p, kName); }
+const Names& Def<Prim::kPmin>::axis_names(const Params& p) { return axes_of(p, kName); }
+std::vector<Batched> Def<Prim::kPmin>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                   int64_t size, const std::string& axis) {
+  return reduce_over_batch(b, Prim::kPmin, axes_of(p, kName), in, size, axis);
+}
 Traffic Def<Prim::kPmin>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
   return reduction_traffic(ReduceOp::kMin, in, n, shared_out);
 }
@@ -251,7 +328,11 @@ Sample Def<Prim::kPmin>::sample() { return {{samples::f32({2, 3}, {"i"})}, {{"ax
 
 Atom vary_along(Builder& b, const Atom& x, const Names& axes) {
   const Atom v = b.local(x);
-  return b.scope().tracks_vma() ? b.with_vma(v, axes) : v;
+  if (!b.scope().tracks_vma()) return v;
+  Names on_mesh;  // a vmap's axis is no VMA axis: its examples are batched, not devices
+  for (const std::string& a : axes)
+    if (!b.vmap_axis_size(a)) on_mesh.push_back(a);
+  return b.with_vma(v, on_mesh);
 }
 
 // jax.lax.pcast(x, axis_name, to='varying'): pvary along the axes x does not vary along yet.
@@ -263,6 +344,15 @@ std::vector<Atom> Def<Prim::kPvary>::bind(Builder& b, const Params& args, const 
   const Names& axes = axis_name_arg(args, kLaxName);
   bound(b, axes, kLaxName);
   return each(xs, [&](const Atom& x) { return vary_along(b, x, axes); });
+}
+
+const Names& Def<Prim::kPvary>::axis_names(const Params& p) { return axes_of(p, kName); }
+// A jax.vmap's axis is no VMA axis: pvary along it is the identity (still along the others).
+std::vector<Batched> Def<Prim::kPvary>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                       int64_t, const std::string& axis) {
+  const Names rest = without(axes_of(p, kName), {axis});
+  if (rest.empty()) return in;
+  return {Batched{b.emit1(Prim::kPvary, {{"axes", rest}}, {in[0].value}), in[0].dim}};
 }
 
 std::vector<Aval> Def<Prim::kPvary>::shape(const Params& p, const std::vector<Aval>& in) {
@@ -347,7 +437,7 @@ std::vector<MaybeAtom> Def<Prim::kAllGather>::transpose(Builder& b, const Params
 // 0.11's _all_gather_is_async); JAX's to='reduced' needs reduced types.
 std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const Names& axes = axis_name_arg(args, kLaxName);
-  const AxisGroup g = bound(b, axes, kLaxName);
+  const BoundAxes g = bound(b, axes, kLaxName);
   const std::string& to = param<std::string>(args, "to", kLaxName);
   if (to == "reduced")
     fail(ErrorKind::kValue, "all_gather: to='reduced' is not supported by ShardLab (it has no reduced types); "
@@ -362,7 +452,11 @@ std::vector<Atom> Def<Prim::kAllGather>::bind(Builder& b, const Params& args, co
                       {"tiled", param<bool>(args, "tiled", kLaxName)}};
   return each(xs, [&](const Atom& x) { return b.emit1(prim, params, {vary_along(b, x, axes)}); });
 }
-const Names& Def<Prim::kAllGather>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+const Names& Def<Prim::kAllGather>::axis_names(const Params& p) { return axis_name_of(p, kName); }
+std::vector<Batched> Def<Prim::kAllGather>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                   int64_t size, const std::string& axis) {
+  return gather_batch(b, kName, p, in, size, axis);
+}
 Traffic Def<Prim::kAllGather>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
   return all_gather_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n, shared_out);
 }
@@ -410,7 +504,11 @@ std::vector<MaybeAtom> Def<Prim::kAllGatherInvariant>::transpose(Builder& b, con
   const Atom mine = dynamic_slice(b, ct, starts, sizes);
   return {tiled ? mine : squeeze(b, mine, {dim})};
 }
-const Names& Def<Prim::kAllGatherInvariant>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+const Names& Def<Prim::kAllGatherInvariant>::axis_names(const Params& p) { return axis_name_of(p, kName); }
+std::vector<Batched> Def<Prim::kAllGatherInvariant>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                   int64_t size, const std::string& axis) {
+  return gather_batch(b, kName, p, in, size, axis);
+}
 Traffic Def<Prim::kAllGatherInvariant>::traffic(const Params&, const std::vector<Aval>& in, int n, bool shared_out) {
   return all_gather_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n, shared_out);
 }
@@ -455,14 +553,19 @@ std::vector<MaybeAtom> Def<Prim::kReduceScatter>::transpose(Builder& b, const Pa
 
 std::vector<Atom> Def<Prim::kReduceScatter>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const Names& axes = axis_name_arg(args, kLaxName);
-  const AxisGroup g = bound(b, axes, kLaxName);
+  const BoundAxes g = bound(b, axes, kLaxName);
   const Params params{{"axis_name", axes},
                       {"axis_size", int64_t{g.size}},
                       {"scatter_dimension", param<int64_t>(args, "scatter_dimension", kLaxName)},
                       {"tiled", param<bool>(args, "tiled", kLaxName)}};
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kReduceScatter, params, {vary_along(b, x, axes)}); });
 }
-const Names& Def<Prim::kReduceScatter>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+const Names& Def<Prim::kReduceScatter>::axis_names(const Params& p) { return axis_name_of(p, kName); }
+std::vector<Batched> Def<Prim::kReduceScatter>::batch_over_axis(Builder&, const Params&, const std::vector<Batched>&, int64_t,
+                                                   const std::string& axis) {
+  fail(ErrorKind::kValue, "psum_scatter over jax.vmap's axis_name '", axis, "' is not supported by ShardLab (psum, pmax, ",
+       "pmin, pmean, all_gather, ppermute and axis_index are); run it over a shard_map's mesh axis");
+}
 Traffic Def<Prim::kReduceScatter>::traffic(const Params&, const std::vector<Aval>& in, int n, bool) {
   return reduce_scatter_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n);
 }
@@ -502,7 +605,7 @@ std::vector<MaybeAtom> Def<Prim::kPpermute>::transpose(Builder& b, const Params&
 
 std::vector<Atom> Def<Prim::kPpermute>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const Names& axes = axis_name_arg(args, kLaxName);
-  const AxisGroup g = bound(b, axes, kLaxName);
+  const BoundAxes g = bound(b, axes, kLaxName);
   const IntLists& pairs = param<IntLists>(args, "perm", kLaxName);
   Permutation perm;
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -513,11 +616,34 @@ std::vector<Atom> Def<Prim::kPpermute>::bind(Builder& b, const Params& args, con
     const auto position = [](int64_t v) { return static_cast<int>(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX)); };
     perm.emplace_back(position(pairs[i][0]), position(pairs[i][1]));
   }
-  check_permutation(perm, g.size, g.label());
+  check_permutation(perm, g.size, g.label);
   const Params params{{"axis_name", axes}, {"perm", pairs}};
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kPpermute, params, {vary_along(b, x, axes)}); });
 }
-const Names& Def<Prim::kPpermute>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+const Names& Def<Prim::kPpermute>::axis_names(const Params& p) { return axis_name_of(p, kName); }
+// Over a jax.vmap's own axis_name: example d gets example s's value for each
+// (s, d) of perm, and zeros where no example sends to it.
+std::vector<Batched> Def<Prim::kPpermute>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>& in,
+                                                          int64_t size, const std::string& axis) {
+  only_axis(axis_name_of(p, kName), axis, kName);
+  const Atom x = move_batch_dim(b, in[0], 0, size);
+  Shape one = x.aval.shape;
+  one[0] = 1;
+  std::vector<int64_t> from(static_cast<size_t>(size), -1);
+  for (const auto& [s, d] : permutation_of(p)) from[static_cast<size_t>(d)] = s;
+  std::vector<Atom> rows;
+  for (int64_t s : from) {
+    if (s < 0) {
+      rows.push_back(zeros_like(b, Aval{x.aval.dtype, one, x.aval.vma}));
+      continue;
+    }
+    std::vector<int64_t> start(one.size(), 0), limit = x.aval.shape;
+    start[0] = s;
+    limit[0] = s + 1;
+    rows.push_back(slice(b, x, start, limit));
+  }
+  return {Batched{concatenate(b, rows, 0), 0}};
+}
 Traffic Def<Prim::kPpermute>::traffic(const Params& p, const std::vector<Aval>& in, int n, bool) {
   return ppermute_traffic(num_elements(one_operand(kName, in)[0].shape), in[0].dtype, n, permutation_of(p));
 }
@@ -561,7 +687,7 @@ std::vector<MaybeAtom> Def<Prim::kAllToAll>::transpose(Builder& b, const Params&
 
 std::vector<Atom> Def<Prim::kAllToAll>::bind(Builder& b, const Params& args, const std::vector<Atom>& xs) {
   const Names& axes = axis_name_arg(args, kLaxName);
-  const AxisGroup g = bound(b, axes, kLaxName);
+  const BoundAxes g = bound(b, axes, kLaxName);
   const Params params{{"axis_name", axes},
                       {"axis_size", int64_t{g.size}},
                       {"concat_axis", param<int64_t>(args, "concat_axis", kLaxName)},
@@ -569,7 +695,12 @@ std::vector<Atom> Def<Prim::kAllToAll>::bind(Builder& b, const Params& args, con
                       {"tiled", param<bool>(args, "tiled", kLaxName)}};
   return each(xs, [&](const Atom& x) { return b.emit1(Prim::kAllToAll, params, {vary_along(b, x, axes)}); });
 }
-const Names& Def<Prim::kAllToAll>::group_axes(const Params& p) { return axis_name_of(p, kName); }
+const Names& Def<Prim::kAllToAll>::axis_names(const Params& p) { return axis_name_of(p, kName); }
+std::vector<Batched> Def<Prim::kAllToAll>::batch_over_axis(Builder&, const Params&, const std::vector<Batched>&, int64_t,
+                                                   const std::string& axis) {
+  fail(ErrorKind::kValue, "all_to_all over jax.vmap's axis_name '", axis, "' is not supported by ShardLab (psum, pmax, ",
+       "pmin, pmean, all_gather, ppermute and axis_index are); run it over a shard_map's mesh axis");
+}
 Traffic Def<Prim::kAllToAll>::traffic(const Params&, const std::vector<Aval>& in, int n, bool) {
   return all_to_all_traffic(one_operand(kName, in)[0].shape, in[0].dtype, n);
 }
@@ -613,6 +744,14 @@ std::vector<Atom> Def<Prim::kAxisIndex>::bind(Builder& b, const Params& args, co
   const Names& axes = axis_name_arg(args, kLaxName);
   bound(b, axes, kLaxName);
   return {b.emit1(Prim::kAxisIndex, {{"axis_name", axes}}, {})};
+}
+
+const Names& Def<Prim::kAxisIndex>::axis_names(const Params& p) { return axis_name_of(p, kName); }
+// Over a jax.vmap's own axis_name: each example's position in the batch.
+std::vector<Batched> Def<Prim::kAxisIndex>::batch_over_axis(Builder& b, const Params& p, const std::vector<Batched>&,
+                                                           int64_t size, const std::string& axis) {
+  only_axis(axis_name_of(p, kName), axis, kName);
+  return {Batched{iota(b, DType::kInt32, {size}, 0), 0}};
 }
 
 Sample Def<Prim::kAxisIndex>::sample() { return {{}, {{"axis_name", Names{"i"}}}}; }

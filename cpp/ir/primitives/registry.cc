@@ -81,10 +81,14 @@ constexpr PrimitiveDef def_of() {
   PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose,
                    &D::batch, &D::sample};
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
-  if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
+  if constexpr (HasDeviceEval<D>::value) {
+    def.eval_on_device = &D::eval_on_device;
+    def.axis_names = &D::axis_names;
+    def.batch_over_axis = &D::batch_over_axis;
+  }
   if constexpr (IsCollective<D>::value) {
     def.collective = true;
-    def.group_axes = &D::group_axes;
+    def.group_axes = &D::axis_names;
     def.traffic = &D::traffic;
   }
   if constexpr (HasLower<D>::value) def.lower = &D::lower;

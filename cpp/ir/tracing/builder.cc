@@ -148,4 +148,12 @@ Program Builder::build(const std::vector<Atom>& outputs) const {
   return p;
 }
 
+void Builder::bind_vmap_axis(std::string name, int64_t size) { vmap_axis_.emplace(std::move(name), size); }
+
+std::optional<int64_t> Builder::vmap_axis_size(const std::string& name) const {
+  for (const Builder* b = this; b; b = b->parent_)
+    if (b->vmap_axis_ && b->vmap_axis_->first == name) return b->vmap_axis_->second;
+  return std::nullopt;
+}
+
 }  // namespace shardlab::ir

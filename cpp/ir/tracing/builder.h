@@ -10,6 +10,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/core/program.h"
@@ -53,12 +56,18 @@ class Builder {
   Program build(const std::vector<Atom>& outputs) const;
   /// `a` pvary'd along the axes of `vma` it does not vary along yet (a itself when none).
   Atom with_vma(const Atom& a, const std::vector<std::string>& vma);
+  /// Binds jax.vmap's axis_name `name` to a batch of `size` here and in the
+  /// traces nested in this one: collectives may name it (ir/tracing/vmap.h).
+  void bind_vmap_axis(std::string name, int64_t size);
+  /// The batch size of vmap axis `name` bound here or in an enclosing trace, or nullopt.
+  std::optional<int64_t> vmap_axis_size(const std::string& name) const;
 
  private:
   VarId new_var(const Aval& aval);
 
   uint32_t id_;
   Builder* parent_ = nullptr;
+  std::optional<std::pair<std::string, int64_t>> vmap_axis_;  // the axis name a vmap bound here
   Program program_;
   std::vector<Atom> captured_outer_;  // values of parent_'s trace
   std::vector<VarId> captured_vars_;  // their inputs here

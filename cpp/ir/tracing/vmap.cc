@@ -23,8 +23,8 @@ std::string shape_text(const Shape& s) {
 }  // namespace
 
 VmapTrace::VmapTrace(Builder& outer, std::vector<Atom> args, const std::vector<MapAxis>& in_axes,
-                     std::optional<int64_t> axis_size)
-    : outer_(outer), inner_(outer.scope(), &outer) {
+                     std::optional<int64_t> axis_size, std::optional<std::string> axis_name)
+    : outer_(outer), axis_name_(std::move(axis_name)), inner_(outer.scope(), &outer) {
   if (in_axes.size() != args.size())
     fail(ErrorKind::kValue, "vmap: in_axes has ", in_axes.size(), " entries for ", args.size(), " arguments");
   if (axis_size && *axis_size < 0) fail(ErrorKind::kValue, "vmap: axis_size must be >= 0, got ", *axis_size);
@@ -57,6 +57,7 @@ VmapTrace::VmapTrace(Builder& outer, std::vector<Atom> args, const std::vector<M
     fail(ErrorKind::kValue,
          "vmap must have at least one non-None value in in_axes (or be given axis_size), to know the batch size");
   size_ = *size;
+  if (axis_name_) inner_.bind_vmap_axis(*axis_name_, size_);
   for (const Batched& a : args_) {
     Aval example = a.value.aval;
     if (a.batched()) example.shape.erase(example.shape.begin() + a.dim);
@@ -73,6 +74,7 @@ std::vector<Atom> VmapTrace::finish(std::vector<Atom> outs, const std::vector<Ma
   std::vector<Batched> ins;
   for (const Atom& c : inner_.captured()) ins.push_back(Batched{c, kNotBatched});
   ins.insert(ins.end(), args_.begin(), args_.end());
+  const VmapAxisName named(axis_name_);
   const std::vector<Batched> batched = batch_program(outer_, p, ins, size_);
   std::vector<Atom> r;
   for (size_t j = 0; j < batched.size(); ++j) {
@@ -96,8 +98,8 @@ std::vector<Atom> VmapTrace::finish(std::vector<Atom> outs, const std::vector<Ma
 
 std::vector<Atom> vmap_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args,
                           const std::vector<MapAxis>& in_axes, const std::vector<MapAxis>& out_axes,
-                          std::optional<int64_t> axis_size) {
-  VmapTrace t(b, args, in_axes, axis_size);
+                          std::optional<int64_t> axis_size, std::optional<std::string> axis_name) {
+  VmapTrace t(b, args, in_axes, axis_size, std::move(axis_name));
   return t.finish(f(t.builder(), t.inputs()), out_axes);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/transforms/batching.h"
@@ -20,12 +21,14 @@ using MapAxis = std::optional<int>;
 /// trace the function on inputs(), then finish().
 class VmapTrace {
  public:
-  /// Starts tracing jax.vmap(f, in_axes, axis_size=axis_size)(*args) on
-  /// values of `outer`: args[i] is mapped along in_axes[i]. The batch size is
-  /// that of the mapped axes (which must agree) or `axis_size` when given (it
-  /// must then be given if no argument is mapped).
+  /// Starts tracing jax.vmap(f, in_axes, axis_size=axis_size,
+  /// axis_name=axis_name)(*args) on values of `outer`: args[i] is mapped
+  /// along in_axes[i]. The batch size is that of the mapped axes (which must
+  /// agree) or `axis_size` when given (it must then be given if no argument
+  /// is mapped). With `axis_name`, collectives in f may name it: a psum over
+  /// it sums the batch (batch_over_axis).
   VmapTrace(Builder& outer, std::vector<Atom> args, const std::vector<MapAxis>& in_axes,
-            std::optional<int64_t> axis_size);
+            std::optional<int64_t> axis_size, std::optional<std::string> axis_name = std::nullopt);
   /// The function's builder.
   Builder& builder() { return inner_; }
   /// One example of each argument (its mapped dimension taken out).
@@ -42,13 +45,15 @@ class VmapTrace {
   Builder& outer_;
   std::vector<Batched> args_;
   int64_t size_ = 0;
+  std::optional<std::string> axis_name_;
   Builder inner_;
   std::vector<Atom> inputs_;
 };
 
-/// jax.vmap(f, in_axes, out_axes, axis_size=axis_size)(*args), emitted into b.
+/// jax.vmap(f, in_axes, out_axes, axis_size=axis_size, axis_name=axis_name)(*args), emitted into b.
 std::vector<Atom> vmap_at(Builder& b, const TracedFn& f, const std::vector<Atom>& args,
                           const std::vector<MapAxis>& in_axes, const std::vector<MapAxis>& out_axes,
-                          std::optional<int64_t> axis_size = std::nullopt);
+                          std::optional<int64_t> axis_size = std::nullopt,
+                          std::optional<std::string> axis_name = std::nullopt);
 
 }  // namespace shardlab::ir

@@ -77,6 +77,33 @@ std::vector<Batched> batch_elementwise(Builder& b, Prim prim, const Params& para
   return batched_at(b.emit(prim, params, values), dim);
 }
 
+namespace {
+
+// The axis_name of the jax.vmap being batched (null when it has none): set
+// for the whole of its batching, so the bodies its rules batch (a jit's, a
+// loop's) see it too.
+thread_local const std::string* current_axis = nullptr;
+
+// Whether equation e, or a program nested in it, names vmap axis `axis`.
+bool names_axis(const Eqn& e, const std::string& axis) {
+  const PrimitiveDef& def = primitive(e.prim);
+  if (def.axis_names) {
+    const std::vector<std::string>& names = def.axis_names(e.params);
+    if (std::find(names.begin(), names.end(), axis) != names.end()) return true;
+  }
+  for (const Program* sub : subprograms(e))
+    for (const Eqn& q : sub->eqns)
+      if (names_axis(q, axis)) return true;
+  return false;
+}
+
+}  // namespace
+
+VmapAxisName::VmapAxisName(const std::optional<std::string>& name) : saved_(current_axis) {
+  if (name) current_axis = &*name;
+}
+VmapAxisName::~VmapAxisName() { current_axis = saved_; }
+
 std::vector<Batched> batch_program(Builder& b, const Program& p, const std::vector<Batched>& inputs, int64_t size) {
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "vmap: the program takes ", p.invars.size(), " inputs, got ", inputs.size());
@@ -90,16 +117,25 @@ std::vector<Batched> batch_program(Builder& b, const Program& p, const std::vect
       in.push_back(read(a));
       any = any || in.back().batched();
     }
+    const PrimitiveDef& def = primitive(e.prim);
+    const bool names = current_axis && names_axis(e, *current_axis);
     std::vector<Batched> outs;
-    if (any) {
-      outs = primitive(e.prim).batch(b, e.params, in, size);
+    if (names && def.batch_over_axis) {
+      const std::vector<std::string>& axes = def.axis_names(e.params);
+      if (std::find(axes.begin(), axes.end(), *current_axis) != axes.end()) {
+        outs = def.batch_over_axis(b, e.params, in, size, *current_axis);
+      } else {
+        outs = def.batch(b, e.params, in, size);
+      }
+    } else if (any || names) {  // a body naming the axis is batched even when its operands are not
+      outs = def.batch(b, e.params, in, size);
     } else {
       std::vector<Atom> values;
       for (const Batched& x : in) values.push_back(x.value);
       outs = batched_at(b.emit(e.prim, e.params, values), kNotBatched);
     }
     if (outs.size() != e.outputs.size())
-      fail(ErrorKind::kValue, "vmap: the batching rule of ", primitive(e.prim).name, " gave ", outs.size(),
+      fail(ErrorKind::kValue, "vmap: the batching rule of ", def.name, " gave ", outs.size(),
            " outputs for ", e.outputs.size());
     for (size_t i = 0; i < outs.size(); ++i) env[e.outputs[i]] = outs[i];
   }

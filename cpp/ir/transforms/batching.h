@@ -7,6 +7,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/tracing/builder.h"
@@ -67,7 +69,23 @@ ProgramRef batched_body(const Scope& scope, const Program& p, const std::vector<
 
 /// Emits into `b` the program `p` (traced in b's scope) on the batched
 /// `inputs` (one per input of p) for a batch of `size`; returns p's outputs
-/// with their batch dimensions.
+/// with their batch dimensions. An equation naming the axis_name of the
+/// vmap being batched (VmapAxisName) goes through its primitive's
+/// batch_over_axis rule (a psum of the examples), even with no operand batched.
 std::vector<Batched> batch_program(Builder& b, const Program& p, const std::vector<Batched>& inputs, int64_t size);
+
+/// While it lives, the batching of a jax.vmap with axis_name `name` (none:
+/// nullopt) is under way on this thread: batch_program and the bodies its
+/// rules batch treat equations naming it as that vmap's collectives.
+class VmapAxisName {
+ public:
+  explicit VmapAxisName(const std::optional<std::string>& name);
+  ~VmapAxisName();
+  VmapAxisName(const VmapAxisName&) = delete;
+  VmapAxisName& operator=(const VmapAxisName&) = delete;
+
+ private:
+  const std::string* saved_;
+};
 
 }  // namespace shardlab::ir

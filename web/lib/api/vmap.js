@@ -20,9 +20,12 @@ const isAxis = (a) => a === null || a === undefined || Number.isInteger(a);
  * integer: the axis mapped, negative from the end; null: the argument is the
  * same for every example). `outAxes` is a tree prefix of the result
  * likewise (or a function of the result returning one, for a front end that
- * knows it only then). `axisSize` gives the batch size when no argument is mapped.
+ * knows it only then). `axisSize` gives the batch size when no argument is
+ * mapped. `axisName` names the mapped axis: collectives in f may name it, the
+ * examples standing for its devices (lax.psum(x, axisName) sums the batch,
+ * lax.axisIndex(axisName) is each example's position).
  */
-export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null } = {}) {
+export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null, axisName = null } = {}) {
   if (typeof f !== 'function') throw new ValueError(`vmap: the first argument must be a function, got ${typeof f}`);
   const g = (...args) => {
     const t = currentTrace();
@@ -36,7 +39,7 @@ export function vmap(f, { inAxes = 0, outAxes = 0, axisSize = null } = {}) {
     const { leaves, def } = flattenArgs(args, isLeafValue);
     const axes = broadcastPrefix(inAxes, def, isAxis, 'vmap inAxes').map((a) => a ?? null);
     const atoms = leaves.map((x) => traced(t, x, 'vmap').atomIn(t));
-    const vt = callCore(() => traces.vmap(t.core, atoms, axes, axisSize));
+    const vt = callCore(() => traces.vmap(t.core, atoms, axes, axisSize, axisName));
     const inner = new Trace(vt.body(), t, 'vmap');
     inner.diffs = t.diffs;
     try {

@@ -41,9 +41,9 @@ export class CoreTraces {
     return new this._Module.WhileTrace(parent, init);
   }
 
-  /** vmap over `atoms`, each mapped along its entry of `axes` (null: not mapped), `axisSize` wide. */
-  vmap(parent, atoms, axes, axisSize) {
-    return new this._Module.VmapTrace(parent, atoms, axes, axisSize);
+  /** vmap over `atoms`, each mapped along its entry of `axes` (null: not mapped), `axisSize` wide, its axis named `axisName` (null: unnamed). */
+  vmap(parent, atoms, axes, axisSize, axisName) {
+    return new this._Module.VmapTrace(parent, atoms, axes, axisSize, axisName);
   }
 
   /** A Program read from its JSON form (jax.export's), checked against `limits`. */

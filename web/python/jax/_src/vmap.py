@@ -75,12 +75,11 @@ def _flatten_axes(name, axes, tree):
 
 
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
-    """jax.vmap(fun, in_axes, out_axes, axis_size=...); keyword arguments are
-    mapped along their axis 0, as in JAX."""
-    if axis_name is not None or spmd_axis_name is not None:
-        raise NotImplementedError(
-            "vmap: axis_name and spmd_axis_name (collectives over the vmapped axis) are not supported by ShardLab yet"
-        )
+    """jax.vmap(fun, in_axes, out_axes, axis_name=..., axis_size=...);
+    keyword arguments are mapped along their axis 0, as in JAX; collectives
+    in fun may name axis_name (a psum sums the batch)."""
+    if spmd_axis_name is not None:
+        raise NotImplementedError("vmap: spmd_axis_name (sharding the vmapped axis over a mesh) is not supported by ShardLab yet")
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)  # as JAX: a list of per-argument axes is taken as the tuple
     if not (in_axes is None or type(in_axes) in (int, tuple)):
@@ -127,7 +126,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
             return js_list([o for i, o in enumerate(box["axes"]) if i not in box["kept"]])
 
         with _for_call(body) as fn, _for_call(out_axes_of) as out_axes_fn:
-            options = {"inAxes": [axes[i] for i in sent], "outAxes": out_axes_fn, "axisSize": axis_size}
+            options = {"inAxes": [axes[i] for i in sent], "outAxes": out_axes_fn, "axisSize": axis_size, "axisName": axis_name}
             res = iter(call(sl.vmap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in sent]))
         outs = [box["kept"][i] if i in box["kept"] else from_js(next(res)) for i in range(box["tree"].num_leaves)]
         return pytree.tree_unflatten(box["tree"], outs)
