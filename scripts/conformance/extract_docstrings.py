@@ -8,7 +8,8 @@ tests/conformance/docstrings.json, is committed):
 For each public module we mirror (jax, jax.numpy, jax.numpy.linalg, jax.lax,
 jax.nn, jax.random, jax.scipy.special, jax.tree, jax.tree_util), the
 module's `from jax._src.X import (name as name, ...)` lines say where each
-public name is defined; the definition's docstring gives its examples
+public name is defined (following that module's own imports when it
+re-exports the name, as jax._src.lax.control_flow does); the definition's docstring gives its examples
 (doctest's `>>>` blocks with their expected output), carried over as facts
 with their source file, the name it is defined under there (pytest runs a
 module's doctests in the module's globals, where an example may call the
@@ -47,21 +48,48 @@ def exports(root, path):
     return out
 
 
-def docstrings(root, module_path, cache={}):
-    """{name: docstring} of the functions (and classes) a _src module defines at top level."""
+def _source(root, module_path):
+    """The file of a module path (jax/_src/x.py, or the package jax/_src/x/__init__.py), or None."""
+    full = os.path.join(root, module_path)
+    if not os.path.exists(full):
+        full = os.path.join(root, module_path[:-3], "__init__.py")
+    return full if os.path.exists(full) else None
+
+
+def _module(root, module_path, cache={}):
+    """({name: docstring} of the functions and classes a _src module defines at
+    top level, {name: (module path, its name there)} of what it imports from jax's own modules)."""
     if module_path not in cache:
-        full = os.path.join(root, module_path)
-        if not os.path.exists(full):
-            full = os.path.join(root, module_path[:-3], "__init__.py")
-        found = {}
-        if os.path.exists(full):
+        full = _source(root, module_path)
+        found, imported = {}, {}
+        if full:
+            package = os.path.dirname(os.path.relpath(full, root))
             for node in ast.parse(open(full).read()).body:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     doc = ast.get_docstring(node, clean=True)
                     if doc:
                         found[node.name] = doc
-        cache[module_path] = found
+                elif isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("jax")):
+                    base = package
+                    for _ in range(node.level - 1 if node.level else 0):
+                        base = os.path.dirname(base)
+                    target = os.path.join(base, *(node.module or "").split(".")) if node.level else node.module.replace(".", "/")
+                    for a in node.names:
+                        imported[a.asname or a.name] = (target + ".py", a.name)
+        cache[module_path] = (found, imported)
     return cache[module_path]
+
+
+def docstring(root, module_path, name, depth=0):
+    """The docstring of `name` as module `module_path` has it: defined there, or
+    re-exported from another of jax's modules (jax._src.lax.control_flow's
+    scan from its loops module), followed a few imports deep."""
+    found, imported = _module(root, module_path)
+    if name in found or depth > 3:
+        return found.get(name)
+    if name in imported:
+        return docstring(root, *imported[name], depth + 1)
+    return None
 
 
 def options(example):
@@ -75,7 +103,7 @@ def main(root, version):
     facts = []
     for public, path in PUBLIC.items():
         for name, (src, defined) in sorted(exports(root, path).items()):
-            doc = docstrings(root, src).get(defined)
+            doc = docstring(root, src, defined)
             if not doc:
                 continue
             examples = [
