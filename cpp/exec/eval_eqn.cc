@@ -13,11 +13,15 @@ HostArray literal_array(const ir::Atom& a) {
 void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, const std::vector<ir::Tensor*>& out,
                   const ir::DeviceContext* ctx) {
   const ir::PrimitiveDef& def = ir::primitive(e.prim);
-  if (def.eval || (def.eval_on_device && ctx)) {
-    def.eval ? def.eval(e.params, in, out) : def.eval_on_device(*ctx, e.params, in, out);
-    // Kernels compute in the lanes' types; a narrower dtype's results are rounded or wrapped here, once.
+  if (def.eval) {
+    def.eval(e.params, in, out);
+    // Kernels compute in the lanes' types; a narrower dtype's results are rounded
+    // or wrapped here, once (the collectives' reductions narrow their own: their
+    // results may be one buffer the group shares).
     for (ir::Tensor* t : out)
       narrow_words(static_cast<uint32_t*>(t->data), num_elements(t->aval.shape), t->aval.dtype);
+  } else if (def.eval_on_device && ctx) {
+    def.eval_on_device(*ctx, e.params, in, out);
   } else if (def.eval_on_device) {
     fail(ErrorKind::kValue, def.name, ": runs only inside a shard_map body (it needs the devices of a mesh)");
   } else if (e.prim == ir::Prim::kWhile) {

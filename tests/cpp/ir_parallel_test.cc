@@ -620,6 +620,25 @@ std::vector<int64_t> each(int n, int64_t bytes) { return std::vector<int64_t>(st
 // and it writes its reduced slice to each of them (or once, into a result
 // the group shares); gathers are read whole by each peer, scatters and
 // all-to-alls by chunks of b / n.
+// A psum of float16 blocks, small (staged, each device reducing all) and
+// large (slice-parallel into the group's one shared result): each sum is
+// float32's in device order, rounded once to float16, on both executors alike.
+TEST(NarrowDtypes, PsumOfFloat16RoundsEachSumOnce) {
+  for (int64_t n : {int64_t{6}, int64_t{5000}}) {
+    const Program p = one_shard_map(mesh8(), Aval{DType::kFloat16, {8 * n}, {}}, P({{"data"}}), P(),
+                                    [](Builder& b, const Atom& v) { return psum(b, v, {"data"}); });
+    std::vector<float> x(static_cast<size_t>(8 * n));
+    for (size_t k = 0; k < x.size(); ++k) x[k] = round_to_float16(0.1f * static_cast<float>(k % 97) + 0.003f);
+    const auto out = as_floats(run_both(p, mesh8(), {exec::host_array(DType::kFloat16, {8 * n}, x)}, {P({{"data"}})})[0]);
+    ASSERT_EQ(out.size(), static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+      float s = x[static_cast<size_t>(j)];
+      for (int64_t d = 1; d < 8; ++d) s += x[static_cast<size_t>(d * n + j)];
+      ASSERT_EQ(out[static_cast<size_t>(j)], round_to_float16(s)) << "n " << n << " element " << j;
+    }
+  }
+}
+
 // A device of JAX sends a dtype's own bytes, though ShardLab stores every
 // element in 4: a psum of 8 bfloat16s per device sends 7 * 16 bytes, of 8 int8s 7 * 8.
 TEST(Traffic, CountsEachDtypesOwnBytes) {

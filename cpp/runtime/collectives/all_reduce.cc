@@ -38,6 +38,7 @@ void unpack_outputs(const uint32_t* src, const std::vector<ReduceBuffer>& bufs, 
   for (const ReduceBuffer& b : bufs)
     if (lane_of(b.dtype) == dtype && b.count > 0) {
       std::memcpy(b.out, src, static_cast<size_t>(b.count) * kElemBytes);
+      narrow_words(static_cast<uint32_t*>(b.out), b.count, b.dtype);  // packed as lanes, each reduced value is its own dtype's
       src += b.count;
     }
 }
@@ -107,8 +108,11 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
     using T = decltype(zero);
     exchange(device, g, reduce_op_name(op), tag, bytes, in, out, bytes, true, [&](const Peers& p, bool small) {
       auto input = [&](int i) { return static_cast<const T*>(p.desc[p.by_device[i]]->in); };
+      // Each result is narrowed to its dtype where this device computes it,
+      // before any peer reads it (a shared output's slices are each one device's).
       if (small && !p.shared_out) {
         reduce_peers<T>(op, static_cast<T*>(out), count, p.n, input);
+        narrow_words(static_cast<uint32_t*>(out), count, dtype);
         return;
       }
       // Slice-parallel: this device reduces its slice (reduce_slice) in
@@ -121,9 +125,11 @@ void Communicator::all_reduce(int device, const AxisGroup& g, ReduceOp op, DType
         auto chunk = [&](int i) { return input(i) + c0; };
         if (p.shared_out) {
           reduce_peers<T>(op, static_cast<T*>(out) + c0, len, p.n, chunk);
+          narrow_words(static_cast<uint32_t*>(out) + c0, len, dtype);
           continue;
         }
         reduce_peers<T>(op, acc, len, p.n, chunk);
+        narrow_words(reinterpret_cast<uint32_t*>(acc), len, dtype);
         for (int q = 0; q < p.n; ++q)
           std::memcpy(static_cast<T*>(p.desc[q]->out) + c0, acc, static_cast<size_t>(len) * sizeof(T));
       }

@@ -36,13 +36,14 @@ class LockstepCollectives final : public Collectives {
       reduce_arrays(op, static_cast<T*>(out_[d]), srcs.data(), g.size, count);
     }
   }
-  // reduce_all for a float32 or int32 `dtype`.
+  // reduce_all in `dtype`'s lane type, each result narrowed to `dtype` (as the Communicator's).
   void reduce_all(const AxisGroup& g, ReduceOp op, DType dtype, int64_t count) {
     if (is_float(dtype)) {
       reduce_all<float>(g, op, count);
     } else {
       reduce_all<int32_t>(g, op, count);
     }
+    for (void* o : out_) narrow_words(static_cast<uint32_t*>(o), count, dtype);
   }
 
   std::shared_ptr<const Mesh> mesh_;

@@ -57,10 +57,12 @@ void Communicator::reduce_scatter(int device, const AxisGroup& g, DType dtype, c
     using T = decltype(zero);
     exchange(device, g, "psum_scatter", tag, bytes, in, out, bytes / g.size, false, [&](const Peers& p, bool) {
       auto* dst = static_cast<T*>(out);
-      for (int64_t r = 0; r < pre; ++r)
+      for (int64_t r = 0; r < pre; ++r) {
         reduce_peers<T>(ReduceOp::kSum, dst + r * len, len, p.n, [&](int i) {
           return static_cast<const T*>(p.desc[p.by_device[i]]->in) + (r * p.n + p.me) * len;
         });
+        narrow_words(reinterpret_cast<uint32_t*>(dst + r * len), len, dtype);
+      }
     });
   };
   if (is_float(dtype)) {

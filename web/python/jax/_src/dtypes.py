@@ -50,7 +50,8 @@ class DType:
         return hash(self.name)
 
     def __repr__(self):
-        return f"dtype('{self.name}')"
+        # numpy quotes its own dtypes' names, not ml_dtypes' (bfloat16): dtype(bfloat16), as JAX prints it.
+        return f"dtype({self.name})" if self.name == "bfloat16" else f"dtype('{self.name}')"
 
     def __str__(self):
         return self.name
