@@ -47,6 +47,7 @@ EMSCRIPTEN_BINDINGS(shardlab_runtime) {
   constant("maxPendingJobs", shardlab::DevicePool::kMaxPending);
   function("armTimeline", &shardlab::Timeline::arm);
   function("takeTimeline", &shardlab::js::take_timeline);
+  function("takeDebugRecords", &shardlab::js::take_debug_records);
   function("heapBytesInUse", &shardlab::js::heap_bytes_in_use);
   function("heapBytes", &shardlab::js::heap_bytes);
   function("releaseFreeSpans", &shardlab::release_free_spans);

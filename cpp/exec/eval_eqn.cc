@@ -20,8 +20,9 @@ void eval_tensors(const ir::Eqn& e, const std::vector<const ir::Tensor*>& in, co
     // results may be one buffer the group shares).
     for (ir::Tensor* t : out)
       narrow_words(static_cast<uint32_t*>(t->data), num_elements(t->aval.shape), t->aval.dtype);
-  } else if (def.eval_on_device && ctx) {
-    def.eval_on_device(*ctx, e.params, in, out);
+  } else if (def.eval_on_device && (ctx || def.effect)) {
+    static const ir::DeviceContext kHost{-1, nullptr};  // an effect outside a shard_map body: the host's
+    def.eval_on_device(ctx ? *ctx : kHost, e.params, in, out);
   } else if (def.eval_on_device) {
     fail(ErrorKind::kValue, def.name, ": runs only inside a shard_map body (it needs the devices of a mesh)");
   } else if (e.prim == ir::Prim::kWhile) {

@@ -17,8 +17,9 @@ namespace {
 // Which equations of `body` a device runs: backwards from the outputs it
 // writes, every equation making a value they need, and every equation that
 // may meet the other devices (a collective, or a loop or branch the executor
-// runs, which may hold one: its peers wait for this device there). pvary
-// and axis_index run on a device but meet no other.
+// runs, which may hold one: its peers wait for this device there), and every
+// effect (debug_callback: each device's values go to the host). pvary and
+// axis_index run on a device but meet no other.
 std::vector<bool> needed_equations(const ir::Program& body, const std::vector<bool>& writes) {
   std::vector<bool> needed_var(body.avals.size(), false);
   for (size_t j = 0; j < body.outvars.size(); ++j)
@@ -27,7 +28,7 @@ std::vector<bool> needed_equations(const ir::Program& body, const std::vector<bo
   for (size_t i = body.eqns.size(); i-- > 0;) {
     const ir::Eqn& e = body.eqns[i];
     const ir::PrimitiveDef& def = ir::primitive(e.prim);
-    run[i] = def.collective || (def.eval == nullptr && def.eval_on_device == nullptr);
+    run[i] = def.collective || def.effect || (def.eval == nullptr && def.eval_on_device == nullptr);
     for (ir::VarId v : e.outputs) run[i] = run[i] || needed_var[static_cast<size_t>(v)];
     if (!run[i]) continue;
     for (const ir::Atom& a : e.inputs)

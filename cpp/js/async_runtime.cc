@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "js_errors.h"
+#include "runtime/debug_log.h"
 #include "runtime/errors.h"
 #include "platform/platform.h"
 #include "runtime/large_blocks.h"
@@ -113,6 +114,33 @@ val take_timeline() {
   out.set("packed", val(emscripten::typed_memory_view(packed.size(), packed.data())).call<val>("slice"));
   out.set("names", names);
   out.set("dropped", static_cast<double>(r.dropped));
+  return out;
+}
+
+val take_debug_records() {
+  const int64_t dropped = DebugLog::instance().take_dropped();
+  val records = val::array();
+  for (const DebugRecord& r : DebugLog::instance().take()) {
+    val values = val::array();
+    for (const DebugValue& v : r.values) {
+      val value = val::object();
+      value.set("dtype", std::string(dtype_long_name(v.dtype)));
+      val shape = val::array();
+      for (int64_t d : v.shape) shape.call<void>("push", static_cast<double>(d));
+      value.set("shape", shape);
+      // A copy the JS side owns, as the lanes' bits (the engine views them as the dtype's typed array).
+      value.set("bits", val(emscripten::typed_memory_view(v.words.size(), v.words.data())).call<val>("slice"));
+      values.call<void>("push", value);
+    }
+    val record = val::object();
+    record.set("callback", static_cast<double>(r.callback));
+    record.set("device", r.device);
+    record.set("values", values);
+    records.call<void>("push", record);
+  }
+  val out = val::object();
+  out.set("records", records);
+  out.set("dropped", static_cast<double>(dropped));
   return out;
 }
 

@@ -62,6 +62,9 @@ double heap_bytes();
 /// milliseconds on the clock of performance.now()), and how many spans were
 /// dropped past the cap (web/lib/runtime/devices.js unpacks them).
 emscripten::val take_timeline();
+/// The debug calls recorded since the last take (runtime/debug_log.h), in
+/// its order: {records: [{callback, device, values: [{dtype, shape, bits}]}], dropped}.
+emscripten::val take_debug_records();
 
 /// How a job ended, where a thread that may block can wait for it: `state`
 /// is 0 while it runs, then 1 (ok) or 2 (failed, with `kind` and `message`).

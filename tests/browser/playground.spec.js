@@ -1,6 +1,6 @@
 // The playground (#/playground) in headless Chromium: a Python script and a
 // JavaScript one run eagerly in the playground's worker, showing what they
-// print (as text, markup included), the programs their jit and make_jaxpr
+// print (as text, markup included; jax.debug.print per device in device order), the programs their jit and make_jaxpr
 // calls trace, the last one's sharding and the run's timeline; the code survives a reload and
 // travels in a shared URL (a corrupt one is reported); an endless loop is
 // stopped and the next run works; without isolation both languages run on
@@ -24,6 +24,7 @@ def total(a):
 
 print("hello from python")
 print("total", int(total(jnp.arange(16.0))))
+jax.shard_map(lambda b: jax.debug.print("block {}", b) or b, mesh=mesh, in_specs=P("x"), out_specs=P("x"))(jnp.arange(8.0))
 print(jax.make_jaxpr(jax.shard_map(lambda b: b * 2, mesh=mesh, in_specs=P("x"), out_specs=P("x")))(jnp.ones(8)))
 print("<img src=x onerror=window.__injected=1>")
 `;
@@ -52,7 +53,9 @@ test('a Python script prints, traces under a shard_map and shows the program and
   await page.locator('.cm-content').press('Control+Enter');
   await expect(page.locator('#run-status')).toHaveText(/^Done in \d+ ms$/, { timeout: RUN_MS });
   const output = page.locator('#output');
-  await expect(output).toContainText('hello from python\ntotal 120\n');
+  // jax.debug.print in a shard_map body: each device's block, in device order.
+  const blocks = Array.from({ length: 8 }, (_, d) => `block [${d}.]\n`).join('');
+  await expect(output).toContainText(`hello from python\ntotal 120\n${blocks}`);
   await expect(output).toContainText('<img src=x onerror=window.__injected=1>');
   await expect(page.locator('#output img')).toHaveCount(0);
   expect(await page.evaluate(() => window.__injected ?? null)).toBeNull();

@@ -1,6 +1,6 @@
 // Without threads (as on a page that is not cross-origin isolated) the same
 // programs run on one worker with the lockstep executor: bitwise the same
-// outputs as the threaded runtime, and init() says which it uses. The same
+// outputs (and debug callbacks' values) as the threaded runtime, and init() says which it uses. The same
 // executor on the calling thread (a blocking engine's: the checker's sandbox) too.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,10 @@ test('the lockstep fallback gives bitwise the threaded outputs of both seed prob
   expect(lockstep.bits.length).toBe(5);
   expect(lockstep.bits).toEqual(threaded.bits);
   expect(inThread.bits).toEqual(threaded.bits);
+  // Each device's block and psum, in device order, whatever runs the devices.
+  expect(threaded.debug.map((d) => d.length)).toEqual(Array(8).fill(4));
+  expect(lockstep.debug).toEqual(threaded.debug);
+  expect(inThread.debug).toEqual(threaded.debug);
 }, 120000);
 
 test('the options name what runs the programs, and a wrong one is refused naming the valid ones', async () => {

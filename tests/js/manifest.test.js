@@ -18,7 +18,7 @@ beforeAll(() => warmPython(), 120000);
 
 const at = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
 // The namespaces of the JS API whose functions the manifest lists, besides the top level.
-const NAMESPACES = ['np', 'np.linalg', 'lax', 'nn', 'random', 'profiler', 'export'];
+const NAMESPACES = ['np', 'np.linalg', 'lax', 'nn', 'random', 'profiler', 'debug', 'export'];
 // A function the API exports (classes, named with a capital, are types: P is the one function so named).
 const isFunctionName = (obj, k) => typeof obj[k] === 'function' && (/^[a-z]/.test(k) || k === 'P' || k === 'PRNGKey');
 
@@ -60,7 +60,7 @@ function declaredPaths(name, text) {
     if (ts.isVariableStatement(s)) {
       for (const d of s.declarationList.declarations) {
         const ns = d.name.getText(source);
-        if (!['np', 'lax', 'nn', 'random', 'profiler', 'exportNs'].includes(ns)) continue;
+        if (!['np', 'lax', 'nn', 'random', 'profiler', 'debug', 'exportNs'].includes(ns)) continue;
         // `NpFunctions & { ... }`: the generated part is counted from functions.d.ts, the literal here.
         const literal = d.type && ts.isIntersectionTypeNode(d.type) ? d.type.types.find(ts.isTypeLiteralNode) : d.type;
         if (literal && ts.isTypeLiteralNode(literal)) members(literal, ns === 'exportNs' ? 'export.' : `${ns}.`);

@@ -802,6 +802,18 @@ export const profiler: {
   ownTimes: (spans: TimelineSpan[]) => number[];
 };
 
+/**
+ * jax.debug: values from inside jit, shardMap, vmap and grad. Inside a trace a
+ * call runs each time the program runs, after the run, once per device in a
+ * shardMap body (device order) and once per example under vmap; outside one, at once.
+ */
+export const debug: {
+  /** fn with the arguments' values as concrete arrays (trees as given); whether it was traced (fn kept for the program's runs). */
+  callback: (fn: (...values: any[]) => void, ...args: any[]) => boolean;
+  /** fmt with `{}` (in turn) or `{n}` filled by the arguments' values, printed with console.log. */
+  print: (fmt: string, ...args: any[]) => void;
+};
+
 /** The device runtime underneath. */
 export function loadDevices(options?: DeviceOptions & { executor?: Executor }): Promise<DeviceRuntime>;
 export class DeviceRuntime {

@@ -36,6 +36,7 @@ export * as lax from './api/lax/index.js';
 export * as nn from './api/nn.js';
 export * as random from './api/random.js';
 export * as profiler from './api/profiler.js';
+export * as debug from './api/debug.js';
 export * as export from './api/export.js';
 // Every public function once: its JAX name and how Python's jax binds it.
 export * as manifest from './api/manifest.js';

@@ -132,6 +132,8 @@ enum class Prim : uint16_t {
   kPpermute,
   kAllToAll,
   kAxisIndex,
+  // debug.h
+  kDebugCallback,
   // derivatives.h
   kStopGradient,
   kCustomJvpCall,
@@ -307,6 +309,10 @@ struct PrimitiveDef {
   const char* call_program = nullptr;
   /// Which operands' weak types its results take (see WeakRule).
   WeakRule weak = WeakRule::kAllOperands;
+  /// Whether it acts on the host (debug_callback: its Def's kEffect): dead-code
+  /// elimination keeps it though it has no outputs, and its device rule runs
+  /// outside shard_map bodies too, as device -1.
+  bool effect = false;
   /// Parameters JAX 0.11 has and ShardLab leaves None (shardings, which are
   /// not in its types yet), space-separated: the printed program shows them
   /// as JAX prints them (`reduce_sum[axes=(0,) out_sharding=None]`).

@@ -185,7 +185,7 @@ class Printer {
       if (used[static_cast<size_t>(v)]) names.emplace(v, var_name(counter_++));
       out << (i ? " " : "") << (used[static_cast<size_t>(v)] ? names[v] : "_") << ":" << p.avals[v].str();
     }
-    out << " = " << primitive(e.prim).name;
+    out << (e.outputs.empty() ? "" : " = ") << primitive(e.prim).name;  // an effect has no outputs: no `=`
     // Params sorted by name, as jax.make_jaxpr prints them (a custom call's
     // `name` first, and its num_consts only when not 0, as JAX's printing
     // rules for them do); one per line when one of them is a program printed

@@ -10,6 +10,7 @@
 #include "ir/primitives/bitwise.h"
 #include "ir/primitives/call.h"
 #include "ir/primitives/comparisons.h"
+#include "ir/primitives/debug.h"
 #include "ir/primitives/control_flow.h"
 #include "ir/primitives/derivatives.h"
 #include "ir/primitives/dtype_ops.h"
@@ -69,6 +70,16 @@ template <class D>
 struct HasNoneParams<D, std::void_t<decltype(D::kNoneParams)>> : std::true_type {};
 
 template <class D, class = void>
+struct HasAxisNames : std::false_type {};
+template <class D>
+struct HasAxisNames<D, std::void_t<decltype(&D::axis_names)>> : std::true_type {};
+
+template <class D, class = void>
+struct HasEffect : std::false_type {};
+template <class D>
+struct HasEffect<D, std::void_t<decltype(D::kEffect)>> : std::true_type {};
+
+template <class D, class = void>
 struct HasWeakRule : std::false_type {};
 template <class D>
 struct HasWeakRule<D, std::void_t<decltype(D::kWeak)>> : std::true_type {};
@@ -81,11 +92,12 @@ constexpr PrimitiveDef def_of() {
   PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose,
                    &D::batch, &D::sample};
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
-  if constexpr (HasDeviceEval<D>::value) {
-    def.eval_on_device = &D::eval_on_device;
+  if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
+  if constexpr (HasAxisNames<D>::value) {
     def.axis_names = &D::axis_names;
     def.batch_over_axis = &D::batch_over_axis;
   }
+  if constexpr (HasEffect<D>::value) def.effect = D::kEffect;
   if constexpr (IsCollective<D>::value) {
     def.collective = true;
     def.group_axes = &D::axis_names;

@@ -24,14 +24,28 @@ std::vector<Atom> slice(const std::vector<Atom>& v, size_t from, size_t to) {
 
 // The primal half of a traced rule `r` (its first n inputs and first m
 // outputs): what the custom call computes when it is not differentiated.
-// The primal outputs may not read the other inputs (a jvp rule's tangents).
+// The primal outputs may not read the other inputs (a jvp rule's tangents);
+// an effect reading them (a jax.debug.print of a tangent) is the tangent
+// half's, left out.
 Program primal_half(const Program& r, size_t n, size_t m, const std::string& rule) {
   Program q = r;
   q.outvars.resize(m);
-  q = dce(q);
   std::vector<bool> dropped(q.avals.size(), false);
   for (size_t i = n; i < q.invars.size(); ++i) dropped[q.invars[i]] = true;
   auto reads = [&](const Atom& a) { return !a.is_literal() && dropped[a.var]; };
+  std::vector<bool> tangential = dropped;  // values computed from the tangents
+  for (const Eqn& e : q.eqns)
+    if (std::any_of(e.inputs.begin(), e.inputs.end(), [&](const Atom& a) { return !a.is_literal() && tangential[a.var]; }))
+      for (VarId v : e.outputs) tangential[v] = true;
+  q.eqns.erase(std::remove_if(q.eqns.begin(), q.eqns.end(),
+                              [&](const Eqn& e) {
+                                return primitive(e.prim).effect &&
+                                       std::any_of(e.inputs.begin(), e.inputs.end(), [&](const Atom& a) {
+                                         return !a.is_literal() && tangential[a.var];
+                                       });
+                              }),
+               q.eqns.end());
+  q = dce(q);
   bool any = std::any_of(q.outvars.begin(), q.outvars.end(), reads);
   for (const Eqn& e : q.eqns) any = any || std::any_of(e.inputs.begin(), e.inputs.end(), reads);
   if (any)

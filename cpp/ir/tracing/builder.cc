@@ -83,7 +83,7 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   for (const ParamSpec& s : primitive(prim).params)
     holds_programs = holds_programs || s.type == ParamType::kProgram || s.type == ParamType::kPrograms ||
                      s.type == ParamType::kRule;
-  if (scope().tracks_vma() && inputs.size() > 1 && !holds_programs) {
+  if (scope().tracks_vma() && inputs.size() > 1 && !holds_programs && !primitive(prim).effect) {
     std::vector<std::string> all;
     for (const Atom& a : inputs)
       if (!a.is_literal()) all = vma_union(all, a.aval.vma);

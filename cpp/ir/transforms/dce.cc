@@ -9,6 +9,7 @@ Program dce(const Program& p) {
   std::vector<bool> keep(p.eqns.size(), false);
   for (size_t k = p.eqns.size(); k-- > 0;) {
     const Eqn& e = p.eqns[k];
+    keep[k] = primitive(e.prim).effect;  // debug_callback: kept for what it does
     for (VarId v : e.outputs) keep[k] = keep[k] || live[v];
     if (!keep[k]) continue;
     for (const Atom& a : e.inputs)

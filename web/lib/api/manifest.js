@@ -279,6 +279,8 @@ numpy.linalg outer    np.linalg.outer      x1, x2
 numpy.linalg matmul   np.matmul            x1, x2
 numpy.linalg matrix_transpose np.matrixTranspose x
 numpy.linalg multi_dot np.linalg.multiDot arrays:seq
+debug  print            debug.print          hand: jax/_src/debug.py
+debug  callback         debug.callback       hand: jax/_src/debug.py
 random PRNGKey           random.PRNGKey       seed
 random key              random.key           seed, *, {impl=None}
 random key_data         random.keyData       keys

@@ -12,6 +12,7 @@
 //   ready(array)                  (the lockstep worker's only) brings a ResidentArray here
 //   cancel(error)                 ends every running and queued run with `error`
 //   startTimeline(), takeTimeline() (packed), and their Sync forms
+//   takeDebugRecords()            -> the debug calls run so far (cpp/js/async_runtime.h), and its Sync form
 //   whenIdle()                    resolves once nothing runs or waits
 //   die(error)                    ends everything; the runtime is gone
 //
@@ -24,9 +25,16 @@ import { camelCase } from '../names.js';
 import { CoreTraces } from './core_traces.js';
 import { InThreadExecutor } from './in_thread_executor.js';
 import { laneArray } from '../dtypes.js';
+import { hostView } from './host_arrays.js';
 import { ResidentArray } from './lockstep_client.js';
 
 const SPAN_KINDS = ['equation', 'collective', 'wait']; // cpp/runtime/timeline.h's SpanKind, in order
+
+// The core's debug records (take_debug_records) with each value's data as its dtype's typed array.
+function unpackDebug({ records, dropped }) {
+  for (const r of records) for (const v of r.values) v.data = hostView(v.dtype, v.bits);
+  return { records, dropped };
+}
 
 // The core's packed timeline (cpp/js/async_runtime.h's take_timeline) as span objects.
 function unpackTimeline({ packed, names, dropped }) {
@@ -257,6 +265,23 @@ export class DeviceRuntime {
   takeTimelineSync() {
     this.timelineArmed = false;
     return unpackTimeline(this._executor.takeTimelineSync());
+  }
+
+  /**
+   * The debug calls (jax.debug.print, jax.debug.callback) the programs run so
+   * far have made, taken: {records: [{callback, device (-1: outside a
+   * shard_map body), values: [{dtype, shape, data}]}], dropped}, every
+   * device's first call in device order, then every second one, ...; calls
+   * past the core's cap are counted in `dropped`. Where the lockstep worker
+   * runs the programs, after the runs posted before.
+   */
+  async takeDebugRecords() {
+    return unpackDebug(await this._executor.takeDebugRecords());
+  }
+
+  /** takeDebugRecords for a caller on whose thread the runs end (not the lockstep worker's). */
+  takeDebugRecordsSync() {
+    return unpackDebug(this._executor.takeDebugRecordsSync());
   }
 
   /** Resolves once no job is in flight or waiting (at once if none is). */

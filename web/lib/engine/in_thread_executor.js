@@ -51,6 +51,16 @@ export class InThreadExecutor {
     return this._runtime._call(() => this._runtime.Module.takeTimeline());
   }
 
+  /** The module's debug records. */
+  async takeDebugRecords() {
+    return this.takeDebugRecordsSync();
+  }
+
+  /** See takeDebugRecords. */
+  takeDebugRecordsSync() {
+    return this._runtime._call(() => this._runtime.Module.takeDebugRecords());
+  }
+
   /** At once: every run has ended when its call returned. */
   whenIdle() {
     return Promise.resolve();

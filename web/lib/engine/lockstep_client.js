@@ -281,6 +281,15 @@ export class LockstepWorkerExecutor {
     throw errorOf('ValueError', 'takeTimelineSync: the lockstep worker cannot be waited for');
   }
 
+  /** The worker's debug records, after the runs posted before. */
+  takeDebugRecords() {
+    return this._client.call({ debug: 'take' });
+  }
+
+  takeDebugRecordsSync() {
+    throw errorOf('ValueError', 'takeDebugRecordsSync: the lockstep worker cannot be waited for');
+  }
+
   /** At once: runs are the worker's, in the order posted. */
   whenIdle() {
     return Promise.resolve();

@@ -43,6 +43,10 @@ async function handle(msg, reply) {
       reply({ id: msg.id, result: msg.timeline === 'arm' ? (M.armTimeline(), []) : M.takeTimeline() });
       return;
     }
+    if (msg.debug) {
+      reply({ id: msg.id, result: M.takeDebugRecords() });
+      return;
+    }
     if (msg.release) {
       programs.get(msg.release)?.delete();
       programs.delete(msg.release);

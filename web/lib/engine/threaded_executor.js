@@ -112,6 +112,16 @@ export class ThreadedExecutor {
     return this._runtime._call(() => this._Module.takeTimeline());
   }
 
+  /** The core's debug records: any time (the log is the devices' to share). */
+  async takeDebugRecords() {
+    return this.takeDebugRecordsSync();
+  }
+
+  /** See takeDebugRecords. */
+  takeDebugRecordsSync() {
+    return this._runtime._call(() => this._Module.takeDebugRecords());
+  }
+
   /** Resolves once no job is in flight or waiting (at once if none is). */
   whenIdle() {
     if (this._idle()) return Promise.resolve();

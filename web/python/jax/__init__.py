@@ -2,7 +2,7 @@
 a learner writes here runs unchanged on JAX. docs/python.md lists what it
 covers and every known difference."""
 
-from . import dtypes, errors, lax, nn, numpy, random, scipy, sharding, tree, tree_util  # noqa: F401
+from . import debug, dtypes, errors, lax, nn, numpy, random, scipy, sharding, tree, tree_util  # noqa: F401
 from . import experimental  # noqa: F401
 from ._src.api import (  # noqa: F401
     device_put,

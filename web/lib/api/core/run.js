@@ -11,6 +11,7 @@ import { engine, withTrace } from './state.js';
 import { callCore, isTracer, Trace } from './tracer.js';
 import { describe, flatten, flattenArgs, unflatten } from './tree.js';
 import { WeakFloat } from './weak_float.js';
+import { deliver, mayRecord } from './debug_calls.js';
 
 /** jax.ShapeDtypeStruct: an abstract argument (shape and dtype) for makeJaxpr. */
 export class ShapeDtypeStruct {
@@ -204,6 +205,7 @@ export function execute(tracedProgram, leaves, fn) {
     try {
       const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => movedTo(mesh, x, moved)._handle(fn), temps);
       const hs = runtime.runProgramSync(mesh._handle, tracedProgram.program, inputs);
+      if (mayRecord()) deliver(runtime.takeDebugRecordsSync());
       return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i])), done: Promise.resolve() };
     } finally {
       for (const h of temps) h.delete();
@@ -218,7 +220,9 @@ export function execute(tracedProgram, leaves, fn) {
       for (const x of [...leaves, ...tracedProgram.consts]) if (isArray(x)) handles.set(x, await movedTo(mesh, x, moved)._coreArray(fn));
       // No await from here to the submission, so no other call can evict a cached scalar in between.
       const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => handles.get(x), temps);
-      return await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
+      const hs = await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
+      if (mayRecord()) deliver(await runtime.takeDebugRecords());
+      return hs;
     } finally {
       for (const h of temps) h.delete();
       for (const x of moved) x.dispose();

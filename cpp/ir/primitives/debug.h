@@ -1,0 +1,27 @@
+// Seeing values from inside a program: jax.debug.print and
+// jax.debug.callback bind debug_callback, whose values the host's callback
+// receives once the job has run (runtime/debug_log.h).
+#pragma once
+
+#include "ir/core/primitive.h"
+
+namespace shardlab::ir {
+
+/// debug_callback[callback](*xs): hands the operands' values, on each device
+/// that runs it (the host outside a shard_map body), to host callback number
+/// `callback`; no outputs. An effect: dead-code elimination keeps it, and it
+/// runs outside shard_map bodies too. JVP: the call on the primals (as JAX,
+/// the callback sees primal values), no tangents; batched: one call per example, in
+/// order (JAX's debug_callback batching rule); linear in nothing.
+template <>
+struct Def<Prim::kDebugCallback> {
+  static constexpr const char* kName = "debug_callback";
+  static constexpr ParamSchema kParams{{"callback", ParamType::kInt}};
+  static constexpr bool kEffect = true;
+  SHARDLAB_TRACE_RULES
+  SHARDLAB_BATCH_RULE
+  static void eval_on_device(const DeviceContext& ctx, const Params& p, const std::vector<const Tensor*>& in,
+                             const std::vector<Tensor*>& out);
+};
+
+}  // namespace shardlab::ir

@@ -1,0 +1,105 @@
+// debug_callback (jax.debug.print and jax.debug.callback): the values each
+// call records, per device in device order inside a shard_map body (on both
+// executors), the host's outside one; kept by dead-code elimination; under
+// grad the primal values; under vmap one call per example; printed.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "exec/lockstep_program.h"
+#include "ir/forms/print.h"
+#include "ir/tracing/autodiff.h"
+#include "ir/tracing/ops.h"
+#include "ir/tracing/vmap.h"
+#include "ir/transforms/dce.h"
+#include "ir_checks.h"
+#include "lax_calls.h"
+#include "runtime/debug_log.h"
+#include "test_util.h"
+
+namespace shardlab::ir {
+namespace {
+
+void debug(Builder& b, int64_t callback, const std::vector<Atom>& xs) {
+  b.emit(Prim::kDebugCallback, {{"callback", callback}}, xs);
+}
+
+std::vector<float> floats_of(const DebugValue& v) {
+  std::vector<float> out(v.words.size());
+  if (!out.empty()) std::memcpy(out.data(), v.words.data(), out.size() * 4);
+  return out;
+}
+
+TEST(DebugCallback, RecordsTheHostsValuesAndIsKeptByDce) {
+  DebugLog::instance().take();
+  Builder b;
+  const Atom x = b.input(f32({3}));
+  const Atom y = mul(b, x, f32_scalar(2));
+  debug(b, 7, {y, x});
+  const Program p = dce(b.build({x}));
+  EXPECT_EQ(to_text(p), "{ lambda ; a:f32[3]. let\n    b:f32[3] = mul a 2.0:f32[]\n    debug_callback[callback=7] b a\n  in (a,) }");
+  exec::interpret(p, {exec::host_f32({3}, {1, 2, 3})});
+  const auto got = DebugLog::instance().take();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].callback, 7);
+  EXPECT_EQ(got[0].device, -1);
+  EXPECT_EQ(floats_of(got[0].values[0]), (std::vector<float>{2, 4, 6}));
+  EXPECT_EQ(got[0].values[1].shape, (Shape{3}));
+}
+
+// Each device's block, per device in device order, whatever the executor.
+TEST(DebugCallback, InAShardMapBodyEachDeviceInDeviceOrder) {
+  auto mesh = testing::make_mesh({8}, {"i"});
+  Builder b;
+  const Atom x = b.input(f32({16}));
+  const auto out = shard_map(b, mesh, {PartitionSpec{{{"i"}}}}, {PartitionSpec{{{"i"}}}}, true, {x},
+                             [](Builder& bb, const std::vector<Atom>& blocks) {
+                               debug(bb, 1, {blocks[0]});
+                               debug(bb, 2, {psum(bb, blocks[0], {"i"})});
+                               return blocks;
+                             });
+  std::vector<float> xs(16);
+  for (int k = 0; k < 16; ++k) xs[k] = static_cast<float>(k);
+  DebugLog::instance().take();
+  run_both(b.build(out), mesh, {exec::host_f32({16}, xs)});
+  const auto got = DebugLog::instance().take();
+  ASSERT_EQ(got.size(), 2u * 8u * 2u);  // two executors, 8 devices, two calls
+  // Sorted by each device's call number, then device: every device's first
+  // call, then every second one (the second run's calls are the third and fourth).
+  for (size_t k = 0; k < got.size(); ++k) {
+    EXPECT_EQ(got[k].device, static_cast<int>(k % 8)) << k;
+    EXPECT_EQ(got[k].callback, (k / 8) % 2 == 0 ? 1 : 2) << k;
+  }
+  EXPECT_EQ(floats_of(got[3].values[0]), (std::vector<float>{6, 7}));
+  EXPECT_EQ(floats_of(got[8].values[0]), (std::vector<float>{56, 64}));
+}
+
+TEST(DebugCallback, GradSeesPrimalsVmapCallsPerExample) {
+  Builder b;
+  const Atom x = b.input(f32({2}));
+  const auto d = grad_at(b, [](Builder& g, const std::vector<Atom>& v) {
+    debug(g, 3, {v[0]});
+    return std::vector<Atom>{reduce_sum(g, mul(g, v[0], v[0]), {0})};
+  }, {x});
+  DebugLog::instance().take();
+  const auto r = exec::interpret(b.build(d.derivs), {exec::host_f32({2}, {1.5f, -2})});
+  EXPECT_EQ(exec::as_floats(r[0]), (std::vector<float>{3, -4}));
+  auto got = DebugLog::instance().take();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(floats_of(got[0].values[0]), (std::vector<float>{1.5f, -2}));
+
+  Builder c;
+  const Atom xs = c.input(f32({3, 2}));
+  const auto out = vmap_at(c, [](Builder& v, const std::vector<Atom>& a) {
+    debug(v, 4, {a[0]});
+    return a;
+  }, {xs}, {0}, {0});
+  c.build(out);
+  exec::interpret(c.build(out), {exec::host_f32({3, 2}, {0, 1, 2, 3, 4, 5})});
+  got = DebugLog::instance().take();
+  ASSERT_EQ(got.size(), 3u);
+  for (int e = 0; e < 3; ++e) EXPECT_EQ(floats_of(got[static_cast<size_t>(e)].values[0]), (std::vector<float>{2.0f * e, 2.0f * e + 1}));
+}
+
+}  // namespace
+}  // namespace shardlab::ir

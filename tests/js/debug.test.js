@@ -1,0 +1,89 @@
+// jax.debug from JS: callback and print at once outside a trace; inside jit
+// after each run; in a shardMap body once per device in device order (the
+// values each device holds, worked out here); under vmap once per example;
+// under grad with primal values; in a loop body once per step; the printed
+// text; and a deserialized program's calls dropped (a judge runs none of a
+// sandbox's functions).
+import { afterEach, beforeAll, expect, test, vi } from 'vitest';
+import * as sl from '../../web/lib/index.js';
+
+const { np, lax, debug } = sl;
+beforeAll(() => sl.init());
+afterEach(() => vi.restoreAllMocks());
+
+// The values of the calls f's function received, as nested lists, in order.
+async function collected(run) {
+  const seen = [];
+  await run((...vals) => seen.push(vals.map((v) => (v.dataSync ? listOf(v) : v))));
+  return seen;
+}
+const listOf = (v) => {
+  const d = Array.from(v.dataSync());
+  const nest = (k, at) => (k === v.shape.length ? d[at] : Array.from({ length: v.shape[k] }, (_, i) => nest(k + 1, at * v.shape[k] + i)));
+  return nest(0, 0);
+};
+
+test('outside a trace the function runs at once; in a jit, after each run', async () => {
+  const x = sl.array([1, 2, 3]);
+  expect(await collected(async (fn) => expect(debug.callback(fn, x, 5)).toBe(false))).toEqual([[[1, 2, 3], 5]]);
+  const seen = await collected(async (fn) => {
+    const f = sl.jit((v) => {
+      expect(debug.callback(fn, np.multiply(v, 2))).toBe(true);
+      return np.add(v, 1);
+    });
+    await (await f(x)).tolist();
+    await (await f(sl.array([10, 20, 30]))).tolist();
+  });
+  expect(seen).toEqual([[[2, 4, 6]], [[20, 40, 60]]]);
+});
+
+test('in a shardMap body: each device its block, in device order; a psum then the same on each', async () => {
+  const mesh = sl.makeMesh([8], ['i']);
+  const xs = Array.from({ length: 16 }, (_, k) => k);
+  const seen = await collected(async (fn) => {
+    const f = sl.shardMap(
+      (b) => {
+        debug.callback(fn, b);
+        debug.callback(fn, lax.psum(b, 'i'));
+        return b;
+      },
+      { mesh, inSpecs: sl.P('i'), outSpecs: sl.P('i') },
+    );
+    await f(sl.array(xs)).tolist(); // its outputs once the run has ended, and its calls with them
+  });
+  expect(seen.slice(0, 8)).toEqual(Array.from({ length: 8 }, (_, d) => [[2 * d, 2 * d + 1]]));
+  expect(seen.slice(8)).toEqual(Array.from({ length: 8 }, () => [[56, 64]]));
+});
+
+test('under vmap once per example, under grad with the primal values, in a loop once per step', async () => {
+  const perExample = await collected(async (fn) => {
+    await (await sl.jit(sl.vmap((v) => (debug.callback(fn, v), v)))(sl.array([[1, 2], [3, 4], [5, 6]]))).tolist();
+  });
+  expect(perExample).toEqual([[[1, 2]], [[3, 4]], [[5, 6]]]);
+  const primals = await collected(async (fn) => {
+    const g = await sl.grad((v) => (debug.callback(fn, v), np.sum(np.multiply(v, v))))(sl.array([1.5, -2]));
+    expect(await g.tolist()).toEqual([3, -4]);
+  });
+  expect(primals).toEqual([[[1.5, -2]]]);
+  const steps = await collected(async (fn) => {
+    await (await sl.jit(() => lax.foriLoop(0, 4, (i, c) => (debug.callback(fn, i), c), np.zeros([])))()).tolist();
+  });
+  expect(steps).toEqual([[0], [1], [2], [3]]);
+});
+
+test("print fills {} and {n} with the values' nested lists", async () => {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  await sl.jit((v) => (debug.print('x = {}, twice {1}, again {0}', v, np.multiply(v, 2)), v))(sl.array([[1, 2]]));
+  expect(log.mock.calls).toEqual([['x = [[1 2]], twice [[2 4]], again [[1 2]]']]);
+  expect(() => debug.print('{} {}', 1)).toThrow(/names value 1, but 1 were given/);
+});
+
+test("a deserialized program's calls are dropped: no function here answers them", async () => {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  const exported = await sl.export.export(sl.jit((v) => (debug.print('in the sandbox {}', v), np.add(v, 1))))(sl.array([1, 2]));
+  const text = await exported.serialize();
+  log.mockClear();
+  const rebuilt = sl.export.deserialize(text);
+  expect(await (await rebuilt.call(sl.array([1, 2]))).tolist()).toEqual([2, 3]);
+  expect(log).not.toHaveBeenCalled();
+});

@@ -1,0 +1,62 @@
+"""jax.debug: print and callback, bound by hand onto the JS API's debug
+(web/lib/api/debug.js): inside a trace the callback runs each time the
+program runs, after the run, once per device of a shard_map body in device
+order, once per example under vmap, with primal values under grad; outside
+a trace, at once."""
+
+import builtins
+import string
+
+from . import pytree
+from .api import _as_leaf, is_jax_value
+from .js import call, callback as js_callback, from_js, sl
+
+
+def callback(callback=None, *args, ordered=False, partitioned=False, **kwargs):
+    """jax.debug.callback(callback, *args, ordered=False, **kwargs): callback(*args, **kwargs) with their values
+    as concrete arrays (ShardLab's calls are in a fixed order whether or not `ordered` asks for it);
+    jax.debug.callback(ordered=...)(callback, *args, **kwargs), JAX 0.11's two-call form, too."""
+    if callback is None:
+        if args or kwargs:
+            raise TypeError("debug_callback received unexpected arguments in the two-call form")
+        return lambda cb, *a, **kw: _callback(cb, a, kw)
+    return _callback(callback, args, kwargs)
+
+
+def _callback(fn, args, kwargs):
+    if not callable(fn):
+        raise TypeError(f"jax.debug.callback: the callback must be callable, got {fn!r}")
+    leaves, treedef = pytree.tree_flatten((args, kwargs))
+    # What is no array (a dtype, a string) stays here, static, as JAX keeps it.
+    kept = {i: x for i, x in enumerate(leaves) if not is_jax_value(x)}
+    sent = [i for i in range(len(leaves)) if i not in kept]
+
+    def on_values(*values):
+        given = dict(kept)
+        given.update(zip(sent, (from_js(v) for v in values)))
+        a, kw = pytree.tree_unflatten(treedef, [given[i] for i in range(len(leaves))])
+        fn(*a, **kw)
+
+    proxy = js_callback(on_values)
+    if not call(sl.debug.callback, proxy, *[_as_leaf(leaves[i]) for i in sent]):
+        proxy.destroy()  # called at once: no program keeps it
+
+
+def print(fmt=None, *args, ordered=False, **kwargs):  # noqa: A001 (JAX's name)
+    """jax.debug.print(fmt, *args, **kwargs): fmt.format(*args, **kwargs) with the values (each as its str),
+    printed where jax.debug.callback would call its function; jax.debug.print(ordered=...)(fmt, ...) too."""
+    if fmt is None:
+        if args or kwargs:
+            raise TypeError("debug_print received unexpected arguments in the two-call form")
+        return lambda f, *a, **kw: _print(f, a, kw)
+    return _print(fmt, args, kwargs)
+
+
+def _print(fmt, args, kwargs):
+    if not isinstance(fmt, str):
+        raise TypeError(f"jax.debug.print: the format must be a string, got {fmt!r}")
+    named = {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(fmt) if field}
+    unused = [k for k in kwargs if k not in named]
+    if unused:
+        raise ValueError(f"Unused keyword arguments to `jax.debug.print`: {unused}")
+    _callback(lambda *a, **kw: builtins.print(fmt.format(*a, **kw)), args, kwargs)
