@@ -102,9 +102,14 @@ describe('placement', () => {
     expect(shards).toHaveLength(8);
     expect(shards[5].index).toEqual([[1, 2], [2, 4]]);
     expect([...shards[5].data]).toEqual([11, 12]);
-    const pic = sl.visualizeSharding(x);
-    for (let d = 0; d < 8; d++) expect(pic).toContain(`dev ${d}`);
-    expect(pic.split('\n')).toHaveLength(1 + 5);
+    // JAX's table without colors (jax/_src/debugging.py): f32[2,8] on a 2x4 mesh, a cell per block, its
+    // width int(1/4 · 40 · 2.5) = 25 less the 2 borders, "CPU d" padded by 9 each side; its height int(1/2 · 10)
+    // = 5 less 2: 1 blank line, the entry, 2 blank.
+    const cell = (d) => `${' '.repeat(9)}CPU ${d}${' '.repeat(9)}`;
+    const blank = `│${Array(4).fill(' '.repeat(23)).join('│')}│`;
+    const row = (r) => [blank, `│${[0, 1, 2, 3].map((c) => cell(r * 4 + c)).join('│')}│`, blank, blank];
+    const rule = (l, m, r) => l + Array(4).fill('─'.repeat(23)).join(m) + r;
+    expect(sl.visualizeSharding(x).split('\n')).toEqual([rule('┌', '┬', '┐'), ...row(0), rule('├', '┼', '┤'), ...row(1), rule('└', '┴', '┘')]);
   });
 
   test('devicePut inside jit constrains the layout of a value', async () => {

@@ -216,7 +216,14 @@ export function array(x: ArrayLike, options?: { dtype?: DType; shape?: number[];
 /** jax.device_put (a tree; inside a trace, a sharding constraint). */
 export function devicePut<T>(x: T, sharding?: Tree<NamedSharding | PartitionSpec | null>): any;
 /** A text picture of the blocks per device. */
-export function visualizeSharding(arr: ShardArray): string;
+export function visualizeSharding(arr: ShardArray, options?: VisualizeOptions): string;
+export function visualizeSharding(shape: number[], sharding: NamedSharding, options?: VisualizeOptions): string;
+/** jax.debug.visualize_sharding's sizes: `scale` the cells' (1), their least and most widths (9, 80). */
+export interface VisualizeOptions {
+  scale?: number;
+  minWidth?: number;
+  maxWidth?: number;
+}
 
 /** An abstract argument for makeJaxpr. */
 export class ShapeDtypeStruct {

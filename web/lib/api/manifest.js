@@ -427,7 +427,8 @@ export deserialize      export.deserialize   js only: the judge rebuilds program
 -      weakFloat        weakFloat            js only: a number typed float (Python's float crosses as one)
 -      loadDevices      loadDevices          js only: the device runtime alone (meshes, sharded arrays, single collectives)
 -      observeTraces    observeTraces        js only: the programs jit and makeJaxpr trace, for tools
--      visualizeSharding visualizeSharding   js only: a text picture of an array's blocks
+debug  visualize_array_sharding visualizeSharding hand: jax/_src/debug.py
+debug  visualize_sharding visualizeSharding      hand: jax/_src/debug.py
 -      at               at                   js only: x.at(...) (JAX's x.at[...] is Python syntax)
 -      slice            slice                js only: sl.slice(start, stop, step) (JAX's a:b is Python syntax)
 -      ownTimes         profiler.ownTimes    js only: the time each device spent, from a timeline

@@ -60,3 +60,15 @@ def _print(fmt, args, kwargs):
     if unused:
         raise ValueError(f"Unused keyword arguments to `jax.debug.print`: {unused}")
     _callback(lambda *a, **kw: builtins.print(fmt.format(*a, **kw)), args, kwargs)
+
+
+def visualize_array_sharding(arr, *, use_color=True, scale=1.0, min_width=9, max_width=80, color_map=None):
+    """jax.debug.visualize_array_sharding(arr): prints the table of arr's blocks and the devices holding each,
+    as JAX prints it on a terminal without colors (ShardLab draws no colors)."""
+    builtins.print(call(sl.visualizeSharding, arr, {"scale": scale, "minWidth": min_width, "maxWidth": max_width}))
+
+
+def visualize_sharding(shape, sharding, *, use_color=True, scale=1.0, min_width=9, max_width=80, color_map=None):
+    """jax.debug.visualize_sharding(shape, sharding): the table of an array of `shape` laid out by `sharding`."""
+    options = {"scale": scale, "minWidth": min_width, "maxWidth": max_width}
+    builtins.print(call(sl.visualizeSharding, list(shape), sharding, options))
