@@ -1,7 +1,8 @@
 // debug_callback (jax.debug.print and jax.debug.callback): the values each
 // call records, per device in device order inside a shard_map body (on both
-// executors), the host's outside one; kept by dead-code elimination; under
-// grad the primal values; under vmap one call per example; printed.
+// executors), the host's outside one; kept by dead-code elimination, in a
+// loop body too; under grad the primal values, once; under vmap one call per
+// example; printed.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "exec/lockstep_program.h"
 #include "ir/forms/print.h"
 #include "ir/tracing/autodiff.h"
+#include "ir/tracing/control_flow.h"
 #include "ir/tracing/ops.h"
 #include "ir/tracing/vmap.h"
 #include "ir/transforms/dce.h"
@@ -99,6 +101,39 @@ TEST(DebugCallback, GradSeesPrimalsVmapCallsPerExample) {
   got = DebugLog::instance().take();
   ASSERT_EQ(got.size(), 3u);
   for (int e = 0; e < 3; ++e) EXPECT_EQ(floats_of(got[static_cast<size_t>(e)].values[0]), (std::vector<float>{2.0f * e, 2.0f * e + 1}));
+}
+
+// A scan printing each step: kept whole though its outputs are unused, and
+// under grad its steps print once (the primal scan's), not again where the
+// derivative recomputes the forward pass or differentiates the body.
+TEST(DebugCallback, AScanPrintsEachStepOnceUnderGrad) {
+  const auto scan_printing = [](Builder& b, const Atom& x, const Atom& xs) {
+    ScanTrace s(b, {x}, {xs}, std::nullopt, false);
+    Builder& in = s.builder();
+    debug(in, 5, {s.inputs()[0], s.inputs()[1]});
+    return s.finish({mul(in, s.inputs()[0], s.inputs()[1]), s.inputs()[0]});
+  };
+  Builder b;
+  const Atom x = b.input(f32({}));
+  const Atom xs = b.input(f32({3}));
+  scan_printing(b, x, xs);
+  DebugLog::instance().take();
+  exec::interpret(dce(b.build({x})), {exec::host_f32({}, {2}), exec::host_f32({3}, {1, 2, 3})});
+  EXPECT_EQ(DebugLog::instance().take().size(), 3u);
+
+  Builder g;
+  const Atom gx = g.input(f32({}));
+  const Atom gxs = g.input(f32({3}));
+  const auto d = grad_at(g, [&](Builder& fb, const std::vector<Atom>& v) {
+    const auto out = scan_printing(fb, v[0], v[1]);
+    return std::vector<Atom>{add(fb, out[0], reduce_sum(fb, out[1], {0}))};
+  }, {gx, gxs});
+  const auto r = exec::interpret(g.build({d.derivs[0]}), {exec::host_f32({}, {2}), exec::host_f32({3}, {1, 2, 3})});
+  EXPECT_EQ(exec::as_floats(r[0]), (std::vector<float>{10}));  // f = 6x + (x + x + 2x)
+  const auto got = DebugLog::instance().take();
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(floats_of(got[2].values[0]), (std::vector<float>{4}));
+  EXPECT_EQ(floats_of(got[2].values[1]), (std::vector<float>{3}));
 }
 
 }  // namespace

@@ -12,7 +12,8 @@
 //  - everything else against a reference written here from JAX's formulas
 //    (prng.py, random.py) over the reference block function: bitwise for
 //    bits, split, fold_in, uniform, randint, bernoulli and permutation; normal
-//    within 2 float32 ulp of sqrt(2) erfinv(u) in float64.
+//    within 2 float32 ulp of sqrt(2) erfinv(u) in float64, exponential and
+//    gumbel within a few ulp of -log1p(-u) and -log(-log(u)).
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
 
@@ -178,6 +179,25 @@ test('normal: within 2 float32 ulp of sqrt(2) erfinv(u) in float64 from the same
   expect(Math.abs(mean)).toBeLessThan(0.04); // 5 sigma: 1/sqrt(n) = 0.007
   expect(Math.abs(variance - 1)).toBeLessThan(0.05);
   expect(Math.abs(z.filter((v) => Math.abs(v) < 1).length / n - 0.6827)).toBeLessThan(0.017);
+});
+
+test("exponential and gumbel: JAX's formulas in float64 on the reference's uniform bits (within 4 float32 ulp), and their means", async () => {
+  const tiny = 1.1754943508222875e-38;
+  for (const seed of [0, 5]) {
+    const key = await list(random.PRNGKey(seed));
+    const e = await list(random.exponential(random.PRNGKey(seed), [64]));
+    refUniform(key, 64, 0, 1).forEach((u, i) => expect(Math.abs(e[i] + Math.log1p(-u))).toBeLessThanOrEqual(4 * ulp(-Math.log1p(-u))));
+    const g = await list(random.gumbel(random.PRNGKey(seed), [64]));
+    refUniform(key, 64, tiny, 1).forEach((u, i) => {
+      const want = -Math.log(-Math.log(u));
+      expect(Math.abs(g[i] - want), `u=${u}`).toBeLessThanOrEqual(4 * ulp(want) + 4e-7 * Math.abs(1 / Math.log(u)));
+    });
+  }
+  const n = 20000;
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  expect(Math.abs(mean(await list(random.exponential(random.PRNGKey(3), [n]))) - 1)).toBeLessThan(0.04); // sd 1/sqrt(n) = 0.007
+  expect(Math.abs(mean(await list(random.gumbel(random.PRNGKey(4), [n]))) - 0.5772156649)).toBeLessThan(0.05); // Euler's gamma; sd 0.009
+  expect(() => random.gumbel(random.PRNGKey(0), [2], 'float32', 'high')).toThrow(/mode "high" is not supported/);
 });
 
 test('bernoulli, permutation, categorical and truncated_normal', async () => {

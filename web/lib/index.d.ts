@@ -775,6 +775,10 @@ export const random: {
   permutation: (key: Key, x: number | V, axis?: number, independent?: boolean) => V;
   categorical: (key: Key, logits: V, axis?: number, shape?: ShapeArg | null) => V;
   truncatedNormal: (key: Key, lower: number | V, upper: number | V, shape?: ShapeArg | null, dtype?: 'float32') => V;
+  /** Samples of density exp(-x): -log1p(-u), as JAX draws them. */
+  exponential: (key: Key, shape?: ShapeArg, dtype?: 'float32') => V;
+  /** Samples of density exp(-(x + exp(-x))): JAX's mode "low", -log(-log(u)). */
+  gumbel: (key: Key, shape?: ShapeArg, dtype?: 'float32', mode?: 'low' | null) => V;
   KeyArray: typeof KeyArray;
 };
 

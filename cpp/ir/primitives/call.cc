@@ -2,6 +2,7 @@
 
 #include "ir/transforms/batching.h"
 #include "ir/tracing/builder.h"
+#include "ir/transforms/dce.h"
 #include "ir/transforms/jvp.h"
 #include "ir/transforms/lower.h"
 #include "ir/tracing/ops.h"
@@ -39,7 +40,8 @@ std::vector<MaybeAtom> Def<Prim::kJit>::jvp(Builder& b, const Params& p, const s
     }
   std::vector<MaybeAtom> out(y.size());
   if (args.size() == x.size()) return out;
-  const auto res = b.call(ir::jvp(*param<ProgramRef>(p, "jaxpr", kName), wrt), args);
+  // Its prints ran in the primal call, emitted beside this one.
+  const auto res = b.call(dce(ir::jvp(*param<ProgramRef>(p, "jaxpr", kName), wrt), Effects::kDrop), args);
   for (size_t j = 0; j < y.size(); ++j) out[j] = res[y.size() + j];
   return out;
 }

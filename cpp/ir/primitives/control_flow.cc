@@ -114,7 +114,7 @@ std::vector<MaybeAtom> Def<Prim::kCond>::jvp(Builder& b, const Params& p, const 
   // Each branch's JVP, giving only the tangents (its primal outputs are the cond's own).
   Programs branches;
   for (const ProgramRef& br : param<Programs>(p, "branches", kName)) {
-    Program j = ir::jvp(*br, wrt);
+    Program j = dce(ir::jvp(*br, wrt), Effects::kDrop);  // its prints ran in the primal cond
     j.outvars.erase(j.outvars.begin(), j.outvars.begin() + static_cast<long>(ys.size()));
     branches.push_back(std::make_shared<const Program>(dce(j)));
   }
@@ -345,7 +345,7 @@ std::vector<MaybeAtom> Def<Prim::kScan>::jvp(Builder& b, const Params& p, const 
   if (std::find(nz.begin(), nz.end(), true) == nz.end()) return std::vector<MaybeAtom>(m);
   // The body's JVP regrouped so that each value's tangent sits beside its
   // group: (consts, dconsts, carry, dcarry, x, dx) -> (carry, dcarry, y, dy).
-  const Program jb = ir::jvp(s.body, nz);
+  const Program jb = dce(ir::jvp(s.body, nz), Effects::kDrop);  // its prints ran in the primal scan
   Builder rb(s.body.scope, nullptr);
   std::vector<Atom> primal(n), tangent;
   std::vector<Atom> args;
@@ -408,7 +408,7 @@ std::vector<Atom> hoisted(Builder& b, const Program& body, const std::vector<Ato
   Program making = body;
   making.outvars.clear();
   for (VarId v : vars) making.outvars.push_back(Atom::of(v, body.avals[v], 0));
-  return b.call(dce(making), inputs);
+  return b.call(dce(making, Effects::kDrop), inputs);  // recomputed: its prints ran with the primal
 }
 
 Aval stacked(Aval a, int64_t length) {
@@ -484,7 +484,7 @@ std::vector<MaybeAtom> Def<Prim::kScan>::transpose(Builder& b, const Params& p, 
     ops.insert(ops.end(), kx.begin(), kx.end());
     const std::vector<Atom> r = b.emit(
         Prim::kScan,
-        scan_params(std::make_shared<const Program>(dce(fwd)), s.length, static_cast<int64_t>(known_carry.size()),
+        scan_params(std::make_shared<const Program>(dce(fwd, Effects::kDrop)), s.length, static_cast<int64_t>(known_carry.size()),
                     static_cast<int64_t>(known_consts.size()), s.reverse),
         ops);
     stacked_res.assign(r.begin() + static_cast<long>(known_carry.size()), r.end());
@@ -820,7 +820,7 @@ std::vector<MaybeAtom> Def<Prim::kWhile>::jvp(Builder& b, const Params& p, const
   }
   if (std::find(nz.begin(), nz.end(), true) == nz.end()) return std::vector<MaybeAtom>(ys.size());
   // The body's JVP regrouped as (consts, dconsts, carry, dcarry) -> (carry, dcarry), for the marked ones.
-  const Program jb = ir::jvp(w.body, nz);
+  const Program jb = dce(ir::jvp(w.body, nz), Effects::kDrop);  // its prints ran in the primal loop
   Builder rb(w.body.scope, nullptr);
   std::vector<Atom> primal(m), tangent;
   auto inputs = [&](size_t from, size_t to) {

@@ -129,7 +129,7 @@ std::vector<MaybeAtom> Def<Prim::kShardMap>::jvp(Builder& b, const Params& p, co
   }
   if (std::find(wrt.begin(), wrt.end(), true) == wrt.end()) return std::vector<MaybeAtom>(outputs.size());
   out_specs.insert(out_specs.end(), s.out_specs.begin(), s.out_specs.end());
-  auto body = std::make_shared<const Program>(ir::jvp(*s.body, wrt));
+  auto body = std::make_shared<const Program>(dce(ir::jvp(*s.body, wrt), Effects::kDrop));  // prints ran in the primal
   const auto outs = b.emit(Prim::kShardMap, make_params(s, body, in_specs, out_specs), operands);
   return std::vector<MaybeAtom>(outs.begin() + static_cast<long>(outputs.size()), outs.end());
 }

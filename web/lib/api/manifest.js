@@ -289,6 +289,8 @@ random split            random.split         key, num=2
 random fold_in          random.foldIn        key, data
 random bits             random.bits          key, shape:shape=(), dtype=None
 random uniform          random.uniform       key, shape:shape=(), dtype=float32, minval=0.0, maxval=1.0
+random exponential      random.exponential   key, shape:shape=(), dtype=float32
+random gumbel           random.gumbel        key, shape:shape=(), dtype=float32, mode=None
 random normal           random.normal        key, shape:shape=(), dtype=float32
 random bernoulli        random.bernoulli     key, p=0.5, shape:shape=None
 random randint          random.randint       key, shape:shape, minval, maxval, dtype=int32
@@ -402,6 +404,7 @@ jax    device_put       devicePut            hand: jax/_src/api.py
 jax    vmap             vmap                 hand: jax/_src/vmap.py
 jax    jacfwd           jacfwd               hand: jax/_src/vmap.py
 jax    jacrev           jacrev               hand: jax/_src/vmap.py
+jax    jacobian         jacrev               hand: jax/_src/vmap.py
 jax    hessian          hessian              hand: jax/_src/vmap.py
 jax    custom_jvp       customJvp            hand: jax/_src/custom.py
 jax    custom_vjp       customVjp            hand: jax/_src/custom.py

@@ -325,6 +325,31 @@ export function permutation(key, x, axis = 0, independent = false) {
 
 const TINY = 1.1754943508222875e-38; // float32's smallest normal number
 
+// Gumbel samples as JAX's mode "low" draws them: -log(-log(u)), u uniform in [tiny, 1).
+const gumbelOf = (k, shape) => np.negative(np.log(np.negative(np.log(uniformOf(k, shape, TINY, 1)))));
+
+/**
+ * jax.random.gumbel(key, shape = [], dtype = 'float32', mode = null): samples
+ * of density exp(-(x + exp(-x))), JAX's mode "low" (its default): -log(-log(u)).
+ */
+export function gumbel(key, shape = [], dtype = 'float32', mode = null) {
+  checkFloat('gumbel', dtype);
+  if (mode !== null && mode !== undefined && mode !== 'low') {
+    throw new ValueError(`random.gumbel: mode ${JSON.stringify(mode)} is not supported by ShardLab; its mode is "low" (JAX's default)`);
+  }
+  const { data } = unpack(key, 'random.gumbel');
+  const s = shapeOf(shape, 'random.gumbel');
+  return run('gumbel', [s], [data], (k) => gumbelOf(k, s));
+}
+
+/** jax.random.exponential(key, shape = [], dtype = 'float32'): samples of density exp(-x), -log1p(-u) as JAX draws them. */
+export function exponential(key, shape = [], dtype = 'float32') {
+  checkFloat('exponential', dtype);
+  const { data } = unpack(key, 'random.exponential');
+  const s = shapeOf(shape, 'random.exponential');
+  return run('exponential', [s], [data], (k) => np.negative(np.log1p(np.negative(uniformOf(k, s, 0, 1)))));
+}
+
 /**
  * jax.random.categorical(key, logits, axis = -1, shape): indices drawn with
  * probabilities softmax(logits) along `axis` (the Gumbel-max trick, as JAX).
@@ -348,7 +373,7 @@ export function categorical(key, logits, axis = -1, shape = null) {
   const full = [...s];
   full.splice(prefix.length + ax, 0, ls[ax]);
   return run('categorical', [full, ax, prefix.length], [data, logits], (k, l) => {
-    const gumbel = np.negative(np.log(np.negative(np.log(uniformOf(k, full, TINY, 1)))));
+    const gumbel = gumbelOf(k, full);
     const lifted = prefix.length ? np.reshape(l, [...prefix.map(() => 1), ...ls]) : l;
     return np.argmax(np.add(gumbel, lifted), ax + prefix.length);
   });

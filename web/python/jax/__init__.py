@@ -15,7 +15,8 @@ from ._src.api import (  # noqa: F401
     value_and_grad,
     vjp,
 )
-from ._src.vmap import hessian, jacfwd, jacrev, vmap  # noqa: F401
+from ._src.vmap import hessian, jacfwd, jacobian, jacrev, vmap  # noqa: F401
+from ._src.devices import device_get  # noqa: F401
 from ._src.pmap import pmap  # noqa: F401
 from ._src.custom import custom_jvp, custom_vjp  # noqa: F401
 from ._src.array import PublicArray as Array, Shard  # noqa: F401

@@ -26,3 +26,4 @@ from ._src.key_paths import (  # noqa: F401
     tree_leaves_with_path,
     tree_map_with_path,
 )
+from ._src.tree_registration import Partial, register_dataclass, register_pytree_node_class  # noqa: F401, E402

@@ -16,11 +16,16 @@ def callback(callback=None, *args, ordered=False, partitioned=False, **kwargs):
     """jax.debug.callback(callback, *args, ordered=False, **kwargs): callback(*args, **kwargs) with their values
     as concrete arrays (ShardLab's calls are in a fixed order whether or not `ordered` asks for it);
     jax.debug.callback(ordered=...)(callback, *args, **kwargs), JAX 0.11's two-call form, too."""
-    if callback is None:
-        if args or kwargs:
-            raise TypeError("debug_callback received unexpected arguments in the two-call form")
-        return lambda cb, *a, **kw: _callback(cb, a, kw)
-    return _callback(callback, args, kwargs)
+    return _two_call_form("debug_callback", _callback, callback, args, kwargs)
+
+
+def _two_call_form(what, impl, first, args, kwargs):
+    """impl(first, args, kwargs), or, with `first` left out, JAX 0.11's two-call form: a function taking it."""
+    if first is not None:
+        return impl(first, args, kwargs)
+    if args or kwargs:
+        raise TypeError(f"{what} received unexpected arguments in the two-call form")
+    return lambda f, *a, **kw: impl(f, a, kw)
 
 
 def _callback(fn, args, kwargs):
@@ -45,11 +50,7 @@ def _callback(fn, args, kwargs):
 def print(fmt=None, *args, ordered=False, **kwargs):  # noqa: A001 (JAX's name)
     """jax.debug.print(fmt, *args, **kwargs): fmt.format(*args, **kwargs) with the values (each as its str),
     printed where jax.debug.callback would call its function; jax.debug.print(ordered=...)(fmt, ...) too."""
-    if fmt is None:
-        if args or kwargs:
-            raise TypeError("debug_print received unexpected arguments in the two-call form")
-        return lambda f, *a, **kw: _print(f, a, kw)
-    return _print(fmt, args, kwargs)
+    return _two_call_form("debug_print", _print, fmt, args, kwargs)
 
 
 def _print(fmt, args, kwargs):

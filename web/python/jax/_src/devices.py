@@ -52,6 +52,16 @@ def make_mesh(axis_shapes, axis_names, axis_types=None, *, devices=None):
     return Mesh(None, tuple(axis_names), _js=js_mesh)
 
 
+def device_get(x):
+    """jax.device_get(x): the tree x with each array brought to the host as a numpy array (other leaves as they are)."""
+    import numpy
+
+    from . import pytree
+    from .array import Array
+
+    return pytree.tree_map(lambda a: numpy.asarray(a) if isinstance(a, Array) else a, x)
+
+
 def block_until_ready(x):
     """jax.block_until_ready(x): x (arrays are computed before they are returned)."""
     return x

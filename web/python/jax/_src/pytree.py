@@ -85,7 +85,14 @@ def _describe(d):
         return "{" + ", ".join(f"{k!r}: {_describe(c)}" for k, c in zip(d.aux, d.children)) + "}"
     if d.node is type(None):
         return "None"
-    return f"{getattr(d.node, '__name__', d.node)}({inner})"
+    name = getattr(d.node, "__name__", d.node)
+    # As jaxlib's PyTreeDef prints them: a namedtuple by its fields, an
+    # OrderedDict as a dict, any other registered class as CustomNode(name[aux], [children]).
+    if isinstance(d.node, type) and issubclass(d.node, tuple) and hasattr(d.node, "_fields"):
+        return f"{name}(" + ", ".join(f"{k}={_describe(c)}" for k, c in zip(d.node._fields, d.children)) + ")"
+    if d.node is collections.OrderedDict:
+        return "OrderedDict({" + ", ".join(f"{k!r}: {_describe(c)}" for k, c in zip(d.aux, d.children)) + "})"
+    return f"CustomNode({name}[{d.aux!r}], [{inner}])"
 
 
 def tree_flatten(tree, is_leaf=None):

@@ -190,6 +190,11 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     return _jacobian("jacrev", 1, fun, argnums, has_aux)
 
 
+
+
+jacobian = jacrev
+"""jax.jacobian: jacrev, as JAX defines it."""
+
 def hessian(fun, argnums=0, has_aux=False, holomorphic=False):
     """jax.hessian(fun, argnums, has_aux): jacfwd(jacrev(fun))."""
     if holomorphic:
