@@ -1,5 +1,5 @@
-// jax.lax's slicing helpers along one axis, reshape, broadcast, stack and
-// tile, against index arithmetic written here: negative and null bounds,
+// jax.lax's slicing helpers along one axis, reshape, broadcast, stack,
+// tile and concatenate, against index arithmetic written here: negative and null bounds,
 // strides, dynamic starts traced under jit and clamped into range as XLA's
 // dynamic slices are, and their errors.
 import { beforeAll, expect, test } from 'vitest';
@@ -43,4 +43,13 @@ test('reshape with dimensions, broadcast, stack and tile', async () => {
   expect([b.shape, (await b.tolist())[1][2]]).toEqual([[2, 3, 2], [1, 2]]);
   expect(await lax.stack([int([1, 2]), int([3, 4])], 1).tolist()).toEqual([[1, 3], [2, 4]]);
   expect(await lax.tile(int([[1], [2]]), [1, 3]).tolist()).toEqual([[1, 1, 1], [2, 2, 2]]);
+});
+
+test('concatenate joins operands of one dtype along a dimension, and refuses mixed dtypes as JAX does', async () => {
+  expect(await lax.concatenate([int(X), int([[12, 13, 14, 15]])], 0).tolist()).toEqual([...X, [12, 13, 14, 15]]);
+  expect(await lax.concatenate([int(X), int(X.map((r) => [r[0]]))], 1).tolist()).toEqual(X.map((r) => [...r, r[0]]));
+  expect(() => lax.concatenate([int([1]), sl.array([2])], 0)).toThrow(
+    'lax.concatenate requires arguments to have the same dtypes, got int32, float32. (Tip: jnp.concatenate is a similar function that does automatic type promotion on inputs).',
+  );
+  expect(() => lax.concatenate([], 0)).toThrow('concatenate requires a non-empty sequences of arrays');
 });

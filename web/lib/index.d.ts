@@ -706,6 +706,8 @@ export const lax: LaxFunctions & {
   reshape: (x: V, newSizes: number[], dimensions?: number[] | null) => V;
   /** jax.lax.broadcast: x repeated along new leading dimensions of `sizes`. */
   broadcast: (x: V, sizes: number[]) => V;
+  /** jax.lax.concatenate: the operands (of one dtype: lax does not promote) joined along `dimension`. */
+  concatenate: (operands: V[], dimension: number) => V;
   /** jax.lax.stack: the arrays joined along a new `axis` (0). */
   stack: (arrays: V[], axis?: number) => V;
   /** jax.lax.tile: x repeated reps[i] times along axis i. */

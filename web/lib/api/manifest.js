@@ -324,6 +324,7 @@ lax    dynamic_update_slice_in_dim lax.dynamicUpdateSliceInDim operand, update, 
 lax    dynamic_update_index_in_dim lax.dynamicUpdateIndexInDim operand, update, index, axis
 lax    reshape          lax.reshape          operand, new_sizes, dimensions=None
 lax    broadcast        lax.broadcast        operand, sizes
+lax    concatenate      lax.concatenate      operands:seq, dimension
 lax    stack            lax.stack            arrays, axis=0
 lax    tile             lax.tile             operand, multiples
 lax    unstack          np.unstack           operand, axis=0 -> tuple

@@ -1,12 +1,12 @@
 // jax.lax's slicing helpers along one axis, and its pad, reshape,
 // broadcast, stack and tile: each written from the primitives as jax.lax writes it.
 
-import { IndexError, ValueError } from '../../errors.js';
+import { IndexError, ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
-import { literalTracer, traced, traceFor } from '../core/operands.js';
+import { avalOf, literalTracer, traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
 import { asDtype, normAxis } from '../numpy/helpers.js';
-import { concatenate, expandDims, reshape as npReshape, squeeze, transpose } from '../numpy/math.js';
+import { concatenate as npConcatenate, expandDims, reshape as npReshape, squeeze, transpose } from '../numpy/math.js';
 
 const valueOf = (x, fn) => traced(traceFor(fn), x, fn);
 // A weakly typed update (a Python or JS scalar's) in the operand's dtype, as JAX converts one.
@@ -99,7 +99,7 @@ export const broadcast = defop('lax.broadcast', 1, (x, sizes) => {
 /** jax.lax.stack(arrays, axis): the arrays joined along a new `axis` (0). */
 export const stack = defop('lax.stack', 1, (arrays, axis = 0) => {
   if (!Array.isArray(arrays) || !arrays.length) throw new ValueError('lax.stack: give a non-empty list of arrays');
-  return concatenate(arrays.map((a) => expandDims(a, axis)), axis);
+  return npConcatenate(arrays.map((a) => expandDims(a, axis)), axis);
 });
 
 /** jax.lax.tile(x, reps): x repeated reps[i] times along axis i (x's shape led by 1s when reps is longer). */
@@ -114,3 +114,19 @@ export const tile = defop('lax.tile', 1, (x, reps) => {
   const wide = t.emit('broadcast_in_dim', { shape: spread, broadcast_dimensions: v.shape.map((_, i) => 2 * i + 1) }, [v.atomIn(t)])[0];
   return npReshape(wide, v.shape.map((n, i) => n * reps[i]));
 });
+
+/**
+ * jax.lax.concatenate(operands, dimension): the operands joined along
+ * `dimension`; of one dtype, as lax does not promote (JAX's TypeError otherwise).
+ */
+export function concatenate(operands, dimension) {
+  if (!Array.isArray(operands) || operands.length === 0) throw new ValueError('concatenate requires a non-empty sequences of arrays');
+  const dtypes = operands.map((x) => avalOf(x, 'lax.concatenate').dtype);
+  if (dtypes.some((d) => d !== dtypes[0])) {
+    throw new ShapeError(
+      `lax.concatenate requires arguments to have the same dtypes, got ${dtypes.join(', ')}. (Tip: jnp.concatenate is a similar function that does automatic type promotion on inputs).`,
+    );
+  }
+  return npConcatenate(operands, dimension);
+}
+
