@@ -36,12 +36,6 @@ export const isInteger = (dtype) => TABLE[dtype]?.kind === 'i' || TABLE[dtype]?.
 /** Whether a dtype is an unsigned integer type. */
 export const isUnsigned = (dtype) => TABLE[dtype]?.kind === 'u';
 
-/** The smallest and largest values of an integer dtype. */
-export function intRange(dtype) {
-  const bits = TABLE[dtype].itemsize * 8;
-  return isUnsigned(dtype) ? [0, 2 ** bits - 1] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
-}
-
 // JAX's type promotion lattice (jax/_src/dtypes.py, _type_promotion_lattice,
 // standard mode without x64): each node's immediate upper bounds. 'i*' and
 // 'f*' are Python's int and float (weak types); the 64-bit nodes join but are

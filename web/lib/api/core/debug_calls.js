@@ -4,7 +4,6 @@
 // ended (cpp/runtime/debug_log.h), every device's first call in device
 // order, then every second one.
 
-import { hostView } from '../../engine/host_arrays.js';
 import { putHost } from './array.js';
 
 const callbacks = new Map();
@@ -31,13 +30,13 @@ export function noteForeignCallbacks() {
 /** Whether runs may have recorded debug calls to take. */
 export const mayRecord = () => recorded;
 
-/** Calls each record's function (a number none here registered is dropped) with its values as concrete arrays. */
+/** Calls each record's function (DeviceRuntime.takeDebugRecords'; a number none here registered is dropped) with its values as concrete arrays. */
 export function deliver({ records, dropped }) {
   for (const r of records) {
     const fn = callbacks.get(r.callback);
     if (!fn) continue;
     fn(
-      r.values.map((v) => putHost({ data: v.data ?? hostView(v.dtype, v.bits), shape: v.shape, dtype: v.dtype })),
+      r.values.map((v) => putHost({ data: v.data, shape: v.shape, dtype: v.dtype })),
       r.device,
     );
   }
