@@ -1,4 +1,4 @@
-// tensordot, vecdot, matvec and vecmat against sums written out here as
+// tensordot, vecdot, vdot, matvec and vecmat against sums written out here as
 // loops (integers: exact), with broadcasting, gradients and their errors.
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
@@ -51,4 +51,13 @@ test('vecdot along any axis with batches broadcast; matvec and vecmat over stack
   expect(await np.vecmat(w, m).tolist()).toEqual(range(2).map((b) => range(3).map((j) => range(2).reduce((s, k) => s + W[b][k] * M[b][k][j], 0))));
   expect(() => np.vecdot(x, ints([2], (i) => i))).toThrow('np.vecdot: the vectors along axis -1 have sizes 3 and 2; they must be equal');
   expect(() => np.matvec(v, v)).toThrow('np.matvec: needs matrices (rank >= 2) and vectors (rank >= 1), got i32[3] and i32[3]');
+});
+
+test('vdot: the sum of the elementwise products of both arrays flattened; empty gives zeros', async () => {
+  const a = ints([2, 3], (i) => i - 2);
+  const b = ints([3, 2], (i) => 2 * i + 1);
+  const want = range(6).reduce((s, i) => s + (i - 2) * (2 * i + 1), 0);
+  expect(await np.vdot(a, b).item()).toBe(want);
+  expect(np.vdot(a, b).dtype).toBe('int32');
+  expect(await np.empty([2, 2], 'int32').tolist()).toEqual([[0, 0], [0, 0]]);
 });

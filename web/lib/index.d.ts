@@ -499,6 +499,8 @@ export const np: NpFunctions & {
   allclose: (a: V, b: V, rtol?: number, atol?: number, equalNan?: boolean) => V;
   zeros: (shape: number[], dtype?: DType) => V;
   ones: (shape: number[], dtype?: DType) => V;
+  /** jnp.empty: zeros, as JAX's. */
+  empty: (shape: number[], dtype?: DType) => V;
   arange: (start: number, stop?: number | null, step?: number | null, dtype?: DType) => V;
   eye: (n: number, m?: number | null, k?: number, dtype?: DType) => V;
   broadcastTo: (x: V, shape: number[]) => V;

@@ -132,6 +132,7 @@ numpy  astype           np.astype            x, dtype
 numpy  full             np.full              shape:shape, fill_value, dtype=None
 numpy  zeros            np.zeros             shape:shape, dtype=None
 numpy  ones             np.ones              shape:shape, dtype=None
+numpy  empty            np.empty             shape:shape, dtype=None
 numpy  zeros_like       np.zerosLike         a, dtype=None, shape:shape=None
 numpy  ones_like        np.onesLike          a, dtype=None, shape:shape=None
 numpy  full_like        np.fullLike          a, fill_value, dtype=None, shape:shape=None
@@ -153,6 +154,7 @@ numpy  outer            np.outer             a, b
 numpy  inner            np.inner             a, b
 numpy  tensordot        np.tensordot         a, b, axes=2
 numpy  vecdot           np.vecdot            x1, x2, *, {axis=-1}
+numpy  vdot             np.vdot              a, b
 numpy  matvec           np.matvec            x1, x2
 numpy  vecmat           np.vecmat            x1, x2
 numpy  fmax             np.fmax              x1, x2

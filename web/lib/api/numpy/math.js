@@ -521,6 +521,8 @@ export const full = (shape, value, dtype) => {
 export const zeros = filled('zeros', (dtype = 'float32') => ({ value: 0, dtype }));
 /** Ones of `shape`. */
 export const ones = filled('ones', (dtype = 'float32') => ({ value: 1, dtype }));
+/** jnp.empty(shape, dtype): zeros, as JAX's (XLA has no uninitialized arrays). */
+export const empty = filled('empty', (dtype = 'float32') => ({ value: 0, dtype }));
 // An array like x filled with `value` (a number, or a traced value broadcast
 // to the shape), as JAX's full_like: x's dtype and shape unless given,
 // weakly typed when x is and no dtype is given, and varying along x's mesh

@@ -1,13 +1,14 @@
-// jnp's tensor products beyond dot and matmul: tensordot, vecdot, matvec and
-// vecmat, each one dot_general (batch dimensions broadcast first), as JAX
-// lowers them.
+// jnp's tensor products beyond dot and matmul: tensordot, vecdot, vdot,
+// matvec and vecmat, each one dot_general (batch dimensions broadcast first),
+// as JAX lowers them.
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, resultType, traced, traceFor } from '../core/operands.js';
 import { quote } from '../core/shape.js';
 import { asDtype, emitHere, normAxis } from './helpers.js';
-import { broadcastTo, expandDims, matmul, squeeze } from './math.js';
+import { broadcastTo, dot, expandDims, matmul, squeeze } from './math.js';
+import { ravel } from './arrangements.js';
 import { moveaxis } from './matrices.js';
 
 // x and y promoted together (dot_general takes one dtype), and that dtype.
@@ -78,3 +79,6 @@ export const vecmat = defop('vecmat', 2, (x1, x2) => {
   if (x.ndim < 1 || y.ndim < 2) throw new ShapeError(`np.vecmat: needs vectors (rank >= 1) and matrices (rank >= 2), got ${x.aval} and ${y.aval}`);
   return squeeze(matmul(expandDims(x, -2), y), -2);
 });
+
+/** jnp.vdot(a, b): the dot product of a and b flattened (of real dtypes: no conjugate to take), as JAX's dot of the ravels. */
+export const vdot = defop('vdot', 2, (a, b) => dot(ravel(a), ravel(b)));
