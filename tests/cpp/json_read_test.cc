@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 
 #include "exec/lockstep_program.h"
 #include "ir/tracing/autodiff.h"
@@ -94,6 +95,26 @@ Program every_primitive() {
   t = add(b, b.emit1(Prim::kCumsum, {{"axis", int64_t{0}}, {"reverse", true}}, {t}),
           broadcast_in_dim(b, convert_element_type(b, am, DType::kFloat32), {8, 4}, {0}));
   t = matmul(b, b.emit1(Prim::kStopGradient, {}, {t}), w);
+  {  // the decompositions of s = a a^T + 4 I (a = tanh of a block, so s is positive-definite) and of a;
+     // squares of the factors whose signs are the algorithms' choice
+    const Atom a = unary(b, Prim::kTanh, slice(b, t, {0, 0}, {4, 4}, {1, 1}));
+    const Atom eye4 = convert_element_type(
+        b, compare(b, Prim::kEq, iota(b, DType::kInt32, {4, 4}, 0), iota(b, DType::kInt32, {4, 4}, 1)), DType::kFloat32);
+    const Atom spd = add(b, matmul(b, a, transpose(b, a, {1, 0})), mul(b, eye4, f32_scalar(4)));
+    const Atom l = b.emit1(Prim::kCholesky, {}, {spd});
+    std::vector<Atom> parts{l, b.emit1(Prim::kTriangularSolve, primitive(Prim::kTriangularSolve).sample().params, {l, a}),
+                            b.emit(Prim::kLu, {}, {spd})[0]};
+    for (const Atom& f : b.emit(Prim::kQr, primitive(Prim::kQr).sample().params, {spd})) parts.push_back(unary(b, Prim::kSquare, f));
+    for (const Atom& f : b.emit(Prim::kEigh, primitive(Prim::kEigh).sample().params, {spd})) parts.push_back(unary(b, Prim::kSquare, f));
+    for (const Atom& f : b.emit(Prim::kSvd, primitive(Prim::kSvd).sample().params, {a})) parts.push_back(unary(b, Prim::kSquare, f));
+    Atom total = f32_scalar(0);
+    for (const Atom& f : parts) {
+      std::vector<int64_t> all(f.aval.shape.size());
+      std::iota(all.begin(), all.end(), 0);
+      total = add(b, total, reduce_sum(b, f, all));
+    }
+    t = add(b, t, broadcast_in_dim(b, unary(b, Prim::kTanh, mul(b, total, f32_scalar(0.01))), {8, 4}, {}));
+  }
   for (Prim call : {Prim::kCustomJvpCall, Prim::kCustomVjpCall}) {  // f(x) = x * x, with its rules
     const Sample s = primitive(call).sample();
     const Atom sq = b.emit1(call, s.params, {slice(b, t, {0, 0}, {2, 3}, {1, 1})});

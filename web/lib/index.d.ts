@@ -459,8 +459,8 @@ export const np: NpFunctions & {
   nonzero: (a: V, options?: { size?: number | null; fillValue?: number }) => V[];
   /** jnp.linalg. */
   linalg: {
-    /** Vector norms (ord null/2, 1, Infinity, -Infinity, 0, p) and matrix norms (null/'fro', 1, -1, Infinity, -Infinity). */
-    norm: (x: V, options?: { ord?: number | 'fro' | null; axis?: number | number[] | null; keepdims?: boolean }) => V;
+    /** Vector norms (ord null/2, 1, Infinity, -Infinity, 0, p) and matrix norms (null/'fro', 'nuc', 1, -1, 2, -2, Infinity, -Infinity). */
+    norm: (x: V, options?: { ord?: number | 'fro' | 'nuc' | null; axis?: number | number[] | null; keepdims?: boolean }) => V;
     /** The vector norm over `axis` (all elements when null). */
     vectorNorm: (x: V, options?: { axis?: number | number[] | null; keepdims?: boolean; ord?: number }) => V;
     /** The matrix norm over the last two axes ('fro' by default). */
@@ -473,6 +473,32 @@ export const np: NpFunctions & {
     outer: (x1: V, x2: V) => V;
     /** The product of a chain of matrices (the ends may be vectors), in the order of fewest multiply-adds. */
     multiDot: (arrays: V[]) => V;
+    /** L lower triangular with L L^T = a (L^T when upper); NaNs where a is not positive-definite. */
+    cholesky: (a: V, options?: { upper?: boolean; symmetrizeInput?: boolean }) => V;
+    /** [q, r] with a = q r ('reduced' or 'complete'); r alone with mode 'r'. */
+    qr: (a: V, mode?: 'reduced' | 'complete' | 'r') => V | [V, V];
+    /** [u, s, vh] with a = u diag(s) vh, s descending; s alone when computeUv is false. */
+    svd: (a: V, fullMatrices?: boolean, computeUv?: boolean, hermitian?: boolean) => V | [V, V, V];
+    /** The singular values, descending. */
+    svdvals: (x: V) => V;
+    /** [eigenvalues ascending, eigenvectors as columns] of a symmetric matrix. */
+    eigh: (a: V, UPLO?: 'L' | 'U' | null, options?: { symmetrizeInput?: boolean }) => [V, V];
+    /** The eigenvalues of a symmetric matrix, ascending. */
+    eigvalsh: (a: V, UPLO?: 'L' | 'U', options?: { symmetrizeInput?: boolean }) => V;
+    /** x with a x = b (b a vector when 1-d, else matrices; batch dimensions broadcast), by LU. */
+    solve: (a: V, b: V) => V;
+    /** The inverse, by LU. */
+    inv: (a: V) => V;
+    /** The determinant. */
+    det: (a: V) => V;
+    /** [sign, log|det|]. */
+    slogdet: (a: V, options?: { method?: 'lu' | null }) => [V, V];
+    /** a multiplied by itself n times (of its inverse when n < 0). */
+    matrixPower: (a: V, n: number) => V;
+    /** The pseudo-inverse, from the SVD. */
+    pinv: (a: V, rtol?: number | null, options?: { hermitian?: boolean }) => V;
+    /** The number of singular values above the tolerance. */
+    matrixRank: (M: V, rtol?: number | null, options?: { hermitian?: boolean; tol?: number | null }) => V;
   };
   /** jnp.take: out-of-bounds indices give fillValue (NaN for floats) by default. */
   take: (a: V, indices: V, options?: { axis?: number | null; mode?: IndexMode; fillValue?: number }) => V;
@@ -783,6 +809,14 @@ export const random: {
   exponential: (key: Key, shape?: ShapeArg, dtype?: 'float32') => V;
   /** Samples of density exp(-(x + exp(-x))): JAX's mode "low", -log(-log(u)). */
   gumbel: (key: Key, shape?: ShapeArg, dtype?: 'float32', mode?: 'low' | null) => V;
+  /** A sample of a's slices along axis (of range(a) for an integer a), with or without replacement, uniform or weighted by p: JAX's draws. */
+  choice: (key: Key, a: number | V, shape?: number[], replace?: boolean, p?: V | null, axis?: number, mode?: 'low' | null) => V;
+  /** Gamma(a) samples (density x^(a-1) e^-x / Gamma(a)), Marsaglia and Tsang's rejection as JAX draws it; differentiable in a. */
+  gamma: (key: Key, a: number | V, shape?: ShapeArg | null, dtype?: 'float32') => V;
+  /** The logs of Gamma(a) samples, computed in log space (accurate for small a). */
+  loggamma: (key: Key, a: number | V, shape?: ShapeArg | null, dtype?: 'float32') => V;
+  /** Haar-random n x m matrices with orthonormal columns (rows when n < m), one per index of shape. */
+  orthogonal: (key: Key, n: number, shape?: ShapeArg, dtype?: 'float32', m?: number | null) => V;
   KeyArray: typeof KeyArray;
 };
 

@@ -108,6 +108,13 @@ enum class Prim : uint16_t {
   kScatterMax,
   // linalg.h
   kDotGeneral,
+  // decompositions.h
+  kCholesky,
+  kTriangularSolve,
+  kLu,
+  kQr,
+  kEigh,
+  kSvd,
   // reductions.h
   kReduceSum,
   kReduceProd,

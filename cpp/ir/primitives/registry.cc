@@ -11,6 +11,7 @@
 #include "ir/primitives/call.h"
 #include "ir/primitives/comparisons.h"
 #include "ir/primitives/debug.h"
+#include "ir/primitives/decompositions.h"
 #include "ir/primitives/control_flow.h"
 #include "ir/primitives/derivatives.h"
 #include "ir/primitives/dtype_ops.h"

@@ -59,6 +59,16 @@ struct BatchElementwise {
   }
 };
 
+/// The batching rule of a primitive over stacks of matrices [..., m, n]
+/// whose leading dimensions are already a batch (the jax.lax.linalg
+/// decompositions): the vmapped dimension moved first is one more of them.
+template <Prim P>
+struct BatchLeading {
+  static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t size) {
+    return batched_at(b.emit(P, p, batch_dims_first(b, in, size)), 0);
+  }
+};
+
 /// The batching rule of a primitive with no operands (iota, axis_index): its
 /// equations are never batched, since batching starts from an operand.
 template <class D>

@@ -16,6 +16,8 @@ import { currentTrace } from './core/state.js';
 import { isTracer } from './core/tracer.js';
 import { isNumericData } from './core/tree.js';
 import { isFloat } from '../dtypes.js';
+import { divide, onesLike, power, zerosLike } from './numpy/math.js';
+import { selectWhere } from './numpy/helpers.js';
 
 /** A slice start:stop:step of an index (null parts take numpy's defaults). */
 export class Slice {
@@ -410,5 +412,23 @@ export class IndexRef {
   /** x with x[index] = maximum(x[index], v). */
   max(v, opts) {
     return updateItem('max', this.array, this.entries, v, opts);
+  }
+  /** x with x[index] /= v: x divided by ones with v multiplied in at the index (as JAX's). */
+  divide(v, opts) {
+    return divide(this.array, updateItem('multiply', onesLike(this.array), this.entries, v, opts));
+  }
+  /** x with x[index] **= v: x to the power of ones with v multiplied in at the index (as JAX's). */
+  power(v, opts) {
+    return power(this.array, updateItem('multiply', onesLike(this.array), this.entries, v, opts));
+  }
+  /**
+   * x with the unary f applied at the index: where(hit, f(x), x), `hit`
+   * marking the elements the index names. f applies once to an element the
+   * index names several times, where JAX's scatter_apply applies it once per
+   * occurrence (the same for idempotent f).
+   */
+  apply(f, opts) {
+    const hit = updateItem('set', zerosLike(this.array, 'bool'), this.entries, true, opts);
+    return selectWhere(hit, f(this.array), this.array);
   }
 }

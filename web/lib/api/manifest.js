@@ -26,7 +26,9 @@
 // of the positional arguments; those after `*` are keyword-only; `=...`
 // marks a parameter the caller may leave out (the JS function has JAX's
 // default). Parameters may end with `-> tuple`: the function returns several
-// arrays (a JS list), which Python gives as JAX does, a tuple. A parameter
+// arrays (a JS list), which Python gives as JAX does, a tuple; or with
+// `-> Name(field, ...)`: JAX's NamedTuple of that name and those fields (a
+// list of results only: a function that returns one array returns it as it is). A parameter
 // named as an array operand (ARRAY_PARAMS) is one: in jax.numpy Python's jax
 // refuses a list or tuple there with JAX's TypeError (its check_arraylike).
 // A line may end
@@ -281,6 +283,19 @@ numpy.linalg outer    np.linalg.outer      x1, x2
 numpy.linalg matmul   np.matmul            x1, x2
 numpy.linalg matrix_transpose np.matrixTranspose x
 numpy.linalg multi_dot np.linalg.multiDot arrays:seq
+numpy.linalg cholesky np.linalg.cholesky   a, *, {upper=False, symmetrize_input=True}
+numpy.linalg qr       np.linalg.qr         a, mode='reduced' -> QRResult(Q, R)
+numpy.linalg svd      np.linalg.svd        a, full_matrices=True, compute_uv=True, hermitian=False -> SVDResult(U, S, Vh)
+numpy.linalg svdvals  np.linalg.svdvals    x
+numpy.linalg eigh     np.linalg.eigh       a, UPLO=None, {symmetrize_input=True} -> EighResult(eigenvalues, eigenvectors)
+numpy.linalg eigvalsh np.linalg.eigvalsh   a, UPLO='L', *, {symmetrize_input=True}
+numpy.linalg solve    np.linalg.solve      a, b
+numpy.linalg inv      np.linalg.inv        a
+numpy.linalg det      np.linalg.det        a
+numpy.linalg slogdet  np.linalg.slogdet    a, *, {method=None} -> SlogdetResult(sign, logabsdet)
+numpy.linalg matrix_power np.linalg.matrixPower a, n
+numpy.linalg pinv     np.linalg.pinv       a, rtol=None, {hermitian=False}
+numpy.linalg matrix_rank np.linalg.matrixRank M, rtol=None, *, {hermitian=False, tol=None}
 debug  print            debug.print          hand: jax/_src/debug.py
 debug  callback         debug.callback       hand: jax/_src/debug.py
 random PRNGKey           random.PRNGKey       seed
@@ -299,6 +314,10 @@ random randint          random.randint       key, shape:shape, minval, maxval, d
 random permutation      random.permutation   key, x, axis=0, independent=False
 random categorical      random.categorical   key, logits, axis=-1, shape:shape=None
 random truncated_normal random.truncatedNormal key, lower, upper, shape:shape=None, dtype=float32
+random choice           random.choice        key, a, shape=(), replace=True, p=None, axis=0, mode=None
+random gamma            random.gamma         key, a, shape:shape=None, dtype=float32
+random loggamma         random.loggamma      key, a, shape:shape=None, dtype=float32
+random orthogonal       random.orthogonal    key, n, shape:shape=(), dtype=float32, m=None
 scipy.special logsumexp nn.logsumexp         a, {axis=None}, *, {keepdims=False}
 lax    psum             lax.psum             core: psum
 lax    pmean            lax.pmean            core: pmean
@@ -448,17 +467,20 @@ debug  visualize_sharding visualizeSharding      hand: jax/_src/debug.py
  * path under `shardlab`), binding: 'table' | 'core' | 'hand' | 'js', params
  * (the notation's text; for a 'core' line read from the registry when asked,
  * once the runtime is up; null for 'hand' and 'js'), tuple (whether Python
- * returns the JS list of results as a tuple)}].
+ * returns the JS list of results as a tuple), named ({name, fields} of the
+ * NamedTuple it is, or null)}].
  */
 export const MANIFEST = API_TABLE.trim()
   .split('\n')
   .map((line) => {
     const [, module, name, js, text] = /^(\S+)\s+(\S+)\s+(\S+)\s*(.*)$/.exec(line);
     const [full, doc = null] = text.split(/\s+#\s+/);
-    const tuple = /\s*->\s*tuple$/.test(full);
-    const rest = full.replace(/\s*->\s*tuple$/, '');
+    const result = /\s*->\s*(tuple|(\w+)\(([\w, ]+)\))$/.exec(full);
+    const tuple = result !== null;
+    const named = result?.[2] ? { name: result[2], fields: result[3].split(/,\s*/) } : null;
+    const rest = result ? full.slice(0, result.index) : full;
     const binding = rest.startsWith('hand:') ? 'hand' : rest.startsWith('js only:') ? 'js' : rest.startsWith('core:') ? 'core' : 'table';
-    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null, doc, tuple };
+    const entry = { module: module === '-' ? null : module, name, js, binding, params: binding === 'table' ? rest : null, doc, tuple, named };
     if (binding === 'core') {
       const lax = rest.slice('core:'.length).trim();
       Object.defineProperty(entry, 'params', { get: () => laxParams(lax), enumerable: true });

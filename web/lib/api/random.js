@@ -7,18 +7,24 @@
 // fold_in(key, i) equals split(key, n)[i]. The distributions are JAX's
 // formulas over those bits (uniform from the mantissa bits, normal through
 // erf_inv, randint from two draws and a modulus, permutation by sorting on
-// random keys).
+// random keys; choice from those; gamma by Marsaglia and Tsang's rejection
+// in a while_loop, one key per element).
 
 import { ConcretizationError, OverflowError, ShapeError, ValueError } from '../errors.js';
 import * as lax from './lax/index.js';
 import { normAxis } from './numpy/helpers.js';
 import * as np from './numpy/index.js';
+import { concreteValues } from './core/array.js';
 import { staticKey } from './core/op.js';
 import { avalOf, broadcastShapes, literalTracer, traced, traceFor } from './core/operands.js';
 import { runEager } from './core/run.js';
 import { checkShape, quote } from './core/shape.js';
 import { currentTrace } from './core/state.js';
 import { isTracer } from './core/tracer.js';
+import { WeakFloat } from './core/weak_float.js';
+import { customJvp } from './custom.js';
+import { gammaGrad } from './random_gamma_grad.js';
+import { vmap } from './vmap.js';
 import { isDtypeName, isFloat, isInteger, isUnsigned } from '../dtypes.js';
 
 /** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
@@ -231,8 +237,33 @@ export function normal(key, shape = [], dtype = 'float32') {
   checkFloat('normal', dtype);
   const { data } = unpack(key, 'random.normal');
   const s = shapeOf(shape, 'random.normal');
-  return run('normal', [s], [data], (k) => np.multiply(SQRT2, lax.erfInv(uniformOf(k, s, NEXT_BELOW_MINUS_ONE, 1))));
+  return run('normal', [s], [data], (k) => normalOf(k, s));
 }
+
+/**
+ * random.orthogonal(key, n, shape=[], dtype='float32', m=null): a uniformly
+ * (Haar) distributed n x m matrix with orthonormal columns (rows when n < m)
+ * per batch index of `shape`, as JAX's: q of the QR of a normal
+ * (max(n, m), min(n, m)) matrix, its columns signed by r's diagonal.
+ */
+export function orthogonal(key, n, shape = [], dtype = 'float32', m = null) {
+  checkFloat('orthogonal', dtype);
+  const cols = m ?? n;
+  for (const [what, v] of [['n', n], ['m', cols]]) {
+    if (!Number.isInteger(v) || v < 0) throw new ValueError(`random.orthogonal: ${what} must be a non-negative integer, got ${v}`);
+  }
+  const { data } = unpack(key, 'random.orthogonal');
+  const s = shapeOf(shape, 'random.orthogonal');
+  return run('orthogonal', [s, n, cols], [data], (k) => {
+    const z = normalOf(k, [...s, Math.max(n, cols), Math.min(n, cols)]);
+    const [q, r] = np.linalg.qr(z);
+    const x = np.multiply(q, np.expandDims(np.sign(np.linalg.diagonal(r)), -2));
+    return n < cols ? np.matrixTranspose(x) : x;
+  });
+}
+
+// Standard normal samples of `shape` from key data k: sqrt(2) erf_inv(u), u uniform in (-1, 1).
+const normalOf = (k, shape) => np.multiply(SQRT2, lax.erfInv(uniformOf(k, shape, NEXT_BELOW_MINUS_ONE, 1)));
 
 /** jax.random.bernoulli(key, p = 0.5, shape): booleans, true with probability p (uniform < p). */
 export function bernoulli(key, p = 0.5, shape = null) {
@@ -395,3 +426,204 @@ export function truncatedNormal(key, lower, upper, shape = null, dtype = 'float3
     return np.clip(out, lax.nextafter(lax.stopGradient(l), Infinity), lax.nextafter(lax.stopGradient(u), -Infinity));
   });
 }
+
+// A shape as Python prints a tuple: (3,), (2, 3), ().
+const pyTuple = (v) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+
+/**
+ * jax.random.choice(key, a, shape = [], replace = true, p = null, axis = 0,
+ * mode = null): a sample of a's slices along `axis` (of range(a) for an
+ * integer a) in place of that axis, as JAX draws it: uniform indices
+ * (randint) with replacement, the first of a permutation without; with
+ * weights p, searchsorted(cumsum(p), cumsum(p)[-1] (1 - u)) with
+ * replacement, the top k of Gumbel noise + log p without.
+ */
+export function choice(key, a, shape = [], replace = true, p = null, axis = 0, mode = null) {
+  const fn = 'random.choice';
+  const { data } = unpack(key, fn);
+  if (!Array.isArray(shape)) throw new ShapeError(`shape argument of jax.random.choice must be a sequence, got ${shape}`);
+  const s = shapeOf(shape, fn);
+  const { shape: aShape, dtype } = avalOf(a, fn);
+  const scalar = !aShape.length;
+  let nInputs;
+  let ax = axis;
+  if (scalar) {
+    // As JAX's concrete_or_error(int, a): a scalar a is the population's size, which the result's shape needs.
+    if (isTracer(a)) {
+      throw new ConcretizationError(
+        `random.choice: a, the size of the population, is a traced ${dtype} scalar; it must be concrete (a static argument under jit). The error occurred in jax.random.choice()`,
+      );
+    }
+    nInputs = Math.trunc(Number(a instanceof WeakFloat ? a.value : concreteValues(a, fn)[0]));
+  } else {
+    ax = normAxis(axis, aShape.length, fn);
+    nInputs = aShape[ax];
+  }
+  if (isTracer(replace)) throw new ConcretizationError('random.choice: replace is a traced value; it must be a concrete bool (a static argument under jit)');
+  const nDraws = s.reduce((x, y) => x * y, 1);
+  if (nDraws === 0) return np.zeros(s, dtype); // JAX's shape here, not a's with the axis replaced
+  if (nInputs <= 0) throw new ValueError('a must be greater than 0 unless no samples are taken');
+  if (!replace && nDraws > nInputs) {
+    throw new ValueError(`Cannot take a larger sample (size ${nDraws}) than population (size ${nInputs}) when 'replace=False'`);
+  }
+  const weighted = p !== null && p !== undefined;
+  if (weighted) {
+    const { shape: pShape, dtype: pDtype } = avalOf(p, fn);
+    if (isFloat(pDtype) && pDtype !== 'float32') {
+      throw new ValueError(`random.choice: ShardLab samples float32 only (JAX draws with p's dtype, ${pDtype}); give p as float32`);
+    }
+    if (pShape.length !== 1 || pShape[0] !== nInputs) {
+      throw new ValueError(`p must be None or a 1D vector with the same size as a.shape[axis]. p has shape ${pyTuple(pShape)} and a.shape[axis] is ${nInputs}.`);
+    }
+  }
+  const outShape = scalar ? s : [...aShape.slice(0, ax), ...s, ...aShape.slice(ax + 1)];
+  const operands = [data, ...(scalar ? [] : [a]), ...(weighted ? [p] : [])];
+  return run('choice', [s, Boolean(replace), ax, nInputs, scalar, weighted, mode], operands, (k, ...rest) => {
+    const arr = scalar ? null : rest[0];
+    // Indices into a's axis (or the sample itself, for an integer a).
+    let ind;
+    if (!weighted && replace) ind = randint(k, s, 0, nInputs);
+    else if (!weighted) {
+      // A scalar a hands its own axis to permutation, which checks it against range(a)'s one axis.
+      const perm = permutation(k, scalar ? nInputs : arr, scalar ? axis : ax);
+      return np.reshape(lax.sliceInDim(perm, 0, nDraws, 1, scalar ? 0 : ax), outShape);
+    } else {
+      // promote_dtypes_inexact: integer or bool weights become float32.
+      const w = np.astype(rest[scalar ? 0 : 1], 'float32');
+      if (replace) {
+        // Inverse CDF: the first i with cumsum(p)[i] >= total (1 - u), u uniform in [0, 1).
+        const cum = np.cumsum(w);
+        const r = np.multiply(cum.at(nInputs - 1).get(), np.subtract(1, uniform(k, s)));
+        ind = np.searchsorted(cum, r);
+      } else {
+        // Gumbel top-k: the k largest of log p_i + G_i are a sample without replacement.
+        const g = np.add(gumbel(k, [nInputs], 'float32', mode), np.log(w));
+        ind = lax.topK(g, nDraws)[1];
+      }
+    }
+    return np.reshape(scalar ? ind : np.take(arr, ind, { axis: ax }), outShape);
+  });
+}
+
+// JAX's _check_shape: the parameters' shapes must broadcast with `shape` to `shape` itself.
+function checkSampleShape(name, shape, ...paramShapes) {
+  const all = [shape, ...paramShapes];
+  let out;
+  try {
+    out = broadcastShapes(all, `random.${name}`);
+  } catch {
+    throw new ValueError(`Incompatible shapes for broadcasting: shapes=[${all.map(pyTuple).join(', ')}]`);
+  }
+  if (out.length !== shape.length || out.some((d, i) => d !== shape[i])) {
+    throw new ValueError(
+      `${name} parameter shapes must be broadcast-compatible with shape argument, and the result of broadcasting the shapes must equal the shape argument, but got result ${pyTuple(out)} for shape argument ${pyTuple(shape)}.`,
+    );
+  }
+}
+
+const THIRD = Math.fround(1 / 3);
+const SQUEEZE = Math.fround(0.0331);
+
+/*
+ * One Gamma(alpha) sample (its log with logSpace) from key data k, JAX's
+ * _gamma_one: Marsaglia and Tsang's method, "A simple method for generating
+ * gamma variables" (2000). For alpha >= 1, with d = alpha - 1/3 and
+ * c = 1 / (3 sqrt(d)): draw x ~ N(0, 1) until v = 1 + c x > 0, set V = v^3,
+ * draw U uniform, and accept d V when U < 1 - 0.0331 x^4 (the squeeze) or
+ * log U < x^2 / 2 + d (1 - V + log V); else draw again. alpha < 1 is boosted:
+ * Gamma(alpha) ~ Gamma(alpha + 1) U'^(1 / alpha), or in log space
+ * log Gamma(alpha + 1) + log(U') / alpha, log U' drawn as -Exponential
+ * (log1p(-u), so that both spaces take U' = 1 - u alike). The keys are
+ * JAX's: split(k) = (loop key, U' key), each rejection round split(loop
+ * key, 3) = (next, x key, U key), each draw of x split(x key) = (next, x's key).
+ */
+function gammaOne(k, alpha, logSpace) {
+  const f32 = (v) => np.full([], v, 'float32');
+  const [zero, one, two, minusOne] = [0, 1, 2, -1].map(f32);
+  const boostMask = np.greaterEqual(alpha, one);
+  const boosted = np.where(boostMask, alpha, np.add(alpha, one));
+  const d = np.subtract(boosted, THIRD);
+  const c = np.divide(THIRD, np.sqrt(d));
+  const keys = splitOf(k, [2]);
+  // Loop while the candidate is rejected; X holds x^2. The first state (U = 2) is rejected.
+  const rejected = ([, X, V, U]) =>
+    np.logicalAnd(
+      np.greaterEqual(U, np.subtract(one, np.multiply(SQUEEZE, np.multiply(X, X)))),
+      np.greaterEqual(np.log(U), np.add(np.multiply(X, 0.5), np.multiply(d, np.add(np.subtract(one, V), np.log(V))))),
+    );
+  const candidate = ([loopKey]) => {
+    const ks = splitOf(loopKey, [3]);
+    const [, x, v] = lax.whileLoop(
+      ([, , vv]) => np.lessEqual(vv, zero),
+      ([xKey]) => {
+        const pair = splitOf(xKey, [2]);
+        const xx = normalOf(pair.at(1).get(), []);
+        return [pair.at(0).get(), xx, np.add(one, np.multiply(xx, c))];
+      },
+      [ks.at(1).get(), zero, minusOne],
+    );
+    return [ks.at(0).get(), np.multiply(x, x), np.multiply(np.multiply(v, v), v), uniformOf(ks.at(2).get(), [], 0, 1)];
+  };
+  const [, , V] = lax.whileLoop(rejected, candidate, [keys.at(0).get(), zero, one, two]);
+  const boostKey = keys.at(1).get();
+  if (logSpace) {
+    const logSamples = np.negative(np.negative(np.log1p(np.negative(uniformOf(boostKey, [], 0, 1)))));
+    // log U' = 0 with alpha = 0 would be 0 * inf: the boost is 0 there.
+    const logBoost = np.where(np.logicalOr(boostMask, np.equal(logSamples, zero)), zero, np.multiply(logSamples, np.divide(one, alpha)));
+    return np.add(np.add(np.log(d), np.log(V)), logBoost);
+  }
+  const samples = np.subtract(1, uniformOf(boostKey, [], 0, 1));
+  const boost = np.where(boostMask, one, np.power(samples, np.divide(one, alpha)));
+  return np.multiply(np.multiply(d, V), boost);
+}
+
+// Samples for float32 alphas of any shape: element i from split(k, alphas.size)[i] (JAX's _gamma_impl, vmapped as on CPU).
+function gammaSamples(k, alphas, logSpace) {
+  const n = alphas.shape.reduce((x, y) => x * y, 1);
+  if (n === 0) return np.zeros(alphas.shape, 'float32');
+  const keys = splitOf(k, [n]);
+  const out = vmap((kk, al) => gammaOne(kk, al, logSpace))(keys, np.reshape(alphas, [n]));
+  return np.reshape(out, alphas.shape);
+}
+
+// gamma's samples as a custom_jvp function of (key data, alphas), JAX's
+// random_gamma_p: its derivative is the implicit reparameterization
+// gradient, d sample = d alpha * random_gamma_grad(alpha, sample), never the
+// derivative through the rejection loop.
+const gammaDifferentiable = [false, true].map((logSpace) => {
+  const f = customJvp((k, alphas) => gammaSamples(k, alphas, logSpace), { name: logSpace ? 'random_loggamma' : 'random_gamma' });
+  f.defjvp(
+    ([k, alphas], [, dAlphas]) => {
+      const y = f(k, alphas);
+      return [y, np.multiply(dAlphas, gammaGrad(y, alphas, logSpace))];
+    },
+    { name: 'random_gamma_jvp' },
+  );
+  return f;
+});
+
+function gammaOf(fn, key, a, shape, dtype, logSpace) {
+  const { data } = unpack(key, `random.${fn}`);
+  // JAX names gamma in this error for loggamma too.
+  if (isDtypeName(dtype ?? 'float32') && !isFloat(dtype ?? 'float32')) throw new ValueError(`dtype argument to \`gamma\` must be a float dtype, got ${dtype}`);
+  checkFloat(fn, dtype);
+  const aShape = avalOf(a, `random.${fn}`).shape;
+  const s = shape === null || shape === undefined ? aShape : shapeOf(shape, `random.${fn}`);
+  if (s !== aShape) checkSampleShape('gamma', s, aShape);
+  return run(fn, [s], [data, a], (k, alpha) => gammaDifferentiable[logSpace ? 1 : 0](k, np.broadcastTo(np.astype(alpha, 'float32'), s)));
+}
+
+/**
+ * jax.random.gamma(key, a, shape = a's shape, dtype = 'float32'): samples of
+ * density x^(a-1) e^-x / Gamma(a), bit for bit JAX's (Marsaglia and Tsang's
+ * rejection in a while_loop, element i drawn with split(key, size)[i]);
+ * differentiable in a by JAX's implicit reparameterization gradient.
+ */
+export const gamma = (key, a, shape = null, dtype = 'float32') => gammaOf('gamma', key, a, shape, dtype, false);
+
+/**
+ * jax.random.loggamma(key, a, shape = a's shape, dtype = 'float32'): the logs
+ * of gamma's samples computed in log space (accurate where a << 1 makes the
+ * samples underflow): exp(loggamma) matches gamma to float32 rounding.
+ */
+export const loggamma = (key, a, shape = null, dtype = 'float32') => gammaOf('loggamma', key, a, shape, dtype, true);

@@ -20,7 +20,7 @@ from ._src.devices import device_get  # noqa: F401
 from ._src.pmap import pmap  # noqa: F401
 from ._src.custom import custom_jvp, custom_vjp  # noqa: F401
 from ._src.array import PublicArray as Array, Shard  # noqa: F401
-from ._src.abstract import ShapeDtypeStruct, eval_shape  # noqa: F401
+from ._src.abstract import ShapeDtypeStruct, eval_shape, typeof  # noqa: F401
 from ._src.config import config, disable_jit, numpy_dtype_promotion  # noqa: F401
 from ._src.devices import (  # noqa: F401
     Device,

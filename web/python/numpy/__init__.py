@@ -3,10 +3,11 @@ beside jax (Pyodide's numpy cannot be installed here: it is not on npm).
 Arrays of float64, float32, int64, int32, uint32, bool and objects (a list of
 jax.devices() reshaped into a mesh); made from lists, ranges, fills and jax
 arrays; indexed by ints and slices; numpy's broadcasting, promotion,
-reductions and printing. A jax function given one converts it as JAX does
-(float64 to float32, int64 to int32): host data, never part of a traced
-program. A name outside the subset raises AttributeError naming the subset
-(docs/python.md lists it)."""
+reductions and printing; numpy.random's Generator (default_rng over PCG64)
+drawing numpy's numbers bit for bit. A jax function given one converts it
+as JAX does (float64 to float32, int64 to int32): host data, never part of
+a traced program. A name outside the subset raises AttributeError naming
+the subset (docs/python.md lists it)."""
 
 from . import random, testing
 from ._dtypes import bool_, dtype, float32, float64, int32, int64, object_, uint32

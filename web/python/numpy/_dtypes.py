@@ -147,6 +147,12 @@ class bool_(metaclass=_ScalarType):
     def __bool__(self):
         return self._v
 
+    def __int__(self):
+        return int(self._v)
+
+    def __float__(self):
+        return float(self._v)
+
     def __eq__(self, other):
         return self._v == bool(other)
 

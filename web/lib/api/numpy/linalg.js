@@ -1,12 +1,18 @@
-// np.linalg: vector and matrix norms (as np.linalg), and the array API's
-// forms over the last two axes of diagonal, trace, and of outer.
+// np.linalg: vector and matrix norms (as np.linalg), the array API's forms
+// over the last two axes of diagonal, trace, and of outer, and the
+// factorizations (factorizations.js).
 
 import { ValueError } from '../../errors.js';
 import { asDtype, normAxis, sequenceOf, toInexact } from './helpers.js';
-import { abs, matmul, max, min, power, reshape, sqrt, square, sum, notEqual } from './math.js';
+import { abs, expandDims, matmul, max, min, power, reshape, sqrt, square, sum, notEqual, transpose } from './math.js';
 import { defop } from '../core/op.js';
 import { diagonal as npDiagonal, outer as npOuter, trace as npTrace } from './matrices.js';
 import { traced, traceFor } from '../core/operands.js';
+import { svdvals } from './factorizations.js';
+
+export {
+  cholesky, det, eigh, eigvalsh, inv, matrixPower, matrixRank, pinv, qr, slogdet, solve, svd, svdvals,
+} from './factorizations.js';
 
 // A vector norm of v over `axis` (a list of one).
 function vectorNormOver(v, ord, axis, keepdims) {
@@ -32,7 +38,14 @@ function matrixNormOver(v, ord, [r, c], keepdims) {
     const pick = ord > 0 ? max(sums, { axis: across, keepdims: true }) : min(sums, { axis: across, keepdims: true });
     return keep(keep(pick, Math.max(r, c)), Math.min(r, c));
   }
-  throw new ValueError(`np.linalg.norm: matrix norm ord=${JSON.stringify(ord)} needs singular values, which ShardLab does not compute; use 'fro', 1, -1, Infinity or -Infinity`);
+  // ord 2 / -2 / 'nuc': the largest / smallest / sum of the singular values.
+  if (ord === 2 || ord === -2 || ord === 'nuc') {
+    const rest = v.shape.map((_, d) => d).filter((d) => d !== r && d !== c);
+    const s = svdvals(transpose(v, [...rest, r, c]));
+    const out = ord === 2 ? max(s, { axis: -1 }) : ord === -2 ? min(s, { axis: -1 }) : sum(s, { axis: -1 });
+    return keepdims ? expandDims(out, [Math.min(r, c), Math.max(r, c)]) : out;
+  }
+  throw new ValueError(`np.linalg.norm: invalid norm order ${JSON.stringify(ord)} for matrices; use None, 'fro', 'nuc', 1, -1, 2, -2, Infinity or -Infinity`);
 }
 
 /**

@@ -97,6 +97,14 @@ class ShapedArray:
         return ("~" if self.weak_type else "") + self.str_short()
 
 
+def typeof(x):
+    """jax.typeof(x): x's type, its ShapedArray (shape, dtype, weak type; in a shard_map body the axes it
+    varies along); a Python scalar's is weakly typed, as JAX's."""
+    from .control_flow_checks import aval_of
+
+    return aval_of(x)
+
+
 def eval_shape(fun, *args, **kwargs):
     """jax.eval_shape(fun, *args, **kwargs): the ShapeDtypeStructs of fun's outputs, found by tracing it (nothing runs)."""
     from .api import make_jaxpr

@@ -6,7 +6,7 @@ import abc
 import builtins
 
 from . import dtypes, format
-from .js import bridge, call, from_js, sl
+from .js import bridge, call, callback, from_js, sl, to_js_value
 
 
 def _np():
@@ -589,3 +589,19 @@ class _IndexRef:
     def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
         """x with x[idx] = maximum(x[idx], values)."""
         return self._update("max", values, indices_are_sorted, unique_indices, mode)
+
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] /= values (x divided by ones with values multiplied in at idx, as JAX's)."""
+        return self._update("divide", values, indices_are_sorted, unique_indices, mode)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with x[idx] **= values."""
+        return self._update("power", values, indices_are_sorted, unique_indices, mode)
+
+    def apply(self, func, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """x with the unary func applied at idx (once per element: JAX applies it once per repeat of an index)."""
+        fn = callback(lambda x: to_js_value(func(from_js(x))))
+        try:
+            return self._update("apply", fn, indices_are_sorted, unique_indices, mode)
+        finally:
+            fn.destroy()

@@ -9,6 +9,30 @@ from .array import Array as _Array
 from .js import sl as _sl
 
 _FUNCTIONS = _table.functions("random")
+
+
+def _arraylike_checked(fn, names):
+    """fn (a table function) refusing a list or tuple for the array arguments `names`, with JAX's check_arraylike TypeError."""
+    signature = fn.__signature__
+
+    def checked(*args, **kwargs):
+        try:
+            bound = signature.bind_partial(*args, **kwargs).arguments
+        except TypeError:
+            return fn(*args, **kwargs)  # the table function's own error for the arguments
+        for name in names:
+            if bound.get(name) is not None:
+                _table._check_arraylike(fn.__name__, [bound[name]])
+        return fn(*args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = fn.__name__
+    checked.__doc__ = fn.__doc__
+    checked.__signature__ = signature
+    return checked
+
+
+# jax.random.choice takes a and p as arrays or scalars only (JAX's check_arraylike("choice", ...)): a list is a TypeError.
+_FUNCTIONS["choice"] = _arraylike_checked(_FUNCTIONS["choice"], ["a", "p"])
 globals().update(_FUNCTIONS)
 
 

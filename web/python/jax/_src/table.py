@@ -8,6 +8,7 @@ registry gives the parameters. The lines whose binding is written by
 hand, or that have none in Python, are skipped here."""
 
 import ast
+import collections
 import inspect
 import re
 
@@ -58,11 +59,23 @@ def _js_function(path):
     return obj
 
 
-def _make(module, name, path, params_text, tuple_out=False):
+_RESULT_TYPES = {}
+
+
+def _result_type(named):
+    """JAX's NamedTuple `named.name` with `named.fields` (SlogdetResult, SVDResult, ...), one class per name."""
+    name = str(named.name)
+    if name not in _RESULT_TYPES:
+        _RESULT_TYPES[name] = collections.namedtuple(name, [str(f) for f in named.fields])
+    return _RESULT_TYPES[name]
+
+
+def _make(module, name, path, params_text, tuple_out=False, named=None):
     """The function jax.`module`.`name`, calling ShardLab's `path` with the
     parameters `params_text()` gives (read on the first call: a line the
     core's registry states is read from it once the runtime is up); with
-    `tuple_out`, a list of results comes back as a tuple, as JAX returns it."""
+    `tuple_out`, a list of results comes back as a tuple, as JAX returns it
+    (the NamedTuple `named` when the manifest names one)."""
     qualname = f"jax.{module}.{name}"
     target = []  # the JS function, its parameters and its array operands' names, resolved on first call
 
@@ -133,7 +146,7 @@ def _make(module, name, path, params_text, tuple_out=False):
             positional.append(options)
         out = from_js(call(target[0], *positional))
         if tuple_out and isinstance(out, list):
-            out = tuple(out)
+            out = _result_type(named)(*out) if named else tuple(out)
         return pytree.tree_unflatten(tree, out) if tree is not None else out
 
     fn.__name__ = name
@@ -174,7 +187,8 @@ def functions(module):
     for entry in sl.manifest.MANIFEST:
         if entry.module == module and entry.binding in ("table", "core"):
             # Read when first called: a core line's parameters come from the running engine's registry.
-            fn = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params), bool(entry.tuple))
+            fn = _make(module, str(entry.name), str(entry.js), lambda entry=entry: str(entry.params), bool(entry.tuple),
+                       entry.named)
             signature = _signature(str(entry.params)) if entry.binding == "table" else None  # a core line's: once the engine runs
             if signature is not None:
                 fn.__signature__ = signature
