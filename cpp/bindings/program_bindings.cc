@@ -48,10 +48,12 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
       .function("inputs", &JsFunction::inputs)
       .function("primal", &JsFunction::primal)
       .function("vjp", &JsFunction::vjp)
+      .function("linearTranspose", &JsFunction::linear_transpose)
       .function("jvp", &JsFunction::jvp)
       .function("grad", &JsFunction::grad)
       .function("customJvpCall", &JsFunction::custom_jvp_call)
       .function("jitCall", &JsFunction::jit_call)
+      .function("checkpointCall", &JsFunction::checkpoint_call)
       .function("customVjpCall", &JsFunction::custom_vjp_call)
       .function("customJvpCallOfRule", &JsFunction::custom_jvp_call_of_rule)
       .function("customVjpCallOfFwd", &JsFunction::custom_vjp_call_of_fwd);

@@ -429,6 +429,13 @@ val JsFunction::vjp(const val& outs, const val& cts, JsTrace& here) {
   });
 }
 
+val JsFunction::linear_transpose(const val& outs, const val& cts, JsTrace& here) {
+  return with_js_errors([&] {
+    const auto c = here.atoms(cts);
+    return atoms_to_js(t_->linear_transpose(body_.atoms(outs), std::vector<ir::MaybeAtom>(c.begin(), c.end()), here.builder()));
+  });
+}
+
 val JsFunction::primal(const val& outs) {
   return with_js_errors([&] { return atoms_to_js(t_->primal(body_.atoms(outs))); });
 }
@@ -477,6 +484,10 @@ val JsFunction::custom_vjp_call_of_fwd(const val& outs, int num_outs, const std:
 
 val JsFunction::jit_call(const val& outs, const std::string& name) {
   return with_js_errors([&] { return atoms_to_js(t_->jit_call(body_.atoms(outs), name)); });
+}
+
+val JsFunction::checkpoint_call(const val& outs, bool prevent_cse, const std::string& policy) {
+  return with_js_errors([&] { return atoms_to_js(t_->checkpoint_call(body_.atoms(outs), prevent_cse, policy)); });
 }
 
 val JsFunction::custom_vjp_call(const val& outs, const std::string& name, const std::string& fwd_name, const val& fwd,

@@ -146,6 +146,8 @@ class JsFunction {
   /// {outputs, derivs} of jax.vjp for output cotangents `cts` (atoms of
   /// `here`, the trace the pullback is called in: the outer one or one nested in it).
   emscripten::val vjp(const emscripten::val& outs, const emscripten::val& cts, JsTrace& here);
+  /// The arguments' cotangents of jax.linear_transpose for output cotangents `cts` (atoms of `here`).
+  emscripten::val linear_transpose(const emscripten::val& outs, const emscripten::val& cts, JsTrace& here);
   /// {outputs, derivs} of jax.jvp for argument tangents `tangents`.
   emscripten::val jvp(const emscripten::val& outs, const emscripten::val& tangents);
   /// {outputs, derivs} of jax.grad (a float32 scalar first output; the rest pass through as aux).
@@ -156,6 +158,8 @@ class JsFunction {
                                   const emscripten::val& jvp);
   /// A jitted function's call (outputs `outs`) named `name`: one jit equation.
   emscripten::val jit_call(const emscripten::val& outs, const std::string& name);
+  /// jax.checkpoint's call (outputs `outs`): one checkpoint equation.
+  emscripten::val checkpoint_call(const emscripten::val& outs, bool prevent_cse, const std::string& policy);
   /// jax.custom_vjp's call, differentiated by the JS rules `fwd` and `bwd`.
   emscripten::val custom_vjp_call(const emscripten::val& outs, const std::string& name, const std::string& fwd_name,
                                   const emscripten::val& fwd, const std::string& bwd_name, const emscripten::val& bwd);

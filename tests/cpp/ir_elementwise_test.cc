@@ -36,7 +36,7 @@ TEST(Registry, EveryPrimitiveHasItsRules) {
     // (ir/transforms/lower.h), or by the executors themselves (shard_map, while).
     const bool by_executor = static_cast<Prim>(i) == Prim::kShardMap || static_cast<Prim>(i) == Prim::kWhile;
     EXPECT_EQ((d.eval != nullptr) + (d.eval_on_device != nullptr) + (d.lower != nullptr), by_executor ? 0 : 1) << d.name;
-    EXPECT_NE(d.jvp, nullptr);
+    EXPECT_EQ((d.jvp != nullptr) + (d.jvp_with_primal != nullptr), 1) << d.name;  // one JVP rule
     EXPECT_NE(d.transpose, nullptr);
   }
   EXPECT_STREQ(primitive(Prim::kMul).name, "mul");

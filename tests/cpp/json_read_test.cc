@@ -86,6 +86,8 @@ Program every_primitive() {
     t = add(b, t, b.emit1(Prim::kIntegerPow, {{"y", int64_t{2}}}, {unary(b, Prim::kTanh, t)}));
     const Sample jit = primitive(Prim::kJit).sample();  // square(x) = x * x
     t = add(b, t, broadcast_in_dim(b, reduce_sum(b, b.emit1(Prim::kJit, jit.params, {slice(b, t, {0, 0}, {2, 3}, {1, 1})}), {0, 1}), {8, 4}, {}));
+    const Sample remat = primitive(Prim::kCheckpoint).sample();  // sin(x) * x
+    t = add(b, t, broadcast_in_dim(b, reduce_sum(b, b.emit1(Prim::kCheckpoint, remat.params, {slice(b, t, {0, 0}, {2, 3}, {1, 1})}), {0, 1}), {8, 4}, {}));
     t = add(b, t, add(b, b.emit1(Prim::kNextafter, {}, {e, f32_scalar(1.0)}), convert_element_type(b, small, DType::kFloat32)));
   }
   t = add(b, t, broadcast_in_dim(b, reduce_max(b, t, {1}), {8, 4}, {0}));

@@ -18,7 +18,7 @@ beforeAll(() => warmPython(), 120000);
 
 const at = (obj, path) => path.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
 // The namespaces of the JS API whose functions the manifest lists, besides the top level.
-const NAMESPACES = ['np', 'np.linalg', 'lax', 'nn', 'random', 'profiler', 'debug', 'export'];
+const NAMESPACES = ['np', 'np.linalg', 'lax', 'lax.linalg', 'nn', 'random', 'profiler', 'debug', 'export'];
 // A function the API exports (classes, named with a capital, are types: P is the one function so named).
 const isFunctionName = (obj, k) => typeof obj[k] === 'function' && (/^[a-z]/.test(k) || k === 'P' || k === 'PRNGKey');
 

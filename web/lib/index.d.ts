@@ -184,6 +184,18 @@ export function at<T extends ArrayLike>(x: T, ...index: IndexEntry[]): IndexRef<
 
 /** Reduction axes: an axis, a list, or {axis, keepdims}. */
 export type ReduceOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; initial?: number; where?: ArrayLike };
+/** The options of np.quantile, nanquantile, percentile and nanpercentile (a number or a list: the axis alone); out and overwriteInput are refused, as JAX refuses them. */
+export type QuantileOptions = number | number[] | null | {
+  axis?: number | number[] | null;
+  method?: 'linear' | 'lower' | 'higher' | 'midpoint' | 'nearest' | 'inverted_cdf';
+  keepdims?: boolean;
+  /** One weight per element (or per element of the reduced axes), with method 'inverted_cdf' only. */
+  weights?: ArrayLike | null;
+  out?: null;
+  overwriteInput?: false;
+};
+/** The options of np.median and nanmedian (a number or a list: the axis alone). */
+export type MedianOptions = number | number[] | null | { axis?: number | number[] | null; keepdims?: boolean; out?: null; overwriteInput?: false };
 
 /** A concrete array on the devices (jax.Array); exported as `Array`. */
 export interface ShardArray extends ArrayMethods<ShardArray> {
@@ -323,6 +335,27 @@ declare const exportNs: {
   readonly Exported: typeof Exported;
 };
 export { exportNs as export };
+/** jax.checkpoint_policies by JAX's names: what a checkpoint's forward pass keeps for the backward one. */
+export const checkpointPolicies: Readonly<{
+  nothing_saveable: 'nothing_saveable';
+  everything_saveable: 'everything_saveable';
+  dots_saveable: 'dots_saveable';
+  checkpoint_dots: 'dots_saveable';
+  dots_with_no_batch_dims_saveable: 'dots_with_no_batch_dims_saveable';
+  checkpoint_dots_with_no_batch_dims: 'dots_with_no_batch_dims_saveable';
+}>;
+/** jax.checkpoint (jax.remat): f, whose derivatives recompute what the policy does not save (one `checkpoint` equation inside a trace; f itself outside). */
+export function checkpoint<F extends AnyFn>(
+  f: F,
+  options?: { preventCse?: boolean; policy?: string | null; staticArgnums?: number | number[] },
+): F;
+/** jax.remat: checkpoint. */
+export function remat<F extends AnyFn>(
+  f: F,
+  options?: { preventCse?: boolean; policy?: string | null; staticArgnums?: number | number[] },
+): F;
+/** jax.linear_transpose(f, ...primals): the transpose of f, linear in its float arguments (primals give their shapes and dtypes). */
+export function linearTranspose(f: AnyFn, ...primals: any[]): (cotangents: any) => any[];
 /** jax.jit: returns an async function (inside other traces, one `jit` equation, run inline). */
 export function jit<F extends AnyFn>(
   f: F,
@@ -616,6 +649,18 @@ export const np: NpFunctions & {
   ptp: (a: V, options?: { axis?: number | number[] | null; keepdims?: boolean }) => V;
   /** jnp.average: the (weighted) mean over `axis`; with returned, [average, sum of the weights]. */
   average: (a: V, options?: { axis?: number | number[] | null; weights?: V | null; returned?: boolean; keepdims?: boolean }) => V | [V, V];
+  /** jnp.quantile: the q-th quantiles (q in [0, 1], a scalar or 1-d) along `axis`, by `method` (linear); NaN for a slice holding a NaN. */
+  quantile: (a: V, q: V | number, options?: QuantileOptions) => V;
+  /** jnp.nanquantile: the q-th quantiles of the elements that are not NaN (NaN where all are). */
+  nanquantile: (a: V, q: V | number, options?: QuantileOptions) => V;
+  /** jnp.percentile: quantile at q / 100 (q in [0, 100]). */
+  percentile: (a: V, q: V | number, options?: QuantileOptions) => V;
+  /** jnp.nanpercentile: nanquantile at q / 100. */
+  nanpercentile: (a: V, q: V | number, options?: QuantileOptions) => V;
+  /** jnp.median: quantile 0.5 by 'midpoint' (the mean of the two middle elements of an even count). */
+  median: (a: V, options?: MedianOptions) => V;
+  /** jnp.nanmedian: the median of the elements that are not NaN (NaN where all are). */
+  nanmedian: (a: V, options?: MedianOptions) => V;
   /** jnp.polyval: the polynomial p (highest power first) at x, by Horner's rule. */
   polyval: (p: V, x: V | number) => V;
   /** jnp.polyadd: the sum of two polynomials. */
@@ -742,6 +787,25 @@ export const lax: LaxFunctions & {
   tile: (x: V, reps: number[]) => V;
   /** jax.lax.top_k: the k largest elements along the last axis and their positions. */
   topK: (operand: V, k: number) => [V, V];
+  /** jax.lax.sort: one array sorted along `dimension`, or a list of arrays permuted together by their first numKeys (a list back); NaN last. */
+  sort: LaxSort;
+  /** jax.lax.sort_key_val: keys sorted along `dimension`, values permuted with them: [keys, values]. */
+  sortKeyVal: (keys: V, values: V, options?: { dimension?: number; isStable?: boolean }) => [V, V];
+  /** jax.lax.linalg: the decompositions and the triangular solve. */
+  linalg: {
+    /** L lower triangular with L L^T = x (NaNs when x is not positive-definite). */
+    cholesky: (x: V, options?: { symmetrizeInput?: boolean }) => V;
+    /** [v, w]: x = v diag(w) v^T, w ascending. */
+    eigh: (x: V, options?: { lower?: boolean; symmetrizeInput?: boolean; sortEigenvalues?: boolean }) => [V, V];
+    /** [lu, pivots, permutation] of a square x (partial pivoting). */
+    lu: (x: V) => [V, V, V];
+    /** [q, r] with x = q r. */
+    qr: (x: V, options?: { pivoting?: false; fullMatrices?: boolean }) => [V, V];
+    /** [u, s, vh] with x = u diag(s) vh; s alone when computeUv is false. */
+    svd: (x: V, options?: { fullMatrices?: boolean; computeUv?: boolean }) => V | [V, V, V];
+    /** X with op(A) X = B (leftSide) or X op(A) = B. */
+    triangularSolve: (a: V, b: V, options?: { leftSide?: boolean; lower?: boolean; transposeA?: boolean; conjugateA?: boolean; unitDiagonal?: boolean }) => V;
+  };
   dynamicUpdateSlice: (x: V, update: V, starts: V[]) => V;
   pad: (x: V, value: number, config: [number, number, number][]) => V;
   selectN: (which: V, ...cases: V[]) => V;
@@ -783,6 +847,11 @@ export class KeyArray {
   equal(other: KeyArray): ShardArray | Tracer;
 }
 type Key = V | KeyArray;
+/** jax.lax.sort: one array gives one array back, a list of arrays a list. */
+type LaxSort = {
+  (operand: V, options?: { dimension?: number; isStable?: boolean; numKeys?: 1 }): V;
+  (operand: V[], options?: { dimension?: number; isStable?: boolean; numKeys?: number }): V[];
+};
 /** np.linspace: the points, or [points, step] with retstep. */
 type Linspace = {
   (start: number | V, stop: number | V, num?: number, options?: { endpoint?: boolean; retstep?: false; dtype?: DType; axis?: number }): V;

@@ -6,6 +6,8 @@ export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from '.
 export { makeMesh, Mesh, P, PartitionSpec, NamedSharding } from './api/mesh.js';
 export { array, DArray as Array } from './api/core/array.js';
 export { jit, makeJaxpr, observeTraces, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
+export { checkpoint, checkpoint as remat, checkpointPolicies } from './api/checkpoint.js';
+export { linearTranspose } from './api/linear_transpose.js';
 export { numpyDtypePromotion } from './api/core/operands.js';
 export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';

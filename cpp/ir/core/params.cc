@@ -151,6 +151,9 @@ std::string param_str(const ParamValue& v, ParamFormat format) {
     case ParamFormat::kPlain:
     case ParamFormat::kImplied:  // plain where it is printed at all (the text form leaves it out)
       break;
+    case ParamFormat::kName:
+      if (const auto* s = std::get_if<std::string>(&v)) return *s;
+      break;
     case ParamFormat::kDotDimensions:
       // (([lhs_contracting], [rhs_contracting]), ([lhs_batch], [rhs_batch])), lists printed as Python lists.
       if (const auto* d = std::get_if<IntLists>(&v); d && d->size() == 4) {

@@ -64,6 +64,7 @@ enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kD
 enum class ParamFormat : uint8_t {
   kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty, kNoneGroups,
   kImplied,  ///< never printed: the binder's type says it (broadcast_in_dim's shape, as JAX's printing rule)
+  kName,     ///< a string printed bare: a Python object JAX prints by its name (checkpoint's policy, None)
 };
 
 /// A parameter's name and type; for a jax.lax function's argument (a

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/core/aval.h"
@@ -148,6 +149,7 @@ enum class Prim : uint16_t {
   kCustomLin,
   // call.h
   kJit,
+  kCheckpoint,
   // control_flow.h
   kCond,
   kScan,
@@ -196,6 +198,13 @@ using DeviceEvalRule = void (*)(const DeviceContext& ctx, const Params& params, 
 /// input tangents (nullopt = zero).
 using JvpRule = std::vector<MaybeAtom> (*)(Builder& b, const Params& params, const std::vector<Atom>& primals,
                                            const std::vector<Atom>& outputs, const std::vector<MaybeAtom>& tangents);
+/// A primitive whose JVP also decides how its primal outputs are computed
+/// (checkpoint: its forward equation returns the residuals its policy saves
+/// beside them): emits both given the primal inputs and input tangents
+/// (nullopt = zero); returns the primal outputs and their tangents.
+using JvpWithPrimalRule = std::pair<std::vector<Atom>, std::vector<MaybeAtom>> (*)(Builder& b, const Params& params,
+                                                                                   const std::vector<Atom>& primals,
+                                                                                   const std::vector<MaybeAtom>& tangents);
 /// Emits the cotangents of the linear inputs given output cotangents
 /// (nullopt = zero); `linear[i]` marks the inputs the primitive is linear in,
 /// whose primal values are unknown.
@@ -289,7 +298,7 @@ struct PrimitiveDef {
   ShapeRule shape;
   EvalRule eval;
   DeviceEvalRule eval_on_device;
-  JvpRule jvp;
+  JvpRule jvp;  ///< null when jvp_with_primal stands for it
   TransposeRule transpose;
   BatchRule batch;
   SampleRule sample;
@@ -309,6 +318,8 @@ struct PrimitiveDef {
   LaxFunction lax{};
   /// For a primitive the executors do not run as such, what they run instead (else null).
   LowerRule lower = nullptr;
+  /// Its JVP when it emits the primal outputs itself (else null; jvp then).
+  JvpWithPrimalRule jvp_with_primal = nullptr;
   /// A call's program parameter (else null): the primitive hands its operands
   /// one for one to that program's inputs and gives its outputs one for one
   /// (jit, the custom calls; shard_map, block by block). The program JSON

@@ -85,13 +85,26 @@ struct HasWeakRule : std::false_type {};
 template <class D>
 struct HasWeakRule<D, std::void_t<decltype(D::kWeak)>> : std::true_type {};
 
+template <class D, class = void>
+struct HasJvpWithPrimal : std::false_type {};
+template <class D>
+struct HasJvpWithPrimal<D, std::void_t<decltype(&D::jvp_with_primal)>> : std::true_type {};
+
+// Its JVP rule, or null for a Def whose jvp_with_primal stands for it.
+template <class D>
+constexpr JvpRule jvp_of() {
+  if constexpr (HasJvpWithPrimal<D>::value) return nullptr;
+  else return &D::jvp;
+}
+
 template <Prim P>
 constexpr PrimitiveDef def_of() {
   using D = Def<P>;
   static_assert(HasEval<D>::value + HasDeviceEval<D>::value + RunByExecutor<D>::value == 1,
                 "a primitive has exactly one kind of evaluation rule");
-  PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, &D::jvp, &D::transpose,
+  PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, jvp_of<D>(), &D::transpose,
                    &D::batch, &D::sample};
+  if constexpr (HasJvpWithPrimal<D>::value) def.jvp_with_primal = &D::jvp_with_primal;
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
   if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;
   if constexpr (HasAxisNames<D>::value) {

@@ -107,6 +107,23 @@ Derivatives FunctionTrace::vjp(std::vector<Atom> outs, const std::vector<MaybeAt
   return d;
 }
 
+std::vector<Atom> FunctionTrace::linear_transpose(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts,
+                                                  Builder& into) {
+  const Program p = program(outs);
+  if (cts.size() != outs.size())
+    fail(ErrorKind::kValue, "linear_transpose: the function has ", outs.size(), " outputs but ", cts.size(),
+         " cotangents were given");
+  const std::vector<Atom> values = concat(inner_.captured(), args_);
+  const size_t n_captured = inner_.captured().size();
+  std::vector<bool> linear(values.size(), false);
+  for (size_t i = n_captured; i < values.size(); ++i) linear[i] = true;
+  const Transposed t = emit_transpose(into, p, linear, values, cts);
+  std::vector<Atom> cts_in;
+  for (size_t i = n_captured; i < values.size(); ++i)
+    cts_in.push_back(t.cts[i] ? *t.cts[i] : zeros_like(into, p.avals[p.invars[i]]));
+  return cts_in;
+}
+
 std::vector<Atom> FunctionTrace::primal(std::vector<Atom> outs) {
   return outer_.call(program(outs), concat(inner_.captured(), args_));
 }
@@ -152,6 +169,14 @@ std::vector<Atom> FunctionTrace::jit_call(std::vector<Atom> outs, const std::str
       if (const ProgramRef& q = param<ProgramRef>(e.params, "jaxpr", "jit"); same_program(*q, p)) body = q;
   const Params params{{"name", name}, {"jaxpr", body ? body : std::make_shared<const Program>(p)}};
   return outer_.emit(Prim::kJit, params, concat(inner_.captured(), args_));
+}
+
+std::vector<Atom> FunctionTrace::checkpoint_call(std::vector<Atom> outs, bool prevent_cse, const std::string& policy) {
+  const Params params{{"differentiated", false},
+                      {"jaxpr", std::make_shared<const Program>(program(outs))},
+                      {"policy", policy},
+                      {"prevent_cse", prevent_cse}};
+  return outer_.emit(Prim::kCheckpoint, params, concat(inner_.captured(), args_));
 }
 
 std::vector<Atom> FunctionTrace::custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd,

@@ -34,6 +34,11 @@ class FunctionTrace {
   /// `into`: the outer builder, or one nested in it (a pullback called under
   /// vmap, as jacrev does), whose values `cts` may be.
   Derivatives vjp(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts, Builder& into);
+  /// jax.linear_transpose: the cotangents of the arguments (f linear in
+  /// them; their values are never read) for output cotangents `cts`,
+  /// emitted into `into`; a non-linear use of an argument is its
+  /// primitive's transpose error.
+  std::vector<Atom> linear_transpose(std::vector<Atom> outs, const std::vector<MaybeAtom>& cts, Builder& into);
   /// f's outputs `outs` in the outer trace (its equations inlined there).
   std::vector<Atom> primal(std::vector<Atom> outs);
   /// jax.jvp: the outputs and their tangents for argument tangents `tangents`.
@@ -49,6 +54,9 @@ class FunctionTrace {
   /// A jitted function's call inside another trace: one jit equation of f's
   /// program (the values it closes over first among its operands), named `name`.
   std::vector<Atom> jit_call(std::vector<Atom> outs, const std::string& name);
+  /// jax.checkpoint's call inside a trace: one checkpoint equation of f's
+  /// program, whose derivative recomputes what `policy` does not save.
+  std::vector<Atom> checkpoint_call(std::vector<Atom> outs, bool prevent_cse, const std::string& policy);
   /// jax.custom_vjp's call: as custom_jvp_call, differentiated by `fwd` and `bwd`.
   std::vector<Atom> custom_vjp_call(std::vector<Atom> outs, const std::string& name, RuleRef fwd, RuleRef bwd);
   /// jax.custom_jvp's call where a derivative will be taken of it: the

@@ -1,5 +1,7 @@
 #include "ir/transforms/jvp.h"
 
+#include <tuple>
+
 #include "ir/tracing/builder.h"
 #include "ir/tracing/ops.h"
 
@@ -21,8 +23,15 @@ Program jvp(const Program& p, const std::vector<bool>& wrt) {
       xs.push_back(primal_of(a));
       ts.push_back(tangent_of(a));
     }
-    const std::vector<Atom> ys = b.emit(e.prim, e.params, xs);
-    const std::vector<MaybeAtom> dys = primitive(e.prim).jvp(b, e.params, xs, ys, ts);
+    const PrimitiveDef& def = primitive(e.prim);
+    std::vector<Atom> ys;
+    std::vector<MaybeAtom> dys;
+    if (def.jvp_with_primal) {
+      std::tie(ys, dys) = def.jvp_with_primal(b, e.params, xs, ts);
+    } else {
+      ys = b.emit(e.prim, e.params, xs);
+      dys = def.jvp(b, e.params, xs, ys, ts);
+    }
     for (size_t i = 0; i < e.outputs.size(); ++i) {
       primal[e.outputs[i]] = ys[i];
       tangent[e.outputs[i]] = dys[i];

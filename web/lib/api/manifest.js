@@ -39,7 +39,7 @@
 import { laxParams } from './lax/parallel.js';
 
 /** The parameter names that stand for an array operand in the manifest's notation. */
-export const ARRAY_PARAMS = ['x', 'x1', 'x2', 'y', 'a', 'b', 'm', 'v', 'arr', 'operand', 'lhs', 'rhs', 'pred', 'on_true', 'on_false'];
+export const ARRAY_PARAMS = ['x', 'x1', 'x2', 'y', 'a', 'b', 'm', 'v', 'q', 'arr', 'operand', 'lhs', 'rhs', 'pred', 'on_true', 'on_false'];
 
 /** The manifest's text: one line per public function (see above). */
 export const API_TABLE = `
@@ -207,6 +207,12 @@ numpy  nanargmin        np.nanargmin         a, {axis=None}, *, {keepdims=False}
 numpy  nancumsum        np.nancumsum         a, {axis=None}, dtype:cast=None
 numpy  nancumprod       np.nancumprod        a, {axis=None}, dtype:cast=None
 numpy  ptp              np.ptp               a, {axis=None, keepdims=False}
+numpy  quantile         np.quantile          a, q, {axis=None, out=None, overwrite_input=False, method='linear', keepdims=False}, *, {weights=None}
+numpy  nanquantile      np.nanquantile       a, q, {axis=None, out=None, overwrite_input=False, method='linear', keepdims=False}, *, {weights=None}
+numpy  percentile       np.percentile        a, q, {axis=None, out=None, overwrite_input=False, method='linear', keepdims=False}, *, {weights=None}
+numpy  nanpercentile    np.nanpercentile     a, q, {axis=None, out=None, overwrite_input=False, method='linear', keepdims=False}, *, {weights=None}
+numpy  median           np.median            a, {axis=None, out=None, overwrite_input=False, keepdims=False}
+numpy  nanmedian        np.nanmedian         a, {axis=None, out=None, overwrite_input=False, keepdims=False}
 numpy  polyval          np.polyval           p, x
 numpy  logspace         np.logspace          start, stop, num=50, {endpoint=True, base=10.0, dtype=None, axis=0}
 numpy  geomspace        np.geomspace         start, stop, num=50, {endpoint=True, dtype=None, axis=0}
@@ -350,6 +356,8 @@ lax    stack            lax.stack            arrays, axis=0
 lax    tile             lax.tile             operand, multiples
 lax    unstack          np.unstack           operand, axis=0 -> tuple
 lax    top_k            lax.topK             operand, k -> tuple
+lax    sort             lax.sort             operand, {dimension=-1, is_stable=True, num_keys=1} -> tuple
+lax    sort_key_val     lax.sortKeyVal       keys, values, {dimension=-1, is_stable=True} -> tuple
 lax    select_n         lax.selectN          which, *cases
 lax    select           lax.select           pred, on_true, on_false
 lax    broadcast_in_dim lax.broadcastInDim   operand, shape, broadcast_dimensions
@@ -416,9 +424,12 @@ lax    ne               np.notEqual          x, y
 lax    max              np.maximum           x, y
 lax    min              np.minimum           x, y
 jax    jit              jit                  hand: jax/_src/api.py
+jax    checkpoint       checkpoint           hand: jax/_src/checkpoint.py
+jax    remat            remat                hand: jax/_src/checkpoint.py
 jax    grad             grad                 hand: jax/_src/api.py
 jax    value_and_grad   valueAndGrad         hand: jax/_src/api.py
 jax    vjp              vjp                  hand: jax/_src/api.py
+jax    linear_transpose linearTranspose      hand: jax/_src/api.py
 jax    jvp              jvp                  hand: jax/_src/api.py
 jax    make_jaxpr       makeJaxpr            hand: jax/_src/api.py
 jax    shard_map        shardMap             hand: jax/_src/api.py
@@ -441,6 +452,12 @@ lax    scan             lax.scan             hand: jax/_src/control_flow.py
 lax    fori_loop        lax.foriLoop         hand: jax/_src/control_flow.py
 lax    while_loop       lax.whileLoop        hand: jax/_src/control_flow.py
 lax    associative_scan lax.associativeScan  hand: jax/_src/control_flow.py
+lax.linalg cholesky   lax.linalg.cholesky  x, *, {symmetrize_input=True}
+lax.linalg eigh       lax.linalg.eigh      x, *, {lower=True, symmetrize_input=True, sort_eigenvalues=True} -> tuple
+lax.linalg lu         lax.linalg.lu        x -> tuple
+lax.linalg qr         lax.linalg.qr        x, *, {pivoting=False, full_matrices=True} -> tuple
+lax.linalg svd        lax.linalg.svd       x, *, {full_matrices=True, compute_uv=True} -> tuple
+lax.linalg triangular_solve lax.linalg.triangularSolve a, b, *, {left_side=False, lower=False, transpose_a=False, conjugate_a=False, unit_diagonal=False}
 export export           export.export         js only: Python exports through the checker's sandbox
 export deserialize      export.deserialize   js only: the judge rebuilds programs in JS
 -      init             init                 js only: starts the wasm module and the devices

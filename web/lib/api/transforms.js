@@ -45,22 +45,8 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
     const { tracedProgram, leaves } = compiled(cache, call, dynamic, 'jit');
     return { ...execute(tracedProgram, leaves, 'jit'), def: tracedProgram.outDef };
   };
-  // Inside another trace: fn traced as a function of its non-static
-  // arguments (closing over the trace's values), emitted as one jit equation.
-  const nested = (...args) => {
-    const t = currentTrace();
-    const nums = args.map((_, i) => i).filter((i) => !statics.includes(i));
-    const { ft, inner, newArgs } = beginDiff(t, fn, args, nums, 'jit');
-    try {
-      const out = withTrace(inner, () => fn(...newArgs));
-      const { leaves, def } = flatten(out, isLeafValue);
-      const outAtoms = leaves.map((x) => traced(inner, x, 'jit').atomIn(inner));
-      return unflatten(def, t.wrap(callCore(() => ft.jitCall(outAtoms, name))));
-    } finally {
-      inner.live = false;
-      ft.delete();
-    }
-  };
+  // Inside another trace: one jit equation of fn's program.
+  const nested = (...args) => nestedCall(currentTrace(), fn, args, statics, 'jit', (ft, outs) => ft.jitCall(outs, name));
   const jitted = function (...args) {
     if (currentTrace()) return nested(...args);
     let run;
@@ -193,6 +179,26 @@ export function argnumsOf(argnums, n, fn) {
  * and how to split derivatives per argument. `diffs`: the derivatives that
  * will be taken of the inner trace (t.diffs + 1 for grad, jvp and vjp; 0 for a staged call).
  */
+/**
+ * fn traced in trace t as a function of its non-static arguments (closing
+ * over t's values), then emitted into t by `emit(ft, outAtoms)` as one
+ * equation calling its program (a jit's, a checkpoint's); returns the
+ * outputs' tree.
+ */
+export function nestedCall(t, fn, args, statics, kind, emit) {
+  const nums = args.map((_, i) => i).filter((i) => !statics.includes(i));
+  const { ft, inner, newArgs } = beginDiff(t, fn, args, nums, kind);
+  try {
+    const out = withTrace(inner, () => fn(...newArgs));
+    const { leaves, def } = flatten(out, isLeafValue);
+    const outAtoms = leaves.map((x) => traced(inner, x, kind).atomIn(inner));
+    return unflatten(def, t.wrap(callCore(() => emit(ft, outAtoms))));
+  } finally {
+    inner.live = false;
+    ft.delete();
+  }
+}
+
 export function beginDiff(t, f, args, nums, fn, diffs = 0) {
   const { traces } = engine().runtime;
   const parts = nums.map((i) => flatten(args[i], isLeafValue));
@@ -314,8 +320,8 @@ export function vjp(f, ...primals) {
 
 const pyShape = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
 
-// The cotangents of a vjp pullback against its function's outputs, with JAX's errors.
-function checkCotangents(cts, outTree) {
+// The cotangents of a vjp pullback (or a linear transpose) against its function's outputs, with JAX's errors.
+export function checkCotangents(cts, outTree) {
   const { leaves, def } = flatten(cts, isLeafValue);
   if (describe(def) !== describe(outTree.def)) {
     throw new ShapeError(`Tree structure of cotangent input ${describe(def)}, does not match structure of primal output ${describe(outTree.def)}.`);

@@ -9,6 +9,7 @@ from ._src.api import (  # noqa: F401
     grad,
     jit,
     jvp,
+    linear_transpose,
     linearize,
     make_jaxpr,
     shard_map,
@@ -19,6 +20,7 @@ from ._src.vmap import hessian, jacfwd, jacobian, jacrev, vmap  # noqa: F401
 from ._src.devices import device_get  # noqa: F401
 from ._src.pmap import pmap  # noqa: F401
 from ._src.custom import custom_jvp, custom_vjp  # noqa: F401
+from ._src.checkpoint import checkpoint, checkpoint_policies, remat  # noqa: F401
 from ._src.array import PublicArray as Array, Shard  # noqa: F401
 from ._src.abstract import ShapeDtypeStruct, eval_shape, typeof  # noqa: F401
 from ._src.config import config, disable_jit, numpy_dtype_promotion  # noqa: F401

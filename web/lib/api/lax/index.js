@@ -169,5 +169,6 @@ export const dynamicUpdateSlice = defop('lax.dynamicUpdateSlice', 2, (x, update,
 });
 
 export * from './slicing.js';
-export { topK } from './sorting.js';
+export { sort, sortKeyVal, topK } from './sorting.js';
 export { associativeScan } from './associative_scan.js';
+export * as linalg from './linalg.js';

@@ -1,7 +1,7 @@
 // np.linalg's factorizations and what is solved with them (re-exported by
 // linalg.js): cholesky, qr, svd, eigh and the LU behind solve, inv, det and
-// slogdet, as JAX 0.11's jnp.linalg builds them on the core's jax.lax.linalg
-// primitives (cpp/ir/primitives/decompositions.h), in float32. Their
+// slogdet, as JAX 0.11's jnp.linalg builds them on jax.lax.linalg
+// (lax/linalg.js), in float32. Their
 // derivatives are the primitives' JVP rules; JAX's custom_jvp rules for det
 // and slogdet give the same derivative (d log|det a| = tr(a^-1 da)) where a
 // is invertible.
@@ -18,6 +18,7 @@ import {
 import { diagonal, eye, matrixTranspose } from './matrices.js';
 import { flip, takeAlongAxis } from './indexing.js';
 import { argsort } from './sorting.js';
+import * as laxLinalg from '../lax/linalg.js';
 
 // a as a float stack of matrices (JAX's promote_dtypes_inexact), checked to be [..., m, n] (square: [..., n, n]).
 function matrices(fn, a, { square = false } = {}) {
@@ -28,22 +29,12 @@ function matrices(fn, a, { square = false } = {}) {
   return v;
 }
 
-// The outputs of a jax.lax.linalg primitive on v.
-function decompose(fn, prim, params, operands) {
-  const t = traceFor(fn);
-  return t.emit(prim, params, operands.map((x) => x.atomIn(t)));
-}
-
-// (a + a^T) / 2: JAX's symmetrize_input, so only the symmetric part counts.
-const symmetrize = (v) => divide(add(v, matrixTranspose(v)), 2);
-
 // v[..., i, j].
 const entry = (v, i, j) => reshape(sliceAlong(sliceAlong(v, v.ndim - 2, i, i + 1), v.ndim - 1, j, j + 1), v.shape.slice(0, -2));
 
 /** np.linalg.cholesky(a, {upper, symmetrizeInput}): L lower triangular with L L^T = a (L^T when upper); NaNs where a is not positive-definite. */
 export const cholesky = defop('linalg.cholesky', 1, (a, { upper = false, symmetrizeInput = true } = {}) => {
-  const v = matrices('cholesky', a, { square: true });
-  const [l] = decompose('linalg.cholesky', 'cholesky', {}, [symmetrizeInput ? symmetrize(v) : v]);
+  const l = laxLinalg.cholesky(matrices('cholesky', a, { square: true }), { symmetrizeInput });
   return upper ? matrixTranspose(l) : l;
 });
 
@@ -56,8 +47,7 @@ export const qr = defop('linalg.qr', 1, (a, mode = 'reduced') => {
   if (!['reduced', 'complete', 'r'].includes(mode)) {
     throw new ValueError(`np.linalg.qr: unsupported mode ${JSON.stringify(mode)}: use 'reduced', 'complete' or 'r' (ShardLab does not provide 'raw')`);
   }
-  const v = matrices('qr', a);
-  const [q, r] = decompose('linalg.qr', 'qr', { full_matrices: mode === 'complete', pivoting: false }, [v]);
+  const [q, r] = laxLinalg.qr(matrices('qr', a), { fullMatrices: mode === 'complete' });
   return mode === 'r' ? r : [q, r];
 });
 
@@ -67,9 +57,7 @@ export const qr = defop('linalg.qr', 1, (a, mode = 'reduced') => {
  * upper one with UPLO 'U', when symmetrizeInput is false).
  */
 export const eigh = defop('linalg.eigh', 1, (a, UPLO = null, { symmetrizeInput = true } = {}) => {
-  const lower = uplo('eigh', UPLO);
-  const v = matrices('eigh', a, { square: true });
-  const [vectors, values] = decompose('linalg.eigh', 'eigh', { lower, sort_eigenvalues: true }, [symmetrizeInput ? symmetrize(v) : v]);
+  const [vectors, values] = laxLinalg.eigh(matrices('eigh', a, { square: true }), { lower: uplo('eigh', UPLO), symmetrizeInput });
   return [values, vectors];
 });
 
@@ -90,8 +78,7 @@ export const eigvalsh = defop('linalg.eigvalsh', 1, (a, UPLO = 'L', { symmetrize
 export const svd = defop('linalg.svd', 1, (a, fullMatrices = true, computeUv = true, hermitian = false) => {
   const v = matrices('svd', a, { square: hermitian });
   if (hermitian) return hermitianSvd(v, computeUv);
-  const outs = decompose('linalg.svd', 'svd', { compute_uv: computeUv, full_matrices: fullMatrices }, [v]);
-  return computeUv ? [outs[1], outs[0], outs[2]] : outs[0];
+  return laxLinalg.svd(v, { fullMatrices, computeUv });
 });
 
 // The SVD of a symmetric matrix from its eigendecomposition, as JAX's: s =
@@ -110,8 +97,6 @@ function hermitianSvd(v, computeUv) {
 /** np.linalg.svdvals(x): the singular values, descending. */
 export const svdvals = defop('linalg.svdvals', 1, (x) => svd(x, true, false));
 
-// lu of a stack of square matrices: [lu, pivots, permutation] (the lu primitive).
-const lu = (v) => decompose('linalg.lu', 'lu', {}, [v]);
 
 // 0..n-1 (int32).
 const positions = (n) => emitHere('linalg.lu', 'iota', { dtype: 'int32', shape: [n], dimension: 0 }, []);
@@ -120,9 +105,7 @@ const positions = (n) => emitHere('linalg.lu', 'iota', { dtype: 'int32', shape: 
 function luSolve([factors, , permutation], b) {
   const n = permutation.shape.at(-1);
   const p = asDtype(equal(expandDims(permutation, -1), positions(n)), b.dtype);
-  const substitute = (rhs, lower) => emitHere('linalg.solve', 'triangular_solve', {
-    conjugate_a: false, left_side: true, lower, transpose_a: false, unit_diagonal: lower,
-  }, [factors, rhs]);
+  const substitute = (rhs, lower) => laxLinalg.triangularSolve(factors, rhs, { leftSide: true, lower, unitDiagonal: lower });
   return substitute(substitute(matmul(p, b), true), false);
 }
 
@@ -150,7 +133,7 @@ export const solve = defop('linalg.solve', 2, (a, b) => {
     throw new ValueError(`np.linalg.solve: b's ${vector ? 'length' : 'rows'} ${cols.shape.at(-2)} must equal a's size ${n} (a (${m.shape.join(', ')}), b (${rhs.shape.join(', ')}))`);
   }
   const batch = broadcastBatch(m.shape.slice(0, -2), cols.shape.slice(0, -2));
-  const out = luSolve(lu(broadcastValue(m, [...batch, n, n])), broadcastValue(cols, [...batch, n, cols.shape.at(-1)]));
+  const out = luSolve(laxLinalg.lu(broadcastValue(m, [...batch, n, n])), broadcastValue(cols, [...batch, n, cols.shape.at(-1)]));
   return vector ? reshape(out, [...batch, n]) : out;
 });
 
@@ -187,7 +170,7 @@ export const slogdet = defop('linalg.slogdet', 1, (a, { method = null } = {}) =>
     const det = n === 1 ? entry(v, 0, 0) : det2x2(v);
     return [sign(det), log(abs(det))];
   }
-  const [factors, pivots] = lu(v);
+  const [factors, pivots] = laxLinalg.lu(v);
   const diag = diagonal(factors, 0, -2, -1);
   const isZero = any(equal(diag, 0), { axis: -1 });
   const parity = add(countNonzero(notEqual(pivots, positions(n)), { axis: -1 }), countNonzero(less(diag, 0), { axis: -1 }));

@@ -1,8 +1,8 @@
 // sl.np: numpy's functions over traced values and arrays, the face only:
 // each part (math, matrices, indexing, bitwise, nonzero, sorting, einsum,
 // logaddexp, closeness, pad, products, float functions, arrangements,
-// types, nan reductions, polynomials, index arrays, searching, unique,
-// linalg) holds its functions, helpers.js what they share, which
+// types, nan reductions, quantiles, polynomials, index arrays, searching,
+// unique, linalg) holds its functions, helpers.js what they share, which
 // no public namespace exports.
 
 export * from './math.js';
@@ -19,6 +19,7 @@ export * from './float_functions.js';
 export * from './arrangements.js';
 export { resultType } from './types.js';
 export * from './nan_reductions.js';
+export { median, nanmedian, nanpercentile, nanquantile, percentile, quantile } from './quantiles.js';
 export * from './polynomials.js';
 export * from './index_arrays.js';
 export * from './searching.js';

@@ -479,6 +479,33 @@ def linearize(fun, *primals):
     return out, f_jvp
 
 
+def linear_transpose(fun, *primals, reduce_axes=()):
+    """jax.linear_transpose(fun, *primals): the transpose of fun, linear in its arguments (the primals give
+    their shapes and dtypes: arrays or ShapeDtypeStructs); transposed(out_cotangent) returns a tuple of the
+    primals' cotangents."""
+    from .abstract import ShapeDtypeStruct
+
+    if reduce_axes:
+        raise NotImplementedError("linear_transpose: reduce_axes is not supported")
+    leaves, in_tree = pytree.tree_flatten(primals)
+    types = [{"shape": list(x.shape), "dtype": x.dtype.name} if isinstance(x, ShapeDtypeStruct) else _as_leaf(x)
+             for x in leaves]
+
+    def body(*js_leaves):
+        out, _ = _flat_out(fun(*pytree.tree_unflatten(in_tree, [from_js(x) for x in js_leaves])))
+        return out
+
+    cb = _Callback(body)
+    js_transposed = call(sl.linearTranspose, cb.proxy, *types)
+
+    def transposed(out_cotangent):
+        cts = call(js_transposed, _js_leaves(pytree.tree_leaves(out_cotangent)))
+        return pytree.tree_unflatten(in_tree, [from_js(x) for x in cts])
+
+    transposed._keep = cb  # the traced function lives as long as its transpose
+    return transposed
+
+
 def vjp(fun, *primals, has_aux=False):
     """jax.vjp(fun, *primals) -> (out, vjp_fn)."""
     if has_aux:

@@ -125,6 +125,7 @@ def _python_error(name, message):
         "CancelledError": errors.JaxRuntimeError,
         "TypeError": TypeError,
         "RangeError": ValueError,
+        "NotImplementedError": NotImplementedError,
     }.get(name, RuntimeError)
     if cls in (errors.ConcretizationTypeError, errors.NonConcreteBooleanIndexError):
         err = cls.__new__(cls)

@@ -1,4 +1,0 @@
-"""jax.lax: the collectives of a shard_map body and the primitives jax.numpy
-has no name for (jax/_src/lax.py)."""
-
-from ._src.lax import *  # noqa: F401, F403
