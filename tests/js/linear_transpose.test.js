@@ -25,6 +25,9 @@ test('the transpose of a matrix map, of several arguments and outputs', async ()
   const gt = sl.linearTranspose(g, { shape: [2], dtype: 'float32' }, { shape: [2], dtype: 'float32' });
   const [cx, cy] = gt([f32([1, 2]), f32([10, 20])]);
   expect([await cx.tolist(), await cy.tolist()]).toEqual([[31, 62], [1, 2]]);
+  // each cotangent of its primal's type: bfloat16 from a weak (JS number) output cotangent
+  const [cb] = sl.linearTranspose((v) => np.sum(v), np.ones([3], 'bfloat16'))(1);
+  expect([cb.dtype, cb.weakType, await cb.tolist()]).toEqual(['bfloat16', false, [1, 1, 1]]);
   // inside jit
   const inJit = await sl.jit((c) => ft(c)[0])(f32(ct));
   expect(await inJit.tolist()).toEqual(want);

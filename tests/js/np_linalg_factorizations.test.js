@@ -138,6 +138,18 @@ test('gradients: det, log|det|, solve and eigvalsh against their float64 formula
     const want = y.map((r) => x.map((c) => -r[0] * c[0]));
     expect(maxDiff(await sl.grad((m) => np.sum(np.linalg.solve(m, f32(b))))(f32(a)).tolist(), want)).toBeLessThan(1e-4);
   }
+  // pinv: JAX's custom rule, finite where singular values repeat: at I, d sum(pinv) = -1 everywhere
+  // (p = I: -da + da^T - da^T + da^T - da^T = -da); at a tall matrix, d pinv = -pinv da pinv + ... as the
+  // float64 formula (a^T a)^-1 a^T differentiated by finite differences.
+  expect((await sl.grad((m) => np.sum(np.linalg.pinv(m)))(np.eye(3)).tolist()).flat()).toEqual(Array(9).fill(-1));
+  const tall = rect(4, 2);
+  const pinv64 = (r) => mm(gauss(mm(T(r), r)).inv, T(r));
+  const sumPinv = (r) => pinv64(r).flat().reduce((s, v) => s + v, 0);
+  const fd = tall.map((row, i) => row.map((_, j) => {
+    const bump = (h) => tall.map((rr, ii) => rr.map((v, jj) => (ii === i && jj === j ? v + h : v)));
+    return (sumPinv(bump(1e-6)) - sumPinv(bump(-1e-6))) / 2e-6;
+  }));
+  expect(maxDiff(await sl.grad((m) => np.sum(np.linalg.pinv(m)))(f32(tall)).tolist(), fd)).toBeLessThan(5e-4);  // float32, entries up to ~2
   // d(sum of eigenvalues) = d trace = I (on the symmetric part)
   const sym = mm(square(3), T(square(3)));
   expect(maxDiff(await sl.grad((m) => np.sum(np.linalg.eigvalsh(m)))(f32(sym)).tolist(), eye(3))).toBeLessThan(1e-5);
@@ -150,6 +162,20 @@ test("JAX's docstring examples", async () => {
   expect([await s.item(), await np.exp(l).item()]).toEqual([-1, 2]);
   expect(await np.linalg.solve(f32([[1, 2, 3], [2, 4, 2], [3, 2, 1]]), f32([14, 16, 10])).tolist()).toEqual([1, 2, 3].map((v) => expect.closeTo(v, 5)));
   expect(await np.linalg.matrixRank(sl.array([[1, 0], [0, 0]])).item()).toBe(1);
+});
+
+test('lax.linalg: JAX\'s orders and shapes, apart from np.linalg\'s for the same input', async () => {
+  const sym = f32([[2, 1], [1, 2]]);
+  const [values] = np.linalg.eigh(sym);
+  const [vectors, w] = sl.lax.linalg.eigh(sym);  // lax's order: (v, w)
+  expect([await values.tolist(), await w.tolist(), vectors.shape]).toEqual([[1, 3], [1, 3], [2, 2]]);
+  const tall = f32(rect(3, 2));
+  expect(np.linalg.qr(tall).map((x) => x.shape)).toEqual([[3, 2], [2, 2]]);
+  expect(sl.lax.linalg.qr(tall).map((x) => x.shape)).toEqual([[3, 3], [3, 2]]);  // full_matrices=True by default
+  const [lu, pivots, permutation] = sl.lax.linalg.lu(f32([[1, 2], [3, 4]]));
+  expect([await lu.tolist(), await pivots.tolist(), await permutation.tolist()]).toEqual([[[3, 4], [1 / 3, 2 - 4 / 3].map(Math.fround)], [1, 1], [1, 0]]);
+  const x = sl.lax.linalg.triangularSolve(f32([[2, 0], [1, 4]]), f32([2, 9]), { leftSide: true, lower: true });
+  expect(await x.tolist()).toEqual([1, 2]);
 });
 
 test('errors name the function, the shape and what is valid', () => {

@@ -61,3 +61,13 @@ closed = jax.make_jaxpr(lambda v, w: jnp.sin(v) * w + 1.0 + c)(jnp.ones(3), 2.0)
 print(closed)
 print([e.primitive.name for e in closed.eqns], closed.eqns[1].params, closed.eqns[3].invars)
 print(closed.in_avals, closed.out_avals, closed.jaxpr.constvars, closed.consts, len(closed.jaxpr.eqns))
+
+# jax.jit(f).trace(*args): the function's own program (as JAX's Traced.jaxpr), its outputs' types, and
+# lower(); a Jaxpr prints as the ClosedJaxpr holding it.
+traced = jax.jit(lambda x: (jnp.sin(x), x * 2)).trace(jnp.ones(3))
+print(traced.jaxpr)
+print(traced.out_info)
+print(traced.lower().cost_analysis())
+print(jax.make_jaxpr(lambda x: jnp.sin(x) * 2)(1.0).jaxpr)
+# A static argument given by name is bound into the traced function.
+print(jax.jit(lambda x, n: x * n, static_argnames=("n",)).trace(jnp.ones(2), n=3).jaxpr)

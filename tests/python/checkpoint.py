@@ -37,6 +37,8 @@ def scaled(x, k):
 
 
 print(jax.grad(scaled)(0.0, 3))
+# Outside a trace it is the function itself, Python scalars included.
+print(jax.checkpoint(lambda x: x * 3)(2.0), jax.checkpoint(lambda x: x[0] + x[1])([1.0, 2.0]))
 
 try:
     jax.checkpoint(g, policy=jax.checkpoint_policies.save_only_these_names("a"))

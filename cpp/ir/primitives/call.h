@@ -37,7 +37,10 @@ struct Def<Prim::kJit> {
 /// a checkpoint (differentiated=True) of the tangent program, which
 /// recomputes the rest from x and the saved values. Its transpose is a
 /// checkpoint of its program's transpose (the recomputation inside);
-/// batched: the checkpoint of its batched program.
+/// batched: the checkpoint of its batched program. JAX's JVP is one remat2
+/// over the JVP program, split later by partial evaluation (the known
+/// primal equations inline); here the JVP splits it at once: the same
+/// values and recomputation, the printed program grouped otherwise.
 template <>
 struct Def<Prim::kCheckpoint> {
   static constexpr const char* kName = "remat2";  // JAX 0.11's name for it

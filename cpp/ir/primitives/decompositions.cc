@@ -340,9 +340,10 @@ std::vector<Aval> Def<Prim::kEigh>::shape(const Params&, const std::vector<Aval>
 void Def<Prim::kEigh>::eval(const Params& p, const std::vector<const Tensor*>& in, const std::vector<Tensor*>& out) {
   const bool lower = param<bool>(p, "lower", kName);
   each_matrix(*in[0], [&](int64_t k, const Matrix& a) {
-    if (!a.allFinite()) return fill_nan(in[0]->aval, out, k);
-    // Eigen reads the lower triangle: the upper one is the lower of a^T.
-    const Eigen::SelfAdjointEigenSolver<Matrix> es(lower ? Matrix(a) : Matrix(a.transpose()));
+    // Eigen reads the lower triangle: the upper one is the lower of a^T. The other is never read.
+    const Matrix read = lower ? Matrix(a.triangularView<Eigen::Lower>()) : Matrix(a.transpose().triangularView<Eigen::Lower>());
+    if (!read.allFinite()) return fill_nan(in[0]->aval, out, k);
+    const Eigen::SelfAdjointEigenSolver<Matrix> es(read);
     if (es.info() != Eigen::Success) return fill_nan(in[0]->aval, out, k);
     put(*out[0], k, es.eigenvectors());
     put_vector(*out[1], k, es.eigenvalues());

@@ -88,7 +88,7 @@ struct Def<Prim::kEigh> : NotLinear<Def<Prim::kEigh>>, BatchLeading<Prim::kEigh>
 /// svd[compute_uv, full_matrices](a) -> (s, u, vt), or (s) without
 /// compute_uv: a = u diag(s) vt, s descending and non-negative, k = min(m, n)
 /// singular values; u [m, m] and vt [n, n] when full_matrices, else [m, k]
-/// and [k, n] (one-sided Jacobi rotations). JVP (JAX's, after Townsend and
+/// and [k, n] (Eigen's two-sided Jacobi SVD, QR-preconditioned). JVP (JAX's, after Townsend and
 /// Giles): with dS = u^T da v, ds = diag(dS),
 /// F[i, j] = 1 / (s[j]^2 - s[i]^2) off the diagonal,
 /// du = u (F * (dS s + s dS^T) + (dS - dS^T) / 2 / s on the diagonal) (+ the part

@@ -10,6 +10,7 @@ import { isLeafValue } from './core/run.js';
 import { currentTrace, withTrace } from './core/state.js';
 import { callCore } from './core/tracer.js';
 import { flatten } from './core/tree.js';
+import { asDtype } from './numpy/helpers.js';
 import { zeros } from './numpy/math.js';
 import { beginDiff, checkCotangents, jit } from './transforms.js';
 
@@ -37,10 +38,16 @@ export function linearTranspose(f, ...primals) {
       const outAtoms = outTree.leaves.map((x) => traced(inner, x, 'linear_transpose').atomIn(inner));
       inner.live = false;
       checkCotangents(cts, outTree);
-      const ctLeaves = flatten(cts, isLeafValue).leaves.map((x, i) =>
-        (typeof x === 'number' ? literalTracer(t, x, outTree.leaves[i].dtype, true) : traced(t, x, 'linear_transpose')).atomIn(t),
-      );
-      return split(t.wrap(callCore(() => ft.linearTranspose(outAtoms, ctLeaves, t.core))));
+      // A cotangent in its output's dtype: a JS number or a weakly typed value converted to it (checkCotangents refuses a strong one of another).
+      const ctLeaves = flatten(cts, isLeafValue).leaves.map((x, i) => {
+        const { dtype } = avalOf(outTree.leaves[i], 'linear_transpose');
+        if (typeof x === 'number') return literalTracer(t, x, dtype, true).atomIn(t);
+        const v = traced(t, x, 'linear_transpose');
+        return (v.dtype === dtype ? v : asDtype(v, dtype, v.weakType)).atomIn(t);
+      });
+      // Each cotangent of its primal's type, weak type included (as JAX instantiates them).
+      const results = t.wrap(callCore(() => ft.linearTranspose(outAtoms, ctLeaves, t.core)));
+      return split(results.map((r, i) => asDtype(r, types[i].dtype, types[i].weak)));
     } finally {
       inner.live = false;
       ft.delete();

@@ -1,24 +1,24 @@
 // np.linalg's factorizations and what is solved with them (re-exported by
 // linalg.js): cholesky, qr, svd, eigh and the LU behind solve, inv, det and
 // slogdet, as JAX 0.11's jnp.linalg builds them on jax.lax.linalg
-// (lax/linalg.js), in float32. Their
-// derivatives are the primitives' JVP rules; JAX's custom_jvp rules for det
-// and slogdet give the same derivative (d log|det a| = tr(a^-1 da)) where a
-// is invertible.
+// (lax/linalg.js). Their derivatives are the primitives' JVP rules; JAX's
+// custom_jvp rules for det and slogdet give the same derivative
+// (d log|det a| = tr(a^-1 da)) where a is invertible.
 
 import { ValueError } from '../../errors.js';
 import { isFloat } from '../../dtypes.js';
 import { defop } from '../core/op.js';
-import { avalOf, resultType, traced, traceFor } from '../core/operands.js';
+import { avalOf, broadcastShapes, resultType, traced, traceFor } from '../core/operands.js';
 import { asDtype, broadcastValue, emitHere, selectWhere, sliceAlong, toInexact } from './helpers.js';
 import {
   abs, add, any, broadcastTo, countNonzero, divide, equal, exp, expandDims, greater, less, log, matmul, max, multiply,
-  notEqual, remainder, reshape, sign, subtract, sum, zeros,
+  negative, notEqual, remainder, reshape, sign, subtract, sum, zeros,
 } from './math.js';
 import { diagonal, eye, matrixTranspose } from './matrices.js';
 import { flip, takeAlongAxis } from './indexing.js';
 import { argsort } from './sorting.js';
 import * as laxLinalg from '../lax/linalg.js';
+import { customJvp } from '../custom.js';
 
 // a as a float stack of matrices (JAX's promote_dtypes_inexact), checked to be [..., m, n] (square: [..., n, n]).
 function matrices(fn, a, { square = false } = {}) {
@@ -97,7 +97,6 @@ function hermitianSvd(v, computeUv) {
 /** np.linalg.svdvals(x): the singular values, descending. */
 export const svdvals = defop('linalg.svdvals', 1, (x) => svd(x, true, false));
 
-
 // 0..n-1 (int32).
 const positions = (n) => emitHere('linalg.lu', 'iota', { dtype: 'int32', shape: [n], dimension: 0 }, []);
 
@@ -132,20 +131,10 @@ export const solve = defop('linalg.solve', 2, (a, b) => {
   if (cols.shape.at(-2) !== n) {
     throw new ValueError(`np.linalg.solve: b's ${vector ? 'length' : 'rows'} ${cols.shape.at(-2)} must equal a's size ${n} (a (${m.shape.join(', ')}), b (${rhs.shape.join(', ')}))`);
   }
-  const batch = broadcastBatch(m.shape.slice(0, -2), cols.shape.slice(0, -2));
+  const batch = broadcastShapes([m.shape.slice(0, -2), cols.shape.slice(0, -2)], 'np.linalg.solve: the batch dimensions');
   const out = luSolve(laxLinalg.lu(broadcastValue(m, [...batch, n, n])), broadcastValue(cols, [...batch, n, cols.shape.at(-1)]));
   return vector ? reshape(out, [...batch, n]) : out;
 });
-
-function broadcastBatch(x, y) {
-  const r = Math.max(x.length, y.length);
-  const pad = (s) => [...Array(r - s.length).fill(1), ...s];
-  const [a, b] = [pad(x), pad(y)];
-  return a.map((d, i) => {
-    if (d !== b[i] && d !== 1 && b[i] !== 1) throw new ValueError(`np.linalg.solve: batch dimensions (${x.join(', ')}) and (${y.join(', ')}) do not broadcast`);
-    return d === 1 ? b[i] : d;
-  });
-}
 
 /** np.linalg.inv(a): the inverse, solving a x = I by LU. */
 export const inv = defop('linalg.inv', 1, (a) => {
@@ -219,17 +208,44 @@ export const matrixPower = defop('linalg.matrixPower', 1, (a, n) => {
 /**
  * np.linalg.pinv(a, rtol=null, {hermitian}): the pseudo-inverse from the
  * SVD, as JAX's: singular values at most rtol * the largest count as zero
- * (rtol defaults to 10 * max(m, n) * float32's eps).
+ * (rtol defaults to 10 * max(m, n) * float32's eps). A custom_jvp function
+ * as JAX's, differentiated by Golub and Pereyra's formula (finite where
+ * singular values repeat, where the SVD's derivative is not).
  */
 export const pinv = defop('linalg.pinv', 1, (a, rtol = null, { hermitian = false } = {}) => {
   const v = matrices('pinv', a);
   const [m, n] = v.shape.slice(-2);
   if (m === 0 || n === 0) return zeros([...v.shape.slice(0, -2), n, m], v.dtype);
+  const tol = rtol ?? 10 * Math.max(m, n) * 2 ** -23;
+  const f = customJvp((x) => pseudoInverse(x, tol, hermitian), { name: '_pinv' });
+  f.defjvp(([x], [dx]) => [f(x), pinvTangent(x, dx, f(x), hermitian)], { name: '_pinv_jvp' });
+  return f(v);
+});
+
+// pinv by the SVD: vh^T diag(1/s) u^T, a singular value at most tol * the largest taken as infinite.
+function pseudoInverse(v, tol, hermitian) {
   const [u, s, vh] = svd(v, false, true, hermitian);
-  const cutoff = multiply(rtol ?? 10 * Math.max(m, n) * 2 ** -23, sliceAlong(s, s.ndim - 1, 0, 1));
+  const cutoff = multiply(tol, sliceAlong(s, s.ndim - 1, 0, 1));
   const kept = selectWhere(greater(s, cutoff), s, Infinity);
   return matmul(matrixTranspose(vh), divide(matrixTranspose(u), expandDims(kept, -1)));
-});
+}
+
+// d pinv(a) (Golub and Pereyra; JAX's _pinv_jvp), p = pinv(a), ^T the transpose:
+// -p da p + (p p^T) da^T (1 - a p) + (1 - p a) da^T (p^T p), grouped as JAX groups it for m >= n and m < n.
+function pinvTangent(a, da, p, hermitian) {
+  const [x, dx] = hermitian ? [symmetrize(a), symmetrize(da)] : [a, da];
+  const H = matrixTranspose;
+  const [m, n] = x.shape.slice(-2);
+  if (m >= n) {
+    const s = matmul(matmul(p, H(p)), H(dx));
+    const t = matmul(matmul(H(dx), H(p)), p);
+    return subtract(add(subtract(add(matmul(negative(matmul(p, dx)), p), s), matmul(matmul(s, x), p)), t), matmul(matmul(p, x), t));
+  }
+  const s = matmul(p, matmul(H(p), H(dx)));
+  const t = matmul(H(dx), matmul(H(p), p));
+  return subtract(add(subtract(add(matmul(negative(p), matmul(dx, p)), s), matmul(s, matmul(x, p))), t), matmul(p, matmul(x, t)));
+}
+const symmetrize = (v) => divide(add(v, matrixTranspose(v)), 2);
 
 /** np.linalg.matrix_rank(M, rtol=null, {hermitian, tol}): how many singular values exceed rtol * the largest (rtol: max(m, n) * float32's eps). */
 export const matrixRank = defop('linalg.matrixRank', 1, (M, rtol = null, { hermitian = false, tol = null } = {}) => {

@@ -212,6 +212,12 @@ class _Jit:
 
         return Lowered(self, args, kwargs)
 
+    def trace(self, *args, **kwargs):
+        """jax.jit(f).trace(*args): the Traced stage (its jaxpr and out_info; lower())."""
+        from .stages import Traced
+
+        return Traced(self, args, kwargs)
+
 
 def _check_returned(fun, traced_for, result):
     """JAX's TypeError for a traced function returning something that is not a JAX type, naming the output's path."""

@@ -7,7 +7,7 @@ import functools
 import types
 
 from . import pytree
-from .api import _as_leaf, _flat_out, _for_call
+from .api import _flat_out, _for_call, _js_leaves
 from .js import call, from_js, sl
 
 
@@ -90,7 +90,7 @@ def checkpoint(fun=None, *, prevent_cse=True, policy=None, static_argnums=()):
 
         with _for_call(body) as f:
             checkpointed_js = call(sl.checkpoint, f, {"preventCse": prevent_cse, "policy": name})
-            out = call(checkpointed_js, *[_as_leaf(x) for x in leaves])
+            out = call(checkpointed_js, *_js_leaves(leaves))
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in out])
 
     return checkpointed

@@ -106,6 +106,17 @@ class Jaxpr:
             if isinstance(v, Var) and v.name in rename:
                 v.name = rename[v.name]
 
+    def __str__(self):
+        # JAX prints a Jaxpr as the ClosedJaxpr holding it prints (its constants as constvars).
+        closed = getattr(self, "_closed", None)
+        return str(closed) if closed is not None else f"<jaxpr: {len(self.eqns)} equations>"
+
+    __repr__ = __str__
+
+    def pretty_print(self, **kwargs):
+        """The printed program."""
+        return str(self)
+
     @property
     def in_avals(self):
         return [v.aval for v in self.invars]
@@ -127,6 +138,7 @@ class ClosedJaxpr:
             self.jaxpr, self.consts = jaxpr, []
             return
         self.jaxpr = Jaxpr(js_jaxpr.toJSON().to_py(), int(js_jaxpr.numConsts))
+        self.jaxpr._closed = self
         consts = js_jaxpr.consts
         self.consts = [from_js(c) for c in consts] if consts is not None else None
 

@@ -3,6 +3,7 @@ over ShardLab's traced program: cost_analysis() counts its floating-point
 operations as XLA's HloCostAnalysis counts them, and compile() gives the
 callable. ShardLab has no StableHLO: as_text() is the jaxpr."""
 
+import functools
 import math
 
 # XLA's transcendental opcodes: counted apart from flops, one per element.
@@ -37,11 +38,41 @@ def _costs(jaxpr, totals):
             totals["flops"] += out
         elif name in _REDUCTIONS:
             totals["flops"] += _size(e.invars[0].aval) - out
-        elif name in ("jit", "pjit", "custom_jvp_call", "custom_vjp_call") and "jaxpr" in e.params:
+        elif name in ("jit", "pjit", "remat2", "custom_jvp_call", "custom_vjp_call") and "jaxpr" in e.params:
             _costs(e.params["jaxpr"].jaxpr, totals)
         elif name not in _MOVES:
             raise NotImplementedError(f"cost_analysis: ShardLab has no cost rule for {name} (it counts arithmetic, "
                                       "matrix products, reductions and data movement)")
+
+
+class Traced:
+    """A jitted function traced for its arguments: jax.jit(f).trace(*args), before lowering."""
+
+    def __init__(self, jitted, args, kwargs):
+        from .api import make_jaxpr
+
+        self._jitted, self._args, self._kwargs = jitted, args, kwargs
+        # The jitted function's own program (the jit equation is the caller's view of it), as JAX's;
+        # static arguments given by name are bound first, those by position stay static.
+        static_kw = {k: v for k, v in kwargs.items() if k in jitted._static_argnames}
+        dynamic_kw = {k: v for k, v in kwargs.items() if k not in static_kw}
+        fun = functools.partial(jitted._fun, **static_kw) if static_kw else jitted._fun
+        positions = tuple(i for i in jitted._static_argnums if -len(args) <= i < len(args))
+        self.jaxpr = make_jaxpr(fun, static_argnums=positions)(*args, **dynamic_kw)
+        self.fun_name = getattr(jitted, "__name__", "fun")
+
+    @property
+    def out_info(self):
+        """The outputs' types: a pytree of ShapeDtypeStructs."""
+        from . import pytree
+        from .abstract import ShapeDtypeStruct
+
+        structs = [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type) for a in self.jaxpr.out_avals]
+        return pytree.tree_unflatten(self.jaxpr.out_tree, structs)
+
+    def lower(self):
+        """The Lowered stage for the same arguments."""
+        return Lowered(self._jitted, self._args, self._kwargs)
 
 
 class Lowered:
