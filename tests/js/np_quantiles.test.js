@@ -10,21 +10,11 @@
 // several operands against a stable lexicographic sort written here.
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
+import { rng } from './seeded_random.js';
 
 const { np, lax } = sl;
 beforeAll(() => sl.init());
 
-// A seeded generator (mulberry32), so each run sees the same numbers.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const f32 = Math.fround;
 const prod = (s) => s.reduce((a, b) => a * b, 1);
 // `n` float32 values with ties (multiples of 1/8 in [-4, 4], half of them moved by 0.001) and, when `nans`, some NaNs.

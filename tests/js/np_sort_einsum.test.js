@@ -4,22 +4,12 @@
 // gradients against central differences; under jit and eagerly.
 import { beforeAll, expect, test } from 'vitest';
 import * as sl from '../../web/lib/index.js';
+import { rng } from './seeded_random.js';
 import { close } from './close.js';
 
 const { np } = sl;
 beforeAll(() => sl.init());
 
-// A seeded generator (mulberry32), so each run sees the same numbers.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const randn = (r, shape) => {
   const n = shape.reduce((a, b) => a * b, 1);
   const flat = Array.from({ length: n }, () => Math.fround(Math.round((r() * 4 - 2) * 8) / 8)); // ties on purpose

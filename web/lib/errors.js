@@ -69,6 +69,11 @@ export class CancelledError extends ShardLabError {
   static errorName = 'CancelledError';
 }
 
+/** What JAX has not and ShardLab has not either: an option of a function it does not implement (JAX's NotImplementedError). */
+export class NotImplementedError extends ShardLabError {
+  static errorName = 'NotImplementedError';
+}
+
 const BY_NAME = {
   ValueError,
   AxisNameError,
@@ -84,6 +89,7 @@ const BY_NAME = {
   NonConcreteBooleanIndexError,
   IndexError,
   CancelledError,
+  NotImplementedError,
 };
 
 /** The ShardLab error of category `name` (a core error's name) with `message`. */

@@ -463,6 +463,8 @@ export class DeviceError extends ShardLabError {}
 export class ResourceError extends ShardLabError {}
 /** A call stopped by cancel() before it finished. */
 export class CancelledError extends ShardLabError {}
+/** An option JAX has that ShardLab does not implement (JAX's NotImplementedError). */
+export class NotImplementedError extends ShardLabError {}
 
 type V = any;
 type Reduce = (x: V, axis?: ReduceOptions) => V;

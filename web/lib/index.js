@@ -32,6 +32,7 @@ export {
   DeviceError,
   ResourceError,
   CancelledError,
+  NotImplementedError,
 } from './errors.js';
 export * as np from './api/numpy/index.js';
 export * as lax from './api/lax/index.js';

@@ -12,7 +12,7 @@ import { callCore } from './core/tracer.js';
 import { flatten } from './core/tree.js';
 import { asDtype } from './numpy/helpers.js';
 import { zeros } from './numpy/math.js';
-import { beginDiff, checkCotangents, jit } from './transforms.js';
+import { beginDiff, cotangentValues, jit } from './transforms.js';
 
 /**
  * linearTranspose(f, ...primals): transposeFn(cotangents) -> one cotangent
@@ -37,12 +37,9 @@ export function linearTranspose(f, ...primals) {
       const outTree = flatten(withTrace(inner, () => f(...newArgs)), isLeafValue);
       const outAtoms = outTree.leaves.map((x) => traced(inner, x, 'linear_transpose').atomIn(inner));
       inner.live = false;
-      checkCotangents(cts, outTree);
-      // A cotangent in its output's dtype: a JS number or a weakly typed value converted to it (checkCotangents refuses a strong one of another).
-      const ctLeaves = flatten(cts, isLeafValue).leaves.map((x, i) => {
+      // Each cotangent in its output's dtype: a weakly typed one of another is converted (a strong one is refused).
+      const ctLeaves = cotangentValues(cts, outTree, t, 'linear_transpose').map((v, i) => {
         const { dtype } = avalOf(outTree.leaves[i], 'linear_transpose');
-        if (typeof x === 'number') return literalTracer(t, x, dtype, true).atomIn(t);
-        const v = traced(t, x, 'linear_transpose');
         return (v.dtype === dtype ? v : asDtype(v, dtype, v.weakType)).atomIn(t);
       });
       // Each cotangent of its primal's type, weak type included (as JAX instantiates them).

@@ -307,11 +307,7 @@ export function vjp(f, ...primals) {
   // Called in this trace or one nested in it (vmap's, for jacrev): the cotangents are emitted there.
   const vjpFn = (cts) => {
     const here = currentTrace();
-    checkCotangents(cts, outTree);
-    // A JS number is a weakly typed cotangent of its output's dtype (JS has no int literals: 1 is 1.0 here).
-    const ctLeaves = flatten(cts, isLeafValue).leaves.map((x, i) =>
-      (typeof x === 'number' ? literalTracer(here, x, outTree.leaves[i].dtype, true) : traced(here, x, 'vjp')).atomIn(here),
-    );
+    const ctLeaves = cotangentValues(cts, outTree, here, 'vjp').map((v) => v.atomIn(here));
     const r = callCore(() => ft.vjp(outAtoms, ctLeaves, here.core));
     return split(here.wrap(r.derivs));
   };
@@ -320,8 +316,21 @@ export function vjp(f, ...primals) {
 
 const pyShape = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
 
+/**
+ * The cotangents `cts` of a function's outputs (`outTree`, flattened) as
+ * values of trace `here`, checked against the outputs with JAX's errors; a
+ * JS number is a weakly typed cotangent of its output's dtype (JS has no int
+ * literals: 1 is 1.0 here).
+ */
+export function cotangentValues(cts, outTree, here, fn) {
+  checkCotangents(cts, outTree);
+  return flatten(cts, isLeafValue).leaves.map((x, i) =>
+    typeof x === 'number' ? literalTracer(here, x, outTree.leaves[i].dtype, true) : traced(here, x, fn),
+  );
+}
+
 // The cotangents of a vjp pullback (or a linear transpose) against its function's outputs, with JAX's errors.
-export function checkCotangents(cts, outTree) {
+function checkCotangents(cts, outTree) {
   const { leaves, def } = flatten(cts, isLeafValue);
   if (describe(def) !== describe(outTree.def)) {
     throw new ShapeError(`Tree structure of cotangent input ${describe(def)}, does not match structure of primal output ${describe(outTree.def)}.`);

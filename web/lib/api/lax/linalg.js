@@ -7,7 +7,8 @@ import { ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { traced, traceFor } from '../core/operands.js';
 import { isFloat } from '../../dtypes.js';
-import { add, divide, expandDims, reshape, transpose } from '../numpy/math.js';
+import { symmetrize } from '../numpy/helpers.js';
+import { expandDims, reshape } from '../numpy/math.js';
 
 // x as a traced stack of float matrices (rank >= 2), for lax.linalg.`fn`.
 function matrices(fn, x) {
@@ -22,9 +23,6 @@ function bind(fn, prim, params, operands) {
   const t = traceFor(`lax.linalg.${fn}`);
   return t.emit(prim, params, operands.map((x) => x.atomIn(t)));
 }
-
-// (x + x^T) / 2: JAX's symmetrize, so that only the symmetric part of x counts.
-const symmetrize = (x) => divide(add(x, transpose(x, x.shape.map((_, d) => (d < x.ndim - 2 ? d : 2 * x.ndim - 3 - d)))), 2);
 
 /** lax.linalg.cholesky(x, {symmetrizeInput}): L lower triangular with L L^T = x (NaNs when x is not positive-definite). */
 export const cholesky = defop('lax.linalg.cholesky', 1, (x, { symmetrizeInput = true } = {}) => {
@@ -63,7 +61,7 @@ export const triangularSolve = defop('lax.linalg.triangularSolve', 2, (a, b, { l
   const singleton = t.ndim === m.ndim - 1;
   const rhs = singleton ? expandDims(t, leftSide ? -1 : -2) : t;
   const [x] = bind('triangularSolve', 'triangular_solve', {
-    conjugate_a: false && conjugateA, // JAX keeps it for complex a only, which ShardLab has not
+    conjugate_a: false, // JAX keeps conjugateA for a complex a only, which ShardLab has not
     left_side: leftSide, lower, transpose_a: transposeA, unit_diagonal: unitDiagonal,
   }, [m, rhs]);
   return singleton ? reshape(x, t.shape) : x;

@@ -9,7 +9,7 @@ import { ValueError } from '../../errors.js';
 import { isFloat } from '../../dtypes.js';
 import { defop } from '../core/op.js';
 import { avalOf, broadcastShapes, resultType, traced, traceFor } from '../core/operands.js';
-import { asDtype, broadcastValue, emitHere, selectWhere, sliceAlong, toInexact } from './helpers.js';
+import { asDtype, broadcastValue, emitHere, selectWhere, sliceAlong, symmetrize, toInexact } from './helpers.js';
 import {
   abs, add, any, broadcastTo, countNonzero, divide, equal, exp, expandDims, greater, less, log, matmul, max, multiply,
   negative, notEqual, remainder, reshape, sign, subtract, sum, zeros,
@@ -245,7 +245,6 @@ function pinvTangent(a, da, p, hermitian) {
   const t = matmul(H(dx), matmul(H(p), p));
   return subtract(add(subtract(add(matmul(negative(p), matmul(dx, p)), s), matmul(s, matmul(x, p))), t), matmul(p, matmul(x, t)));
 }
-const symmetrize = (v) => divide(add(v, matrixTranspose(v)), 2);
 
 /** np.linalg.matrix_rank(M, rtol=null, {hermitian, tol}): how many singular values exceed rtol * the largest (rtol: max(m, n) * float32's eps). */
 export const matrixRank = defop('linalg.matrixRank', 1, (M, rtol = null, { hermitian = false, tol = null } = {}) => {

@@ -119,3 +119,12 @@ export function sliceAlong(v, axis, start, stop) {
     strides: [],
   }, [v]);
 }
+
+/** (x + x^T) / 2 over the last two axes: JAX's symmetrize, so that only a matrix's symmetric part counts (lax.linalg's inputs, pinv's tangent). */
+export function symmetrize(x) {
+  const t = traceFor('symmetrize');
+  const v = traced(t, x, 'symmetrize');
+  const permutation = v.shape.map((_, d) => (d < v.ndim - 2 ? d : 2 * v.ndim - 3 - d));
+  const sum = emitHere('symmetrize', 'add', {}, [v, emitHere('symmetrize', 'transpose', { permutation }, [v])]);
+  return emitHere('symmetrize', 'div', {}, [sum, literalTracer(t, 2, v.dtype, true)]);
+}

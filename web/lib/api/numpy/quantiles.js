@@ -17,7 +17,7 @@
 //                              negative or NaN, or (quantile) a number is NaN.
 // percentile is quantile of q / 100; median is quantile(a, 0.5, 'midpoint').
 
-import { ShardLabError, ShapeError, ValueError } from '../../errors.js';
+import { NotImplementedError, ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
 import { avalOf, literalTracer, resultType, traced, traceFor } from '../core/operands.js';
 import { getItem } from '../indexing.js';
@@ -30,14 +30,6 @@ import { takeAlongAxis } from './indexing.js';
 import {
   add, any, ceil, cumsum, divide, equal, expandDims, floor, fullLike, isnan, less, lessEqual, maximum, minimum, multiply, reshape, squeeze, subtract, sum, transpose,
 } from './math.js';
-
-/**
- * JAX's NotImplementedError (weights with a method other than inverted_cdf),
- * which Python's jax raises as NotImplementedError.
- */
-class NotImplementedError extends ShardLabError {
-  static errorName = 'NotImplementedError';
-}
 
 const METHODS = ['linear', 'lower', 'higher', 'midpoint', 'nearest', 'inverted_cdf'];
 const range = (from, to) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
