@@ -5,6 +5,7 @@
 #include "exec/lockstep_shard_map.h"
 #include "exec/timed.h"
 #include "ir/transforms/lower.h"
+#include "runtime/debug_log.h"
 #include "runtime/errors.h"
 
 namespace shardlab::exec {
@@ -29,6 +30,7 @@ std::vector<HostArray> interpret(const ir::Program& traced, const std::vector<Ho
     for (int d = 0; d < kMaxDevices; ++d) t->restart(d);
   for (size_t i = 0; i < p.eqns.size(); ++i) {
     const ir::Eqn& e = p.eqns[i];
+    for (int d = -1; d < kMaxDevices; ++d) DebugLog::instance().set_phase(d, static_cast<int64_t>(i));
     if (e.prim != ir::Prim::kShardMap) {
       // The host's work, drawn on device 0's row as the threaded executor's device 0 does it.
       timed(0, static_cast<int32_t>(i), ir::primitive(e.prim), [&] { eval_eqn(e, env, nullptr); });

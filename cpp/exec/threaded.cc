@@ -8,6 +8,7 @@
 #include "exec/frame.h"
 #include "exec/timed.h"
 #include "ir/primitives/shard_map.h"
+#include "runtime/debug_log.h"
 #include "runtime/errors.h"
 #include "runtime/timeline.h"
 
@@ -232,6 +233,8 @@ struct Run {
     for (size_t i = 0; i < p.eqns.size(); ++i) {
       const ir::Eqn& e = p.eqns[i];
       const auto index = static_cast<int32_t>(i);
+      DebugLog::instance().set_phase(d, index);
+      if (d == 0) DebugLog::instance().set_phase(-1, index);  // device 0 runs the host's equations
       if (e.prim != ir::Prim::kShardMap) {
         if (d != 0) continue;
         timed(d, index, ir::primitive(e.prim), [&] {

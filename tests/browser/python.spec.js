@@ -61,6 +61,27 @@ test('an endless Python loop is stopped by the time limit; the warm worker is re
   await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 90000 });
 });
 
+test("jax.debug.print in the body shows in the Output tab: each example's devices in device order, as text", async ({ page }) => {
+  test.setTimeout(180000);
+  await page.goto(appUrl('#/problem/data-parallel-step?lang=python'));
+  await expect(page.locator('#python-status')).toHaveText('Python ready', { timeout: 90000 });
+  const pmean = '        mw, mb, ml = jax.lax.pmean((gw, gb, l), "data")\n';
+  const printing = '        jax.debug.print("device {d} <b>{d}</b> {n}", d=jax.lax.axis_index("data"), n=x.shape[0])\n';
+  expect(pythonSolution('data-parallel-step')).toContain(pmean);
+  await typeCode(page, pythonSolution('data-parallel-step').replace(pmean, printing + pmean));
+  await page.click('#run');
+  await expect(page.locator('#verdict')).toHaveText('Examples passed', { timeout: 90000 });
+  await page.click('#tab-output');
+  const first = page.locator('#panel-output section.case-output').first();
+  await expect(first.locator('h4')).toHaveText(/^(example|case) 1$/); // the first case's name
+  // Each device's line in device order; the learner's markup stays text.
+  await expect(first.locator('pre')).toHaveText(/^device 0 <b>0<\/b> \d+\ndevice 1 <b>1<\/b> \d+\n[^]*device 7 <b>7<\/b> \d+$/);
+  const lines = (await first.locator('pre').textContent()).split('\n');
+  expect(lines.map((l) => l.replace(/ \d+$/, ''))).toEqual(Array.from({ length: 8 }, (_, d) => `device ${d} <b>${d}</b>`));
+  await expect(page.locator('#panel-output b')).toHaveCount(0);
+  await page.locator('#panel-output').screenshot({ path: `${shots}/python-debug-print-output.png` });
+});
+
 test('the language selector and ?lang= choose the language; code is kept per language', async ({ page }) => {
   await page.goto(appUrl('#/problem/ring-allreduce-ppermute?lang=javascript'));
   await expect(page.locator('#language')).toHaveValue('javascript');

@@ -23,7 +23,7 @@ namespace shardlab::ir {
 namespace {
 
 void debug(Builder& b, int64_t callback, const std::vector<Atom>& xs) {
-  b.emit(Prim::kDebugCallback, {{"callback", callback}}, xs);
+  b.emit(Prim::kDebugCallback, {{"callback", callback}, {"fmt", std::string()}}, xs);
 }
 
 std::vector<float> floats_of(const DebugValue& v) {
@@ -74,6 +74,43 @@ TEST(DebugCallback, InAShardMapBodyEachDeviceInDeviceOrder) {
   }
   EXPECT_EQ(floats_of(got[3].values[0]), (std::vector<float>{6, 7}));
   EXPECT_EQ(floats_of(got[8].values[0]), (std::vector<float>{56, 64}));
+}
+
+// The log reads in program order: a host call before a shard_map, the body's
+// calls per device, then a host call on its result, on both executors, though
+// device 0 may reach the host's second call while others are in the body.
+TEST(DebugCallback, HostCallsAroundABodyReadInProgramOrder) {
+  auto mesh = testing::make_mesh({8}, {"i"});
+  Builder b;
+  const Atom x = b.input(f32({16}));
+  debug(b, 1, {x});
+  const auto out = shard_map(b, mesh, {PartitionSpec{{{"i"}}}}, {PartitionSpec{{{"i"}}}}, true, {x},
+                             [](Builder& bb, const std::vector<Atom>& blocks) {
+                               debug(bb, 2, {blocks[0]});
+                               return blocks;
+                             });
+  debug(b, 3, {out[0]});
+  std::vector<float> xs(16);
+  for (int k = 0; k < 16; ++k) xs[k] = static_cast<float>(k);
+  for (int executor = 0; executor < 2; ++executor) {
+    DebugLog::instance().take();
+    if (executor == 0)
+      exec::interpret(b.build(out), {exec::host_f32({16}, xs)});
+    else
+      run_both(b.build(out), mesh, {exec::host_f32({16}, xs)});
+    const auto got = DebugLog::instance().take();
+    const size_t runs = executor == 0 ? 1 : 2;
+    ASSERT_EQ(got.size(), runs * 10) << executor;
+    // Each run's calls are in the log in turn only within a phase: phase by phase, run by run.
+    std::vector<int64_t> callbacks;
+    for (const DebugRecord& r : got) callbacks.push_back(r.callback);
+    std::vector<int64_t> want;
+    for (int64_t cb : {1, 2, 3})
+      for (size_t run = 0; run < runs; ++run)
+        for (int k = 0; k < (cb == 2 ? 8 : 1); ++k) want.push_back(cb);
+    EXPECT_EQ(callbacks, want) << executor;
+    EXPECT_EQ(got[runs].device, 0);
+  }
 }
 
 TEST(DebugCallback, GradSeesPrimalsVmapCallsPerExample) {

@@ -147,7 +147,7 @@ Program every_primitive() {
         const Atom a = all_to_all(body, p, {"data"}, 0, 0, true);
         const Atom idx = convert_element_type(body, axis_index(body, {"model"}), DType::kFloat32);
         const Atom m = add(body, pmax(body, a, {"model"}), pmin(body, a, {"model"}));
-        body.emit(Prim::kDebugCallback, {{"callback", int64_t{3}}}, {m, idx});
+        body.emit(Prim::kDebugCallback, {{"callback", int64_t{3}}, {"fmt", std::string()}}, {m, idx});
         const auto d = grad_at(
             body, [&](Builder& fb, const Atoms& v) { return Atoms{reduce_sum(fb, matmul(fb, v[0], v[0]), {0, 1})}; },
             {pvary(body, in[1], {"data", "model"})});

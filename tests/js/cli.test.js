@@ -30,7 +30,8 @@ test('check with the reference solution passes (exit 0); --json prints only the 
   expect(Object.keys(report).sort()).toEqual(['cases', 'isolation', 'passed', 'problem', 'requirements', 'seed', 'timeMs']);
   expect(report.isolation).toBe('bubblewrap'); // this machine can isolate the sandbox (setup installs bubblewrap)
   expect(report.passed).toBe(true);
-  expect(Object.keys(report.cases[0]).sort()).toEqual(['diffs', 'maxAbsError', 'message', 'name', 'passed']);
+  expect(Object.keys(report.cases[0]).sort()).toEqual(['diffs', 'maxAbsError', 'message', 'name', 'output', 'passed']);
+  expect(report.cases.every((c) => c.output === null)).toBe(true); // the reference prints nothing
   expect(Object.keys(report.requirements[0]).sort()).toEqual(['id', 'message', 'passed']);
 });
 

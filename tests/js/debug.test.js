@@ -2,10 +2,12 @@
 // after each run; in a shardMap body once per device in device order (the
 // values each device holds, worked out here); under vmap once per example;
 // under grad with primal values; in a loop body once per step; the printed
-// text; and a deserialized program's calls dropped (a judge runs none of a
-// sandbox's functions).
+// text (JAX's: numpy's str, format specs); and a deserialized program's
+// prints printed from their format alone (a judge runs none of a sandbox's
+// functions, but prints what its program prints).
 import { afterEach, beforeAll, expect, test, vi } from 'vitest';
 import * as sl from '../../web/lib/index.js';
+import { setForeignOutput } from '../../web/lib/api/core/debug_calls.js';
 
 const { np, lax, debug } = sl;
 beforeAll(() => sl.init());
@@ -71,19 +73,48 @@ test('under vmap once per example, under grad with the primal values, in a loop 
   expect(steps).toEqual([[0], [1], [2], [3]]);
 });
 
-test("print fills {} and {n} with the values' nested lists", async () => {
+test("print fills {} and {n} as JAX's: an array as numpy's str, !r its repr, a spec a 0-d array's element; other values written in", async () => {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  await sl.jit((v) => (debug.print('x = {}, twice {1}, again {0}', v, np.multiply(v, 2)), v))(sl.array([[1, 2]]));
-  expect(log.mock.calls).toEqual([['x = [[1 2]], twice [[2 4]], again [[1 2]]']]);
-  expect(() => debug.print('{} {}', 1)).toThrow(/names value 1, but 1 were given/);
+  const v = sl.array([[1, 2]], { dtype: 'int32' });
+  await sl.jit((v) => (debug.print('x = {0}, twice {1}, again {0}', v, np.multiply(v, 2)), v))(v);
+  await sl.jit((v) => (debug.print('{} mean {:.3f} {!r} {} {:>5}', v, np.mean(v), np.divide(v, 4), 'step', 7), v))(sl.array([0.5, 1, 2.5]));
+  debug.print('{{braces}} {:+.1e}', sl.array(-1234.5)); // at once, outside a trace
+  expect(log.mock.calls).toEqual([
+    ['x = [[1 2]], twice [[2 4]], again [[1 2]]'],
+    ['[0.5 1.  2.5] mean 1.333 Array([0.125, 0.25 , 0.625], dtype=float32) step     7'],
+    ['{braces} -1.2e+03'],
+  ]);
+  // Python's errors, at the call: a field past the arguments, numbering mixed, a spec on an array of more than one element.
+  expect(() => debug.print('{} {}', 1)).toThrow(/names argument 1, but 1 was given/);
+  expect(() => debug.print('{} {0}', 1)).toThrow(/cannot switch from automatic field numbering to manual/);
+  expect(() => sl.makeJaxpr((v) => debug.print('{:.2f}', v))(sl.array([1, 2]))).toThrow(/unsupported format string passed to numpy.ndarray.__format__/);
+  expect(() => debug.print('{:q}', sl.array(1))).toThrow(/Unknown format code 'q' for object of type 'float'/);
 });
 
-test("a deserialized program's calls are dropped: no function here answers them", async () => {
+test("a deserialized program's prints print from their format alone, to the foreign output (a judge's) if one is set; its callbacks are dropped", async () => {
   const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  const exported = await sl.export.export(sl.jit((v) => (debug.print('in the sandbox {}', v), np.add(v, 1))))(sl.array([1, 2]));
+  const called = vi.fn();
+  const fn = sl.jit((v) => (debug.print('in the sandbox {} sum {:.1f}', v, np.sum(v)), debug.callback(called, v), np.add(v, 1)));
+  const exported = await sl.export.export(fn)(sl.array([1, 2]));
   const text = await exported.serialize();
   log.mockClear();
   const rebuilt = sl.export.deserialize(text);
-  expect(await (await rebuilt.call(sl.array([1, 2]))).tolist()).toEqual([2, 3]);
+  expect(await (await rebuilt.call(sl.array([1, 2]))).tolist()).toEqual([2, 3]); // no foreign output: nothing printed
+  const seen = [];
+  const before = setForeignOutput((t, device) => seen.push([t, device]));
+  try {
+    await (await rebuilt.call(sl.array([5, 6.5]))).tolist();
+    // A format that does not fit its values (hostile: the sandbox writes it) is said, not thrown; one naming no operand prints nothing.
+    const odd = sl.export.deserialize(text.replace('in the sandbox {0} sum {1:.1f}', '{0:.2f}'));
+    await (await odd.call(sl.array([5, 6]))).tolist();
+    await (await sl.export.deserialize(text.replace('in the sandbox {0} sum {1:.1f}', 'x {7}')).call(sl.array([5, 6]))).tolist();
+  } finally {
+    setForeignOutput(before);
+  }
+  expect(seen).toEqual([
+    ['in the sandbox [5.  6.5] sum 11.5', -1],
+    ['(jax.debug.print: unsupported format string passed to numpy.ndarray.__format__)', -1],
+  ]);
   expect(log).not.toHaveBeenCalled();
+  expect(called).not.toHaveBeenCalled();
 });

@@ -3,7 +3,7 @@
 // through it, and `shardlab run script.py` (prints what the script prints;
 // exit 1 with Python's traceback on stderr after an uncaught exception).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,21 @@ test('a wrong Python solution fails with exit 1 and a Python-language message; a
   expect(broken.stdout).toMatch(/FAIL example 1: the solution could not be loaded:\n {2}File "broken\.py", line 2\n.*SyntaxError: invalid syntax/s);
   expect(broken.stdout).toMatch(/FAIL example 2: the same as example 1\n/);
 }, 120000);
+
+test("what a solution's program prints in each case (jax.debug.print in its body) goes to stderr, per device in device order, and into --json", async () => {
+  const pmean = '        mw, mb, ml = jax.lax.pmean((gw, gb, l), "data")\n';
+  const source = readFileSync(join(root, 'problems/data-parallel-step/solution.py'), 'utf8');
+  expect(source).toContain(pmean);
+  const printing = '        jax.debug.print("device {} loss {:.3f}", jax.lax.axis_index("data"), l)\n';
+  const r = await cli('check', 'data-parallel-step', file('printing.py', source.replace(pmean, printing + pmean)), '--json');
+  expect(r.status).toBe(0);
+  const report = JSON.parse(r.stdout);
+  for (const c of report.cases) {
+    const lines = c.output.split('\n');
+    expect(lines.map((l) => l.replace(/ loss \S+$/, ''))).toEqual(Array.from({ length: 8 }, (_, d) => `device ${d}`));
+    expect(r.stderr).toContain(`${c.name} printed:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  }
+});
 
 test('shardlab run prints what the script prints; an uncaught exception exits 1 with the script\'s traceback', async () => {
   const ok = file(

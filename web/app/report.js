@@ -1,6 +1,6 @@
 // The results of a Run or Submit, built as elements: the verdict, then tabs:
-// each case (its values side by side: case_tables.js), each requirement, the traced
-// program with its shard_map bodies folded, the sharding pictures and the
+// each case (its values side by side: case_tables.js), each requirement, what
+// the cases printed (jax.debug.print), the traced program with its shard_map bodies folded, the sharding pictures and the
 // timeline of the devices (timeline.js). Everything in a report
 // can come from the learner's code (messages, values, axis names), so all of
 // it goes in as text (dom.js).
@@ -22,6 +22,8 @@ export function renderReport(p, r, full) {
   // cells (and lay them out) at once; the others say why they failed when folded.
   const firstFailed = r.cases.findIndex((c) => !c.passed);
   const cases = [casesLegend(p), r.cases.map((c, i) => caseView(p, c, r.caseValues?.[i], i === firstFailed))];
+  // What each case's run printed (jax.debug.print): text, as the program printed it.
+  const printed = r.cases.filter((c) => c.output !== null && c.output !== undefined);
   const reqs = full ? r.requirements.map((q) => h('div', { class: `req ${q.passed ? 'pass' : 'fail'}` }, `${q.passed ? '✓' : '✗'} ${q.message}`)) : [];
   // Each panel is built by a function: the open one at once, the others each
   // in a task of its own after it (or when its tab is opened first), so no one
@@ -30,6 +32,7 @@ export function renderReport(p, r, full) {
   const panels = [
     { id: 'cases', title: `Cases (${r.cases.length - failedCases}/${r.cases.length})`, body: () => cases, failed: failedCases > 0 },
     full && { id: 'requirements', title: `Requirements (${reqs.length - failedReqs}/${reqs.length})`, body: () => reqs, failed: failedReqs > 0 },
+    printed.length > 0 && { id: 'output', title: 'Output', body: () => printed.map((c) => h('section', { class: 'case-output' }, h('h4', {}, c.name), h('pre', {}, c.output))) },
     r.jaxpr && { id: 'program', title: 'Program', body: () => h('pre', { class: 'jaxpr' }, foldBodies(r.jaxpr, r.jaxprBodies)) },
     r.program && { id: 'sharding', title: 'Sharding', body: () => programPictures(r.program, p.args, r.outTree) },
     r.timeline && { id: 'timeline', title: 'Timeline', body: () => timelineView(r.timeline), onOpen: true },

@@ -6,8 +6,9 @@
 // sandboxed child process that traces it (sandbox_process.js: isolated by
 // the OS where the machine can); this process runs the programs it sends
 // back and judges them. stdout carries only the report; the solution's
-// output goes to stderr. Exit status: 0 all passed; 1 the solution was
-// judged and something failed (its own errors included: a syntax error, a
+// output goes to stderr, with what its program printed (jax.debug.print) in
+// each case. Exit status: 0 all passed; 1 the solution was judged and
+// something failed (its own errors included: a syntax error, a
 // missing function); 2 a usage error of the CLI (message on stderr, no JSON).
 // run: runs a JAX Python script on the 8 devices and prints what it prints;
 // exit status 1 after an uncaught exception (its traceback on stderr).
@@ -92,6 +93,11 @@ function printReport(r) {
   for (const q of r.requirements) say(`  ${mark(q.passed)} ${q.id}: ${q.passed ? q.message : once(q.id, q.message)}`);
 }
 
+// What each case's run printed (jax.debug.print), on stderr, with the solution's other output.
+function printOutputs(r) {
+  for (const c of r.cases) if (c.output !== null) process.stderr.write(`${printable(`${c.name} printed:\n${c.output.replace(/^/gm, '  ')}`)}\n`);
+}
+
 async function main() {
   const opts = parse(process.argv.slice(2));
   if (opts.command === 'list') {
@@ -130,6 +136,7 @@ async function main() {
   }
   const report = await checkSolution(problem, null, { cases, sandbox, seed: opts.seed, timeLimitMs: opts.timeLimitMs, lang, judgeCpu: ownCpuMeter() });
   report.isolation = sandbox.isolation;
+  printOutputs(report);
   if (opts.json) process.stdout.write(`${jsonReport(report)}\n`);
   else printReport(report);
   return report.passed ? 0 : 1;

@@ -6,6 +6,7 @@
 
 import * as sl from '../lib/index.js';
 import { nestFlat } from '../lib/api/core/tree.js';
+import { caseOutput } from './case_output.js';
 import { entryMatcher, shapeOf } from './compare.js';
 import { liveProgram } from './live_program.js';
 import { runOn } from './program_runs.js';
@@ -102,13 +103,14 @@ function checkBlocks(key, blocks, expected, matches) {
 // Runs case `c` on the judge's devices with `exported` (the program its
 // signature traced to), and compares the outputs with the expected ones.
 async function runCase(problem, exported, c, deadline, clock) {
-  const fail = (message) => ({ name: c.name, passed: false, maxAbsError: null, message, diffs: [] });
+  const output = caseOutput();
+  const fail = (message) => ({ name: c.name, passed: false, maxAbsError: null, message, diffs: [], output: output.text() });
   if (exported.error) return fail(exported.error);
   // Past the limit nothing more of the solution runs.
   if (deadline.passed) return fail(deadline.error().message);
   let raw;
   try {
-    raw = await runOn(problem, exported.program, c.input, deadline, clock);
+    raw = await runOn(problem, exported.program, c.input, deadline, clock, output.add);
   } catch (e) {
     return fail(e.name === 'TimeoutError' ? e.message : `the solution failed: ${e.name}: ${e.message}`);
   }
@@ -117,7 +119,7 @@ async function runCase(problem, exported, c, deadline, clock) {
     const got = raw.kind === 'object' ? `{${raw.keys.join(', ')}}` : raw.kind;
     return fail(`the solution returned ${got}; it should return an object with keys ${keys.join(', ')}`);
   }
-  const result = { name: c.name, passed: true, maxAbsError: 0, message: 'ok', diffs: [], input: c.input, expected: c.expected, outputs: {}, actual: {} };
+  const result = { name: c.name, passed: true, maxAbsError: 0, message: 'ok', diffs: [], output: output.text(), input: c.input, expected: c.expected, outputs: {}, actual: {} };
   for (const k of keys) {
     const cmp = compareOutput(problem, k, raw.values[k], c.expected[k]);
     if (cmp.maxAbsError === null) result.maxAbsError = null;
@@ -297,7 +299,7 @@ export async function checkSolution(
       const traces = Object.fromEntries(Object.entries(variants.get(r.id)).map(([label, key]) => [label, programOf(key)]));
       requirements.push(await judgeRequirement(r, { main, live, program, traces, caseResults, lang, loadFailed, run }));
     }
-    const publicCases = caseResults.map(({ name, passed, maxAbsError, message, diffs }) => ({ name, passed, maxAbsError, message, diffs }));
+    const publicCases = caseResults.map(({ name, passed, maxAbsError, message, diffs, output }) => ({ name, passed, maxAbsError, message, diffs, output }));
     return {
       problem: problem.id,
       seed,

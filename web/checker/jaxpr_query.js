@@ -48,14 +48,24 @@ export function equationRuns(program) {
 /**
  * Every shard_map equation, at any depth, each operand with its `origin`: the
  * name of the variable it is, followed out through the calls it was passed
- * into (so a learner's own jit around a shard_map changes nothing).
+ * into (so a learner's own jit around a shard_map changes nothing) and
+ * through shard_maps that return it as they received it (one that only
+ * prints its blocks).
  */
 export function shardMaps(program) {
   const out = [];
   const walk = (p, origin) => {
     const of = (a) => origin.get(a.name) ?? a.name;
     for (const e of p.eqns) {
-      if (e.primitive === 'shard_map') out.push({ ...e, inputs: e.inputs.map((a) => ({ ...a, origin: of(a) })) });
+      if (e.primitive === 'shard_map') {
+        out.push({ ...e, inputs: e.inputs.map((a) => ({ ...a, origin: of(a) })) });
+        // An output that is a body input, laid out as that input was, is the operand itself.
+        const body = e.params.jaxpr;
+        body.outvars.forEach((o, j) => {
+          const k = body.invars.findIndex((v) => v.name === o.name);
+          if (k >= 0 && JSON.stringify(e.params.in_specs[k]) === JSON.stringify(e.params.out_specs[j])) origin.set(e.outputs[j].name, of(e.inputs[k]));
+        });
+      }
       const call = e.primitive !== 'shard_map' && e.call; // a call's program parameter (the core's registry marks calls)
       const inner = call ? new Map(e.params[call].invars.map((v, i) => [v.name, of(e.inputs[i])])) : new Map();
       subPrograms(e).forEach((q) => walk(q, inner));

@@ -2,6 +2,7 @@
 // case's inputs, within the check's time limit: the one road by which the
 // judge runs a solution's program (a case, an ablation).
 
+import { setForeignOutput } from '../lib/api/core/debug_calls.js';
 import * as sl from '../lib/index.js';
 import { rawOutputs } from './outputs.js';
 
@@ -16,14 +17,17 @@ function argValue(problem, name, v) {
  * `input` ({argument: value}), the run counted by `clock` (solution_clock.js)
  * against `deadline`: past it the devices are stopped (a while_loop that
  * never ends), so later runs can go on, and the run rejects with the
- * deadline's TimeoutError.
+ * deadline's TimeoutError. With `print`, the program's jax.debug.print
+ * calls go to print(text) (else nowhere).
  */
-export async function runOn(problem, exported, input, deadline, clock) {
+export async function runOn(problem, exported, input, deadline, clock, print = null) {
   const args = [];
+  const before = setForeignOutput(print);
   try {
     for (const name of problem.args) args.push(argValue(problem, name, input[name]));
     return await rawOutputs(problem, await deadline.race(clock.running(exported.call(...args)), () => sl.cancel()));
   } finally {
+    setForeignOutput(before);
     for (const a of args) if (typeof a !== 'number') a.dispose();
   }
 }

@@ -5,6 +5,8 @@
 // learner's function) and by `shardlab run` (to run a script).
 
 import * as sl from '../lib/index.js';
+import * as arrayText from '../lib/api/core/array_text.js';
+import { printFormat } from '../lib/api/core/debug_print.js';
 import { DTYPE_INFO } from '../lib/dtypes.js';
 import { camelCase } from '../lib/names.js';
 
@@ -32,9 +34,11 @@ class PythonTree {
   }
 }
 
-/** What Python's binding reads from JS besides the API: which values are arrays, PythonTree, how JS spells JAX's names, the dtypes. */
+/** What Python's binding reads from JS besides the API: which values are arrays, PythonTree, how JS spells JAX's names, the dtypes, how arrays and jax.debug.print print. */
 const BRIDGE = {
   PythonTree,
+  arrayText,
+  printFormat,
   camelCase,
   dtypes: DTYPE_INFO,
   sl,

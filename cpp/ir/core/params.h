@@ -63,7 +63,7 @@ enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kD
 /// the number of values in each group, printed as JAX 0.11's FlatTree of Nones).
 enum class ParamFormat : uint8_t {
   kPlain, kDotDimensions, kGatherDimensions, kScatterDimensions, kGatherMode, kFillValue, kNoneIfEmpty, kNoneGroups,
-  kImplied,  ///< never printed: the binder's type says it (broadcast_in_dim's shape, as JAX's printing rule)
+  kImplied,  ///< never printed: the binder's type says it (broadcast_in_dim's shape, as JAX's printing rule), or JAX keeps it in a callback (debug_callback's fmt)
   kName,     ///< a string printed bare: a Python object JAX prints by its name (checkpoint's policy, None)
 };
 

@@ -51,6 +51,6 @@ std::vector<Batched> Def<Prim::kDebugCallback>::batch(Builder& b, const Params& 
   return {};
 }
 
-Sample Def<Prim::kDebugCallback>::sample() { return {{samples::f32({2, 3})}, {{"callback", int64_t{0}}}}; }
+Sample Def<Prim::kDebugCallback>::sample() { return {{samples::f32({2, 3})}, {{"callback", int64_t{0}}, {"fmt", std::string("{0}")}}}; }
 
 }  // namespace shardlab::ir

@@ -5,6 +5,8 @@
 
 import { ValueError } from '../errors.js';
 import { registerCallback } from './core/debug_calls.js';
+import { printPieces } from './core/debug_print.js';
+import { parseFormat, staticText } from './core/debug_text.js';
 import { traced } from './core/operands.js';
 import { isLeafValue } from './core/run.js';
 import { currentTrace } from './core/state.js';
@@ -26,34 +28,30 @@ export function callback(fn, ...args) {
   }
   const { leaves, def } = flattenArgs(args, isLeafValue);
   const id = registerCallback((values) => fn(...unflatten(def, values)));
-  t.emit('debug_callback', { callback: id }, leaves.map((x) => traced(t, x, 'debug.callback').atomIn(t)));
+  t.emit('debug_callback', { callback: id, fmt: '' }, leaves.map((x) => traced(t, x, 'debug.callback').atomIn(t)));
   return true;
 }
 
 /**
  * jax.debug.print(fmt, ...args): fmt with each `{}` (in turn) or `{n}`
- * filled by an argument's values (nested lists), printed with console.log
- * where debug.callback would call its function.
+ * filled by argument n, printed with console.log where debug.callback would
+ * call its function: an array as numpy's str ([0. 1. 2.]), `{n!r}` its
+ * repr, `{n:.3f}` a 0-d array's element by Python's format spec; a number
+ * or string argument is written in at the call.
  */
 export function print(fmt, ...args) {
   if (typeof fmt !== 'string') throw new ValueError(`debug.print: the format must be a string, got ${typeof fmt}`);
-  callback((...values) => console.log(formatted(fmt, values)), ...args);
-}
-
-// fmt's placeholders filled: {} takes the next value, {n} value n.
-function formatted(fmt, values) {
-  let next = 0;
-  return fmt.replace(/\{(\d*)\}/g, (_, n) => {
-    const k = n === '' ? next++ : Number(n);
-    if (k >= values.length) throw new ValueError(`debug.print: the format ${JSON.stringify(fmt)} names value ${k}, but ${values.length} were given`);
-    return text(values[k]);
+  const operands = [];
+  const numbers = new Map(); // argument -> operand
+  const pieces = parseFormat(fmt, args.length, { auto: true, what: 'debug.print' }).map((p) => {
+    if (typeof p === 'string') return p;
+    const v = args[p.index];
+    if (!isLeafValue(v)) return staticText(p, v);
+    if (!numbers.has(p.index)) numbers.set(p.index, operands.push(v) - 1);
+    return { ...p, index: numbers.get(p.index) };
   });
+  printPieces((text) => console.log(text), mergeText(pieces), operands, 'debug.print');
 }
 
-// A value as numpy would list it: nested lists of its elements (a scalar alone).
-function text(v) {
-  if (!v || typeof v.dataSync !== 'function') return String(v);
-  const data = Array.from(v.dataSync(), (x) => (v.dtype === 'bool' ? Boolean(x) : x));
-  const nest = (d, at) => (d === v.shape.length ? String(data[at]) : `[${Array.from({ length: v.shape[d] }, (_, i) => nest(d + 1, at * v.shape[d] + i)).join(' ')}]`);
-  return nest(0, 0);
-}
+// Adjacent literal pieces as one.
+const mergeText = (pieces) => pieces.reduce((out, p) => (typeof p === 'string' && typeof out.at(-1) === 'string' ? [...out.slice(0, -1), out.at(-1) + p] : [...out, p]), []);

@@ -15,7 +15,7 @@ import { Jaxpr } from './transforms.js';
 import { currentTrace, engine } from './core/state.js';
 import { callCore } from './core/tracer.js';
 import { describe, flattenArgs, numLeaves, unflatten } from './core/tree.js';
-import { noteForeignCallbacks } from './core/debug_calls.js';
+import { foreignPrintId, noteForeignCallbacks } from './core/debug_calls.js';
 
 /** The format name and version serialize() writes and deserialize() reads. */
 export const FORMAT = 'shardlab.exported';
@@ -36,16 +36,19 @@ export const DEFAULT_LIMITS = Object.freeze({
 
 
 // Points every debug_callback equation of a program's JSON form (nested
-// programs too) at callback 0; returns whether it held any. Deeper than the
-// core's reader reads (which refuses such a program), it looks no further.
-function silenceDebugCalls(node, depth = 0) {
+// programs too) at a number of this side's: a print's at its format's
+// (printed to the foreign output, debug_calls.js), a callback's at 0 (its
+// function is the program maker's: dropped); returns whether it held any.
+// Deeper than the core's reader reads (which refuses such a program), it looks no further.
+function pointDebugCalls(node, depth = 0) {
   if (!node || typeof node !== 'object' || depth > 256) return false;
   let found = false;
   if (node.primitive === 'debug_callback' && isObject(node.params)) {
-    node.params.callback = 0;
+    const { fmt } = node.params;
+    node.params.callback = typeof fmt === 'string' && fmt && Array.isArray(node.inputs) ? foreignPrintId(fmt, node.inputs.length) : 0;
     found = true;
   }
-  for (const v of Object.values(node)) found = silenceDebugCalls(v, depth + 1) || found;
+  for (const v of Object.values(node)) found = pointDebugCalls(v, depth + 1) || found;
   return found;
 }
 
@@ -176,9 +179,9 @@ export function deserialize(text, { limits = {} } = {}) {
   if (!isObject(doc.program)) throw bad('program must be an object');
 
   const { runtime } = engine();
-  // Its debug calls' functions are not here (the sandbox's): they name number
-  // 0, which none here is, so their records are taken and dropped.
-  if (silenceDebugCalls(doc.program)) noteForeignCallbacks();
+  // Its debug calls' functions are not here (the sandbox's): a callback's
+  // records are taken and dropped, a print's printed from its format alone.
+  if (pointDebugCalls(doc.program)) noteForeignCallbacks();
   const program = callCore(() => runtime.traces.programFromJson(JSON.stringify(doc.program), lim));
   try {
     // The program's own types are the truth: the envelope must agree with them.

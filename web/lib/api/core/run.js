@@ -204,8 +204,13 @@ export function execute(tracedProgram, leaves, fn) {
     const moved = [];
     try {
       const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => movedTo(mesh, x, moved)._handle(fn), temps);
-      const hs = runtime.runProgramSync(mesh._handle, tracedProgram.program, inputs);
-      if (mayRecord()) deliver(runtime.takeDebugRecordsSync());
+      let hs;
+      try {
+        hs = runtime.runProgramSync(mesh._handle, tracedProgram.program, inputs);
+      } finally {
+        // A failed run's calls too: the values printed before it failed are what one debugs it with.
+        if (mayRecord()) deliver(runtime.takeDebugRecordsSync());
+      }
       return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i])), done: Promise.resolve() };
     } finally {
       for (const h of temps) h.delete();
@@ -220,9 +225,12 @@ export function execute(tracedProgram, leaves, fn) {
       for (const x of [...leaves, ...tracedProgram.consts]) if (isArray(x)) handles.set(x, await movedTo(mesh, x, moved)._coreArray(fn));
       // No await from here to the submission, so no other call can evict a cached scalar in between.
       const inputs = programInputs(tracedProgram, leaves, mesh, fn, (x) => handles.get(x), temps);
-      const hs = await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
-      if (mayRecord()) deliver(await runtime.takeDebugRecords());
-      return hs;
+      try {
+        return await runtime.runProgram(mesh._handle, tracedProgram.program, inputs);
+      } finally {
+        // A failed run's calls too: the values printed before it failed are what one debugs it with.
+        if (mayRecord()) deliver(await runtime.takeDebugRecords());
+      }
     } finally {
       for (const h of temps) h.delete();
       for (const x of moved) x.dispose();

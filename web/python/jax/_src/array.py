@@ -215,12 +215,12 @@ class Array:
         if self._is_tracer():
             # JAX 0.11's jit tracer: JitTracer(float32[3]), its aval as str prints it (~ when weak, {V:x} when varying).
             return f"JitTracer({self.aval})"
-        return format.array_repr(self._values(), self.shape, self.dtype.name, self.weak_type)
+        return format.array_repr(self._concrete("data")._js.dataSync(), self.shape, self.dtype.name, self.weak_type)
 
     def __str__(self):
         if self._is_tracer():
             return repr(self)
-        return format.array_str(self._values(), self.shape, self.dtype.name)
+        return format.array_str(self._concrete("data")._js.dataSync(), self.shape, self.dtype.name)
 
     def __format__(self, spec):
         # As JAX (numpy's rule): a 0-d array formats its element; others only as str, with an empty spec.

@@ -9,7 +9,7 @@ import string
 
 from . import pytree
 from .api import _as_leaf, is_jax_value
-from .js import call, callback as js_callback, from_js, sl
+from .js import bridge, call, callback as js_callback, from_js, js_list, sl
 
 
 def callback(callback=None, *args, ordered=False, partitioned=False, **kwargs):
@@ -56,11 +56,44 @@ def print(fmt=None, *args, ordered=False, **kwargs):  # noqa: A001 (JAX's name)
 def _print(fmt, args, kwargs):
     if not isinstance(fmt, str):
         raise TypeError(f"jax.debug.print: the format must be a string, got {fmt!r}")
-    named = {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(fmt) if field}
-    unused = [k for k in kwargs if k not in named]
+    template, operands, used = _template(fmt, args, kwargs)
+    unused = [k for k in kwargs if k not in used]
     if unused:
         raise ValueError(f"Unused keyword arguments to `jax.debug.print`: {unused}")
-    _callback(lambda *a, **kw: builtins.print(fmt.format(*a, **kw)), args, kwargs)
+    write = js_callback(lambda text: builtins.print(text))
+    if not call(bridge.printFormat, write, template, js_list(_as_leaf(x) for x in operands)):
+        write.destroy()  # printed at once: no program keeps it
+
+
+def _template(fmt, args, kwargs):
+    """fmt as the JS side prints it (web/lib/api/core/debug_text.js): each field that names an array
+    (after its attributes and indices, taken here, at the trace) numbered by its operand, every other
+    value written in now, as str.format would; also the operands and the keyword names used."""
+    formatter = string.Formatter()
+    out, operands, used, numbering, auto = [], [], set(), None, 0
+    for literal, field, spec, conversion in formatter.parse(fmt):
+        out.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if field == "" or field[0] in ".[":
+            if numbering == "manual":
+                raise ValueError("cannot switch from manual field specification to automatic field numbering")
+            numbering, field, auto = "auto", f"{auto}{field}", auto + 1
+        elif field.split(".")[0].split("[")[0].isdigit():
+            if numbering == "auto":
+                raise ValueError("cannot switch from automatic field numbering to manual field specification")
+            numbering = "manual"
+        value, key = formatter.get_field(field, args, kwargs)
+        used.add(key)
+        if spec and "{" in spec:
+            spec = formatter.vformat(spec, args, kwargs)
+        if is_jax_value(value):
+            operands.append(value)
+            out.append("{" + str(len(operands) - 1) + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}")
+        else:
+            text = format(formatter.convert_field(value, conversion), spec)
+            out.append(text.replace("{", "{{").replace("}", "}}"))
+    return "".join(out), operands, used
 
 
 def visualize_array_sharding(arr, *, use_color=True, scale=1.0, min_width=9, max_width=80, color_map=None):
