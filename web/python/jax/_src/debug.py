@@ -5,6 +5,7 @@ order, once per example under vmap, with primal values under grad; outside
 a trace, at once."""
 
 import builtins
+import re
 import string
 
 from . import pytree
@@ -91,9 +92,38 @@ def _template(fmt, args, kwargs):
             operands.append(value)
             out.append("{" + str(len(operands) - 1) + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}")
         else:
-            text = format(formatter.convert_field(value, conversion), spec)
-            out.append(text.replace("{", "{{").replace("}", "}}"))
+            out.append(_tree_text(value, conversion, spec, formatter, operands))
     return "".join(out), operands, used
+
+
+class _Slot:
+    """An array leaf's place in a container's text, written as a marker that becomes its field."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __repr__(self):
+        return f"\x00{self.k}\x00"
+
+    __str__ = __repr__
+
+
+def _tree_text(value, conversion, spec, formatter, operands):
+    """A value that is no array, as format() writes it now, escaped; each array leaf of it (a dict or list
+    of arrays) a field of its own, printed as a container prints its items: by repr."""
+    leaves, treedef = pytree.tree_flatten(value)
+    slots = []
+    for x in leaves:
+        if is_jax_value(x) and not isinstance(x, (bool, int, float)):  # Python numbers print alike either way
+            slots.append(_Slot(len(operands)))
+            operands.append(x)
+        else:
+            slots.append(x)
+    if not any(isinstance(x, _Slot) for x in slots):
+        text = format(formatter.convert_field(value, conversion), spec)
+        return text.replace("{", "{{").replace("}", "}}")
+    text = format(formatter.convert_field(pytree.tree_unflatten(treedef, slots), conversion), spec)
+    return re.sub("\x00(\\d+)\x00", lambda m: "{" + m.group(1) + "!r}", text.replace("{", "{{").replace("}", "}}"))
 
 
 def visualize_array_sharding(arr, *, use_color=True, scale=1.0, min_width=9, max_width=80, color_map=None):
