@@ -57,6 +57,18 @@ test("every problem's reference passes through the CLI in both languages, six ch
   }
 }, 300000);
 
+test("a learner's idioms pass their problems: a mesh from numpy's reshape of jax.devices() and from mesh_utils; a Hessian-vector product by jax.linearize", async () => {
+  const checks = [
+    ['device-mesh-named-sharding', 'tests/python/solutions/place_with_numpy_mesh.py'],
+    ['hessian-vector-product', 'tests/python/solutions/hvp_by_linearize.py'],
+  ];
+  const results = await Promise.all(checks.map(([id, solution]) => cli('check', id, solution, '--json')));
+  for (const [i, r] of results.entries()) {
+    expect(r.status, `${checks[i][1]}: ${r.stderr}${r.stdout.slice(0, 2000)}`).toBe(0);
+    expect(JSON.parse(r.stdout).passed).toBe(true);
+  }
+}, 120000);
+
 test('a wrong Python solution fails with exit 1 and a Python-language message; a syntax error is a verdict (exit 1) with its line', async () => {
   const [wrong, broken] = await Promise.all([
     cli('check', 'data-parallel-step', file('mine.py', 'import jax\n\ndef step(w, b, x, y, lr):\n    print("tracing", w.shape)\n    return {"w": w, "b": b, "loss": (x * 0).sum()}\n')),
