@@ -12,6 +12,7 @@ const callbacks = new Map();
 let nextId = 1; // 0 is no function's: a deserialized program's jax.debug.callback calls name it
 let recorded = false; // whether a program here may hold a debug_callback (a run's records then need taking)
 const foreignPrints = new Map(); // a deserialized program's print format -> its id here
+const MAX_FOREIGN_PRINTS = 10000; // formats kept at most (a judge serves many checks): past them, prints are dropped
 let foreignOutput = null; // where a deserialized program's prints go: (text, device) => void, or nowhere
 
 function register(entry) {
@@ -31,11 +32,12 @@ export const registerPrint = (pieces, write) => register({ pieces, write });
  * The number a deserialized program's (the judge's, from a sandbox) print
  * of format `fmt` names here, with `count` operands: its text goes to the
  * foreign output, if one is set (setForeignOutput); 0, a call dropped, for a
- * format that does not parse. Each format is registered once.
+ * format that does not parse. Each format is registered once (10,000 at most).
  */
 export function foreignPrintId(fmt, count) {
   recorded = true;
   const key = `${count}:${fmt}`;
+  if (!foreignPrints.has(key) && foreignPrints.size >= MAX_FOREIGN_PRINTS) return 0;
   if (!foreignPrints.has(key)) {
     let id = 0;
     try {

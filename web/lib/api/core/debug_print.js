@@ -4,7 +4,7 @@
 // that keeps the format, printed after each run of the program (per device
 // in a shard_map body, in device order).
 
-import { DArray } from './array.js';
+import { array, DArray } from './array.js';
 import { registerPrint } from './debug_calls.js';
 import { checkFields, formatText, parseFormat, templateOf } from './debug_text.js';
 import { traced } from './operands.js';
@@ -17,10 +17,12 @@ import { currentTrace } from './state.js';
 export function printPieces(write, pieces, operands, what = 'jax.debug.print') {
   const t = currentTrace();
   if (!t) {
+    // A scalar (Python's float, a JS number) as the array a trace would make of it.
     const values = operands.map((x) => {
-      const a = x instanceof DArray ? x : null;
-      if (!a) throw new TypeError(`${what}: an argument that is not an array (${typeof x}) must be written into the format`);
-      return { data: a.dataSync(), shape: a.shape, dtype: a.dtype };
+      const a = x instanceof DArray ? x : array(x);
+      const value = { data: a.dataSync(), shape: a.shape, dtype: a.dtype };
+      if (a !== x) a.dispose();
+      return value;
     });
     checkFields(pieces, values, what);
     write(formatText(pieces, values));

@@ -80,12 +80,10 @@ function intBody(n, p) {
 export function formatNumber(value, spec, kind) {
   if (kind === 'bool' && spec === '') return value ? 'True' : 'False';
   const p = parse(spec);
-  const isFloatType = 'eEfFgG%'.includes(p.type) && p.type !== '';
-  const asFloat = kind === 'float' || (isFloatType && kind !== 'float');
-  const typeName = kind === 'float' ? 'float' : kind;
+  const asFloat = kind === 'float' || (p.type !== '' && 'eEfFgG%'.includes(p.type));
   const known = asFloat ? 'eEfFgGn%' : 'bcdoxXn';
-  if (p.type && !known.includes(p.type)) throw new ValueError(`Unknown format code '${p.type}' for object of type '${typeName}'`);
-  if (p.grouping && 'cn'.includes(p.type) && p.type !== '') throw new ValueError(`Cannot specify '${p.grouping}' with '${p.type}'.`);
+  if (p.type && !known.includes(p.type)) throw new ValueError(`Unknown format code '${p.type}' for object of type '${kind}'`);
+  if (p.grouping && p.type !== '' && 'cn'.includes(p.type)) throw new ValueError(`Cannot specify '${p.grouping}' with '${p.type}'.`);
   const { body, negative, prefix = '' } = asFloat ? floatBody(Number(value), p) : intBody(typeof value === 'bigint' ? value : Math.trunc(Number(value)), p);
   const signText = negative ? '-' : p.sign === '+' ? '+' : p.sign === ' ' ? ' ' : '';
   const head = signText + prefix;

@@ -119,10 +119,8 @@ def _tree_text(value, conversion, spec, formatter, operands):
             operands.append(x)
         else:
             slots.append(x)
-    if not any(isinstance(x, _Slot) for x in slots):
-        text = format(formatter.convert_field(value, conversion), spec)
-        return text.replace("{", "{{").replace("}", "}}")
-    text = format(formatter.convert_field(pytree.tree_unflatten(treedef, slots), conversion), spec)
+    shown = pytree.tree_unflatten(treedef, slots) if any(isinstance(x, _Slot) for x in slots) else value
+    text = format(formatter.convert_field(shown, conversion), spec)
     return re.sub("\x00(\\d+)\x00", lambda m: "{" + m.group(1) + "!r}", text.replace("{", "{{").replace("}", "}}"))
 
 
