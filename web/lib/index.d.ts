@@ -96,6 +96,19 @@ export class Mesh {
 }
 /** jax.make_mesh. */
 export function makeMesh(shape: number[], axisNames: string[], options?: { axisTypes?: string[] }): Mesh;
+/** jax.set_mesh: the context mesh a bare PartitionSpec is read against (null: none); restore() puts back the one before. Outside a trace only. */
+export function setMesh(mesh: Mesh | null): { readonly mesh: Mesh | null; restore(): void };
+/** jax.sharding.AbstractMesh: a mesh's axes without its devices. */
+export class AbstractMesh {
+  readonly axisNames: readonly string[];
+  readonly axisSizes: readonly number[];
+  readonly axisTypes: readonly string[];
+  /** No mesh is set. */
+  readonly empty: boolean;
+  toString(): string;
+}
+/** jax.sharding.get_abstract_mesh: the context mesh's axes (empty when setMesh set none). */
+export function getAbstractMesh(): AbstractMesh;
 
 /** jax.sharding.NamedSharding. */
 export class NamedSharding {
@@ -428,7 +441,8 @@ export function customVjp(f: AnyFn, options?: { nondiffArgnums?: number | number
 export function shardMap<F extends AnyFn>(
   f: F,
   options: {
-    mesh: Mesh;
+    /** Default: setMesh's mesh. */
+    mesh?: Mesh;
     inSpecs: Tree<PartitionSpec>;
     outSpecs: Tree<PartitionSpec> | ((out: any) => Tree<PartitionSpec>);
     checkVma?: boolean;

@@ -443,6 +443,9 @@ jax    custom_jvp       customJvp            hand: jax/_src/custom.py
 jax    custom_vjp       customVjp            hand: jax/_src/custom.py
 jax    device_count     deviceCount          hand: jax/_src/devices.py
 jax    make_mesh        makeMesh             hand: jax/_src/devices.py
+jax    set_mesh         setMesh              hand: jax/_src/sharding.py
+sharding set_mesh       setMesh              hand: jax/_src/sharding.py
+sharding get_abstract_mesh getAbstractMesh   hand: jax/_src/sharding.py
 jax    numpy_dtype_promotion numpyDtypePromotion hand: jax/_src/config.py
 numpy  array            array                hand: jax/_src/api.py
 sharding PartitionSpec  P                    hand: jax/_src/sharding.py

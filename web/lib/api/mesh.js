@@ -2,7 +2,7 @@
 
 import { ShardingError, ValueError } from '../errors.js';
 import { deviceCoord, entryAxes } from '../layout.js';
-import { engine } from './core/state.js';
+import { currentTrace, engine } from './core/state.js';
 
 /** jax.sharding.PartitionSpec: per dimension null (not split), an axis name, or a list of axis names. */
 export class PartitionSpec {
@@ -127,6 +127,57 @@ export function makeMesh(shape, axisNames, { axisTypes } = {}) {
   const mesh = new Mesh(shape, axisNames, types, runtime.mesh(shape, axisNames));
   meshes.set(key, { mesh, runtime });
   return mesh;
+}
+
+/**
+ * jax.set_mesh(mesh): makes `mesh` the context mesh (null: none), against
+ * which a bare PartitionSpec is read (devicePut(x, P(...)), shardMap without
+ * `mesh`); returns a handle whose restore() puts back the mesh set before
+ * (what JAX's `with jax.set_mesh(mesh):` does on exit). Outside a trace only, as JAX's.
+ */
+export function setMesh(mesh) {
+  if (mesh !== null && !(mesh instanceof Mesh)) throw new ValueError(`Expected mesh of type \`jax.sharding.Mesh\`. Got ${mesh?.constructor?.name ?? typeof mesh}`);
+  if (currentTrace()) throw new ValueError('`set_mesh` can only be used outside of `jax.jit`.');
+  const st = engine();
+  const before = st.contextMesh;
+  st.contextMesh = mesh;
+  return {
+    mesh,
+    restore: () => {
+      st.contextMesh = before;
+    },
+  };
+}
+
+/** The mesh jax.set_mesh set, or null. */
+export const contextMesh = () => engine().contextMesh;
+
+/** jax.sharding.AbstractMesh: a mesh's axes (names, sizes, types) without its devices. */
+export class AbstractMesh {
+  constructor(axisSizes, axisNames, axisTypes) {
+    this.axisSizes = Object.freeze([...axisSizes]);
+    this.axisNames = Object.freeze([...axisNames]);
+    this.axisTypes = Object.freeze([...axisTypes]);
+    Object.freeze(this);
+  }
+
+  /** Whether it has no axes (no mesh is set). */
+  get empty() {
+    return this.axisNames.length === 0;
+  }
+
+  /** AbstractMesh('X': 4, 'Y': 2, axis_types=(Explicit, Explicit), device_kind=cpu, num_cores=None) as JAX 0.11 writes it. */
+  toString() {
+    const axes = this.empty ? '()' : this.axisNames.map((n, i) => `'${n}': ${this.axisSizes[i]}`).join(', ');
+    const types = `(${this.axisTypes.join(', ')}${this.axisTypes.length === 1 ? ',' : ''})`;
+    return `AbstractMesh(${axes}, axis_types=${types}${this.empty ? '' : ', device_kind=cpu, num_cores=None'})`;
+  }
+}
+
+/** jax.sharding.get_abstract_mesh(): the context mesh's axes (an empty AbstractMesh when jax.set_mesh set none). */
+export function getAbstractMesh() {
+  const m = contextMesh();
+  return m ? new AbstractMesh(m.axisSizes, m.axisNames, m.axisTypes) : new AbstractMesh([], [], []);
 }
 
 /** The default mesh: one axis over every device (where no mesh is named). */

@@ -4,7 +4,7 @@
 
 import { isArray, hostData, putHost, reshard, toSharding } from './core/array.js';
 import { ShapeError, ValueError } from '../errors.js';
-import { isSpec, Mesh, NamedSharding } from './mesh.js';
+import { contextMesh, getAbstractMesh, isSpec, Mesh, NamedSharding } from './mesh.js';
 import { avalOf, literalTracer, traced } from './core/operands.js';
 import { staticKey } from './core/op.js';
 import { closeTrace, compiled, execute, isLeafValue, openTrace, programOf, setTraceObserver, traceProgram } from './core/run.js';
@@ -423,19 +423,26 @@ export function jvp(f, primals, tangents) {
 
 /**
  * jax.shard_map(f, {mesh, inSpecs, outSpecs, checkVma}): f runs on every
- * device of `mesh` with its blocks of the arguments (split by inSpecs, a
+ * device of `mesh` (by default jax.set_mesh's) with its blocks of the arguments (split by inSpecs, a
  * tree prefix of the arguments); its per-device results are joined by
  * outSpecs (a tree prefix of the results, or a function of the results
  * returning one, for a front end that knows the specs only then). Values f
  * closes over become replicated inputs of the body.
  */
-export function shardMap(f, { mesh, inSpecs, outSpecs, checkVma = true, reshards = false, name = null, paths = null } = {}) {
-  if (!(mesh instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
+export function shardMap(f, { mesh: given, inSpecs, outSpecs, checkVma = true, reshards = false, name = null, paths = null } = {}) {
+  if (given !== undefined && !(given instanceof Mesh)) throw new ValueError('shardMap: `mesh` must be a Mesh (from makeMesh)');
   if (inSpecs === undefined || outSpecs === undefined) throw new ValueError('shardMap: give both inSpecs and outSpecs');
   const fnName = name ?? (f.name || '<anonymous>');
   const g = (...args) => {
     const t = currentTrace();
     if (!t) return eagerly('shardMap', g, args);
+    // Without `mesh`, jax.set_mesh's, read where it is traced (as JAX's, at the call); a jit's cache keys on it.
+    const context = contextMesh();
+    const mesh = given ?? context;
+    if (!mesh) throw new ValueError('shardMap: The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context, or pass `mesh`');
+    if (given && context && (context.key !== mesh.key || context.axisTypes.join() !== mesh.axisTypes.join())) {
+      throw new ValueError(`The context mesh ${getAbstractMesh()} should match the mesh passed to shard_map ${mesh}`);
+    }
     const { traces } = engine().runtime;
     t.root.meshes.add(mesh);
     const { leaves, def } = flattenArgs(args, isLeafValue);

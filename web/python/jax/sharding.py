@@ -1,4 +1,5 @@
-"""jax.sharding: Mesh, PartitionSpec, NamedSharding, SingleDeviceSharding and AxisType over the JS API (jax/_src/sharding.py)."""
+"""jax.sharding: Mesh, PartitionSpec, NamedSharding, SingleDeviceSharding, AxisType, AbstractMesh, set_mesh and
+get_abstract_mesh over the JS API (jax/_src/sharding.py)."""
 
 from ._src.sharding import (  # noqa: F401
     AxisType,
@@ -6,4 +7,7 @@ from ._src.sharding import (  # noqa: F401
     Mesh,
     NamedSharding,
     SingleDeviceSharding,
+    AbstractMesh,
+    get_abstract_mesh,
+    set_mesh,
 )

@@ -5,7 +5,7 @@
 import { DeviceError, ShapeError, ValueError, fromCore } from '../../errors.js';
 import { laneArray } from '../../dtypes.js';
 import { blockIndex } from '../../layout.js';
-import { defaultMesh, NamedSharding, P, PartitionSpec } from '../mesh.js';
+import { contextMesh, defaultMesh, NamedSharding, P, PartitionSpec } from '../mesh.js';
 import { checkDimensions } from './shape.js';
 import { engine, state } from './state.js';
 import { ArrayBase } from './tracer.js';
@@ -268,8 +268,9 @@ export function array(x, { dtype, shape, weakType } = {}) {
 /** A sharding-checked spec for an array of `shape`: a NamedSharding or a PartitionSpec on `mesh`. */
 export function toSharding(s, fn) {
   if (s instanceof NamedSharding) return s;
-  if (s instanceof PartitionSpec) return new NamedSharding(defaultMesh(), s);
-  throw new ValueError(`${fn}: expected a NamedSharding (or a PartitionSpec for the default mesh), got ${String(s)}`);
+  // A bare spec is read against jax.set_mesh's mesh, else (JS's convenience) the default one.
+  if (s instanceof PartitionSpec) return new NamedSharding(contextMesh() ?? defaultMesh(), s);
+  throw new ValueError(`${fn}: expected a NamedSharding (or a PartitionSpec for the context mesh), got ${String(s)}`);
 }
 
 /** Re-lays-out a concrete array with `sharding` (through the host; a future, computed at once in a blocking engine). */

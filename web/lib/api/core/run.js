@@ -139,10 +139,13 @@ export function traceProgram(fn, args, kind, scalarInts = false) {
 /** Traces fn for `args` unless a program for their signature is cached in `cache`. */
 export function compiled(cache, fn, args, kind, scalarInts = false) {
   const sig = signature(args, kind, scalarInts);
-  let tracedProgram = cache.get(sig.key);
+  // jax.set_mesh's mesh is read while tracing (a shard_map without one): a program per context mesh.
+  const context = engine().contextMesh;
+  const key = context ? `${sig.key}|${context.key}:${context.axisTypes}` : sig.key;
+  let tracedProgram = cache.get(key);
   if (!tracedProgram) {
     tracedProgram = traceProgram(fn, args, kind, scalarInts);
-    cache.set(sig.key, tracedProgram);
+    cache.set(key, tracedProgram);
   }
   return { tracedProgram, leaves: sig.leaves };
 }

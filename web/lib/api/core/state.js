@@ -11,6 +11,7 @@ export const state = {
   starting: null, // the pending init, if any
   traces: [], // the traces being built, innermost last
   defaultMesh: null,
+  contextMesh: null, // jax.set_mesh's mesh (mesh.js), where a bare PartitionSpec is read
   blocking: false, // operations return computed arrays (init({blocking}))
 };
 
@@ -81,6 +82,7 @@ export async function initWith({ devices = 8, memoryMB, executor = 'auto', sourc
       .then((rt) => {
         state.runtime = rt;
         state.defaultMesh = null;
+        state.contextMesh = null;
         state.blocking = blocking;
       })
       .finally(() => {
@@ -106,6 +108,7 @@ export function shutdown() {
   state.runtime?.terminate();
   state.runtime = null;
   state.defaultMesh = null;
+  state.contextMesh = null;
 }
 
 /**

@@ -65,29 +65,35 @@ class ShapedArray:
     """An array's abstract value (x.aval): its shape, dtype, weak type and, in a shard_map body,
     the mesh axes it varies along; printed as JAX prints it."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "vma")
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "spec")
 
-    def __init__(self, shape, dtype, weak_type=False, vma=()):
+    def __init__(self, shape, dtype, weak_type=False, vma=(), spec=()):
         self.shape = tuple(shape)
         self.dtype = dtypes.dtype(dtype)
         self.weak_type = bool(weak_type)
         self.vma = tuple(vma)
+        # Per dimension, the Explicit mesh axes it is split over (None, a name or a tuple of names), as
+        # JAX's type holds a sharding; () when none is (no Explicit axes, or a traced value: see docs/python.md).
+        self.spec = tuple(spec) if any(e is not None for e in spec) else ()
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))
 
     def __eq__(self, other):
-        return isinstance(other, ShapedArray) and (self.shape, self.dtype, self.weak_type, self.vma) == (
-            other.shape, other.dtype, other.weak_type, other.vma)
+        return isinstance(other, ShapedArray) and (self.shape, self.dtype, self.weak_type, self.vma, self.spec) == (
+            other.shape, other.dtype, other.weak_type, other.vma, other.spec)
 
     def __hash__(self):
-        return hash((self.shape, self.dtype, self.weak_type, self.vma))
+        return hash((self.shape, self.dtype, self.weak_type, self.vma, self.spec))
 
     def str_short(self, short_dtypes=False, mesh_axis_types=False):
-        """float32[3,4] (f32[3,4] with short_dtypes), {V:x} after it when it varies along mesh axes."""
+        """float32[3,4] (f32[3,4] with short_dtypes), float32[8@X,4@(Y,Z)] where dimensions are split over
+        Explicit mesh axes, {V:x} after it when it varies along mesh axes, as JAX 0.11 prints a type."""
         dtype = dtypes.short_name(self.dtype) if short_dtypes else self.dtype.name
         varying = "" if not self.vma else f"{{V:{self.vma[0]}}}" if len(self.vma) == 1 else f"{{V:({','.join(self.vma)})}}"
-        return f"{dtype}[{','.join(map(str, self.shape))}]{varying}"
+        spec = self.spec or (None,) * len(self.shape)
+        dims = [f"{n}" if e is None else f"{n}@{e}" if isinstance(e, str) else f"{n}@({','.join(e)})" for n, e in zip(self.shape, spec)]
+        return f"{dtype}[{','.join(dims)}]{varying}"
 
     def __repr__(self):
         weak = ", weak_type=True" if self.weak_type else ""

@@ -585,25 +585,26 @@ def _split_aux(out, box, fn):
 def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset(), check_vma=True):
     """jax.shard_map(f, mesh=..., in_specs=..., out_specs=..., check_vma=...);
     usable as a decorator, with functools.partial or with f left out."""
-    from .sharding import Mesh, PartitionSpec
+    from .sharding import Mesh, PartitionSpec, context_mesh
 
     if f is None:
         return lambda g: shard_map(
             g, out_specs=out_specs, in_specs=in_specs, mesh=mesh, axis_names=axis_names, check_vma=check_vma
         )
-    if mesh is None:
-        raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context "
-                         "(ShardLab has no jax.set_mesh yet: pass mesh=... to shard_map)")
-    if not isinstance(mesh, Mesh):
+    if mesh is not None and not isinstance(mesh, Mesh):
         raise TypeError(f"shard_map: mesh must be a jax.sharding.Mesh, got {type(mesh).__name__}")
-    if axis_names and set(axis_names) != set(mesh.axis_names):
-        raise NotImplementedError("shard_map: axis_names naming only some mesh axes is not supported by ShardLab yet")
     is_spec = lambda s: isinstance(s, PartitionSpec)  # noqa: E731
     # In in_specs, None (an entry or the whole) marks arguments passed to the body as they are, as in JAX.
     is_in_spec = lambda s: s is None or is_spec(s)  # noqa: E731
 
     @functools.wraps(f)
     def wrapped(*args):
+        # Without mesh=, jax.set_mesh's, read at the call (as JAX's).
+        m = mesh if mesh is not None else context_mesh()
+        if m is None:
+            raise ValueError("The context mesh cannot be empty. Use `jax.set_mesh(mesh)` to enter into a mesh context")
+        if axis_names and set(axis_names) != set(m.axis_names):
+            raise NotImplementedError("shard_map: axis_names naming only some mesh axes is not supported by ShardLab yet")
         leaves, treedef = pytree.tree_flatten(args)
         specs = pytree.broadcast_prefix(in_specs, args, is_in_spec, "shard_map in_specs")
         mapped = [i for i, s in enumerate(specs) if s is not None]
@@ -624,7 +625,7 @@ def shard_map(f=None, /, *, out_specs, in_specs, mesh=None, axis_names=frozenset
         out_paths = js_list([])
         paths = {"in": [in_paths[i] for i in mapped], "out": out_paths}
         with _for_call(body) as fn, _for_call(lambda _out: js_list(box["specs"])) as out_specs_of:
-            options = {"mesh": mesh, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma),
+            options = {"mesh": m, "inSpecs": [specs[i] for i in mapped], "outSpecs": out_specs_of, "checkVma": bool(check_vma),
                        "name": getattr(f, "__name__", str(f)), "paths": paths}
             res = call(sl.shardMap(fn, to_js_value(options)), *[_as_leaf(leaves[i]) for i in mapped])
         return pytree.tree_unflatten(box["tree"], [from_js(x) for x in res])
@@ -645,10 +646,14 @@ def _spec_paths(specs, tree, is_spec, what):
 
 
 def device_put(x, device=None):
-    """jax.device_put(x, sharding): the arrays of pytree x placed as `sharding` says."""
-    from .sharding import NamedSharding, SingleDeviceSharding
+    """jax.device_put(x, sharding): the arrays of pytree x placed as `sharding` says (a PartitionSpec on jax.set_mesh's mesh)."""
+    from .sharding import NamedSharding, PartitionSpec, SingleDeviceSharding, context_mesh
 
     leaves, tree = pytree.tree_flatten(x)
+    if isinstance(device, PartitionSpec):  # read against jax.set_mesh's mesh
+        if context_mesh() is None:
+            raise ValueError("Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put")
+        device = NamedSharding(context_mesh(), device)
     if device is not None and not isinstance(device, NamedSharding):
         if hasattr(device, "id") or isinstance(device, SingleDeviceSharding):  # every array is on every device already
             device = None

@@ -53,10 +53,14 @@ class Array:
 
     @property
     def aval(self):
-        """The abstract value: a ShapedArray of the shape, dtype and weak type."""
+        """The abstract value: a ShapedArray of the shape, dtype and weak type, and for a concrete array the
+        Explicit mesh axes its dimensions are split over (jax.typeof prints float32[8@X,4])."""
         from .abstract import ShapedArray
+        from .sharding import explicit_spec
 
-        return ShapedArray(self.shape, self.dtype, self.weak_type, [str(a) for a in self._js.vma] if self._is_tracer() else ())
+        if self._is_tracer():
+            return ShapedArray(self.shape, self.dtype, self.weak_type, [str(a) for a in self._js.vma])
+        return ShapedArray(self.shape, self.dtype, self.weak_type, (), explicit_spec(self._js.sharding, len(self.shape)))
 
     @property
     def itemsize(self):

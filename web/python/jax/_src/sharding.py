@@ -1,6 +1,7 @@
 """jax.sharding's classes: Mesh, PartitionSpec, NamedSharding and AxisType over the JS API."""
 
 import enum
+import math
 
 from . import pytree
 from .js import call, from_js, sl, to_js_value
@@ -226,3 +227,84 @@ def _sharding_of(js_sharding):
 
 
 P = PartitionSpec
+
+
+class set_mesh:  # noqa: N801 (JAX's name: a class used as a function and a context manager)
+    """jax.set_mesh(mesh): sets the context mesh, against which a bare PartitionSpec is read
+    (jax.device_put(x, P(...)), jax.shard_map without mesh=); as a global setter, or as a context
+    manager that puts back the mesh before it on exit. Outside jax.jit only, as JAX's."""
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, mesh):
+        if mesh is not None and not isinstance(mesh, Mesh):
+            raise ValueError(f"Expected mesh of type `jax.sharding.Mesh`. Got {type(mesh)}")
+        self._handle = call(sl.setMesh, mesh._js if mesh is not None else None)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        self._handle.restore()
+
+
+def context_mesh():
+    """The mesh jax.set_mesh set (a Mesh over the same JS mesh), or None."""
+    js = sl.getAbstractMesh()
+    if js.empty:
+        return None
+    return Mesh(None, tuple(js.axisNames), _js=sl.makeMesh(js.axisSizes, js.axisNames, {"axisTypes": js.axisTypes}))
+
+
+class AbstractMesh:
+    """jax.sharding.AbstractMesh: a mesh's axis sizes, names and types, without its devices."""
+
+    def __init__(self, axis_sizes, axis_names, axis_types=None):
+        self.axis_sizes = tuple(axis_sizes)
+        self.axis_names = tuple(axis_names)
+        self.axis_types = _types(axis_types, len(self.axis_sizes), AxisType.Auto)
+
+    @property
+    def empty(self):
+        """Whether it has no axes (no mesh is set)."""
+        return not self.axis_names
+
+    @property
+    def shape(self):
+        """{axis name: size}."""
+        return dict(zip(self.axis_names, self.axis_sizes))
+
+    @property
+    def size(self):
+        """The number of devices."""
+        return math.prod(self.axis_sizes)
+
+    def __eq__(self, other):
+        return isinstance(other, AbstractMesh) and (self.axis_sizes, self.axis_names, self.axis_types) == (
+            other.axis_sizes, other.axis_names, other.axis_types)
+
+    def __hash__(self):
+        return hash((self.axis_sizes, self.axis_names, self.axis_types))
+
+    def __repr__(self):
+        """As JAX 0.11's: AbstractMesh('X': 4, 'Y': 2, axis_types=(Explicit, Explicit), device_kind=cpu, num_cores=None)."""
+        return str(call(sl.AbstractMesh.new, list(self.axis_sizes), list(self.axis_names), [t.value for t in self.axis_types]))
+
+
+def get_abstract_mesh():
+    """jax.sharding.get_abstract_mesh(): the context mesh's axes (an empty AbstractMesh when none is set)."""
+    js = sl.getAbstractMesh()
+    return AbstractMesh(tuple(js.axisSizes), tuple(js.axisNames), tuple(AxisType(t) for t in js.axisTypes))
+
+
+def explicit_spec(js_sharding, rank):
+    """Per dimension of a rank-`rank` array laid out by `js_sharding` (a JS NamedSharding), the Explicit
+    mesh axes splitting it: None, a name or a tuple of names (JAX's type shows only those)."""
+    mesh = js_sharding.mesh
+    explicit = {str(n) for n, t in zip(mesh.axisNames, mesh.axisTypes) if str(t) == "Explicit"}
+    entries = list(from_js(js_sharding.spec.entries)) + [None] * rank
+    out = []
+    for e in entries[:rank]:
+        names = [a for a in ([e] if isinstance(e, str) else (e or [])) if a in explicit]
+        out.append(None if not names else names[0] if len(names) == 1 and isinstance(e, str) else tuple(names))
+    return tuple(out)
