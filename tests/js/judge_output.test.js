@@ -76,3 +76,17 @@ test('printing the blocks in a shard_map of its own (returning them as received)
   expect(r.passed).toBe(true);
   expect(r.cases[0].output.split('\n')).toHaveLength(8);
 });
+
+test("a solution's jax.debug.callback is not run by the judge, and its output says so; its prints still print", async () => {
+  const calling = (w, b, x, y, lr) => {
+    const out = dataParallelSolution(w, b, x, y, lr);
+    debug.callback(() => {
+      throw new Error('the judge must never run this');
+    }, out.loss);
+    debug.print('loss {:.3f}', out.loss);
+    return out;
+  };
+  const r = await checkSolution(dataParallel, calling, { seed: 7 });
+  expect(r.passed).toBe(true);
+  expect(r.cases[0].output).toMatch(/^loss \d+\.\d{3}\n\(1 jax\.debug\.callback call not run: the judge runs none of a solution's functions, only its prints\)$/);
+});

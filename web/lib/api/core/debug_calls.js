@@ -31,21 +31,22 @@ export const registerPrint = (pieces, write) => register({ pieces, write });
 /**
  * The number a deserialized program's (the judge's, from a sandbox) print
  * of format `fmt` names here, with `count` operands: its text goes to the
- * foreign output, if one is set (setForeignOutput); 0, a call dropped, for a
- * format that does not parse. Each format is registered once (10,000 at most).
+ * foreign output, if one is set (setForeignOutput), or, for a format that
+ * does not parse, why. Each format is registered once (10,000 at most; past
+ * them 0, a call dropped).
  */
 export function foreignPrintId(fmt, count) {
   recorded = true;
   const key = `${count}:${fmt}`;
   if (!foreignPrints.has(key) && foreignPrints.size >= MAX_FOREIGN_PRINTS) return 0;
   if (!foreignPrints.has(key)) {
-    let id = 0;
+    let entry;
     try {
-      id = register({ pieces: parseFormat(fmt, count), write: null });
-    } catch {
-      // not a format this side fills: the call prints nothing
+      entry = { pieces: parseFormat(fmt, count), write: null };
+    } catch (e) {
+      entry = { error: e.message, write: null }; // not a format this side fills: each call says why
     }
-    foreignPrints.set(key, id);
+    foreignPrints.set(key, register(entry));
   }
   return foreignPrints.get(key);
 }
@@ -59,7 +60,11 @@ export function noteForeignCallbacks() {
   recorded = true;
 }
 
-/** Sets where a deserialized program's prints go, output(text, device), until set again (null: dropped); returns the one set before. */
+/**
+ * Sets where a deserialized program's prints go, output(text, device), until
+ * set again (null: dropped); its jax.debug.callback calls, which run no
+ * function here, are told as output(null, device). Returns the one set before.
+ */
 export function setForeignOutput(output) {
   const before = foreignOutput;
   foreignOutput = output;
@@ -79,7 +84,8 @@ export function deliver({ records, dropped }) {
     const entry = callbacks.get(r.callback);
     if (entry?.fn) entry.fn(r.values.map((v) => putHost({ data: v.data, shape: v.shape, dtype: v.dtype })), r.device);
     else if (entry?.write) entry.write(formatText(entry.pieces, r.values));
-    else if (entry && foreignOutput) foreignOutput(foreignText(entry.pieces, r.values), r.device);
+    else if (entry && foreignOutput) foreignOutput(entry.error ? `(${entry.error})` : foreignText(entry.pieces, r.values), r.device);
+    else if (r.callback === 0 && foreignOutput) foreignOutput(null, r.device); // a foreign jax.debug.callback's call, not run
   }
   if (dropped > 0) console.warn(`jax.debug: ${dropped} debug calls were dropped: their values filled the log (64 MiB) before the run ended`);
 }
