@@ -60,10 +60,11 @@ export function shardMaps(program) {
       if (e.primitive === 'shard_map') {
         out.push({ ...e, inputs: e.inputs.map((a) => ({ ...a, origin: of(a) })) });
         // An output that is a body input, laid out as that input was, is the operand itself.
-        const body = e.params.jaxpr;
-        body.outvars.forEach((o, j) => {
-          const k = body.invars.findIndex((v) => v.name === o.name);
-          if (k >= 0 && JSON.stringify(e.params.in_specs[k]) === JSON.stringify(e.params.out_specs[j])) origin.set(e.outputs[j].name, of(e.inputs[k]));
+        // (What it reads may be partial: the page draws what a worker sent.)
+        const { invars = [], outvars = [] } = e.params.jaxpr ?? {};
+        outvars.forEach((o, j) => {
+          const k = invars.findIndex((v) => v.name === o.name);
+          if (k >= 0 && e.outputs?.[j] && JSON.stringify(e.params.in_specs?.[k]) === JSON.stringify(e.params.out_specs?.[j])) origin.set(e.outputs[j].name, of(e.inputs[k]));
         });
       }
       const call = e.primitive !== 'shard_map' && e.call; // a call's program parameter (the core's registry marks calls)
