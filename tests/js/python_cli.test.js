@@ -57,10 +57,11 @@ test("every problem's reference passes through the CLI in both languages, six ch
   }
 }, 300000);
 
-test("a learner's idioms pass their problems: a mesh from numpy's reshape of jax.devices() and from mesh_utils; a Hessian-vector product by jax.linearize", async () => {
+test("a learner's idioms pass their problems: a mesh from numpy's reshape of jax.devices() and from mesh_utils; a Hessian-vector product by jax.linearize; weights laid out by with_sharding_constraint", async () => {
   const checks = [
     ['device-mesh-named-sharding', 'tests/python/solutions/place_with_numpy_mesh.py'],
     ['hessian-vector-product', 'tests/python/solutions/hvp_by_linearize.py'],
+    ['tensor-parallel-mlp', 'tests/python/solutions/mlp_with_sharding_constraint.py'],
   ];
   const results = await Promise.all(checks.map(([id, solution]) => cli('check', id, solution, '--json')));
   for (const [i, r] of results.entries()) {

@@ -41,3 +41,15 @@ except ValueError as e:
     print("ValueError:", e)
 jax.set_mesh(None)
 print(jax.sharding.get_abstract_mesh(), jax.sharding.AbstractMesh((2,), ("a",)))
+
+# jax.lax.with_sharding_constraint lays values out as device_put does: a NamedSharding, or a
+# PartitionSpec on the context mesh (none set: JAX's RuntimeError); values unchanged, in jit too.
+z = jnp.arange(16.0).reshape(8, 2)
+print(jax.lax.with_sharding_constraint(z, jax.NamedSharding(auto, P("X"))).sharding)
+print(jax.jit(lambda v: jax.lax.with_sharding_constraint(v * 2, jax.NamedSharding(auto, P("X", "Y"))))(z).sum())  # 2 * 120
+try:
+    jax.lax.with_sharding_constraint(z, P("X"))
+except RuntimeError as e:
+    print("RuntimeError:", str(e)[:72])
+with jax.set_mesh(auto):
+    print(jax.lax.with_sharding_constraint({"a": z}, P(None, "Y"))["a"].sharding.spec)
