@@ -3,7 +3,8 @@
 # read against it by device_put and by a shard_map without mesh=; its axes
 # from jax.sharding.get_abstract_mesh, printed as JAX prints an AbstractMesh;
 # jax.typeof of a concrete array showing the Explicit axes of its type
-# (float32[8@X,4@Y]; Auto axes are not part of the type); JAX's errors.
+# (float32[8@X,4@Y]; Auto axes are not part of the type); with_sharding_constraint
+# laying values out as device_put does; JAX's errors.
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, PartitionSpec as P
