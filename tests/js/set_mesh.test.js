@@ -44,3 +44,24 @@ test('a bare PartitionSpec is read against the context mesh: devicePut, and a sh
   sl.setMesh(null);
   await expect(async () => (await f(x)).tolist()).rejects.toThrow(/The context mesh cannot be empty. Use `jax.set_mesh\(mesh\)`/);
 });
+
+test("reshard and lax.withShardingConstraint lay values out as devicePut does, with JAX's checks; the values stay the operand's, in a jit too", async () => {
+  const explicit = sl.makeMesh([4, 2], ['X', 'Y'], { axisTypes: ['Explicit', 'Explicit'] });
+  const auto = sl.makeMesh([4, 2], ['X', 'Y'], { axisTypes: ['Auto', 'Auto'] });
+  const x = np.reshape(np.arange(16), [8, 2]);
+  const values = Array.from({ length: 8 }, (_, i) => [2 * i, 2 * i + 1]);
+  // No context mesh: a PartitionSpec is refused (JAX's errors), a NamedSharding is enough.
+  expect(() => sl.reshard(x, P('X'))).toThrow(/Using PartitionSpec when you are not under a mesh context is not allowed/);
+  expect(() => lax.withShardingConstraint(x, P('X'))).toThrow(/with_sharding_constraint requires a non-empty mesh in context/);
+  const c = lax.withShardingConstraint({ a: x }, new sl.NamedSharding(auto, P('X')));
+  expect(String(c.a.sharding)).toBe(String(new sl.NamedSharding(auto, P('X'))));
+  expect(await c.a.tolist()).toEqual(values);
+  sl.setMesh(explicit);
+  const r = sl.reshard(x, P('X', 'Y'));
+  expect(String(r.sharding)).toBe(String(new sl.NamedSharding(explicit, P('X', 'Y'))));
+  expect(await r.tolist()).toEqual(values);
+  expect(await (await sl.jit((v) => sl.reshard(np.multiply(v, 2), P('X')))(r)).tolist()).toEqual(values.map((row) => row.map((v) => 2 * v)));
+  expect(() => sl.reshard(x, null)).toThrow(/Reshard should only be used with out_shardings which are non-None/);
+  sl.setMesh(auto);
+  expect(() => sl.reshard(x, P('X'))).toThrow("PartitionSpec passed to reshard cannot contain axis names that are of type Auto or Manual. Got PartitionSpec: P('X') with axis name: X of type: Auto.");
+});

@@ -4,7 +4,7 @@
 # from jax.sharding.get_abstract_mesh, printed as JAX prints an AbstractMesh;
 # jax.typeof of a concrete array showing the Explicit axes of its type
 # (float32[8@X,4@Y]; Auto axes are not part of the type); with_sharding_constraint
-# laying values out as device_put does; JAX's errors.
+# and jax.reshard laying values out as device_put does; JAX's errors.
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, PartitionSpec as P
@@ -54,3 +54,24 @@ except RuntimeError as e:
     print("RuntimeError:", str(e)[:72])
 with jax.set_mesh(auto):
     print(jax.lax.with_sharding_constraint({"a": z}, P(None, "Y"))["a"].sharding.spec)
+
+# jax.reshard (jax.sharding.reshard): Explicit axes only; a PartitionSpec needs a context mesh; None refused.
+jax.set_mesh(None)
+try:
+    jax.reshard(z, P("X"))
+except ValueError as e:
+    print("ValueError:", str(e)[:60])
+explicit = jax.make_mesh((4, 2), ("X", "Y"))
+with jax.set_mesh(explicit):
+    r = jax.reshard(z, P("X", "Y"))
+    print(jax.typeof(r), r.sum(), jax.typeof(jax.sharding.reshard({"a": r}, P(None, "Y"))["a"]))
+    print(jax.jit(lambda v: jax.reshard(v * 2, P("X")))(r).sum())  # 2 * 120
+    try:
+        jax.reshard(z, None)
+    except ValueError as e:
+        print("ValueError:", str(e)[:50])
+with jax.set_mesh(auto):
+    try:
+        jax.reshard(z, P("X"))
+    except ValueError as e:
+        print("ValueError:", e)

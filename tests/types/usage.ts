@@ -55,8 +55,10 @@ async function main(): Promise<void> {
   }
   // @ts-expect-error: dtypes are 'float32' | 'int32' | 'bool'
   sl.array([1], { dtype: 'float64' });
-  // @ts-expect-error: shardMap needs a mesh
-  sl.shardMap((a: sl.Tracer) => a, { inSpecs: P(), outSpecs: P() });
+  // @ts-expect-error: shardMap needs its inSpecs (its mesh may be setMesh's)
+  sl.shardMap((a: sl.Tracer) => a, { outSpecs: P() });
+  sl.setMesh(sl.makeMesh([8], ['i'])).restore();
+  sl.lax.withShardingConstraint({ a: x }, { a: P('i') });
   const exported: sl.Exported = sl.export.export((a: sl.Tracer) => a.sum())(new sl.ShapeDtypeStruct([4]));
   const again = sl.export.deserialize(await exported.serialize(), { limits: { maxEquations: 100 } });
   const summed = await again.call(sl.array([1, 2, 3, 4]));

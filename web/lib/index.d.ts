@@ -109,6 +109,8 @@ export class AbstractMesh {
 }
 /** jax.sharding.get_abstract_mesh: the context mesh's axes (empty when setMesh set none). */
 export function getAbstractMesh(): AbstractMesh;
+/** jax.reshard: x's arrays laid out as outShardings (NamedShardings, or PartitionSpecs on setMesh's mesh; Explicit axes only) says; in a trace an identity shardMap (no sharded types yet). */
+export function reshard<T>(x: T, outShardings: Tree<NamedSharding | PartitionSpec>): T;
 
 /** jax.sharding.NamedSharding. */
 export class NamedSharding {
@@ -776,6 +778,8 @@ export const lax: LaxFunctions & {
   pvary: <T>(x: T, axisName: Axes) => T;
   /** jax.lax.stop_gradient: the same values (a tree), with derivative zero. */
   stopGradient: <T>(x: T) => T;
+  /** jax.lax.with_sharding_constraint: x's arrays laid out as shardings (NamedShardings, or PartitionSpecs / null on setMesh's mesh) says; in a trace an identity shardMap. */
+  withShardingConstraint: <T>(x: T, shardings: Tree<NamedSharding | PartitionSpec | null>) => T;
   dotGeneral: (x: V, y: V, dims: [[number[], number[]], [number[], number[]]]) => V;
   slice: (x: V, start: number[], limit: number[], strides?: number[]) => V;
   dynamicSlice: (x: V, starts: V[], sizes: number[]) => V;

@@ -8,6 +8,7 @@ export { array, DArray as Array } from './api/core/array.js';
 export { jit, makeJaxpr, observeTraces, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
 export { checkpoint, checkpoint as remat, checkpointPolicies } from './api/checkpoint.js';
 export { linearTranspose } from './api/linear_transpose.js';
+export { reshard } from './api/resharding.js';
 export { numpyDtypePromotion } from './api/core/operands.js';
 export { vmap } from './api/vmap.js';
 export { jacfwd, jacrev, hessian } from './api/jacobians.js';

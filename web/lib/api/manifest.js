@@ -446,7 +446,9 @@ jax    make_mesh        makeMesh             hand: jax/_src/devices.py
 jax    set_mesh         setMesh              hand: jax/_src/sharding.py
 sharding set_mesh       setMesh              hand: jax/_src/sharding.py
 sharding get_abstract_mesh getAbstractMesh   hand: jax/_src/sharding.py
-lax    with_sharding_constraint devicePut   hand: jax/_src/lax.py
+lax    with_sharding_constraint lax.withShardingConstraint hand: jax/_src/sharding.py
+jax    reshard          reshard              hand: jax/_src/sharding.py
+sharding reshard        reshard              hand: jax/_src/sharding.py
 jax    numpy_dtype_promotion numpyDtypePromotion hand: jax/_src/config.py
 numpy  array            array                hand: jax/_src/api.py
 sharding PartitionSpec  P                    hand: jax/_src/sharding.py

@@ -32,7 +32,7 @@ from ._src.devices import (  # noqa: F401
     local_device_count,
     make_mesh,
 )
-from .sharding import AxisType, Mesh, NamedSharding, PartitionSpec, set_mesh  # noqa: F401
+from .sharding import AxisType, Mesh, NamedSharding, PartitionSpec, reshard, set_mesh  # noqa: F401
 from .sharding import PartitionSpec as P  # noqa: F401 (JAX 0.11: jax.P)
 
 __version__ = "0.11.0"

@@ -10,4 +10,5 @@ from ._src.sharding import (  # noqa: F401
     AbstractMesh,
     get_abstract_mesh,
     set_mesh,
+    reshard,
 )

@@ -11,6 +11,7 @@ import { isTracer } from '../core/tracer.js';
 import { laxFunction } from './parallel.js';
 
 export { axisSize } from './parallel.js';
+export { withShardingConstraint } from '../resharding.js';
 import { checkShape, isDimension, MAX_DIMENSION, quote } from '../core/shape.js';
 import { flatten, unflatten } from '../core/tree.js';
 import { isFloat } from '../../dtypes.js';

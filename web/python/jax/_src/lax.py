@@ -40,36 +40,8 @@ class RoundingMethod(_enum.IntEnum):
     TO_NEAREST_EVEN = 1
 
 
-def with_sharding_constraint(x, shardings):
-    """jax.lax.with_sharding_constraint(x, shardings): the arrays of pytree x laid out as `shardings` (a
-    tree prefix of NamedShardings, or of PartitionSpecs read against jax.set_mesh's mesh) says, as
-    jax.device_put lays them out: at once outside jit, inside it an identity shard_map that splits
-    the value (ShardLab has no partitioner to steer; the values are x's either way)."""
-    from .api import device_put
-    from .pytree import broadcast_prefix, tree_flatten, tree_unflatten
-    from .sharding import NamedSharding, PartitionSpec, context_mesh
-
-    leaves, tree = tree_flatten(x)
-    given = broadcast_prefix(shardings, x, lambda s: s is None or isinstance(s, (NamedSharding, PartitionSpec)),
-                             "with_sharding_constraint shardings")
-    mesh = context_mesh()
-    out = []
-    for leaf, s in zip(leaves, given):
-        if isinstance(s, PartitionSpec) or s is None:
-            if mesh is None:
-                raise RuntimeError(
-                    "with_sharding_constraint requires a non-empty mesh in context if you are passing `PartitionSpec`s "
-                    "to shardings. You can define a context mesh via `jax.set_mesh(mesh)`. Alternatively, provide "
-                    "`Sharding`s to shardings and then the mesh context manager is not required.")
-            s = NamedSharding(mesh, s if s is not None else PartitionSpec())
-        elif not isinstance(s, NamedSharding):
-            raise ValueError(f"One of with_sharding_constraint arguments got sharding {s} which is not allowed. "
-                             "Please only pass `jax.sharding.Sharding` instances.")
-        out.append(device_put(leaf, s))
-    return tree_unflatten(tree, out)
-
-
 from .control_flow import associative_scan, cond, fori_loop, map, scan, switch, while_loop  # noqa: E402, F401, A004
+from .sharding import with_sharding_constraint  # noqa: E402, F401
 
 __all__ = sorted({*_FUNCTIONS, "RoundingMethod", "associative_scan", "cond", "fori_loop", "map", "scan", "switch", "while_loop",
                   "with_sharding_constraint"})

@@ -308,3 +308,24 @@ def explicit_spec(js_sharding, rank):
         names = [a for a in ([e] if isinstance(e, str) else (e or [])) if a in explicit]
         out.append(None if not names else names[0] if len(names) == 1 and isinstance(e, str) else tuple(names))
     return tuple(out)
+
+
+def with_sharding_constraint(x, shardings):
+    """jax.lax.with_sharding_constraint(x, shardings): the arrays of pytree x laid out as `shardings` (a tree
+    prefix of NamedShardings, or of PartitionSpecs on jax.set_mesh's mesh) says (the JS API's lax.withShardingConstraint)."""
+    return _laid_out(sl.lax.withShardingConstraint, x, shardings, "with_sharding_constraint shardings")
+
+
+def reshard(xs, out_shardings):
+    """jax.reshard(xs, out_shardings): the arrays of pytree xs laid out as `out_shardings` says, on Explicit
+    mesh axes only (the JS API's reshard)."""
+    return _laid_out(sl.reshard, xs, out_shardings, "reshard out_shardings")
+
+
+def _laid_out(fn, x, shardings, what):
+    """fn (a JS layout function) on each array of pytree x with its sharding of the tree prefix `shardings`."""
+    from .api import _as_leaf
+
+    leaves, tree = pytree.tree_flatten(x)
+    given = pytree.broadcast_prefix(shardings, x, lambda s: s is None or isinstance(s, (NamedSharding, PartitionSpec)), what)
+    return pytree.tree_unflatten(tree, [from_js(call(fn, _as_leaf(leaf), s)) for leaf, s in zip(leaves, given)])
