@@ -101,6 +101,10 @@ test('every string of a report is rendered as text (report.js on a hostile repor
   await expect(page.locator('figure.collective figcaption')).toContainText(`block f32[8,4]${x} = 128 B per device; each device sends 896 B (${x})`);
   await expect(page.locator('figure.collective figcaption')).toContainText(`${x}; block f32[8,4]`);
   await expect(page.locator('figure.collective g.hub text')).toHaveText(x);
+  // What a case printed (jax.debug.print's text, from the sandbox's format): text in the Output tab.
+  await page.click('#tab-output');
+  await expect(page.locator('#panel-output h4')).toHaveText(x);
+  await expect(page.locator('#panel-output pre')).toHaveText(`${x}\n${x}`);
   await expectNoInjection(page);
 });
 

@@ -32,7 +32,7 @@ const report = {
   seed: X,
   timeMs: X,
   cases: [
-    { name: X, passed: false, maxAbsError: null, message: X, diffs: [{ output: X, index: X, expected: X, actual: X }] },
+    { name: X, passed: false, maxAbsError: null, message: X, diffs: [{ output: X, index: X, expected: X, actual: X }], output: `${X}\n${X}` },
     { name: X, passed: true, maxAbsError: 0, message: 'ok', diffs: [] },
   ],
   requirements: [
