@@ -29,5 +29,6 @@ rec(list(range(12)),(3,4),'float32'); rec(list(range(24)),(2,3,4),'int32'); rec(
 rec([1/3,2/3,-1/7,22/7],(2,2),'float32'); rec([3.0],(),'float32'); rec([2.5e-7],(),'float32'); rec([20.0],(),'float32'); rec([7],(),'int32')
 rec([x*0.37 for x in range(2000)],(2000,),'float32'); rec([x*1.5 for x in range(40)],(40,),'float32'); rec([-0.0,0.5],(2,),'float32')
 rec([0.001953125, 1],(2,),'float32'); rec([123456.789, 0.001],(2,),'float32'); rec(list(range(30)),(30,),'uint8')
+rec([1e-4],(),'float32'); rec([1e-4],(),'float64'); rec([1.5e-5],(),'float32'); rec([1e16],(),'float32'); rec([-0.0],(),'float32')
 rec([1.0, 2.0], (2,), 'float64'); rec([0.1, 1/3], (2,), 'float64'); rec([1.5, -2], (2,), 'float16')
 json.dump({'source': f'CPython {platform.python_version()} format(value, spec); numpy {np.__version__} str() and repr() of arrays (float32 repr is numpy\'s array(..., dtype=float32))', 'numbers': numbers, 'arrays': arrays}, sys.stdout, indent=0)

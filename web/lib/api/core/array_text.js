@@ -6,6 +6,7 @@
 // through it.
 
 import { exponentialText, fixedText, nonFinite, roundToDtype, shortestText } from './decimal_text.js';
+import { pyTuple } from './python_text.js';
 
 // numpy's print options that apply here, with numpy's defaults: fraction digits at most,
 // elements past which an array is summarized, items shown at each end then, columns, and
@@ -32,7 +33,7 @@ export function setPrintOptions(given) {
 const finite = (v) => Number.isFinite(v);
 
 // Python's f'{v:.{p}e}' split: whole digit, fraction digits with trailing zeros dropped, exponent.
-function scientificParts(text) {
+function splitScientific(text) {
   const [mant, exp] = text.split('e');
   const [whole, frac = ''] = mant.split('.');
   return { whole, frac: frac.replace(/0+$/, ''), exp: Number(exp) };
@@ -72,7 +73,7 @@ function floatTexts(values, dtype) {
     for (const v of fin) {
       let t = scientific(shortestText(v, dtype));
       if (t.split('e')[0].split('.')[1]?.length > precision) t = exponentialText(v, precision);
-      const p = scientificParts(t);
+      const p = splitScientific(t);
       parts.set(key(v), p);
       digits = Math.max(digits, p.frac.length);
       expWidth = Math.max(expWidth, String(Math.abs(p.exp)).length);
@@ -82,7 +83,7 @@ function floatTexts(values, dtype) {
     right = 1 + digits + 2 + expWidth;
     text = (v) => {
       let { whole, frac, exp } = parts.get(key(v));
-      if (frac.length < digits) ({ whole, frac } = scientificParts(exponentialText(exact(v), digits)));
+      if (frac.length < digits) ({ whole, frac } = splitScientific(exponentialText(exact(v), digits)));
       return `${whole.padStart(left)}.${frac.padEnd(digits, '0')}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(expWidth, '0')}`;
     };
   } else {
@@ -172,8 +173,7 @@ export function arrayText(values, shape, dtype, sep, prefix, suffix = '') {
 // empty array names its shape (numpy's not when 1-d: shapelessRank 1).
 function reprText(name, values, shape, dtype, dtypeText, shapelessRank) {
   if (shape.includes(0)) {
-    const shapeText = `(${shape.join(', ')}${shape.length === 1 ? ',' : ''})`;
-    return shape.length <= shapelessRank ? `${name}([], ${dtypeText})` : `${name}([], shape=${shapeText}, ${dtypeText})`;
+    return shape.length <= shapelessRank ? `${name}([], ${dtypeText})` : `${name}([], shape=${pyTuple(shape)}, ${dtypeText})`;
   }
   const prefix = `${name}(`;
   const text = shape.length ? arrayText(values, shape, dtype, ', ', prefix, dtypeText ? ',' : ')') : elementTexts(values, dtype)[0].trim();
@@ -201,19 +201,14 @@ export function arrayStr(values, shape, dtype) {
   const v = vals[0];
   if (dtype === 'bool') return v ? 'True' : 'False';
   if (dtype.includes('int') || dtype === 'object') return elementTexts([v], dtype)[0];
+  // numpy writes a scalar positionally from 1e-4 to under 1e16 (its value in its dtype: float32's 1e-4 is
+  // under), else in scientific notation, with exactly its shortest digits either way: 20.0, 1e-05.
+  const a = Math.abs(roundToDtype(Number(v), dtype));
   let s = shortestText(Number(v), dtype);
-  // numpy writes a scalar from 1e-4 to under 1e16 positionally: 20.0, not 2e+01.
-  if (s.includes('e') && Math.abs(Number(s)) >= 1e-4 && Math.abs(Number(s)) < 1e16) s = positional(s);
+  if (a !== 0 && Number.isFinite(a) && (a < 1e-4 || a >= 1e16)) s = scientific(s);
+  else if (s.includes('e')) {
+    const [mant, exp] = s.split('e');
+    s = fixedText(Number(s), Math.max(mant.replace(/[-.]/g, '').length - 1 - Number(exp), 0));
+  }
   return /^-?\d+$/.test(s) ? `${s}.0` : s;
-}
-
-// An exponential decimal written out positionally with exactly its digits (Python's format(Decimal(s), 'f')).
-function positional(s) {
-  const [mant, e] = s.split('e');
-  const neg = mant.startsWith('-');
-  const [whole, frac = ''] = mant.replace('-', '').split('.');
-  const digits = whole + frac;
-  const point = whole.length + Number(e);
-  const text = point >= digits.length ? digits.padEnd(point, '0') : point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return (neg ? '-' : '') + text;
 }
