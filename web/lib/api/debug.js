@@ -50,8 +50,5 @@ export function print(fmt, ...args) {
     if (!numbers.has(p.index)) numbers.set(p.index, operands.push(v) - 1);
     return { ...p, index: numbers.get(p.index) };
   });
-  printPieces((text) => console.log(text), mergeText(pieces), operands, 'debug.print');
+  printPieces((text) => console.log(text), pieces, operands, 'debug.print');
 }
-
-// Adjacent literal pieces as one.
-const mergeText = (pieces) => pieces.reduce((out, p) => (typeof p === 'string' && typeof out.at(-1) === 'string' ? [...out.slice(0, -1), out.at(-1) + p] : [...out, p]), []);

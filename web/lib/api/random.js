@@ -26,6 +26,7 @@ import { customJvp } from './custom.js';
 import { gammaGrad } from './random_gamma_grad.js';
 import { vmap } from './vmap.js';
 import { isDtypeName, isFloat, isInteger, isUnsigned } from '../dtypes.js';
+import { pyTuple } from './core/python_text.js';
 
 /** A typed PRNG key array (jax.random.key): key data of shape [...shape, 2], dtype key<fry>. */
 export class KeyArray {
@@ -74,7 +75,7 @@ function unpack(key, fn) {
   }
   if (aval && aval.dtype === 'uint32' && aval.shape.length > 1 && aval.shape.at(-1) === 2) {
     const batch = aval.shape.slice(0, -1);
-    throw new ValueError(`${fn.replace('random.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} accepts a single key, but was given a key array of shape (${batch.join(', ')}${batch.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching.`);
+    throw new ValueError(`${fn.replace('random.', '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} accepts a single key, but was given a key array of shape ${pyTuple(batch)} != (). Use jax.vmap for batching.`);
   }
   if (!aval || aval.dtype !== 'uint32' || aval.shape.length !== 1 || aval.shape[0] !== 2) {
     const got = aval ? `${aval.dtype}[${aval.shape}]` : typeof key;
@@ -137,7 +138,7 @@ function seedKey(seed, ctor) {
   }
   const { dtype, shape } = avalOf(seed, `random.${ctor}`);
   if (shape.length) {
-    throw new ShapeError(`${ctor} accepts a scalar seed, but was given an array of shape (${shape.join(', ')}${shape.length === 1 ? ',' : ''}) != (). Use jax.vmap for batching`);
+    throw new ShapeError(`${ctor} accepts a scalar seed, but was given an array of shape ${pyTuple(shape)} != (). Use jax.vmap for batching`);
   }
   if (!isInteger(dtype)) throw new ShapeError(`PRNG key seed must be an integer; got a ${dtype} scalar`);
   return run('PRNGKey', [], [seed], (s) => np.stack([np.zeros([], 'uint32'), u32(s)]));
@@ -392,11 +393,10 @@ export function categorical(key, logits, axis = -1, shape = null) {
   const batch = ls.filter((_, d) => d !== ax);
   const s = shape === null ? batch : shapeOf(shape, 'random.categorical');
   // As JAX's _check_shape: the batch shape broadcasts to the shape argument.
-  const tuple = (v) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
   const broadcast = s.length >= batch.length && batch.every((n, i) => n === 1 || n === s[s.length - batch.length + i]);
   if (!broadcast) {
     throw new ValueError(
-      `categorical parameter shapes must be broadcast-compatible with shape argument, and the result of broadcasting the shapes must equal the shape argument, but got logits' batch shape ${tuple(batch)} for shape argument ${tuple(s)}.`,
+      `categorical parameter shapes must be broadcast-compatible with shape argument, and the result of broadcasting the shapes must equal the shape argument, but got logits' batch shape ${pyTuple(batch)} for shape argument ${pyTuple(s)}.`,
     );
   }
   const prefix = s.slice(0, s.length - batch.length);
@@ -426,9 +426,6 @@ export function truncatedNormal(key, lower, upper, shape = null, dtype = 'float3
     return np.clip(out, lax.nextafter(lax.stopGradient(l), Infinity), lax.nextafter(lax.stopGradient(u), -Infinity));
   });
 }
-
-// A shape as Python prints a tuple: (3,), (2, 3), ().
-const pyTuple = (v) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
 
 /**
  * jax.random.choice(key, a, shape = [], replace = true, p = null, axis = 0,

@@ -8,12 +8,7 @@
 
 import { ShardingError, ValueError, VmaError } from '../errors.js';
 import { avalString } from './core/tracer.js';
-
-// A Python tuple's repr of JS values (strings quoted, null as None): how JAX's messages show specs and names.
-const pyTuple = (xs) => {
-  const item = (x) => (x === null ? 'None' : Array.isArray(x) ? pyTuple(x) : typeof x === 'string' ? `'${x}'` : String(x));
-  return `(${xs.map(item).join(', ')}${xs.length === 1 ? ',' : ''})`;
-};
+import { pyTuple } from './core/python_text.js';
 
 // A spec as JAX's messages print it: P('x',), P('x', None).
 const specText = (spec) => `P${pyTuple(spec.entries)}`;

@@ -14,6 +14,7 @@ import { broadcastPrefix, describe, flatten, flattenArgs, keyPaths, prefixPaths,
 import { checkDivisible, checkInputSpec, checkOutputVma, checkSpecRanks } from './shard_map_checks.js';
 import { isWeakScalar } from './core/weak_float.js';
 import { isFloat } from '../dtypes.js';
+import { pyTuple } from './core/python_text.js';
 
 /**
  * jax.jit: compiles fn once per argument signature (tree structure, dtypes,
@@ -314,8 +315,6 @@ export function vjp(f, ...primals) {
   return [out, vjpFn];
 }
 
-const pyShape = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
-
 /**
  * The cotangents `cts` of a function's outputs (`outTree`, flattened) as
  * values of trace `here`, checked against the outputs with JAX's errors; a
@@ -342,7 +341,7 @@ function checkCotangents(cts, outTree) {
       throw new ShapeError(`Type of cotangent input to vjp pullback function (${got.dtype}) is not the expected tangent type (${want.dtype}) of corresponding primal output with dtype ${want.dtype}.`);
     }
     if (got.shape.length !== want.shape.length || got.shape.some((n, k) => n !== want.shape[k])) {
-      throw new ValueError(`Shape of cotangent input to vjp pullback function ${pyShape(got.shape)} must be the same as the shape of corresponding primal input ${pyShape(want.shape)}.`);
+      throw new ValueError(`Shape of cotangent input to vjp pullback function ${pyTuple(got.shape)} must be the same as the shape of corresponding primal input ${pyTuple(want.shape)}.`);
     }
   });
 }

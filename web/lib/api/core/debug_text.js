@@ -10,6 +10,7 @@
 import { ValueError } from '../../errors.js';
 import { arrayRepr, arrayStr } from './array_text.js';
 import { formatNumber } from './python_format.js';
+import { pyTuple } from './python_text.js';
 
 const FIELD = /^(\d+)(?:!([rsa]))?(?::(.*))?$/s;
 
@@ -79,7 +80,7 @@ export function checkFields(pieces, operands, what = 'jax.debug.print') {
   for (const p of pieces) {
     if (typeof p === 'string' || !p.spec) continue;
     if (p.conversion) formatStr('', p.spec);
-    else if (operands[p.index].shape.length > 0) throw new TypeError(`${what}: unsupported format string passed to numpy.ndarray.__format__ (the spec '${p.spec}' of an array of shape (${operands[p.index].shape.join(', ')}${operands[p.index].shape.length === 1 ? ',' : ''}): a spec formats a 0-d array's element)`);
+    else if (operands[p.index].shape.length > 0) throw new TypeError(`${what}: unsupported format string passed to numpy.ndarray.__format__ (the spec '${p.spec}' of an array of shape ${pyTuple(operands[p.index].shape)}: a spec formats a 0-d array's element)`);
     else formatNumber(0, p.spec, kindOf(operands[p.index].dtype));
   }
 }
@@ -106,9 +107,8 @@ function fieldText(p, v) {
 
 /** A value that is no array (a JS number, boolean or string) as field `p` shows it: written into the format where it is called. */
 export function staticText(p, v) {
-  if (p.conversion || typeof v === 'string' || typeof v === 'boolean' || v === null || v === undefined) return formatStr(p.conversion === 'r' ? JSON.stringify(v) ?? String(v) : String(v), p.spec);
-  if (typeof v === 'number') return formatNumber(v, p.spec, Number.isInteger(v) ? 'int' : 'float');
-  return formatStr(String(v), p.spec);
+  if (typeof v === 'number' && !p.conversion) return formatNumber(v, p.spec, Number.isInteger(v) ? 'int' : 'float');
+  return formatStr(p.conversion === 'r' ? JSON.stringify(v) ?? String(v) : String(v), p.spec);
 }
 
 /** The text of `pieces` with the values ({data, shape, dtype}, by operand) filled in. */

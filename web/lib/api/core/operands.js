@@ -9,6 +9,7 @@ import { currentTrace } from './state.js';
 import { isTracer, Tracer } from './tracer.js';
 import { isNumericData } from './tree.js';
 import { isScalar, WeakFloat } from './weak_float.js';
+import { pyTuple } from './python_text.js';
 
 /**
  * {dtype, shape, weak} of an operand: weak (JAX's weak_type) for JS numbers
@@ -129,11 +130,10 @@ export function broadcastShapes(shapes, fn, prim = null) {
 
 // JAX's errors for shapes that do not broadcast (lax's _try_broadcast_shapes, jnp's broadcast_shapes).
 function broadcastError(shapes, fn, prim) {
-  const tuple = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
   if (prim && new Set(shapes.filter((s) => s.length).map((s) => s.length)).size <= 1) {
-    return new ShapeError(`${prim} got incompatible shapes for broadcasting: ${shapes.map(tuple).join(', ')}.`);
+    return new ShapeError(`${prim} got incompatible shapes for broadcasting: ${shapes.map(pyTuple).join(', ')}.`);
   }
-  return new ValueError(`${fn}: Incompatible shapes for broadcasting: shapes=[${shapes.map(tuple).join(', ')}]`);
+  return new ValueError(`${fn}: Incompatible shapes for broadcasting: shapes=[${shapes.map(pyTuple).join(', ')}]`);
 }
 
 /**

@@ -9,6 +9,7 @@ import { isTracer } from '../core/tracer.js';
 import { takeAlongAxis } from '../numpy/indexing.js';
 import { argsort } from '../numpy/sorting.js';
 import { sliceInDim } from './slicing.js';
+import { pyTuple } from '../core/python_text.js';
 
 /** lax.top_k(operand, k): the k largest elements along the last axis, largest first, and their int32 positions (the earlier of equal elements first). */
 export const topK = defop('topK', 1, (operand, k) => {
@@ -21,7 +22,6 @@ export const topK = defop('topK', 1, (operand, k) => {
 });
 
 // Python's str of a shape: (3,), (2, 3), ().
-const pyShape = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
 
 /** JAX's canonicalize_axis: `axis` in [-ndim, ndim) as a position in [0, ndim), with JAX's errors otherwise. */
 export function canonicalizeAxis(axis, ndim, fn) {
@@ -40,7 +40,7 @@ const sortBind = defop('lax.sort', 1, (operands, dimension, isStable, numKeys) =
   const t = traceFor('lax.sort');
   const vs = operands.map((x) => traced(t, x, 'lax.sort'));
   if (vs.some((v) => v.shape.length !== vs[0].shape.length || v.shape.some((n, i) => n !== vs[0].shape[i]))) {
-    throw new ShapeError(`Arguments to sort must have equal shapes, got: ${vs.map((v) => pyShape(v.shape)).join(' ')}`);
+    throw new ShapeError(`Arguments to sort must have equal shapes, got: ${vs.map((v) => pyTuple(v.shape)).join(' ')}`);
   }
   return t.emit('sort', { dimension, is_stable: Boolean(isStable), num_keys: numKeys }, vs.map((v) => v.atomIn(t)));
 });

@@ -30,11 +30,10 @@ import { takeAlongAxis } from './indexing.js';
 import {
   add, any, ceil, cumsum, divide, equal, expandDims, floor, fullLike, isnan, less, lessEqual, maximum, minimum, multiply, reshape, squeeze, subtract, sum, transpose,
 } from './math.js';
+import { pyTuple } from '../core/python_text.js';
 
 const METHODS = ['linear', 'lower', 'higher', 'midpoint', 'nearest', 'inverted_cdf'];
 const range = (from, to) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-// Python's str of a shape, as JAX's messages print it: (3,), (2, 3), ().
-const pyShape = (s) => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
 // lax.expand_dims(x, dims), no equation when dims is empty.
 const expand = (x, dims) => (dims.length ? expandDims(x, dims) : x);
 // promote_dtypes_inexact: each value in the inexact dtype of the values' joined type, weak as that type is.
@@ -109,9 +108,9 @@ const quantileOf = defop('quantile', 3, (a0, q0, w0, weighted, axis0, method, ke
     if (!same(w.shape, a.shape)) {
       if (axis0 === null) throw new ValueError("Weights shape must match 'a' shape when axis is None.");
       const axes = (Array.isArray(axis0) ? axis0 : [axis0]).map((d) => canonicalizeAxis(d, a.ndim, 'quantile'));
-      if (new Set(axes).size !== axes.length) throw new ValueError(`repeated axis: ${pyShape(axes)}`);
+      if (new Set(axes).size !== axes.length) throw new ValueError(`repeated axis: ${pyTuple(axes)}`);
       const want = axes.map((d) => a.shape[d]);
-      if (!same(w.shape, want)) throw new ValueError(`Weights shape ${pyShape(w.shape)} must match reduction axes ${pyShape(want)}`);
+      if (!same(w.shape, want)) throw new ValueError(`Weights shape ${pyTuple(w.shape)} must match reduction axes ${pyTuple(want)}`);
       // broadcast_in_dim(w, a.shape, axes): w's dimension i lands on axes[i]; its
       // dimensions put in the order of their axes first, as the core's rule takes them.
       const order = range(0, axes.length).sort((i, j) => axes[i] - axes[j]);
@@ -149,7 +148,7 @@ const quantileOf = defop('quantile', 3, (a0, q0, w0, weighted, axis0, method, ke
     axis = canonicalizeAxis(axis0, a.ndim, 'quantile');
   }
 
-  if (q.ndim > 1) throw new ValueError(`q must be have rank <= 1, got shape ${pyShape(q.shape)}`);
+  if (q.ndim > 1) throw new ValueError(`q must be have rank <= 1, got shape ${pyTuple(q.shape)}`);
   // JAX's floor of q * (n - 1) refuses a q that is not floating.
   if (!isFloat(q.dtype)) throw new ShapeError(`floor does not accept dtype ${q.dtype}. Accepted dtypes are subtypes of floating.`);
   const qNdim = q.ndim;

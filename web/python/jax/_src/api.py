@@ -651,9 +651,10 @@ def device_put(x, device=None):
 
     leaves, tree = pytree.tree_flatten(x)
     if isinstance(device, PartitionSpec):  # read against jax.set_mesh's mesh
-        if context_mesh() is None:
+        mesh = context_mesh()
+        if mesh is None:
             raise ValueError("Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put")
-        device = NamedSharding(context_mesh(), device)
+        device = NamedSharding(mesh, device)
     if device is not None and not isinstance(device, NamedSharding):
         if hasattr(device, "id") or isinstance(device, SingleDeviceSharding):  # every array is on every device already
             device = None
