@@ -8,15 +8,17 @@
 namespace shardlab::ir {
 
 std::string Aval::str() const {
-  std::string s = dtype_name(dtype);
-  s += shape_str(shape);
+  std::string s = std::string(dtype_name(dtype)) + "[" + sharding.shape_text(shape) + "]";
+  // As JAX's _vma_ur_str: {V:data}, {V:(data,model)} for several axes, then U: and R:.
+  std::string braces;
   if (!vma.empty()) {
-    // As JAX's _vma_ur_str: {V:data}, or {V:(data,model)} for several axes.
     std::string axes;
     for (size_t i = 0; i < vma.size(); ++i) axes += (i ? "," : "") + vma[i];
-    s += vma.size() == 1 ? "{V:" + axes + "}" : "{V:(" + axes + ")}";
+    braces = vma.size() == 1 ? "V:" + axes : "V:(" + axes + ")";
   }
-  return s;
+  const std::string state = sharding.state_text();
+  if (!state.empty()) braces += (braces.empty() ? "" : ", ") + state;
+  return braces.empty() ? s : s + "{" + braces + "}";
 }
 
 void check_aval(const Aval& aval, std::string_view fn, std::string_view what) {

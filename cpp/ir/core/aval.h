@@ -6,26 +6,32 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/core/sharding.h"
 #include "runtime/shape.h"
 
 namespace shardlab::ir {
 
 /// The type of a traced value: dtype, shape, the set of mesh axes it varies
-/// along (VMA; sorted names, empty outside shard_map or when invariant) and
+/// along (VMA; sorted names, empty outside shard_map or when invariant),
 /// whether it is weakly typed (JAX's weak_type: a Python scalar, or computed
-/// from weak values only, it takes the dtype of what it is combined with).
+/// from weak values only, it takes the dtype of what it is combined with)
+/// and its sharding over Explicit mesh axes (empty when unsharded).
 struct Aval {
   DType dtype = DType::kFloat32;
   Shape shape;
   std::vector<std::string> vma;
   bool weak = false;
+  Sharding sharding{};
 
-  /// JAX's text: f32[4,2], or f32[4,2]{V:data} when varying (as a jaxpr
-  /// prints it: the weak type is not shown there).
+  /// JAX's text: f32[4,2], f32[8@X,2] when sharded, f32[4,2]{V:data} when
+  /// varying, f32[4,2]{U:X} when unreduced (as a jaxpr prints it: the weak
+  /// type is not shown there).
   std::string str() const;
   /// Rank.
   int ndim() const { return static_cast<int>(shape.size()); }
-  bool operator==(const Aval& o) const { return dtype == o.dtype && shape == o.shape && vma == o.vma && weak == o.weak; }
+  bool operator==(const Aval& o) const {
+    return dtype == o.dtype && shape == o.shape && vma == o.vma && weak == o.weak && sharding == o.sharding;
+  }
   bool operator!=(const Aval& o) const { return !(*this == o); }
 };
 

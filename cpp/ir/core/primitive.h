@@ -183,6 +183,11 @@ using MaybeAtom = std::optional<Atom>;
 
 /// Output avals from input avals (errors name the primitive and the shapes).
 using ShapeRule = std::vector<Aval> (*)(const Params& params, const std::vector<Aval>& in);
+/// Output shardings (over Explicit mesh axes) from the operands' avals and
+/// the outputs' avals the shape rule gave, as JAX's sharding_rule: a
+/// ShardingError naming the primitive and the fix where it is ambiguous.
+using ShardingRule = std::vector<Sharding> (*)(const Params& params, const std::vector<Aval>& in,
+                                               const std::vector<Aval>& out);
 /// The device an evaluation runs on, and its collectives.
 struct DeviceContext {
   int device = 0;                      ///< the device's number in the mesh
@@ -302,6 +307,8 @@ struct PrimitiveDef {
   TransposeRule transpose;
   BatchRule batch;
   SampleRule sample;
+  /// Its sharding rule (ir/primitives/sharding_rules.h).
+  ShardingRule sharding = nullptr;
   /// Whether it sends data between devices (psum, all_gather, ...): the
   /// program JSON marks its equations, and the page's pictures list them.
   bool collective = false;
@@ -357,6 +364,11 @@ struct Def;
 /// primitives/rule_bases.h).
 #define SHARDLAB_BATCH_RULE \
   static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t size);
+/// Declares a Def's sharding rule (a Def may take it from a base instead,
+/// primitives/sharding_rules.h).
+#define SHARDLAB_SHARDING_RULE                                                                  \
+  static std::vector<Sharding> sharding(const Params& p, const std::vector<Aval>& in, \
+                                        const std::vector<Aval>& out);
 /// Declares a Def's sample (Sample).
 #define SHARDLAB_SAMPLE static Sample sample();
 /// Declares a Def's local evaluation rule.

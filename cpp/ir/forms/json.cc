@@ -52,9 +52,17 @@ std::string int_list(const std::vector<int64_t>& xs) {
 }
 std::string str_list(const std::vector<std::string>& xs) { return list(xs, quoted); }
 
+// A type's sharding: {"mesh":[["X",4],...],"dims":[["X"],[],...],"unreduced":[...],"reduced":[...]}.
+std::string sharding_json(const Sharding& s) {
+  return "{\"mesh\":" + list(s.mesh, [](const MeshAxis& m) { return "[" + quoted(m.name) + "," + std::to_string(m.size) + "]"; }) +
+         ",\"dims\":" + list(s.dims, str_list) + ",\"unreduced\":" + str_list(s.unreduced) +
+         ",\"reduced\":" + str_list(s.reduced) + "}";
+}
+
 std::string aval_json(const Aval& a) {
   return "{\"dtype\":" + quoted(dtype_long_name(a.dtype)) + ",\"shape\":" + int_list(a.shape) +
-         ",\"vma\":" + str_list(a.vma) + (a.weak ? ",\"weak_type\":true" : "") + ",\"str\":" + quoted(a.str()) + "}";
+         ",\"vma\":" + str_list(a.vma) + (a.weak ? ",\"weak_type\":true" : "") +
+         (a.sharding.empty() ? "" : ",\"sharding\":" + sharding_json(a.sharding)) + ",\"str\":" + quoted(a.str()) + "}";
 }
 
 std::string spec_json(const PartitionSpec& spec) {

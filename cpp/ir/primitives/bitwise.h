@@ -12,7 +12,7 @@ namespace shardlab::ir {
 
 /// and: z = x & y (logical for bools); dz = 0.
 template <>
-struct Def<Prim::kAnd> : NonDifferentiable<Def<Prim::kAnd>>, BatchElementwise<Prim::kAnd> {
+struct Def<Prim::kAnd> : NonDifferentiable<Def<Prim::kAnd>>, BatchElementwise<Prim::kAnd>, ShardBroadcast<Def<Prim::kAnd>> {
   static constexpr const char* kName = "and";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -20,7 +20,7 @@ struct Def<Prim::kAnd> : NonDifferentiable<Def<Prim::kAnd>>, BatchElementwise<Pr
 
 /// or: z = x | y; dz = 0.
 template <>
-struct Def<Prim::kOr> : NonDifferentiable<Def<Prim::kOr>>, BatchElementwise<Prim::kOr> {
+struct Def<Prim::kOr> : NonDifferentiable<Def<Prim::kOr>>, BatchElementwise<Prim::kOr>, ShardBroadcast<Def<Prim::kOr>> {
   static constexpr const char* kName = "or";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -28,7 +28,7 @@ struct Def<Prim::kOr> : NonDifferentiable<Def<Prim::kOr>>, BatchElementwise<Prim
 
 /// xor: z = x ^ y; dz = 0.
 template <>
-struct Def<Prim::kXor> : NonDifferentiable<Def<Prim::kXor>>, BatchElementwise<Prim::kXor> {
+struct Def<Prim::kXor> : NonDifferentiable<Def<Prim::kXor>>, BatchElementwise<Prim::kXor>, ShardBroadcast<Def<Prim::kXor>> {
   static constexpr const char* kName = "xor";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -36,7 +36,7 @@ struct Def<Prim::kXor> : NonDifferentiable<Def<Prim::kXor>>, BatchElementwise<Pr
 
 /// not: z = ~x (logical negation for bools); dz = 0.
 template <>
-struct Def<Prim::kNot> : NonDifferentiable<Def<Prim::kNot>>, BatchPerOperand<Prim::kNot> {
+struct Def<Prim::kNot> : NonDifferentiable<Def<Prim::kNot>>, BatchPerOperand<Prim::kNot>, ShardPerOperand<Def<Prim::kNot>> {
   static constexpr const char* kName = "not";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -44,7 +44,7 @@ struct Def<Prim::kNot> : NonDifferentiable<Def<Prim::kNot>>, BatchPerOperand<Pri
 
 /// shift_left: z = x << y; a shift of 32 or more (or negative) gives 0, as XLA's.
 template <>
-struct Def<Prim::kShiftLeft> : NonDifferentiable<Def<Prim::kShiftLeft>>, BatchElementwise<Prim::kShiftLeft> {
+struct Def<Prim::kShiftLeft> : NonDifferentiable<Def<Prim::kShiftLeft>>, BatchElementwise<Prim::kShiftLeft>, ShardBroadcast<Def<Prim::kShiftLeft>> {
   static constexpr const char* kName = "shift_left";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -54,7 +54,7 @@ struct Def<Prim::kShiftLeft> : NonDifferentiable<Def<Prim::kShiftLeft>>, BatchEl
 /// 32 or more (or negative) gives 0.
 template <>
 struct Def<Prim::kShiftRightLogical> : NonDifferentiable<Def<Prim::kShiftRightLogical>>,
-                                       BatchElementwise<Prim::kShiftRightLogical> {
+                                       BatchElementwise<Prim::kShiftRightLogical>, ShardBroadcast<Def<Prim::kShiftRightLogical>> {
   static constexpr const char* kName = "shift_right_logical";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -64,7 +64,7 @@ struct Def<Prim::kShiftRightLogical> : NonDifferentiable<Def<Prim::kShiftRightLo
 /// signed); 32 or more (or negative) fills every bit with it.
 template <>
 struct Def<Prim::kShiftRightArithmetic> : NonDifferentiable<Def<Prim::kShiftRightArithmetic>>,
-                                          BatchElementwise<Prim::kShiftRightArithmetic> {
+                                          BatchElementwise<Prim::kShiftRightArithmetic>, ShardBroadcast<Def<Prim::kShiftRightArithmetic>> {
   static constexpr const char* kName = "shift_right_arithmetic";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -76,7 +76,7 @@ struct Def<Prim::kShiftRightArithmetic> : NonDifferentiable<Def<Prim::kShiftRigh
 /// The hash behind jax.random; dz = 0.
 template <>
 struct Def<Prim::kThreefry2x32> : NonDifferentiable<Def<Prim::kThreefry2x32>>,
-                                  BatchElementwise<Prim::kThreefry2x32> {
+                                  BatchElementwise<Prim::kThreefry2x32>, ShardBroadcast<Def<Prim::kThreefry2x32>> {
   static constexpr const char* kName = "threefry2x32";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{};

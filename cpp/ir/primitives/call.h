@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/core/primitive.h"
+#include "ir/primitives/sharding_rules.h"
 #include "ir/core/program.h"
 
 namespace shardlab::ir {
@@ -15,7 +16,7 @@ namespace shardlab::ir {
 /// inline; batched: the jit of its batched program, every output batched
 /// along 0. Linear in whatever its program is linear in.
 template <>
-struct Def<Prim::kJit> {
+struct Def<Prim::kJit> : ShardFromProgram<Def<Prim::kJit>> {
   static constexpr const char* kName = "jit";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"name", ParamType::kString}, {"jaxpr", ParamType::kProgram}};
@@ -42,7 +43,7 @@ struct Def<Prim::kJit> {
 /// primal equations inline); here the JVP splits it at once: the same
 /// values and recomputation, the printed program grouped otherwise.
 template <>
-struct Def<Prim::kCheckpoint> {
+struct Def<Prim::kCheckpoint> : ShardFromProgram<Def<Prim::kCheckpoint>> {
   static constexpr const char* kName = "remat2";  // JAX 0.11's name for it
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"differentiated", ParamType::kBool},

@@ -6,6 +6,7 @@
 #include "ir/tracing/ops.h"
 #include "ir/primitives/tensor_eval.h"
 #include "ir/primitives/elementwise.h"
+#include "ir/primitives/sharding_rules.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
@@ -127,6 +128,30 @@ std::vector<Batched> Def<Prim::kSelectN>::batch(Builder& b, const Params& p, con
 }
 Sample Def<Prim::kSelectN>::sample() {
   return {{samples::boolean({2, 3}), samples::f32({2, 3}), samples::f32({2, 3})}, {}};
+}
+
+// JAX's _select_sharding_rule: the sharded cases share one sharding, and a
+// predicate that is not a scalar has it too.
+std::vector<Sharding> Def<Prim::kSelectN>::sharding(const Params&, const std::vector<Aval>& in,
+                                                    const std::vector<Aval>&) {
+  check_settled(kName, in);
+  common_mesh(kName, in);
+  const Aval* first = nullptr;
+  for (size_t i = 1; i < in.size(); ++i) {
+    if (in[i].sharding.empty()) continue;
+    if (!first) first = &in[i];
+    else if (first->sharding != in[i].sharding) {
+      std::string cases;
+      for (size_t j = 1; j < in.size(); ++j) cases += (j > 1 ? ", " : "") + in[j].sharding.spec_text(in[j].shape.size());
+      fail(ErrorKind::kSharding, "select cases must have the same shardings, got [", cases, "].");
+    }
+  }
+  if (!first) return {Sharding{}};
+  if (!in[0].shape.empty() && !in[0].sharding.empty() && in[0].sharding.dims != first->sharding.dims)
+    fail(ErrorKind::kSharding, "select `which` must be scalar or have the same sharding as cases, got `which` sharding ",
+         in[0].sharding.spec_text(in[0].shape.size()), " but case sharding ", first->sharding.spec_text(first->shape.size()),
+         ".");
+  return {first->sharding};
 }
 
 }  // namespace shardlab::ir

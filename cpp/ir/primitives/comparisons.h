@@ -13,7 +13,7 @@ namespace shardlab::ir {
 
 /// is_finite: z = x is neither infinite nor NaN (bool; float32 x); dz = 0.
 template <>
-struct Def<Prim::kIsFinite> : NonDifferentiable<Def<Prim::kIsFinite>>, BatchPerOperand<Prim::kIsFinite> {
+struct Def<Prim::kIsFinite> : NonDifferentiable<Def<Prim::kIsFinite>>, BatchPerOperand<Prim::kIsFinite>, ShardPerOperand<Def<Prim::kIsFinite>> {
   static constexpr const char* kName = "is_finite";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -21,7 +21,7 @@ struct Def<Prim::kIsFinite> : NonDifferentiable<Def<Prim::kIsFinite>>, BatchPerO
 
 /// eq: z = (x == y) as bool; dz = 0.
 template <>
-struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>>, BatchElementwise<Prim::kEq> {
+struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>>, BatchElementwise<Prim::kEq>, ShardBroadcast<Def<Prim::kEq>> {
   static constexpr const char* kName = "eq";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -29,7 +29,7 @@ struct Def<Prim::kEq> : NonDifferentiable<Def<Prim::kEq>>, BatchElementwise<Prim
 
 /// ne: z = (x != y) as bool; dz = 0.
 template <>
-struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>>, BatchElementwise<Prim::kNe> {
+struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>>, BatchElementwise<Prim::kNe>, ShardBroadcast<Def<Prim::kNe>> {
   static constexpr const char* kName = "ne";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -37,7 +37,7 @@ struct Def<Prim::kNe> : NonDifferentiable<Def<Prim::kNe>>, BatchElementwise<Prim
 
 /// lt: z = (x < y) as bool; dz = 0.
 template <>
-struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>>, BatchElementwise<Prim::kLt> {
+struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>>, BatchElementwise<Prim::kLt>, ShardBroadcast<Def<Prim::kLt>> {
   static constexpr const char* kName = "lt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -45,7 +45,7 @@ struct Def<Prim::kLt> : NonDifferentiable<Def<Prim::kLt>>, BatchElementwise<Prim
 
 /// le: z = (x <= y) as bool; dz = 0.
 template <>
-struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>>, BatchElementwise<Prim::kLe> {
+struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>>, BatchElementwise<Prim::kLe>, ShardBroadcast<Def<Prim::kLe>> {
   static constexpr const char* kName = "le";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -53,7 +53,7 @@ struct Def<Prim::kLe> : NonDifferentiable<Def<Prim::kLe>>, BatchElementwise<Prim
 
 /// gt: z = (x > y) as bool; dz = 0.
 template <>
-struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>>, BatchElementwise<Prim::kGt> {
+struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>>, BatchElementwise<Prim::kGt>, ShardBroadcast<Def<Prim::kGt>> {
   static constexpr const char* kName = "gt";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -61,7 +61,7 @@ struct Def<Prim::kGt> : NonDifferentiable<Def<Prim::kGt>>, BatchElementwise<Prim
 
 /// ge: z = (x >= y) as bool; dz = 0.
 template <>
-struct Def<Prim::kGe> : NonDifferentiable<Def<Prim::kGe>>, BatchElementwise<Prim::kGe> {
+struct Def<Prim::kGe> : NonDifferentiable<Def<Prim::kGe>>, BatchElementwise<Prim::kGe>, ShardBroadcast<Def<Prim::kGe>> {
   static constexpr const char* kName = "ge";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONDIFFERENTIABLE_RULES
@@ -78,6 +78,7 @@ struct Def<Prim::kSelectN> {
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 }  // namespace shardlab::ir

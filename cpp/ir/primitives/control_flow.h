@@ -9,6 +9,7 @@
 #pragma once
 
 #include "ir/core/primitive.h"
+#include "ir/primitives/sharding_rules.h"
 #include "ir/core/program.h"
 
 namespace shardlab::ir {
@@ -24,7 +25,7 @@ namespace shardlab::ir {
 /// example (JAX's rule). In a shard_map body, an index that varies across devices is an
 /// error when a branch holds a collective.
 template <>
-struct Def<Prim::kCond> {
+struct Def<Prim::kCond> : ShardFromProgram<Def<Prim::kCond>> {
   static constexpr const char* kName = "cond";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"branches", ParamType::kPrograms}};
@@ -44,7 +45,7 @@ struct Def<Prim::kCond> {
 /// over the steps with dynamic slices of xs and ys (unrolled only when the
 /// body holds a shard_map, which the executors run only at a program's top).
 template <>
-struct Def<Prim::kScan> {
+struct Def<Prim::kScan> : ShardFromProgram<Def<Prim::kScan>> {
   static constexpr const char* kName = "scan";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"ft_in", ParamType::kInts, false, false, ParamFormat::kNoneGroups},
@@ -71,7 +72,7 @@ struct Def<Prim::kScan> {
 /// shard_map body, a predicate that varies across devices is an error when
 /// the loop holds a collective.
 template <>
-struct Def<Prim::kWhile> {
+struct Def<Prim::kWhile> : ShardFromProgram<Def<Prim::kWhile>> {
   static constexpr const char* kName = "while";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"body_jaxpr", ParamType::kProgram},

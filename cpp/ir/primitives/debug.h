@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/core/primitive.h"
+#include "ir/primitives/sharding_rules.h"
 
 namespace shardlab::ir {
 
@@ -17,7 +18,7 @@ namespace shardlab::ir {
 /// the callback sees primal values), no tangents; batched: one call per example, in
 /// order (JAX's debug_callback batching rule); linear in nothing.
 template <>
-struct Def<Prim::kDebugCallback> {
+struct Def<Prim::kDebugCallback> : ShardPerOperand<Def<Prim::kDebugCallback>, true> {
   static constexpr const char* kName = "debug_callback";
   static constexpr ParamSchema kParams{{"callback", ParamType::kInt},
                                        {"fmt", ParamType::kString, false, false, ParamFormat::kImplied}};

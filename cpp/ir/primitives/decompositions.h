@@ -21,7 +21,7 @@ namespace shardlab::ir {
 /// JVP (Murray, arXiv:1602.07527): dL = L phi(L^-1 da L^-T), phi taking the
 /// lower triangle with its diagonal halved.
 template <>
-struct Def<Prim::kCholesky> : NotLinear<Def<Prim::kCholesky>>, BatchLeading<Prim::kCholesky> {
+struct Def<Prim::kCholesky> : NotLinear<Def<Prim::kCholesky>>, BatchLeading<Prim::kCholesky>, ShardLeading<Def<Prim::kCholesky>> {
   static constexpr const char* kName = "cholesky";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
@@ -33,7 +33,7 @@ struct Def<Prim::kCholesky> : NotLinear<Def<Prim::kCholesky>>, BatchLeading<Prim
 /// unit_diagonal, op(A) = A^T when transpose_a. Linear in b (its transpose
 /// solves with op(A)^T); in a, dX = -op(A)^-1 op(dA) X (left) or -X op(dA) op(A)^-1.
 template <>
-struct Def<Prim::kTriangularSolve> : BatchLeading<Prim::kTriangularSolve> {
+struct Def<Prim::kTriangularSolve> : BatchLeading<Prim::kTriangularSolve>, ShardLeading<Def<Prim::kTriangularSolve>> {
   static constexpr const char* kName = "triangular_solve";
   static constexpr ParamSchema kParams{{"conjugate_a", ParamType::kBool},
                                        {"left_side", ParamType::kBool},
@@ -51,7 +51,7 @@ struct Def<Prim::kTriangularSolve> : BatchLeading<Prim::kTriangularSolve> {
 /// dL = L tril(K, -1), dU = triu(K) U, d(lu) = dL + dU; the integer outputs
 /// have zero tangents.
 template <>
-struct Def<Prim::kLu> : NotLinear<Def<Prim::kLu>>, BatchLeading<Prim::kLu> {
+struct Def<Prim::kLu> : NotLinear<Def<Prim::kLu>>, BatchLeading<Prim::kLu>, ShardLeading<Def<Prim::kLu>> {
   static constexpr const char* kName = "lu";
   static constexpr ParamSchema kParams{};
   SHARDLAB_NONLINEAR_RULES
@@ -64,7 +64,7 @@ struct Def<Prim::kLu> : NotLinear<Def<Prim::kLu>>, BatchLeading<Prim::kLu> {
 /// with C = q^T da r^-1 and O = tril(C, -1) - tril(C, -1)^T,
 /// dq = q (O - C) + da r^-1, dr = (C - O) r.
 template <>
-struct Def<Prim::kQr> : NotLinear<Def<Prim::kQr>>, BatchLeading<Prim::kQr> {
+struct Def<Prim::kQr> : NotLinear<Def<Prim::kQr>>, BatchLeading<Prim::kQr>, ShardLeading<Def<Prim::kQr>> {
   static constexpr const char* kName = "qr";
   static constexpr ParamSchema kParams{{"full_matrices", ParamType::kBool}, {"pivoting", ParamType::kBool}};
   static constexpr const char* kNoneParams = "use_magma";
@@ -78,7 +78,7 @@ struct Def<Prim::kQr> : NotLinear<Def<Prim::kQr>>, BatchLeading<Prim::kQr> {
 /// F[i, j] = 1 / (w[j] - w[i]) off the diagonal, 0 on it:
 /// dw = diag(S), dv = v (F * S).
 template <>
-struct Def<Prim::kEigh> : NotLinear<Def<Prim::kEigh>>, BatchLeading<Prim::kEigh> {
+struct Def<Prim::kEigh> : NotLinear<Def<Prim::kEigh>>, BatchLeading<Prim::kEigh>, ShardLeading<Def<Prim::kEigh>> {
   static constexpr const char* kName = "eigh";
   static constexpr ParamSchema kParams{{"lower", ParamType::kBool}, {"sort_eigenvalues", ParamType::kBool}};
   static constexpr const char* kNoneParams = "algorithm subset_by_index";
@@ -94,7 +94,7 @@ struct Def<Prim::kEigh> : NotLinear<Def<Prim::kEigh>>, BatchLeading<Prim::kEigh>
 /// du = u (F * (dS s + s dS^T) + (dS - dS^T) / 2 / s on the diagonal) (+ the part
 /// of da v outside u's span / s when m > n), dv likewise.
 template <>
-struct Def<Prim::kSvd> : NotLinear<Def<Prim::kSvd>>, BatchLeading<Prim::kSvd> {
+struct Def<Prim::kSvd> : NotLinear<Def<Prim::kSvd>>, BatchLeading<Prim::kSvd>, ShardLeading<Def<Prim::kSvd>> {
   static constexpr const char* kName = "svd";
   static constexpr ParamSchema kParams{{"compute_uv", ParamType::kBool}, {"full_matrices", ParamType::kBool}};
   static constexpr const char* kNoneParams = "algorithm subset_by_index";

@@ -16,7 +16,7 @@ namespace shardlab::ir {
 /// stop_gradient: z = x, with dz = 0 whatever dx is (jax.lax.stop_gradient);
 /// not linear, so it has no transpose.
 template <>
-struct Def<Prim::kStopGradient> : NonDifferentiable<Def<Prim::kStopGradient>>, BatchPerOperand<Prim::kStopGradient> {
+struct Def<Prim::kStopGradient> : NonDifferentiable<Def<Prim::kStopGradient>>, BatchPerOperand<Prim::kStopGradient>, ShardPerOperand<Def<Prim::kStopGradient>, true> {
   static constexpr const char* kName = "stop_gradient";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{};
@@ -44,7 +44,7 @@ struct CustomCall : NotLinear<D> {
 /// the call of the batched program, its rule batched by vmap, every output
 /// batched along 0. Not linear.
 template <>
-struct Def<Prim::kCustomJvpCall> : CustomCall<Def<Prim::kCustomJvpCall>> {
+struct Def<Prim::kCustomJvpCall> : CustomCall<Def<Prim::kCustomJvpCall>>, ShardFromProgram<Def<Prim::kCustomJvpCall>> {
   static constexpr const char* kName = "custom_jvp_call";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"name", ParamType::kString},
@@ -63,7 +63,7 @@ struct Def<Prim::kCustomJvpCall> : CustomCall<Def<Prim::kCustomJvpCall>> {
 /// transpose is bwd(res, ct_y). Batched like custom_jvp_call (fwd and bwd
 /// batched by vmap). Not linear.
 template <>
-struct Def<Prim::kCustomVjpCall> : CustomCall<Def<Prim::kCustomVjpCall>> {
+struct Def<Prim::kCustomVjpCall> : CustomCall<Def<Prim::kCustomVjpCall>>, ShardFromProgram<Def<Prim::kCustomVjpCall>> {
   static constexpr const char* kName = "custom_vjp_call";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"name", ParamType::kString},
@@ -82,7 +82,7 @@ struct Def<Prim::kCustomVjpCall> : CustomCall<Def<Prim::kCustomVjpCall>> {
 /// y only gives dy's types. It exists only to be transposed: evaluating,
 /// differentiating or batching it is JAX's error for a jvp of a custom_vjp.
 template <>
-struct Def<Prim::kCustomLin> {
+struct Def<Prim::kCustomLin> : ShardFromProgram<Def<Prim::kCustomLin>> {
   static constexpr const char* kName = "custom_lin";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"bwd", ParamType::kRule},

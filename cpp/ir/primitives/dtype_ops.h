@@ -14,7 +14,7 @@ namespace shardlab::ir {
 /// and ct -> convert(ct) back; conversions to or from int32 and bool have a
 /// zero tangent and no transpose.
 template <>
-struct Def<Prim::kConvertElementType> : BatchPerOperand<Prim::kConvertElementType> {
+struct Def<Prim::kConvertElementType> : BatchPerOperand<Prim::kConvertElementType>, ShardPerOperand<Def<Prim::kConvertElementType>, true> {
   static constexpr const char* kName = "convert_element_type";
   static constexpr WeakRule kWeak = WeakRule::kShapeRule;
   static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}, {"weak_type", ParamType::kBool}};
@@ -26,7 +26,7 @@ struct Def<Prim::kConvertElementType> : BatchPerOperand<Prim::kConvertElementTyp
 /// function of it).
 template <>
 struct Def<Prim::kBitcastConvertType> : NonDifferentiable<Def<Prim::kBitcastConvertType>>,
-                                        BatchPerOperand<Prim::kBitcastConvertType> {
+                                        BatchPerOperand<Prim::kBitcastConvertType>, ShardPerOperand<Def<Prim::kBitcastConvertType>> {
   static constexpr const char* kName = "bitcast_convert_type";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"new_dtype", ParamType::kDType}};
@@ -36,7 +36,7 @@ struct Def<Prim::kBitcastConvertType> : NonDifferentiable<Def<Prim::kBitcastConv
 /// iota[dtype, shape, dimension]: z[i_0, ..., i_n] = i_dimension, an array of
 /// float32 or int32 indices; no operands, so no tangent and no transpose.
 template <>
-struct Def<Prim::kIota> : NoOperands<Def<Prim::kIota>> {
+struct Def<Prim::kIota> : NoOperands<Def<Prim::kIota>>, ShardNone<Def<Prim::kIota>> {
   static constexpr const char* kName = "iota";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"dtype", ParamType::kDType}, {"shape", ParamType::kInts}, {"dimension", ParamType::kInt}};

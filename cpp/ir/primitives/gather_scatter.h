@@ -28,7 +28,7 @@ namespace shardlab::ir {
 /// dimensions not in offset_dims. Linear in x: dz = gather(dx); transpose:
 /// scatter-add of ct into zeros at the same indices.
 template <>
-struct Def<Prim::kGather> {
+struct Def<Prim::kGather> : ShardUnsharded<Def<Prim::kGather>> {
   static constexpr const char* kName = "gather";
   static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams{
@@ -62,7 +62,7 @@ struct ScatterRules {
 /// idx, du); transpose: x's cotangent is ct with the written entries zeroed,
 /// u's the gather of ct where that update is the one that won.
 template <>
-struct Def<Prim::kScatter> : ScatterRules<Prim::kScatter> {
+struct Def<Prim::kScatter> : ScatterRules<Prim::kScatter>, ShardUnsharded<Def<Prim::kScatter>> {
   static constexpr const char* kName = "scatter";
   static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams{
@@ -78,7 +78,7 @@ struct Def<Prim::kScatter> : ScatterRules<Prim::kScatter> {
 /// accumulate). Linear in (x, u) jointly: dz = scatter-add(dx, idx, du);
 /// transpose: x's cotangent is ct, u's the gather of ct.
 template <>
-struct Def<Prim::kScatterAdd> : ScatterRules<Prim::kScatterAdd> {
+struct Def<Prim::kScatterAdd> : ScatterRules<Prim::kScatterAdd>, ShardUnsharded<Def<Prim::kScatterAdd>> {
   static constexpr const char* kName = "scatter-add";
   static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
@@ -91,7 +91,7 @@ struct Def<Prim::kScatterAdd> : ScatterRules<Prim::kScatterAdd> {
 /// scatter-add(0, idx, gather(x) du); linear in x alone: ct ->
 /// scatter-mul(ct, idx, u).
 template <>
-struct Def<Prim::kScatterMul> : ScatterRules<Prim::kScatterMul> {
+struct Def<Prim::kScatterMul> : ScatterRules<Prim::kScatterMul>, ShardUnsharded<Def<Prim::kScatterMul>> {
   static constexpr const char* kName = "scatter-mul";
   static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
@@ -103,7 +103,7 @@ struct Def<Prim::kScatterMul> : ScatterRules<Prim::kScatterMul> {
 /// an entry is the mean of the tangents of the values that tie for the
 /// result there (x's and every update's written to it).
 template <>
-struct Def<Prim::kScatterMin> : ScatterRules<Prim::kScatterMin>, NotLinear<Def<Prim::kScatterMin>> {
+struct Def<Prim::kScatterMin> : ScatterRules<Prim::kScatterMin>, NotLinear<Def<Prim::kScatterMin>>, ShardUnsharded<Def<Prim::kScatterMin>> {
   static constexpr const char* kName = "scatter-min";
   static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;
@@ -113,7 +113,7 @@ struct Def<Prim::kScatterMin> : ScatterRules<Prim::kScatterMin>, NotLinear<Def<P
 /// scatter-max: the larger of x and the updates at their indices; dz as
 /// scatter-min's.
 template <>
-struct Def<Prim::kScatterMax> : ScatterRules<Prim::kScatterMax>, NotLinear<Def<Prim::kScatterMax>> {
+struct Def<Prim::kScatterMax> : ScatterRules<Prim::kScatterMax>, NotLinear<Def<Prim::kScatterMax>>, ShardUnsharded<Def<Prim::kScatterMax>> {
   static constexpr const char* kName = "scatter-max";
   static constexpr WeakRule kWeak = WeakRule::kFirstOperand;
   static constexpr ParamSchema kParams = Def<Prim::kScatter>::kParams;

@@ -6,6 +6,7 @@
 
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
+#include "ir/primitives/sharding_rules.h"
 #include "runtime/errors.h"
 #include "runtime/strided_copy.h"
 
@@ -441,6 +442,54 @@ std::vector<Batched> Def<Prim::kDynamicUpdateSlice>::batch(Builder& b, const Par
 }
 Sample Def<Prim::kDynamicUpdateSlice>::sample() {
   return {{samples::f32({5, 4}), samples::f32({2, 3}), samples::i32({}), samples::i32({})}, {}};
+}
+
+// JAX's _concatenate_sharding_rule: the sharded operands share one sharding, the result's.
+std::vector<Sharding> Def<Prim::kConcatenate>::sharding(const Params&, const std::vector<Aval>& in,
+                                                        const std::vector<Aval>&) {
+  check_settled(kName, in);
+  const Sharding* first = nullptr;
+  for (const Aval& a : in) {
+    if (a.sharding.empty()) continue;
+    if (!first) first = &a.sharding;
+    else if (*first != a.sharding) {
+      std::string all;
+      for (const Aval& b : in) all += (all.empty() ? "" : ", ") + b.sharding.spec_text(b.shape.size());
+      fail(ErrorKind::kSharding, kName, ": All operands should have the same sharding. Got shardings ", all);
+    }
+  }
+  return {first ? *first : Sharding{}};
+}
+
+// The operand's sharding, where every sliced sharded dimension still divides over its axes (JAX's rule).
+std::vector<Sharding> Def<Prim::kSlice>::sharding(const Params&, const std::vector<Aval>& in,
+                                                  const std::vector<Aval>& out) {
+  check_settled(kName, in);
+  return {varying_shape_sharding("slicing", in[0], out[0])};
+}
+
+// As slice's (JAX's rule): the operand's, where each padded sharded dimension still divides.
+std::vector<Sharding> Def<Prim::kPad>::sharding(const Params&, const std::vector<Aval>& in,
+                                                const std::vector<Aval>& out) {
+  check_settled(kName, in);
+  return {varying_shape_sharding("padding", in[0], out[0])};
+}
+
+// As slice's (JAX's rule); the start indices are scalars.
+std::vector<Sharding> Def<Prim::kDynamicSlice>::sharding(const Params&, const std::vector<Aval>& in,
+                                                         const std::vector<Aval>& out) {
+  check_settled(kName, in);
+  return {varying_shape_sharding("dynamic_slice", in[0], out[0])};
+}
+
+// JAX's rule: the update is sharded as the operand, the result's sharding.
+std::vector<Sharding> Def<Prim::kDynamicUpdateSlice>::sharding(const Params&, const std::vector<Aval>& in,
+                                                               const std::vector<Aval>&) {
+  check_settled(kName, in);
+  if (in[0].sharding != in[1].sharding)
+    fail(ErrorKind::kSharding, "dynamic_update_slice operand sharding must be equal to update sharding, got operand ",
+         "sharding ", in[0].str(), " and update sharding ", in[1].str(), ".");
+  return {in[0].sharding};
 }
 
 }  // namespace shardlab::ir

@@ -20,6 +20,7 @@ struct Def<Prim::kConcatenate> {
   static constexpr ParamSchema kParams{{"dimension", ParamType::kInt}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// slice[start_indices, limit_indices, strides]: z[i] = x[start + i * stride]
@@ -32,6 +33,7 @@ struct Def<Prim::kSlice> {
   static constexpr ParamSchema kParams{{"start_indices", ParamType::kInts}, {"limit_indices", ParamType::kInts}, {"strides", ParamType::kInts, false, false, ParamFormat::kNoneIfEmpty}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// pad[padding_config](x, v): x with lo elements of the scalar v before, hi
@@ -46,6 +48,7 @@ struct Def<Prim::kPad> {
   static constexpr ParamSchema kParams{{"padding_config", ParamType::kIntLists}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// dynamic_slice[slice_sizes](x, *indices): the slice_sizes window of x at the
@@ -59,6 +62,7 @@ struct Def<Prim::kDynamicSlice> {
   static constexpr ParamSchema kParams{{"slice_sizes", ParamType::kInts}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// dynamic_update_slice(x, u, *indices): x with the window at the indices
@@ -72,6 +76,7 @@ struct Def<Prim::kDynamicUpdateSlice> {
   static constexpr ParamSchema kParams{};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 }  // namespace shardlab::ir

@@ -7,6 +7,7 @@
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
 #include "kernels/gemm.h"
+#include "ir/primitives/sharding_rules.h"
 #include "runtime/errors.h"
 #include "runtime/strided_copy.h"
 
@@ -254,6 +255,49 @@ std::vector<Batched> Def<Prim::kDotGeneral>::batch(Builder& b, const Params& p, 
 Sample Def<Prim::kDotGeneral>::sample() {
   return {{samples::f32({2, 3}), samples::f32({3, 4})},
           {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}}};
+}
+
+// JAX's _dot_general_sharding_rule: batch and contracting dimensions sharded
+// alike on both sides (or on one), and not both sides' contracting
+// dimensions sharded (the result could then be all-reduced, reduce-scattered
+// or left unreduced: out_sharding decides); the result is sharded as
+// (batch, lhs free, rhs free), a mesh axis named twice being an error the
+// builder's check_sharding raises.
+std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const std::vector<Aval>& in,
+                                                       const std::vector<Aval>&) {
+  if (!in[0].sharding.unreduced.empty() || !in[1].sharding.unreduced.empty())
+    fail(ErrorKind::kSharding, "lhs or rhs passed to dot_general cannot be unreduced. Got lhs=", in[0].str(),
+         " and rhs=", in[1].str());
+  check_settled(kName, in);
+  Sharding out;
+  out.mesh = common_mesh(kName, in);
+  if (out.mesh.empty()) return {out};
+  const DotDims d = dot_dims(p);
+  auto specs = [](const Aval& a, const std::vector<int64_t>& dims) {
+    std::string t = "(";
+    for (size_t i = 0; i < dims.size(); ++i) t += (i ? ", " : "") + spec_entry_text(a.sharding.dim(static_cast<size_t>(dims[i])));
+    return t + (dims.size() == 1 ? ",)" : ")");
+  };
+  auto match = [&](const std::vector<int64_t>& l, const std::vector<int64_t>& r, const char* what) {
+    for (size_t i = 0; i < l.size(); ++i) {
+      const auto& ls = in[0].sharding.dim(static_cast<size_t>(l[i]));
+      const auto& rs = in[1].sharding.dim(static_cast<size_t>(r[i]));
+      if (!ls.empty() && !rs.empty() && ls != rs)
+        fail(ErrorKind::kSharding, "dot_general requires ", what, ", got ", specs(in[0], l), " and ", specs(in[1], r), ".");
+    }
+  };
+  match(d.lhs_batch, d.rhs_batch, "lhs batch dimensions and rhs batch dimensions to have the consistent sharding");
+  match(d.lhs_contract, d.rhs_contract, "contracting dimensions to have consistent sharding");
+  for (size_t i = 0; i < d.lhs_contract.size(); ++i)
+    if (!in[0].sharding.dim(static_cast<size_t>(d.lhs_contract[i])).empty() &&
+        !in[1].sharding.dim(static_cast<size_t>(d.rhs_contract[i])).empty())
+      fail(ErrorKind::kSharding, "Contracting dimensions are sharded and it is ambiguous how the output should be ",
+           "sharded. Please specify the output sharding via the `out_sharding` parameter. Got lhs_contracting_spec=",
+           specs(in[0], d.lhs_contract), " and rhs_contracting_spec=", specs(in[1], d.rhs_contract));
+  for (int64_t k : d.lhs_batch) out.dims.push_back(in[0].sharding.dim(static_cast<size_t>(k)));
+  for (int64_t k : free_dims(in[0].ndim(), d.lhs_contract, d.lhs_batch)) out.dims.push_back(in[0].sharding.dim(static_cast<size_t>(k)));
+  for (int64_t k : free_dims(in[1].ndim(), d.rhs_contract, d.rhs_batch)) out.dims.push_back(in[1].sharding.dim(static_cast<size_t>(k)));
+  return {std::move(out).normalized()};
 }
 
 }  // namespace shardlab::ir

@@ -25,6 +25,7 @@ struct Def<Prim::kDotGeneral> {
       {"preferred_element_type", ParamType::kDType}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 }  // namespace shardlab::ir

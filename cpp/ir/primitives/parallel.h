@@ -22,7 +22,7 @@ namespace shardlab::ir {
 /// Linear: d(psum x) = psum dx; transpose: ct -> pvary(ct) (psum of a
 /// per-device cotangent when VMA is not tracked, JAX's check_vma=False rule).
 template <>
-struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum> {
+struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum>, ShardPerOperand<Def<Prim::kPsum>> {
   static constexpr const char* kName = "psum";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
@@ -33,7 +33,7 @@ struct Def<Prim::kPsum> : BatchPerOperand<Prim::kPsum> {
 
 /// pmax[axes]: the elementwise maximum over the devices; no JVP, as in JAX.
 template <>
-struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax> {
+struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax>, ShardPerOperand<Def<Prim::kPmax>> {
   static constexpr const char* kName = "pmax";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
@@ -44,7 +44,7 @@ struct Def<Prim::kPmax> : BatchPerOperand<Prim::kPmax> {
 
 /// pmin[axes]: the elementwise minimum over the devices; no JVP, as in JAX.
 template <>
-struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin> {
+struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin>, ShardPerOperand<Def<Prim::kPmin>> {
   static constexpr const char* kName = "pmin";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
@@ -58,7 +58,7 @@ struct Def<Prim::kPmin> : BatchPerOperand<Prim::kPmin> {
 /// invariant value is the sum of the devices' contributions). Bound by
 /// jax.lax.pcast(x, axis_name, to='varying'), one equation per operand.
 template <>
-struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary> {
+struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary>, ShardPerOperand<Def<Prim::kPvary>> {
   static constexpr const char* kName = "pvary";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axes", ParamType::kNames}};
@@ -73,7 +73,7 @@ struct Def<Prim::kPvary> : BatchPerOperand<Prim::kPvary> {
 /// along) all_gather_dimension. Transpose: reduce_scatter of the cotangent
 /// over the same dimension.
 template <>
-struct Def<Prim::kAllGather> {
+struct Def<Prim::kAllGather> : ShardNone<Def<Prim::kAllGather>> {
   static constexpr const char* kName = "all_gather";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
@@ -91,7 +91,7 @@ struct Def<Prim::kAllGather> {
 /// Transpose: each device's own block of the cotangent, a dynamic_slice at
 /// axis_index * block size (no communication).
 template <>
-struct Def<Prim::kAllGatherInvariant> {
+struct Def<Prim::kAllGatherInvariant> : ShardNone<Def<Prim::kAllGatherInvariant>> {
   static constexpr const char* kName = "all_gather_invariant";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"all_gather_dimension", ParamType::kInt}, {"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"tiled", ParamType::kBool}};
@@ -103,7 +103,7 @@ struct Def<Prim::kAllGatherInvariant> {
 /// psum_scatter): chunk `position` of the sum over the devices. Transpose:
 /// all_gather of the cotangent.
 template <>
-struct Def<Prim::kReduceScatter> {
+struct Def<Prim::kReduceScatter> : ShardNone<Def<Prim::kReduceScatter>> {
   static constexpr const char* kName = "reduce_scatter";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"scatter_dimension", ParamType::kInt}, {"tiled", ParamType::kBool}};
@@ -119,7 +119,7 @@ struct Def<Prim::kReduceScatter> {
 /// the device at src for each (src, dst) pair; others receive zeros.
 /// Transpose: ppermute by the inverted pairs.
 template <>
-struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute> {
+struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute>, ShardPerOperand<Def<Prim::kPpermute>> {
   static constexpr const char* kName = "ppermute";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"perm", ParamType::kIntLists}};
@@ -132,7 +132,7 @@ struct Def<Prim::kPpermute> : BatchPerOperand<Prim::kPpermute> {
 /// of split_axis goes to position j, received chunks join along concat_axis.
 /// Transpose: all_to_all with split_axis and concat_axis swapped.
 template <>
-struct Def<Prim::kAllToAll> {
+struct Def<Prim::kAllToAll> : ShardNone<Def<Prim::kAllToAll>> {
   static constexpr const char* kName = "all_to_all";
   static constexpr WeakRule kWeak = WeakRule::kEachOperand;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}, {"axis_size", ParamType::kInt}, {"concat_axis", ParamType::kInt}, {"split_axis", ParamType::kInt}, {"tiled", ParamType::kBool}};
@@ -146,7 +146,7 @@ struct Def<Prim::kAllToAll> {
 /// axis_index[axis_name]: the device's position along the axes (major
 /// first), an int32 scalar varying along them; no operands, no tangent.
 template <>
-struct Def<Prim::kAxisIndex> : NoOperands<Def<Prim::kAxisIndex>> {
+struct Def<Prim::kAxisIndex> : NoOperands<Def<Prim::kAxisIndex>>, ShardNone<Def<Prim::kAxisIndex>> {
   static constexpr const char* kName = "axis_index";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axis_name", ParamType::kNames}};

@@ -27,7 +27,7 @@ struct BatchReduction {
 /// the shape. d(sum x) = sum dx; transpose: broadcast_in_dim of the cotangent
 /// back over the summed axes.
 template <>
-struct Def<Prim::kReduceSum> : BatchReduction<Prim::kReduceSum> {
+struct Def<Prim::kReduceSum> : BatchReduction<Prim::kReduceSum>, ShardReduction<Def<Prim::kReduceSum>, true> {
   static constexpr const char* kName = "reduce_sum";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   static constexpr const char* kNoneParams = "out_sharding";
@@ -39,7 +39,7 @@ struct Def<Prim::kReduceSum> : BatchReduction<Prim::kReduceSum> {
 /// the others formed from prefix and suffix products (no division, so zeros
 /// are handled); not linear.
 template <>
-struct Def<Prim::kReduceProd> : NotLinear<Def<Prim::kReduceProd>>, BatchReduction<Prim::kReduceProd> {
+struct Def<Prim::kReduceProd> : NotLinear<Def<Prim::kReduceProd>>, BatchReduction<Prim::kReduceProd>, ShardReduction<Def<Prim::kReduceProd>> {
   static constexpr const char* kName = "reduce_prod";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONLINEAR_RULES
@@ -47,7 +47,7 @@ struct Def<Prim::kReduceProd> : NotLinear<Def<Prim::kReduceProd>>, BatchReductio
 
 /// reduce_and[axes]: whether every bool over `axes` is true (true when empty).
 template <>
-struct Def<Prim::kReduceAnd> : NonDifferentiable<Def<Prim::kReduceAnd>>, BatchReduction<Prim::kReduceAnd> {
+struct Def<Prim::kReduceAnd> : NonDifferentiable<Def<Prim::kReduceAnd>>, BatchReduction<Prim::kReduceAnd>, ShardReduction<Def<Prim::kReduceAnd>> {
   static constexpr const char* kName = "reduce_and";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
@@ -56,7 +56,7 @@ struct Def<Prim::kReduceAnd> : NonDifferentiable<Def<Prim::kReduceAnd>>, BatchRe
 
 /// reduce_or[axes]: whether any bool over `axes` is true (false when empty).
 template <>
-struct Def<Prim::kReduceOr> : NonDifferentiable<Def<Prim::kReduceOr>>, BatchReduction<Prim::kReduceOr> {
+struct Def<Prim::kReduceOr> : NonDifferentiable<Def<Prim::kReduceOr>>, BatchReduction<Prim::kReduceOr>, ShardReduction<Def<Prim::kReduceOr>> {
   static constexpr const char* kName = "reduce_or";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
@@ -67,7 +67,7 @@ struct Def<Prim::kReduceOr> : NonDifferentiable<Def<Prim::kReduceOr>>, BatchRedu
 /// smallest int32 or false when empty). JVP as JAX: the mean tangent of the
 /// elements equal to the maximum, sum(dx * [x == z]) / sum([x == z]); not linear.
 template <>
-struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>>, BatchReduction<Prim::kReduceMax> {
+struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>>, BatchReduction<Prim::kReduceMax>, ShardReduction<Def<Prim::kReduceMax>> {
   static constexpr const char* kName = "reduce_max";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONLINEAR_RULES
@@ -77,7 +77,7 @@ struct Def<Prim::kReduceMax> : NotLinear<Def<Prim::kReduceMax>>, BatchReduction<
 /// largest int32 or true when empty). JVP: sum(dx * [x == z]) / sum([x == z]);
 /// not linear.
 template <>
-struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>>, BatchReduction<Prim::kReduceMin> {
+struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>>, BatchReduction<Prim::kReduceMin>, ShardReduction<Def<Prim::kReduceMin>> {
   static constexpr const char* kName = "reduce_min";
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}};
   SHARDLAB_NONLINEAR_RULES
@@ -87,7 +87,7 @@ struct Def<Prim::kReduceMin> : NotLinear<Def<Prim::kReduceMin>>, BatchReduction<
 /// largest element (the first of equal ones; the first NaN if any, as XLA),
 /// as int32; the axis disappears. Piecewise constant: dz = 0.
 template <>
-struct Def<Prim::kArgmax> : NonDifferentiable<Def<Prim::kArgmax>> {
+struct Def<Prim::kArgmax> : NonDifferentiable<Def<Prim::kArgmax>>, ShardReduction<Def<Prim::kArgmax>> {
   static constexpr const char* kName = "argmax";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}, {"index_dtype", ParamType::kDType}};
@@ -97,7 +97,7 @@ struct Def<Prim::kArgmax> : NonDifferentiable<Def<Prim::kArgmax>> {
 
 /// argmin[axes, index_dtype]: as argmax, of the smallest element.
 template <>
-struct Def<Prim::kArgmin> : NonDifferentiable<Def<Prim::kArgmin>> {
+struct Def<Prim::kArgmin> : NonDifferentiable<Def<Prim::kArgmin>>, ShardReduction<Def<Prim::kArgmin>> {
   static constexpr const char* kName = "argmin";
   static constexpr WeakRule kWeak = WeakRule::kNever;
   static constexpr ParamSchema kParams{{"axes", ParamType::kInts}, {"index_dtype", ParamType::kDType}};
@@ -109,7 +109,7 @@ struct Def<Prim::kArgmin> : NonDifferentiable<Def<Prim::kArgmin>> {
 /// when reverse), in order (float32 accumulation, as a serial loop). Linear:
 /// dz = cumsum(dx); transpose: the cumsum of the cotangent the other way.
 template <>
-struct Def<Prim::kCumsum> {
+struct Def<Prim::kCumsum> : ShardPerOperand<Def<Prim::kCumsum>, true> {
   static constexpr const char* kName = "cumsum";
   static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
   SHARDLAB_RULES
@@ -122,7 +122,7 @@ struct Def<Prim::kCumsum> {
 /// associative scan (log2(n) steps of shifted products; exact at zeros); not
 /// linear.
 template <>
-struct Def<Prim::kCumprod> : NotLinear<Def<Prim::kCumprod>> {
+struct Def<Prim::kCumprod> : NotLinear<Def<Prim::kCumprod>>, ShardPerOperand<Def<Prim::kCumprod>> {
   static constexpr const char* kName = "cumprod";
   static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
   SHARDLAB_NONLINEAR_RULES

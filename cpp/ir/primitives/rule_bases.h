@@ -9,6 +9,7 @@
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
 #include "ir/core/primitive.h"
+#include "ir/primitives/sharding_rules.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {

@@ -6,6 +6,7 @@
 
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
+#include "ir/primitives/sharding_rules.h"
 #include "runtime/errors.h"
 #include "runtime/sizes.h"
 #include "runtime/strided_copy.h"
@@ -332,5 +333,95 @@ std::vector<Batched> Def<Prim::kRev>::batch(Builder& b, const Params& p, const s
   return {Batched{rev(b, move_batch_dim(b, in[0], 0, size), dims), 0}};
 }
 Sample Def<Prim::kRev>::sample() { return {{samples::f32({3, 4})}, {{"dimensions", std::vector<int64_t>{0, 1}}}}; }
+
+// Output dimension dims[i] is operand dimension i (JAX's rule); the new ones are unsharded.
+std::vector<Sharding> Def<Prim::kBroadcastInDim>::sharding(const Params& p, const std::vector<Aval>& in,
+                                                           const std::vector<Aval>& out) {
+  const auto& dims = param<std::vector<int64_t>>(p, "broadcast_dimensions", kName);
+  std::vector<int64_t> from(out[0].shape.size(), -1);
+  for (size_t i = 0; i < dims.size(); ++i) from[static_cast<size_t>(dims[i])] = static_cast<int64_t>(i);
+  return {mapped_sharding(in[0].sharding, from)};
+}
+
+namespace {
+
+[[noreturn]] void reshape_error(const Aval& x, const Shape& sizes) {
+  fail(ErrorKind::kSharding, "This reshape is not supported. Please specify the sharding of the output via the ",
+       "`out_sharding` argument of jax.lax.reshape (or jax.reshard the operand). Got operand type: ", x.str(),
+       ", new sizes: ", shape_str(sizes));
+}
+
+}  // namespace
+
+// JAX's _reshape_sharding_rule: an unsharded operand's result is unsharded;
+// otherwise the dimensions are matched in groups of equal products, and a
+// group keeps its sharding only where the row-major blocks stay the same
+// elements: dimensions of size 1 come and go, a sharded dimension split in
+// several keeps its axes on the major part (which they divide), several
+// merged into one keep the axes of the major one when the others are
+// unsharded. Anything else needs an out_sharding.
+std::vector<Sharding> Def<Prim::kReshape>::sharding(const Params&, const std::vector<Aval>& in,
+                                                    const std::vector<Aval>& out) {
+  const Aval& x = in[0];
+  const Shape& y = out[0].shape;
+  if (x.sharding.dims.empty()) return {x.sharding};
+  // No elements: no blocks to keep (and no groups of equal products to find).
+  if (std::find(x.shape.begin(), x.shape.end(), 0) != x.shape.end()) return {x.sharding.with_dims({})};
+  std::vector<std::vector<std::string>> dims(y.size());
+  size_t i = 0, j = 0;
+  while (i < x.shape.size() || j < y.size()) {
+    // A dimension of size 1 on either side is a group of its own.
+    if (i < x.shape.size() && x.shape[i] == 1) {
+      if (!x.sharding.dim(i).empty()) reshape_error(x, y);
+      ++i;
+      continue;
+    }
+    if (j < y.size() && y[j] == 1) {
+      ++j;
+      continue;
+    }
+    if (i >= x.shape.size() || j >= y.size()) reshape_error(x, y);
+    // The smallest group [i, i2) x [j, j2) of equal products.
+    size_t i2 = i + 1, j2 = j + 1;
+    int64_t a = x.shape[i], b = y[j];
+    while (a != b) {
+      if (a < b) a *= x.shape[i2++];
+      else b *= y[j2++];
+    }
+    const auto& major = x.sharding.dim(i);
+    for (size_t k = i + 1; k < i2; ++k)
+      if (!x.sharding.dim(k).empty()) reshape_error(x, y);
+    if (!major.empty()) {
+      if (y[j] % x.sharding.size_of(major) != 0) reshape_error(x, y);
+      dims[j] = major;
+    }
+    i = i2;
+    j = j2;
+  }
+  return {x.sharding.with_dims(std::move(dims))};
+}
+
+// Output dimension k is operand dimension permutation[k] (JAX's rule).
+std::vector<Sharding> Def<Prim::kTranspose>::sharding(const Params& p, const std::vector<Aval>& in,
+                                                      const std::vector<Aval>&) {
+  return {mapped_sharding(in[0].sharding, param<std::vector<int64_t>>(p, "permutation", kName))};
+}
+
+// The removed dimensions leave the sharding (JAX's rule).
+std::vector<Sharding> Def<Prim::kSqueeze>::sharding(const Params& p, const std::vector<Aval>& in,
+                                                    const std::vector<Aval>&) {
+  return {without_dims(in[0].sharding, in[0].shape.size(), param<std::vector<int64_t>>(p, "dimensions", kName))};
+}
+
+// The inserted dimensions are unsharded, the others keep theirs.
+std::vector<Sharding> Def<Prim::kExpandDims>::sharding(const Params& p, const std::vector<Aval>& in,
+                                                       const std::vector<Aval>& out) {
+  const auto& dims = param<std::vector<int64_t>>(p, "dimensions", kName);
+  std::vector<int64_t> from;
+  int64_t next = 0;
+  for (int64_t k = 0; k < static_cast<int64_t>(out[0].shape.size()); ++k)
+    from.push_back(std::find(dims.begin(), dims.end(), k) != dims.end() ? -1 : next++);
+  return {mapped_sharding(in[0].sharding, from)};
+}
 
 }  // namespace shardlab::ir

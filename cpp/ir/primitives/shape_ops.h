@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/core/primitive.h"
+#include "ir/primitives/sharding_rules.h"
 #include "ir/core/program.h"
 
 namespace shardlab::ir {
@@ -20,6 +21,7 @@ struct Def<Prim::kBroadcastInDim> {
                                        {"broadcast_dimensions", ParamType::kInts, false, true}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// reshape[new_sizes]: the same elements in row-major order, another shape.
@@ -31,6 +33,7 @@ struct Def<Prim::kReshape> {
   static constexpr const char* kNoneParams = "dimensions sharding";
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// transpose[permutation]: output dimension i is operand dimension
@@ -41,6 +44,7 @@ struct Def<Prim::kTranspose> {
   static constexpr ParamSchema kParams{{"permutation", ParamType::kInts}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// squeeze[dimensions]: removes the listed dimensions, each of size 1.
@@ -51,6 +55,7 @@ struct Def<Prim::kSqueeze> {
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// expand_dims[dimensions]: inserts dimensions of size 1 at the listed output
@@ -61,13 +66,14 @@ struct Def<Prim::kExpandDims> {
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// rev[dimensions]: the elements in reverse order along each listed
 /// dimension, z[.., i, ..] = x[.., n - 1 - i, ..] (jnp.flip, x[::-1]).
 /// Transpose: rev again.
 template <>
-struct Def<Prim::kRev> {
+struct Def<Prim::kRev> : ShardPerOperand<Def<Prim::kRev>, true> {
   static constexpr const char* kName = "rev";
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES

@@ -226,4 +226,13 @@ Sample Def<Prim::kShardMap>::sample() {
           {{"jaxpr", program}, {"mesh", MeshRef(mesh)}, {"in_specs", specs}, {"out_specs", specs}, {"check_vma", true}}};
 }
 
+// Its results' types over Explicit axes would follow out_specs (JAX's
+// shard_map outputs are typed by them); the core's meshes do not know their
+// axis types yet, so they are unsharded in type (their arrays keep out_specs'
+// layout, which the JS API's outSpecs reads).
+std::vector<Sharding> Def<Prim::kShardMap>::sharding(const Params&, const std::vector<Aval>&,
+                                                     const std::vector<Aval>& out) {
+  return std::vector<Sharding>(out.size());
+}
+
 }  // namespace shardlab::ir

@@ -27,6 +27,7 @@ struct Def<Prim::kShardMap> {
   static constexpr const char* kCallProgram = "jaxpr";
   SHARDLAB_EXECUTOR_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 /// The axes a block split by `spec` varies along (sorted names).

@@ -7,6 +7,7 @@
 
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
+#include "ir/primitives/sharding_rules.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
@@ -110,6 +111,26 @@ std::vector<Batched> Def<Prim::kSort>::batch(Builder& b, const Params& p, const 
 Sample Def<Prim::kSort>::sample() {
   return {{samples::f32({3, 4}), samples::f32({3, 4})},
           {{"dimension", int64_t{1}}, {"is_stable", true}, {"num_keys", int64_t{1}}}};
+}
+
+// JAX's rule (in sort's abstract evaluation): the sharded operands share one
+// sharding, which leaves the sorting dimension unsharded; the results have it.
+std::vector<Sharding> Def<Prim::kSort>::sharding(const Params& p, const std::vector<Aval>& in,
+                                                 const std::vector<Aval>& out) {
+  check_settled(kName, in);
+  const auto dimension = static_cast<size_t>(param<int64_t>(p, "dimension", kName));
+  const Sharding* first = nullptr;
+  for (const Aval& a : in) {
+    if (a.sharding.empty()) continue;
+    if (!a.sharding.dim(dimension).empty())
+      fail(ErrorKind::kSharding, "Arguments to sort must be unsharded over the sorting dimension. Got arg sharding=",
+           a.sharding.spec_text(a.shape.size()), " and sorting dimension=", dimension);
+    if (!first) first = &a.sharding;
+    else if (*first != a.sharding)
+      fail(ErrorKind::kSharding, "Arguments to sort must have equal shardings, got: ", first->spec_text(a.shape.size()),
+           " ", a.sharding.spec_text(a.shape.size()));
+  }
+  return std::vector<Sharding>(out.size(), first ? *first : Sharding{});
 }
 
 }  // namespace shardlab::ir

@@ -21,6 +21,7 @@ struct Def<Prim::kSort> : NotLinear<Def<Prim::kSort>> {
       {"dimension", ParamType::kInt}, {"is_stable", ParamType::kBool}, {"num_keys", ParamType::kInt}};
   SHARDLAB_NONLINEAR_RULES
   SHARDLAB_BATCH_RULE
+  SHARDLAB_SHARDING_RULE
 };
 
 }  // namespace shardlab::ir

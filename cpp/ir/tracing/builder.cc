@@ -29,6 +29,7 @@ VarId Builder::new_var(const Aval& aval) {
 
 Atom Builder::input(const Aval& aval) {
   check_aval(aval, "input", "the input");
+  check_sharding(aval.sharding, aval.shape, "input", "the input");
   const VarId v = new_var(aval);
   program_.invars.push_back(v);
   return Atom::of(v, aval, id_);
@@ -96,6 +97,13 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   std::vector<Aval> out = primitive(prim).shape(params, in);
   if (const WeakRule rule = primitive(prim).weak; rule != WeakRule::kShapeRule)
     for (size_t i = 0; i < out.size(); ++i) out[i].weak = weak_result(rule, in, i);
+  // Sharding in types: the rule's shardings, each checked against its shape
+  // (an axis named twice, a dimension its axes do not divide).
+  const std::vector<Sharding> shardings = primitive(prim).sharding(params, in, out);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].sharding = i < shardings.size() ? shardings[i] : Sharding{};
+    check_sharding(out[i].sharding, out[i].shape, primitive(prim).name, "the result");
+  }
   // Every value of a program fits in the device memory, so evaluating it may
   // count its elements and bytes without overflow (runtime/sizes.h).
   for (const Aval& aval : out) check_aval(aval, primitive(prim).name, "the result");
