@@ -96,6 +96,42 @@ std::vector<ir::MapAxis> map_axes_from_js(const val& v, const char* what) {
   return out;
 }
 
+// A type's sharding as JS holds it: null when unsharded, else
+// {mesh: [[name, size, 'Explicit' or 'Auto'], ...], dims: [[axes], ...], unreduced, reduced}.
+val sharding_to_js(const ir::Sharding& s) {
+  if (s.empty()) return val::null();
+  val mesh = val::array();
+  for (const ir::MeshAxis& m : s.mesh) {
+    val axis = val::array();
+    axis.call<void>("push", m.name);
+    axis.call<void>("push", m.size);
+    axis.call<void>("push", std::string(m.is_explicit ? "Explicit" : "Auto"));
+    mesh.call<void>("push", axis);
+  }
+  val dims = val::array();
+  for (const auto& d : s.dims) dims.call<void>("push", strings_to_js(d));
+  val r = val::object();
+  r.set("mesh", mesh);
+  r.set("dims", dims);
+  r.set("unreduced", strings_to_js(s.unreduced));
+  r.set("reduced", strings_to_js(s.reduced));
+  return r;
+}
+
+// sharding_to_js's form back (null or undefined: unsharded).
+ir::Sharding sharding_from_js(const val& v) {
+  ir::Sharding s;
+  if (v.isNull() || v.isUndefined()) return s;
+  const val mesh = v["mesh"];
+  for (int i = 0; i < mesh["length"].as<int>(); ++i)
+    s.mesh.push_back(ir::MeshAxis{mesh[i][0].as<std::string>(), mesh[i][1].as<int>(), mesh[i][2].as<std::string>() == "Explicit"});
+  const val dims = v["dims"];
+  for (int i = 0; i < dims["length"].as<int>(); ++i) s.dims.push_back(strings_from_js(dims[i]));
+  s.unreduced = strings_from_js(v["unreduced"]);
+  s.reduced = strings_from_js(v["reduced"]);
+  return std::move(s).normalized();
+}
+
 // A parameter from its JS value, converted to the type the primitive's schema gives it.
 ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std::string& prim) {
   const bool is_array = val::global("Array").call<bool>("isArray", v);
@@ -131,6 +167,8 @@ ir::ParamValue param_from_js(const ir::ParamSpec& spec, const val& v, const std:
       for (int i = 0; i < n; ++i) lists.push_back(ints_from_js(v[i], prim, std::string(spec.name) + "[" + std::to_string(i) + "]"));
       return lists;
     }
+    case ir::ParamType::kSharding:
+      return sharding_from_js(v);
     default:
       fail(ErrorKind::kValue, prim, ": parameter '", spec.name, "' cannot be given from JavaScript");
   }
@@ -182,6 +220,7 @@ val aval_to_js(const ir::Aval& a) {
   r.set("shape", shape_to_js(a.shape));
   r.set("vma", strings_to_js(a.vma));
   r.set("weak", a.weak);
+  r.set("sharding", sharding_to_js(a.sharding));
   return r;
 }
 
@@ -375,10 +414,10 @@ std::vector<ir::Atom> JsTrace::atoms(const val& a) const {
   return out;
 }
 
-val JsTrace::input(const std::string& dtype, const val& shape, bool weak) {
+val JsTrace::input(const std::string& dtype, const val& shape, bool weak, const val& sharding) {
   return with_js_errors([&] {
-    return atom_to_js(
-        b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape, "input", "shape"), {}, weak}));
+    return atom_to_js(b_->input(ir::Aval{dtype_from_name(dtype, "input"), shape_from_js(shape, "input", "shape"), {},
+                                         weak, sharding_from_js(sharding)}));
   });
 }
 

@@ -64,8 +64,10 @@ class JsTrace {
 
   /// The builder equations are emitted into (the innermost open body's).
   ir::Builder& builder() { return *b_; }
-  /// Adds an input of `dtype` ("float32", "int32", "bool") and `shape`, weakly typed when `weak` (a Python scalar).
-  emscripten::val input(const std::string& dtype, const emscripten::val& shape, bool weak);
+  /// Adds an input of `dtype` ("float32", "int32", "bool") and `shape`, weakly typed when `weak` (a Python
+  /// scalar), sharded over Explicit mesh axes as `sharding` says (null: unsharded; see sharding_to_js).
+  emscripten::val input(const std::string& dtype, const emscripten::val& shape, bool weak,
+                        const emscripten::val& sharding);
   /// Emits primitive `name` with `params` (a JS object) on `inputs` (JS atoms); returns the output atoms.
   emscripten::val emit(const std::string& name, const emscripten::val& params, const emscripten::val& inputs);
   /// Binds jax.lax function `name` (psum, pmean, all_gather, pcast, ...,

@@ -292,7 +292,7 @@ TEST(DotGeneral, TransposeRestoresTheOperandsDimensionOrder) {
   // The rhs cotangent of x @ w is x.T @ ct: a dot_general contracting the batch rows, then a transpose.
   Builder b;
   const Atom x = b.input(f32({8, 4})), ct = b.input(f32({8, 3}));
-  const Params p = {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}};
+  const Params p = {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}, {"out_sharding", Sharding{}}};
   const auto cts = primitive(Prim::kDotGeneral).transpose(b, p, {ct}, {x, Atom{-1, 0.0, f32({4, 3})}}, {false, true});
   EXPECT_EQ(to_text(b.build({*cts[1]})),
             "{ lambda ; a:f32[8,4] b:f32[8,3]. let\n"
@@ -387,7 +387,7 @@ TEST(DotGeneral, Errors) {
             "dot_general: needs floating-point or signed integer operands, got bool[2,2] and bool[2,2]");
   EXPECT_EQ(error_message([&] {
               b.emit1(Prim::kDotGeneral,
-                      {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kInt32}},
+                      {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kInt32}, {"out_sharding", Sharding{}}},
                       {x, x});
             }),
             "dot_general: preferred_element_type int32 must be the dtype of the operands f32[3,4] and f32[3,4]");

@@ -7,6 +7,7 @@
 
 #include "ir/forms/json.h"
 #include "ir/forms/json_read.h"
+#include "ir/primitives/sharding_ops.h"
 #include "ir/tracing/ops.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"
@@ -22,7 +23,7 @@ Aval sharded(Shape shape, std::vector<std::vector<std::string>> dims, std::vecto
   a.sharding.mesh = kMeshXY;
   a.sharding.dims = std::move(dims);
   a.sharding.unreduced = std::move(unreduced);
-  a.sharding = std::move(a.sharding).normalized();
+  a.sharding = a.sharding.for_type();
   return a;
 }
 
@@ -78,8 +79,8 @@ TEST(ShardingTypes, ConflictingOrRepeatedAxesAreErrors) {
   const Atom z = b.input(sharded({4, 4}, {{"Y"}, {}}));
   // 201: x P('X', None) + y P(None, 'X') names X twice.
   EXPECT_EQ(sharding_error([&] { add(b, x, y); }),
-            "add: A single NamedSharding spec specification can map every mesh axis to at most one positional "
-            "dimension, but P('X', 'X') has duplicate entries for X");
+            "A single NamedSharding spec specification can map every mesh axis to at most one positional "
+            "dimension, but P('X', 'X') has duplicate entries for `X`");
   EXPECT_EQ(sharding_error([&] { mul(b, x, z); }), "mul got incompatible shardings for broadcasting: ('X', None), ('Y', None).");
 }
 
@@ -106,13 +107,55 @@ TEST(ShardingTypes, DotGeneralFollowsJaxsCases) {
   const Atom xs = b.input(sharded({8, 4}, {{"X"}, {}}));
   EXPECT_EQ(matmul(b, xs, b.input(sharded({4, 16}, {{}, {"Y"}}))).aval.str(), "f32[8@X,16@Y]");
   EXPECT_EQ(sharding_error([&] { matmul(b, xs, b.input(sharded({4, 16}, {{}, {"X"}}))); }),
-            "dot_general: A single NamedSharding spec specification can map every mesh axis to at most one "
-            "positional dimension, but P('X', 'X') has duplicate entries for X");
+            "A single NamedSharding spec specification can map every mesh axis to at most one "
+            "positional dimension, but P('X', 'X') has duplicate entries for `X`");
   EXPECT_EQ(sharding_error([&] { matmul(b, b.input(sharded({8, 4}, {{}, {"Y"}})), y); }),
             "dot_general requires contracting dimensions to have consistent sharding, got ('Y',) and ('X',).");
   EXPECT_EQ(sharding_error([&] { matmul(b, b.input(sharded({8, 4}, {{}, {}}, {"Y"})), y); }).rfind(
                 "lhs or rhs passed to dot_general cannot be unreduced.", 0),
             0u);
+}
+
+TEST(ShardingTypes, OutShardingSettlesAContraction) {
+  // 201: jnp.dot(x, y, out_sharding=P('X', None)) of x f32[8,4@X], y f32[4@X,16] is f32[8@X,16].
+  Builder b;
+  const Atom x = b.input(sharded({8, 4}, {{}, {"X"}}));
+  const Atom y = b.input(sharded({4, 16}, {{"X"}, {}}));
+  const IntLists mm{{1}, {0}, {}, {}};
+  EXPECT_EQ(dot_general(b, x, y, mm, Sharding{kMeshXY, {{"X"}, {}}, {}, {}}).aval.str(), "f32[8@X,16]");
+  // 301: left unreduced over X (no communication), then summed by a reshard.
+  const Atom u = dot_general(b, x, y, mm, Sharding{kMeshXY, {}, {"X"}, {}});
+  EXPECT_EQ(u.aval.str(), "f32[8,16]{U:X}");
+  EXPECT_EQ(reshard(b, u, Sharding{kMeshXY, {}, {}, {}}).aval.str(), "f32[8,16]");
+  EXPECT_NE(sharding_error([&] { dot_general(b, x, y, mm, Sharding{kMeshXY, {}, {"Y"}, {}}); })
+                .find("out_sharding's unreduced axes should be equal to the contracting specs"),
+            std::string::npos);
+}
+
+TEST(ShardingTypes, ReshardRetypesAndItsCotangentReturns) {
+  Builder b;
+  const Atom x = b.input(sharded({8, 4}, {{"X"}, {}}));
+  const Atom y = reshard(b, x, Sharding{kMeshXY, {{}, {"Y"}}, {}, {}});
+  EXPECT_EQ(y.aval.str(), "f32[8,4@Y]");
+  // The cotangent of reshard is resharded back to the primal's type (301).
+  const Atom ct = b.input(sharded({8, 4}, {{}, {"Y"}}));
+  const auto cts = primitive(Prim::kReshard).transpose(b, {{"dst_sharding", y.aval.sharding}}, {ct}, {x}, {true});
+  EXPECT_EQ(cts[0]->aval.str(), "f32[8@X,4]");
+  EXPECT_THROW(reshard(b, x, Sharding{}), Error);  // jax.reshard(x, None)
+}
+
+TEST(ShardingTypes, ACotangentIsTypedAsItsPrimal) {
+  // x f32[8,4] . w f32[4@X,16] is f32[8,16]; x's cotangent ct . w^T would be
+  // f32[8,4@X] by the rule, but is typed as x: f32[8,4] (301's rule).
+  Builder b;
+  const Atom x = b.input(f32({8, 4}));
+  const Atom w = b.input(sharded({4, 16}, {{"X"}, {}}));
+  const Atom ct = b.input(f32({8, 16}));
+  const Params p = {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}, {"out_sharding", Sharding{}}};
+  const auto cts = primitive(Prim::kDotGeneral).transpose(b, p, {ct}, {Atom{-1, 0.0, x.aval}, w}, {true, false});
+  EXPECT_EQ(cts[0]->aval.str(), "f32[8,4]");
+  const auto wct = primitive(Prim::kDotGeneral).transpose(b, p, {ct}, {x, Atom{-1, 0.0, w.aval}}, {false, true});
+  EXPECT_EQ(wct[1]->aval.str(), "f32[4@X,16]");
 }
 
 TEST(ShardingTypes, ReshapeKeepsBlocksOrAsksForAnOutSharding) {
@@ -155,7 +198,7 @@ TEST(ShardingTypes, ShardingsSurviveTheProgramJson) {
     EXPECT_THROW(program_from_json(text), Error) << bad;
   }
   std::string odd = json;
-  odd.replace(odd.find("[\"X\",4]"), 7, "[\"X\",3]");
+  odd.replace(odd.find("[\"X\",4,"), 7, "[\"X\",3,");
   EXPECT_THROW(program_from_json(odd), Error);  // 8 does not split over 3 devices
 }
 
@@ -169,7 +212,8 @@ TEST(ShardingTypes, EveryPrimitivesRuleRuns) {
     const PrimitiveDef& def = primitive(prim);
     Sample s = def.sample();
     const Program plain = sample_program(prim, s);
-    for (const Atom& o : plain.outvars) EXPECT_TRUE(o.aval.sharding.empty()) << def.name;
+    // (reshard's sample types its result by its parameter.)
+    for (const Atom& o : plain.outvars) EXPECT_EQ(o.aval.sharding.empty(), prim != Prim::kReshard) << def.name;
     if (in_body(prim, s)) continue;  // values in a shard_map body are blocks, never sharded
     bool any = false;
     for (Aval& a : s.operands)

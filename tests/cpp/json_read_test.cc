@@ -15,6 +15,7 @@
 #include "ir/tracing/parallel_ops.h"
 #include "lax_calls.h"
 #include "ir/forms/print.h"
+#include "ir/primitives/sharding_ops.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"
 #include "test_util.h"
@@ -136,6 +137,10 @@ Program every_primitive() {
     const Atom row = unary(b, Prim::kTanh, reshape(b, slice(b, t, {0, 0}, {1, 3}, {1, 1}), {3}));
     const auto wl = b.emit(Prim::kWhile, s.params, {row, Atom::constant(0, DType::kInt32), row});
     t = add(b, t, broadcast_in_dim(b, reduce_sum(b, wl[1], {0}), {8, 4}, {}));
+  }
+  {  // reshard: sharded over the mesh's axes, then back to replicated on it
+    const std::vector<MeshAxis> axes{{"data", 2}, {"model", 4}};
+    t = reshard(b, reshard(b, t, Sharding{axes, {{"data"}, {"model"}}, {}, {}}), Sharding{axes, {}, {}, {}});
   }
   const Atoms out = shard_map(
       b, mesh, {P({{"data"}, {"model"}}), P(), P()}, {P({{"data"}, {"model"}}), P(), P({{"data"}, {"model"}})}, true, {t, w, s},

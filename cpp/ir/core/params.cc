@@ -31,6 +31,7 @@ template const Specs& param<Specs>(const Params&, std::string_view, const char*)
 template const ProgramRef& param<ProgramRef>(const Params&, std::string_view, const char*);
 template const RuleRef& param<RuleRef>(const Params&, std::string_view, const char*);
 template const Programs& param<Programs>(const Params&, std::string_view, const char*);
+template const Sharding& param<Sharding>(const Params&, std::string_view, const char*);
 
 Params with_param(Params params, std::string_view name, ParamValue value) {
   for (Param& p : params)
@@ -41,14 +42,15 @@ Params with_param(Params params, std::string_view name, ParamValue value) {
   fail(ErrorKind::kValue, "with_param: no parameter '", name, "'");
 }
 
-static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kPrograms) + 1,
+static_assert(std::variant_size_v<ParamValue> == static_cast<size_t>(ParamType::kSharding) + 1,
               "one ParamType per alternative of ParamValue, in the same order");
 
 ParamType type_of(const ParamValue& v) { return static_cast<ParamType>(v.index()); }
 
 const char* param_type_name(ParamType t) {
   static constexpr const char* kNames[] = {"bool", "int", "float", "string", "list of ints", "list of axis names",
-                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program", "rule", "list of programs"};
+                                           "dtype", "list of int lists", "mesh", "list of PartitionSpecs", "program", "rule", "list of programs",
+                                           "sharding"};
   return kNames[static_cast<size_t>(t)];
 }
 
@@ -101,6 +103,8 @@ std::string param_str(const ParamValue& v) {
           out << x->name;
         } else if constexpr (std::is_same_v<T, Programs>) {
           out << "(...)";
+        } else if constexpr (std::is_same_v<T, Sharding>) {
+          out << x.repr(x.dims.size());
         } else if constexpr (std::is_same_v<T, IntLists>) {
           out << "(";
           for (size_t i = 0; i < x.size(); ++i) out << (i ? ", " : "") << param_str(ParamValue(x[i]));

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/core/sharding.h"
 #include "runtime/mesh.h"
 #include "runtime/partition_spec.h"
 #include "runtime/shape.h"
@@ -38,7 +39,7 @@ using RuleRef = std::shared_ptr<const Rule>;
 
 /// One parameter value.
 using ParamValue = std::variant<bool, int64_t, double, std::string, std::vector<int64_t>, std::vector<std::string>,
-                                DType, IntLists, MeshRef, Specs, ProgramRef, RuleRef, Programs>;
+                                DType, IntLists, MeshRef, Specs, ProgramRef, RuleRef, Programs, Sharding>;
 
 /// A named parameter.
 struct Param {
@@ -53,7 +54,9 @@ using Params = std::vector<Param>;
 /// The type of a parameter, one per alternative of ParamValue: what a reader
 /// of a program's JSON form or of JS options converts a value to (JSON and JS
 /// cannot tell 2 from 2.0, or an empty list of ints from one of names).
-enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram, kRule, kPrograms };
+/// kSharding: a sharding over a mesh's Explicit axes (out_sharding=, reshard's
+/// destination); one with no mesh is JAX's None.
+enum class ParamType : uint8_t { kBool, kInt, kFloat, kString, kInts, kNames, kDType, kIntLists, kMesh, kSpecs, kProgram, kRule, kPrograms, kSharding };
 
 /// How a parameter prints where JAX prints it its own way rather than as a
 /// plain tuple: dot_general's `(([1], [0]), ([], []))`, gather's
@@ -75,9 +78,10 @@ struct ParamSpec {
   ParamType type = ParamType::kBool;
   /// A jax.lax argument that may be left out: a caller from JS gets `fallback`.
   bool optional = false;
-  /// Left out of the printed program when it is 0 or empty (as JAX prints a
-  /// custom call's num_consts only when the function closes over values, and
-  /// broadcast_in_dim's broadcast_dimensions only when there are some).
+  /// Left out of the printed program when it is 0, empty or None (as JAX
+  /// prints a custom call's num_consts only when the function closes over
+  /// values, broadcast_in_dim's broadcast_dimensions only when there are
+  /// some, and dot_general's out_sharding only when given).
   bool printed_if_nonzero = false;
   /// How the printed program shows it.
   ParamFormat format = ParamFormat::kPlain;

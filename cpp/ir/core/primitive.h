@@ -154,6 +154,8 @@ enum class Prim : uint16_t {
   kCond,
   kScan,
   kWhile,
+  // sharding_ops.h
+  kReshard,
   // shard_map.h
   kShardMap,
   kCount

@@ -39,7 +39,7 @@ int64_t Sharding::size_of(const std::vector<std::string>& axes) const {
 Sharding Sharding::with_dims(std::vector<std::vector<std::string>> new_dims) const {
   Sharding s = *this;
   s.dims = std::move(new_dims);
-  return std::move(s).normalized();
+  return std::move(s).for_type();
 }
 
 Sharding Sharding::normalized() && {
@@ -53,8 +53,26 @@ Sharding Sharding::normalized() && {
   };
   in_mesh_order(unreduced);
   in_mesh_order(reduced);
-  if (empty()) mesh.clear();
   return std::move(*this);
+}
+
+Sharding Sharding::for_type() const {
+  Sharding s = Sharding(*this).normalized();
+  if (s.empty()) s.mesh.clear();
+  return s;
+}
+
+std::string Sharding::repr(size_t ndim) const {
+  if (mesh.empty()) return "None";
+  // As JAX 0.11 writes an AbstractMesh: AbstractMesh('X': 4, axis_types=(Explicit,), device_kind=cpu, num_cores=None).
+  std::string axes, types;
+  for (size_t i = 0; i < mesh.size(); ++i) {
+    axes += (i ? ", '" : "'") + mesh[i].name + "': " + std::to_string(mesh[i].size);
+    types += std::string(i ? ", " : "") + (mesh[i].is_explicit ? "Explicit" : "Auto");
+  }
+  if (mesh.size() == 1) types += ",";
+  return "NamedSharding(mesh=AbstractMesh(" + axes + ", axis_types=(" + types +
+         "), device_kind=cpu, num_cores=None), spec=" + spec_text(ndim) + ")";
 }
 
 std::string Sharding::shape_text(const Shape& shape) const {
@@ -94,26 +112,33 @@ void check_sharding(const Sharding& s, const Shape& shape, const std::string& fn
   if (s.dims.size() > shape.size())
     fail(ErrorKind::kSharding, fn, ": ", what, "'s sharding ", s.spec_text(s.dims.size()), " has ", s.dims.size(),
          " entries but its shape ", shape_str(shape), " has ", shape.size(), " dimensions");
-  std::vector<std::string> seen;
+  std::vector<std::string> seen, repeated;
   auto named = [&](const std::string& axis) {
     if (std::none_of(s.mesh.begin(), s.mesh.end(), [&](const MeshAxis& m) { return m.name == axis; }))
       fail(ErrorKind::kSharding, fn, ": ", what, "'s sharding ", s.spec_text(shape.size()), " names axis '", axis,
            "', which its mesh does not have");
-    if (std::find(seen.begin(), seen.end(), axis) != seen.end())
-      fail(ErrorKind::kSharding, fn, ": A single NamedSharding spec specification can map every mesh axis to at most ",
-           "one positional dimension, but ", s.spec_text(shape.size()), " has duplicate entries for ", axis);
-    seen.push_back(axis);
+    if (std::find(seen.begin(), seen.end(), axis) == seen.end()) seen.push_back(axis);
+    else if (std::find(repeated.begin(), repeated.end(), axis) == repeated.end()) repeated.push_back(axis);
   };
+  for (const auto& d : s.dims)
+    for (const std::string& axis : d) named(axis);
+  for (const std::string& axis : s.unreduced) named(axis);
+  for (const std::string& axis : s.reduced) named(axis);
+  if (!repeated.empty()) {
+    // JAX's DuplicateSpecError, word for word (its axes sorted and quoted as mesh.show_axes does).
+    std::sort(repeated.begin(), repeated.end());
+    std::string axes;
+    for (const std::string& a : repeated) axes += (axes.empty() ? "`" : ", `") + a + "`";
+    fail(ErrorKind::kSharding, "A single NamedSharding spec specification can map every mesh axis to at most one ",
+         "positional dimension, but ", s.spec_text(shape.size()), " has duplicate entries for ", axes);
+  }
   for (size_t d = 0; d < s.dims.size(); ++d) {
-    for (const std::string& axis : s.dims[d]) named(axis);
     const int64_t n = s.size_of(s.dims[d]);
     if (shape[d] % n != 0)
       fail(ErrorKind::kSharding, fn, ": ", what, "'s dimension ", d, " of size ", shape[d],
            " is not divisible by the ", n, " devices of mesh axes ", spec_entry_text(s.dims[d]), " it is split over (",
            s.spec_text(shape.size()), " on shape ", shape_str(shape), ")");
   }
-  for (const std::string& axis : s.unreduced) named(axis);
-  for (const std::string& axis : s.reduced) named(axis);
 }
 
 }  // namespace shardlab::ir

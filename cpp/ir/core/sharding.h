@@ -13,16 +13,20 @@
 
 namespace shardlab::ir {
 
-/// A mesh axis as a type sees it: its name and size.
+/// A mesh axis as a type sees it (an axis of JAX's AbstractMesh): its name,
+/// size and whether it is Explicit (else Auto: the partitioner's, never in a type).
 struct MeshAxis {
   std::string name;
   int size = 1;
-  bool operator==(const MeshAxis& o) const { return name == o.name && size == o.size; }
+  bool is_explicit = true;
+  bool operator==(const MeshAxis& o) const { return name == o.name && size == o.size && is_explicit == o.is_explicit; }
 };
 
 /// How a value of a type is laid out over the Explicit axes of its mesh
 /// (JAX's NamedSharding on an AbstractMesh, Auto axes left out). An
-/// unsharded value's is empty: no mesh, no axes.
+/// unsharded value's is empty: no mesh, no axes (a type's mesh is cleared
+/// with its last axis, for_type); a parameter's (out_sharding=) keeps its
+/// mesh, so given as P() it differs from one not given (no mesh).
 struct Sharding {
   /// The mesh's axes in mesh order (empty when nothing is sharded).
   std::vector<MeshAxis> mesh;
@@ -42,8 +46,13 @@ struct Sharding {
   int64_t size_of(const std::vector<std::string>& axes) const;
   /// The same sharding with `dims` replaced (normalized).
   Sharding with_dims(std::vector<std::vector<std::string>> new_dims) const;
-  /// Canonical form: no dims if none is split, no mesh if nothing is named.
-  Sharding normalized() && ;
+  /// Canonical form: no dims if none is split, unreduced and reduced axes in mesh order.
+  Sharding normalized() &&;
+  /// As a type holds it: normalized, and no mesh when no axis is named.
+  Sharding for_type() const;
+  /// JAX's repr of the NamedSharding on its AbstractMesh for `ndim`
+  /// dimensions (None when no mesh: a parameter not given).
+  std::string repr(size_t ndim) const;
   /// The shape text `8@X,4@(Y,Z),2` of `shape` under this sharding.
   std::string shape_text(const Shape& shape) const;
   /// The `U:X, R:(Y,Z)` part of a type's braces ("" when neither).

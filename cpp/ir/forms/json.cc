@@ -52,9 +52,11 @@ std::string int_list(const std::vector<int64_t>& xs) {
 }
 std::string str_list(const std::vector<std::string>& xs) { return list(xs, quoted); }
 
-// A type's sharding: {"mesh":[["X",4],...],"dims":[["X"],[],...],"unreduced":[...],"reduced":[...]}.
+// A type's sharding: {"mesh":[["X",4,"Explicit"],...],"dims":[["X"],[],...],"unreduced":[...],"reduced":[...]}.
 std::string sharding_json(const Sharding& s) {
-  return "{\"mesh\":" + list(s.mesh, [](const MeshAxis& m) { return "[" + quoted(m.name) + "," + std::to_string(m.size) + "]"; }) +
+  return "{\"mesh\":" + list(s.mesh, [](const MeshAxis& m) {
+           return "[" + quoted(m.name) + "," + std::to_string(m.size) + "," + quoted(m.is_explicit ? "Explicit" : "Auto") + "]";
+         }) +
          ",\"dims\":" + list(s.dims, str_list) + ",\"unreduced\":" + str_list(s.unreduced) +
          ",\"reduced\":" + str_list(s.reduced) + "}";
 }
@@ -127,6 +129,8 @@ class JsonWriter {
             return quoted(x->name);
           } else if constexpr (std::is_same_v<T, Programs>) {
             return list(x, [&](const ProgramRef& q) { return program(*q); });
+          } else if constexpr (std::is_same_v<T, Sharding>) {
+            return x.mesh.empty() ? std::string("null") : sharding_json(x);
           } else {
             return program(*x);
           }

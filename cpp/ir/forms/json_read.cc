@@ -113,27 +113,32 @@ class Reader {
       expect(*weak, Kind::kBool, where + "'s weak_type");
       a.weak = weak->boolean;
     }
-    if (const JsonValue* s = v.find("sharding")) a.sharding = sharding(*s, a.shape, where + "'s sharding");
+    if (const JsonValue* s = v.find("sharding")) {
+      a.sharding = sharding(*s, where + "'s sharding");
+      check_sharding(a.sharding, a.shape, kWhat, where);
+    }
     return a;
   }
 
-  // A type's sharding (aval_json's form), checked against the value's shape.
-  static Sharding sharding(const JsonValue& v, const Shape& shape, const std::string& where) {
+  // A sharding (aval_json's form).
+  static Sharding sharding(const JsonValue& v, const std::string& where) {
     Sharding s;
     int64_t devices = 1;
     for (const JsonValue& axis : member(v, "mesh", Kind::kArray, where).items) {
       expect(axis, Kind::kArray, where + "'s mesh axis");
-      if (axis.items.size() != 2) malformed(where, "'s mesh axes are [name, size] pairs");
+      if (axis.items.size() != 3) malformed(where, "'s mesh axes are [name, size, \"Explicit\" or \"Auto\"]");
       expect(axis.items[0], Kind::kString, where + "'s mesh axis name");
+      expect(axis.items[2], Kind::kString, where + "'s mesh axis type");
       const int64_t size = integer(axis.items[1], where + "'s mesh axis size");
       devices *= size;
       if (size < 1 || devices > kMaxDevices) malformed(where, "'s mesh has more than ", kMaxDevices, " devices");
-      s.mesh.push_back(MeshAxis{axis.items[0].string, static_cast<int>(size)});
+      if (axis.items[2].string != "Explicit" && axis.items[2].string != "Auto")
+        malformed(where, "'s mesh axis type must be \"Explicit\" or \"Auto\"");
+      s.mesh.push_back(MeshAxis{axis.items[0].string, static_cast<int>(size), axis.items[2].string == "Explicit"});
     }
     for (const JsonValue& d : member(v, "dims", Kind::kArray, where).items) s.dims.push_back(strings(d, where + "'s dims"));
     s.unreduced = strings(member(v, "unreduced", Kind::kArray, where), where + "'s unreduced");
     s.reduced = strings(member(v, "reduced", Kind::kArray, where), where + "'s reduced");
-    check_sharding(s, shape, kWhat, where);
     return std::move(s).normalized();
   }
 
@@ -189,6 +194,9 @@ class Reader {
       }
       case ParamType::kSpecs:
         return specs(v, what);
+      case ParamType::kSharding:
+        // Checked against its value's shape by the primitive's sharding rule (Builder::emit).
+        return v.kind == Kind::kNull ? Sharding{} : sharding(v, what);
       case ParamType::kRule:
         expect(v, Kind::kString, what);
         return rule_named(v.string);

@@ -200,7 +200,9 @@ class Printer {
       if (spec && spec->format == ParamFormat::kImplied) continue;
       const auto* n = std::get_if<int64_t>(&prm.value);
       const auto* list = std::get_if<std::vector<int64_t>>(&prm.value);
-      if (spec && spec->printed_if_nonzero && ((n && *n == 0) || (list && list->empty()))) continue;
+      const auto* sharding = std::get_if<Sharding>(&prm.value);
+      if (spec && spec->printed_if_nonzero && ((n && *n == 0) || (list && list->empty()) || (sharding && sharding->mesh.empty())))
+        continue;
       sorted.push_back(&prm);
       if (spec) formats[&prm] = spec->format;
     }

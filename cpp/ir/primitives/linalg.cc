@@ -152,13 +152,18 @@ Atom transpose_operand(Builder& b, const Atom& ct, const Aval& x, const Atom& y,
   std::vector<int64_t> ct_batch(n_batch), ct_y(y_free.size());
   std::iota(ct_batch.begin(), ct_batch.end(), 0);
   std::iota(ct_y.begin(), ct_y.end(), swapped ? n_batch : n_batch + static_cast<int64_t>(x_free.size()));
-  // Contracting ct with y over y's free dimensions gives [batch, x free, y contracting in y's order].
-  const Atom r = dot_general(b, ct, y, {ct_y, y_free.vec(), ct_batch, d.rhs_batch});
   std::vector<size_t> by_y(d.rhs_contract.size());
   std::iota(by_y.begin(), by_y.end(), 0);
   std::sort(by_y.begin(), by_y.end(), [&](size_t i, size_t j) { return d.rhs_contract[i] < d.rhs_contract[j]; });
   Dims x_dim_of = concat(d.lhs_batch, x_free);  // x's dimension of each dimension of r
   for (size_t i : by_y) x_dim_of.push_back(d.lhs_contract[i]);
+  // Typed as x (301: a cotangent's type is its primal's), in r's dimension order.
+  Sharding typed;
+  typed.mesh = common_mesh(Def<Prim::kDotGeneral>::kName, {x, y.aval, ct.aval});
+  if (!typed.mesh.empty())
+    for (int64_t k : x_dim_of) typed.dims.push_back(x.sharding.dim(static_cast<size_t>(k)));
+  // Contracting ct with y over y's free dimensions gives [batch, x free, y contracting in y's order].
+  const Atom r = dot_general(b, ct, y, {ct_y, y_free.vec(), ct_batch, d.rhs_batch}, std::move(typed).normalized());
   std::vector<int64_t> perm(x_dim_of.size());
   for (size_t j = 0; j < x_dim_of.size(); ++j) perm[x_dim_of[j]] = static_cast<int64_t>(j);
   return is_identity(perm) ? r : transpose(b, r, perm);
@@ -250,29 +255,58 @@ std::vector<Batched> Def<Prim::kDotGeneral>::batch(Builder& b, const Params& p, 
   const int n_batch = static_cast<int>(d.lhs_batch.size());
   const int lhs_free = static_cast<int>(x.aval.shape.size() - dims[0].size() - dims[2].size());
   const int out = lhs && rhs ? 0 : lhs ? n_batch : n_batch + lhs_free;
-  return {Batched{b.emit1(Prim::kDotGeneral, with_param(p, "dimension_numbers", dims), {x, y}), out}};
+  // A given out_sharding gains the batch dimension, unsharded.
+  Sharding out_sharding = param<Sharding>(p, "out_sharding", kName);
+  if (!out_sharding.mesh.empty()) {
+    out_sharding.dims.resize(std::max(out_sharding.dims.size(), static_cast<size_t>(out)));
+    out_sharding.dims.insert(out_sharding.dims.begin() + out, std::vector<std::string>{});
+  }
+  const Params batched = with_param(with_param(p, "dimension_numbers", dims), "out_sharding", std::move(out_sharding).normalized());
+  return {Batched{b.emit1(Prim::kDotGeneral, batched, {x, y}), out}};
 }
 Sample Def<Prim::kDotGeneral>::sample() {
   return {{samples::f32({2, 3}), samples::f32({3, 4})},
-          {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}}};
+          {{"dimension_numbers", IntLists{{1}, {0}, {}, {}}}, {"preferred_element_type", DType::kFloat32}, {"out_sharding", Sharding{}}}};
 }
 
-// JAX's _dot_general_sharding_rule: batch and contracting dimensions sharded
-// alike on both sides (or on one), and not both sides' contracting
-// dimensions sharded (the result could then be all-reduced, reduce-scattered
-// or left unreduced: out_sharding decides); the result is sharded as
-// (batch, lhs free, rhs free), a mesh axis named twice being an error the
-// builder's check_sharding raises.
+// JAX's _dot_general_sharding_rule: a given out_sharding is the result's
+// (unreduced over exactly the axes both sides' contracting dimensions are
+// sharded over, if it says unreduced: the partial sums left unsummed);
+// otherwise batch and contracting dimensions sharded alike on both sides (or
+// on one), and not both sides' contracting dimensions sharded (the result
+// could then be all-reduced, reduce-scattered or left unreduced: out_sharding
+// decides); the result is sharded as (batch, lhs free, rhs free), a mesh
+// axis named twice being an error the builder's check_sharding raises.
 std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const std::vector<Aval>& in,
                                                        const std::vector<Aval>&) {
   if (!in[0].sharding.unreduced.empty() || !in[1].sharding.unreduced.empty())
     fail(ErrorKind::kSharding, "lhs or rhs passed to dot_general cannot be unreduced. Got lhs=", in[0].str(),
          " and rhs=", in[1].str());
   check_settled(kName, in);
+  const DotDims d = dot_dims(p);
+  const Sharding& given = param<Sharding>(p, "out_sharding", kName);
+  if (!given.mesh.empty()) {
+    if (!given.unreduced.empty()) {
+      std::vector<std::string> contracted;
+      for (size_t i = 0; i < d.lhs_contract.size(); ++i) {
+        const auto& l = in[0].sharding.dim(static_cast<size_t>(d.lhs_contract[i]));
+        if (l != in[1].sharding.dim(static_cast<size_t>(d.rhs_contract[i])))
+          fail(ErrorKind::kSharding, "lhs and rhs contracting dims should be sharded identically when out_sharding ",
+               "provided to dot_general mentions unreduced_axes. Got lhs=", in[0].str(), ", rhs=", in[1].str());
+        contracted.insert(contracted.end(), l.begin(), l.end());
+      }
+      std::vector<std::string> want = given.unreduced, have = contracted;
+      std::sort(want.begin(), want.end());
+      std::sort(have.begin(), have.end());
+      if (want != have)
+        fail(ErrorKind::kSharding, "out_sharding's unreduced axes should be equal to the contracting specs. Got ",
+             "unreduced axes=", given.spec_text(0), " and contracting dims sharded over ", spec_entry_text(contracted));
+    }
+    return {given};
+  }
   Sharding out;
   out.mesh = common_mesh(kName, in);
   if (out.mesh.empty()) return {out};
-  const DotDims d = dot_dims(p);
   auto specs = [](const Aval& a, const std::vector<int64_t>& dims) {
     std::string t = "(";
     for (size_t i = 0; i < dims.size(); ++i) t += (i ? ", " : "") + spec_entry_text(a.sharding.dim(static_cast<size_t>(dims[i])));

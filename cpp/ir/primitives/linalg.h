@@ -16,13 +16,17 @@ namespace shardlab::ir {
 /// or int32 (wrapping). Bilinear: d(x . y) = dx . y + x . dy; linear in one
 /// operand at a time: x's cotangent is dot_general(ct, y) contracting y's free
 /// dimensions, transposed back to x's dimension order (JAX's
-/// _dot_general_transpose_lhs), and y's likewise.
+/// _dot_general_transpose_lhs), and y's likewise, typed as x (its out_sharding
+/// is x's sharding: 301's rule, a cotangent's type is its primal's).
+/// out_sharding (None when not given) types the result where the operands'
+/// shardings leave it ambiguous (a contraction over a sharded dimension).
 template <>
 struct Def<Prim::kDotGeneral> {
   static constexpr const char* kName = "dot_general";
   static constexpr ParamSchema kParams{
       {"dimension_numbers", ParamType::kIntLists, false, false, ParamFormat::kDotDimensions},
-      {"preferred_element_type", ParamType::kDType}};
+      {"preferred_element_type", ParamType::kDType},
+      {"out_sharding", ParamType::kSharding, false, true}};
   SHARDLAB_RULES
   SHARDLAB_BATCH_RULE
   SHARDLAB_SHARDING_RULE

@@ -23,6 +23,7 @@
 #include "ir/primitives/reductions.h"
 #include "ir/primitives/shape_ops.h"
 #include "ir/primitives/shard_map.h"
+#include "ir/primitives/sharding_ops.h"
 #include "ir/primitives/sorting.h"
 #include "ir/primitives/unary_math.h"
 #include "runtime/errors.h"

@@ -27,9 +27,11 @@ VarId Builder::new_var(const Aval& aval) {
   return static_cast<VarId>(program_.avals.size() - 1);
 }
 
-Atom Builder::input(const Aval& aval) {
-  check_aval(aval, "input", "the input");
-  check_sharding(aval.sharding, aval.shape, "input", "the input");
+Atom Builder::input(const Aval& given) {
+  check_aval(given, "input", "the input");
+  check_sharding(given.sharding, given.shape, "input", "the input");
+  Aval aval = given;
+  aval.sharding = given.sharding.for_type();
   const VarId v = new_var(aval);
   program_.invars.push_back(v);
   return Atom::of(v, aval, id_);
@@ -101,7 +103,7 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   // (an axis named twice, a dimension its axes do not divide).
   const std::vector<Sharding> shardings = primitive(prim).sharding(params, in, out);
   for (size_t i = 0; i < out.size(); ++i) {
-    out[i].sharding = i < shardings.size() ? shardings[i] : Sharding{};
+    out[i].sharding = i < shardings.size() ? shardings[i].for_type() : Sharding{};
     check_sharding(out[i].sharding, out[i].shape, primitive(prim).name, "the result");
   }
   // Every value of a program fits in the device memory, so evaluating it may

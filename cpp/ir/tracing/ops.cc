@@ -46,8 +46,10 @@ Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) 
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions) {
   return b.emit1(Prim::kExpandDims, {{"dimensions", dimensions}}, {x});
 }
-Atom dot_general(Builder& b, const Atom& x, const Atom& y, const IntLists& dims) {
-  return b.emit1(Prim::kDotGeneral, {{"dimension_numbers", dims}, {"preferred_element_type", x.aval.dtype}}, {x, y});
+Atom dot_general(Builder& b, const Atom& x, const Atom& y, const IntLists& dims, const Sharding& out_sharding) {
+  return b.emit1(Prim::kDotGeneral,
+                 {{"dimension_numbers", dims}, {"preferred_element_type", x.aval.dtype}, {"out_sharding", out_sharding}},
+                 {x, y});
 }
 Atom matmul(Builder& b, const Atom& x, const Atom& y) {
   const int64_t rx = x.aval.ndim(), ry = y.aval.ndim();

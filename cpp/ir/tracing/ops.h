@@ -52,7 +52,7 @@ Atom squeeze(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 Atom expand_dims(Builder& b, const Atom& x, const std::vector<int64_t>& dimensions);
 /// jax.lax.dot_general of x and y: dims = {lhs_contracting, rhs_contracting, lhs_batch, rhs_batch}; the result holds
 /// the batch dimensions, then x's free ones, then y's.
-Atom dot_general(Builder& b, const Atom& x, const Atom& y, const IntLists& dims);
+Atom dot_general(Builder& b, const Atom& x, const Atom& y, const IntLists& dims, const Sharding& out_sharding = {});
 /// jnp.matmul: matrix x matrix, vector products (a rank-1 operand), and stacks of matrices whose batch dimensions
 /// broadcast, traced as JAX does (shared batch dims are dot_general batch dims, the others free dims; squeeze,
 /// transpose and expand_dims put the result in order).

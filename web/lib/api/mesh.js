@@ -207,4 +207,24 @@ export class NamedSharding {
   get isFullyReplicated() {
     return this.spec.axes().length === 0;
   }
+
+  /**
+   * What a type holds of this sharding for an array of rank `rank` (JAX's
+   * sharding in types: its Explicit axes only), in the core's form
+   * {mesh: [[name, size, axis type], ...], dims, unreduced, reduced}; null when it
+   * splits no dimension over an Explicit axis.
+   */
+  typeSharding(rank) {
+    const { axisNames, axisSizes, axisTypes } = this.mesh;
+    const explicit = new Set(axisNames.filter((_, i) => axisTypes[i] === 'Explicit'));
+    const dims = Array.from({ length: rank }, (_, d) => entryAxes(this.spec.entries[d] ?? null).filter((a) => explicit.has(a)));
+    if (dims.every((d) => d.length === 0)) return null;
+    return { mesh: axisNames.map((n, i) => [n, axisSizes[i], axisTypes[i]]), dims, unreduced: [], reduced: [] };
+  }
+}
+
+/** The spec a type's sharding (typeSharding's form) writes for rank `rank`: P('X', None), one-axis entries as names. */
+export function typeSpec(sharding, rank) {
+  const dims = sharding?.dims ?? [];
+  return P(...Array.from({ length: rank }, (_, d) => (!dims[d]?.length ? null : dims[d].length === 1 ? dims[d][0] : [...dims[d]])));
 }

@@ -60,6 +60,11 @@ export class DArray extends ArrayBase {
     return this._aval;
   }
 
+  /** Its type's sharding over Explicit mesh axes (null when unsharded): what jit traces it as. */
+  get typeSharding() {
+    return this.sharding.typeSharding(this._aval.shape.length);
+  }
+
   /**
    * Resolves to this array once it has been computed (jax's
    * block_until_ready). On the lockstep fallback it also brings the array

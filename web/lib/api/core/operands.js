@@ -17,7 +17,7 @@ import { pyTuple } from './python_text.js';
  * computed from weak values only; a boolean is a strong bool, as Python's.
  */
 export function avalOf(x, fn) {
-  if (isTracer(x) || x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: x.weakType };
+  if (isTracer(x) || x instanceof DArray) return { dtype: x.dtype, shape: x.shape, weak: x.weakType, sharding: x.typeSharding };
   if (typeof x === 'number') return { dtype: Number.isInteger(x) ? 'int32' : 'float32', shape: [], weak: true };
   if (x instanceof WeakFloat) return { dtype: 'float32', shape: [], weak: true };
   if (typeof x === 'boolean') return { dtype: 'bool', shape: [], weak: false };
@@ -64,7 +64,7 @@ export function traced(t, x, fn) {
   if (!root.consts) return ruleConstant(t, arr, fn);
   let tr = root.constTracers.get(arr);
   if (!tr) {
-    tr = root.wrap([root.core.input(arr.dtype, arr.shape, arr.weakType)])[0];
+    tr = root.wrap([root.core.input(arr.dtype, arr.shape, arr.weakType, arr.typeSharding)])[0];
     root.consts.push(arr);
     root.constTracers.set(arr, tr);
   }

@@ -3,12 +3,12 @@
 // each leaf's dtype and shape) and cached; running it returns future arrays.
 
 import { DArray, hostData, isArray, reshard } from './array.js';
-import { ValueError } from '../../errors.js';
-import { defaultMesh, NamedSharding, P } from '../mesh.js';
+import { ShardingError, ValueError } from '../../errors.js';
+import { defaultMesh, NamedSharding, P, typeSpec } from '../mesh.js';
 import { avalOf, literalTracer, traced } from './operands.js';
 import { checkDimensions, checkFits } from './shape.js';
 import { engine, withTrace } from './state.js';
-import { callCore, isTracer, Trace } from './tracer.js';
+import { avalString, callCore, isTracer, Trace } from './tracer.js';
 import { describe, flatten, flattenArgs, unflatten } from './tree.js';
 import { WeakFloat } from './weak_float.js';
 import { deliver, mayRecord } from './debug_calls.js';
@@ -47,8 +47,9 @@ function inputAval(x, fn, scalarInts = false) {
   return avalOf(x, fn);
 }
 
-/** The key of an argument leaf's aval: float32[8,2], ~float32[] when weakly typed (as JAX prints a weak type) and `weak` counts. */
-export const avalKey = (a, weak = true) => `${a.weak && weak ? '~' : ''}${a.dtype}[${a.shape}]`;
+/** The key of an argument leaf's aval: float32[8,2], ~float32[] when weakly typed (as JAX prints a weak type) and `weak` counts, float32[8@X,2] when sharded over Explicit axes. */
+export const avalKey = (a, weak = true) =>
+  `${a.weak && weak ? '~' : ''}${a.sharding ? `${avalString(a, { short: false })}/${a.sharding.mesh.join(';')}` : `${a.dtype}[${a.shape}]`}`;
 
 /** The cache key of arguments: their structure and each leaf's dtype, shape and (when `weak`) weak type. */
 export function signature(args, fn, scalarInts = false, weak = true) {
@@ -81,7 +82,7 @@ export function openTrace(args, kind, scalarInts = false) {
   try {
     const inputs = leaves.map((x) => {
       const a = inputAval(x, kind, scalarInts);
-      const v = t.wrap([callCore(() => core.input(a.dtype, a.shape, Boolean(a.weak)))])[0];
+      const v = t.wrap([callCore(() => core.input(a.dtype, a.shape, Boolean(a.weak), a.sharding ?? null))])[0];
       // Its sharding, as shard_map over Explicit axes checks it: an array's, else unsharded (P()).
       v.spec = isArray(x) ? x.sharding.spec : P();
       return v;
@@ -214,7 +215,7 @@ export function execute(tracedProgram, leaves, fn) {
         // A failed run's calls too: the values printed before it failed are what one debugs it with.
         if (mayRecord()) deliver(runtime.takeDebugRecordsSync());
       }
-      return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], hs[i])), done: Promise.resolve() };
+      return { outs: placed(tracedProgram, shardings, (aval, i) => new DArray(aval, shardings.computed[i], hs[i])), done: Promise.resolve() };
     } finally {
       for (const h of temps) h.delete();
       for (const x of moved) x.dispose();
@@ -241,7 +242,7 @@ export function execute(tracedProgram, leaves, fn) {
   })();
   const ended = done.then(() => {});
   ended.catch(() => {}); // handled: the outputs carry a failed run's error to whoever reads them
-  return { outs: tracedProgram.outAvals.map((aval, i) => new DArray(aval, shardings[i], done.then((hs) => hs[i]))), done: ended };
+  return { outs: placed(tracedProgram, shardings, (aval, i) => new DArray(aval, shardings.computed[i], done.then((hs) => hs[i]))), done: ended };
 }
 
 // Array x as a program on `mesh` takes it. An array on the same devices
@@ -277,12 +278,38 @@ function programInputs(tracedProgram, leaves, mesh, fn, handleOf, temps) {
 }
 
 // The shardings of a traced program's outputs on `mesh`, made once per
-// program and mesh (they are immutable, so every call's arrays share them).
+// program and mesh (they are immutable, so every call's arrays share them):
+// `computed`, as the executors leave them (a shard_map's out_specs, else
+// replicated), and `typed`, as their types say (sharding in types: a
+// replicated result sharded over Explicit axes is laid out so).
 function outShardings(tracedProgram, mesh) {
   if (tracedProgram.outShardings?.mesh !== mesh) {
-    tracedProgram.outShardings = { mesh, list: tracedProgram.outSpecs.map((s) => new NamedSharding(mesh, s === null ? P() : P(...s))) };
+    const computed = tracedProgram.outSpecs.map((s) => new NamedSharding(mesh, s === null ? P() : P(...s)));
+    const typed = tracedProgram.outAvals.map((aval, i) => {
+      if (tracedProgram.outSpecs[i] !== null || !aval.sharding) return computed[i];
+      const axes = aval.sharding.mesh.map(([n, size]) => `${n}:${size}`).join(',');
+      if (axes !== mesh.axisNames.map((n, k) => `${n}:${mesh.axisSizes[k]}`).join(','))
+        throw new ShardingError(`jit: output ${i} of type ${avalString(aval, { short: false })} is sharded over mesh axes (${axes}) but the program runs on ${mesh}; put its inputs on one mesh`);
+      return new NamedSharding(mesh, typeSpec(aval.sharding, aval.shape.length));
+    });
+    tracedProgram.outShardings = { mesh, computed, typed };
   }
-  return tracedProgram.outShardings.list;
+  return tracedProgram.outShardings;
+}
+
+// The output arrays made by `make(aval, i)`, each relaid out as its type's
+// sharding says where the executors left it otherwise (the executors compute
+// a program's top level whole: until a partitioner computes each device's
+// blocks in place, a sharded result is split afterwards, through the host).
+function placed(tracedProgram, shardings, make) {
+  return tracedProgram.outAvals.map((aval, i) => {
+    const x = make(aval, i);
+    if (shardings.typed[i] === shardings.computed[i]) return x;
+    const y = reshard(x, shardings.typed[i]);
+    const drop = () => x.dispose();
+    y._ready.then(drop, drop);
+    return y;
+  });
 }
 
 // The eager programs, per operation and static options, the most recently

@@ -8,8 +8,13 @@ import { currentTrace, state } from './state.js';
 import { plainStatic, WeakFloat } from './weak_float.js';
 
 /** JAX's text of an aval: f32[4,2], or f32[4,2]{V:data} inside a shard_map; float32[4,2] (str_short's default) unless short. */
-export function avalString({ dtype, shape, vma = [] }, { short = true } = {}) {
-  return `${short && isDtypeName(dtype) ? shortName(dtype) : dtype}[${shape.join(',')}]${vma.length === 1 ? `{V:${vma[0]}}` : vma.length ? `{V:(${vma.join(',')})}` : ''}`;
+export function avalString({ dtype, shape, vma = [], sharding = null }, { short = true } = {}) {
+  // As JAX's str_short_aval: 8@X or 8@(X,Y) per dimension, then {V:.., U:.., R:..}.
+  const group = (axes) => (axes.length === 1 ? axes[0] : `(${axes.join(',')})`);
+  const dims = shape.map((n, d) => (sharding?.dims[d]?.length ? `${n}@${group(sharding.dims[d])}` : `${n}`));
+  const states = [['V', vma], ['U', sharding?.unreduced ?? []], ['R', sharding?.reduced ?? []]].filter(([, axes]) => axes.length);
+  const braces = states.length ? `{${states.map(([k, axes]) => `${k}:${group(axes)}`).join(', ')}}` : '';
+  return `${short && isDtypeName(dtype) ? shortName(dtype) : dtype}[${dims.join(',')}]${braces}`;
 }
 
 /** A trace being built: jit / makeJaxpr at the top, shard_map bodies and differentiated functions nested. */
@@ -106,9 +111,9 @@ export class ArrayBase {
     return Boolean(this._type.weak);
   }
 
-  /** The type as JAX prints it: f32[8,2] (with {V:axes} inside a shard_map). */
+  /** The type as JAX prints it: f32[8,2] (f32[8@X,2] sharded over an Explicit axis, with {V:axes} inside a shard_map). */
   get aval() {
-    return avalString(this._type);
+    return avalString({ ...this._type, sharding: this.typeSharding });
   }
 }
 
@@ -129,6 +134,11 @@ export class Tracer extends ArrayBase {
   /** The mesh axes the value varies along (inside a shard_map body). */
   get vma() {
     return [...this._atom.vma];
+  }
+
+  /** Its type's sharding over Explicit mesh axes (null when unsharded): {mesh, dims, unreduced, reduced}. */
+  get typeSharding() {
+    return this._atom.sharding ?? null;
   }
 
   /** Like JAX's str of a tracer: Traced<f32[8,2]>with<jit>. */

@@ -62,38 +62,45 @@ class ShapeDtypeStruct:
 
 
 class ShapedArray:
-    """An array's abstract value (x.aval): its shape, dtype, weak type and, in a shard_map body,
-    the mesh axes it varies along; printed as JAX prints it."""
+    """An array's abstract value (x.aval): its shape, dtype, weak type, in a shard_map body the mesh axes it
+    varies along, and its sharding over Explicit mesh axes; printed as JAX prints it."""
 
-    __slots__ = ("shape", "dtype", "weak_type", "vma", "spec")
+    __slots__ = ("shape", "dtype", "weak_type", "vma", "spec", "unreduced", "reduced")
 
-    def __init__(self, shape, dtype, weak_type=False, vma=(), spec=()):
+    def __init__(self, shape, dtype, weak_type=False, vma=(), spec=(), unreduced=(), reduced=()):
         self.shape = tuple(shape)
         self.dtype = dtypes.dtype(dtype)
         self.weak_type = bool(weak_type)
         self.vma = tuple(vma)
         # Per dimension, the Explicit mesh axes it is split over (None, a name or a tuple of names), as
-        # JAX's type holds a sharding; () when none is (no Explicit axes, or a traced value: see docs/python.md).
+        # JAX's type holds a sharding; () when none is.
         self.spec = tuple(spec) if any(e is not None for e in spec) else ()
+        # The Explicit mesh axes the value is unreduced (a sum of its shards) or reduced over.
+        self.unreduced = tuple(unreduced)
+        self.reduced = tuple(reduced)
 
     ndim = property(lambda self: len(self.shape))
     size = property(lambda self: math.prod(self.shape))
 
+    def _key(self):
+        return (self.shape, self.dtype, self.weak_type, self.vma, self.spec, self.unreduced, self.reduced)
+
     def __eq__(self, other):
-        return isinstance(other, ShapedArray) and (self.shape, self.dtype, self.weak_type, self.vma, self.spec) == (
-            other.shape, other.dtype, other.weak_type, other.vma, other.spec)
+        return isinstance(other, ShapedArray) and self._key() == other._key()
 
     def __hash__(self):
-        return hash((self.shape, self.dtype, self.weak_type, self.vma, self.spec))
+        return hash(self._key())
 
     def str_short(self, short_dtypes=False, mesh_axis_types=False):
         """float32[3,4] (f32[3,4] with short_dtypes), float32[8@X,4@(Y,Z)] where dimensions are split over
-        Explicit mesh axes, {V:x} after it when it varies along mesh axes, as JAX 0.11 prints a type."""
+        Explicit mesh axes, then {V:x, U:y, R:z} when it varies along mesh axes or is unreduced or reduced
+        over them, as JAX 0.11 prints a type."""
         dtype = dtypes.short_name(self.dtype) if short_dtypes else self.dtype.name
-        varying = "" if not self.vma else f"{{V:{self.vma[0]}}}" if len(self.vma) == 1 else f"{{V:({','.join(self.vma)})}}"
+        group = lambda axes: axes[0] if len(axes) == 1 else f"({','.join(axes)})"
+        states = [f"{k}:{group(axes)}" for k, axes in (("V", self.vma), ("U", self.unreduced), ("R", self.reduced)) if axes]
         spec = self.spec or (None,) * len(self.shape)
         dims = [f"{n}" if e is None else f"{n}@{e}" if isinstance(e, str) else f"{n}@({','.join(e)})" for n, e in zip(self.shape, spec)]
-        return f"{dtype}[{','.join(dims)}]{varying}"
+        return f"{dtype}[{','.join(dims)}]" + (f"{{{', '.join(states)}}}" if states else "")
 
     def __repr__(self):
         weak = ", weak_type=True" if self.weak_type else ""
@@ -101,6 +108,13 @@ class ShapedArray:
 
     def __str__(self):
         return ("~" if self.weak_type else "") + self.str_short()
+
+
+def spec_entries(dims, rank):
+    """A type's per-dimension mesh axes (lists, as the program JSON and the JS API hold them) as its spec's
+    entries: None, a name, or a tuple of names; dimensions past the list are unsharded."""
+    dims = [list(d) for d in dims] + [[]] * rank
+    return tuple(None if not d else str(d[0]) if len(d) == 1 else tuple(str(a) for a in d) for d in dims[:rank])
 
 
 def typeof(x):

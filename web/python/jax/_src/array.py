@@ -53,13 +53,14 @@ class Array:
 
     @property
     def aval(self):
-        """The abstract value: a ShapedArray of the shape, dtype and weak type, and for a concrete array the
-        Explicit mesh axes its dimensions are split over (jax.typeof prints float32[8@X,4])."""
+        """The abstract value: a ShapedArray of the shape, dtype and weak type, and the Explicit mesh axes its
+        dimensions are split over (jax.typeof prints float32[8@X,4]), a traced value's as its type says."""
         from .abstract import ShapedArray
-        from .sharding import explicit_spec
+        from .sharding import explicit_spec, type_spec
 
         if self._is_tracer():
-            return ShapedArray(self.shape, self.dtype, self.weak_type, [str(a) for a in self._js.vma])
+            spec, unreduced, reduced = type_spec(self._js.typeSharding, len(self.shape))
+            return ShapedArray(self.shape, self.dtype, self.weak_type, [str(a) for a in self._js.vma], spec, unreduced, reduced)
         return ShapedArray(self.shape, self.dtype, self.weak_type, (), explicit_spec(self._js.sharding, len(self.shape)))
 
     @property

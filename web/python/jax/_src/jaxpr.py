@@ -2,7 +2,7 @@
 as JAX prints it) holding a Jaxpr of constvars, invars, equations and outvars,
 each variable with its aval; built from the JS program's JSON form."""
 
-from .abstract import ShapedArray
+from .abstract import ShapedArray, spec_entries
 
 
 class Primitive:
@@ -24,7 +24,10 @@ class Primitive:
 
 
 def _aval(a):
-    return ShapedArray(tuple(a["shape"]), a["dtype"], a.get("weak_type", False), a.get("vma", ()))
+    shape = tuple(a["shape"])
+    s = a.get("sharding") or {}
+    return ShapedArray(shape, a["dtype"], a.get("weak_type", False), a.get("vma", ()), spec_entries(s.get("dims", ()), len(shape)),
+                       s.get("unreduced", ()), s.get("reduced", ()))
 
 
 class Var:

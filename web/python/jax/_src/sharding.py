@@ -310,6 +310,17 @@ def explicit_spec(js_sharding, rank):
     return tuple(out)
 
 
+def type_spec(type_sharding, rank):
+    """A traced value's type sharding (the JS typeSharding: null, or its dims and unreduced and reduced
+    axes) as ShapedArray holds it: (spec, unreduced, reduced), spec entries None, a name or a tuple of names."""
+    from .abstract import spec_entries
+
+    if from_js(type_sharding) is None:
+        return (), (), ()
+    axes = lambda v: tuple(str(a) for a in from_js(v))
+    return spec_entries([from_js(d) for d in from_js(type_sharding.dims)], rank), axes(type_sharding.unreduced), axes(type_sharding.reduced)
+
+
 def with_sharding_constraint(x, shardings):
     """jax.lax.with_sharding_constraint(x, shardings): the arrays of pytree x laid out as `shardings` (a tree
     prefix of NamedShardings, or of PartitionSpecs on jax.set_mesh's mesh) says (the JS API's lax.withShardingConstraint)."""
