@@ -134,7 +134,7 @@ describe('a bad dimension is a ValueError naming the function and the argument',
       };
       const one = { literal: 1, dtype: 'float32', shape: [], vma: [] };
       for (const d of BAD) {
-        expect(core(() => trace.input('float32', [d], false))).toBe(`ValueError: input: shape[0] is ${quoted(d)}; dimensions must be integers in 0..9007199254740991`);
+        expect(core(() => trace.input('float32', [d], false, null))).toBe(`ValueError: input: shape[0] is ${quoted(d)}; dimensions must be integers in 0..9007199254740991`);
         if (d !== -1) {
           expect(core(() => trace.emit('broadcast_in_dim', { shape: [2, d], broadcast_dimensions: [] }, [one]))).toBe(
             `ValueError: broadcast_in_dim: parameter 'shape' entry 1 is ${quoted(d)}; expected an integer in -9007199254740991..9007199254740991`,
@@ -150,7 +150,7 @@ describe('a bad dimension is a ValueError naming the function and the argument',
       expect(core(() => trace.emit('broadcast_in_dim', { shape: FOUR_GIB, broadcast_dimensions: [] }, [one]))).toBe(
         'ResourceError: broadcast_in_dim: the result f32[65536,16384] needs 4294967296 bytes (4 GiB), more than the 2147483648 bytes (2 GiB) of device memory; arrays must fit in it',
       );
-      const x = trace.input('float32', [4], false);
+      const x = trace.input('float32', [4], false, null);
       expect(core(() => trace.emit('reshape', { new_sizes: [4, 2 ** 32 + 1, 2 ** 32 - 1, 2 ** 32 + 1, 2 ** 32 - 1] }, [x]))).toMatch(
         /^ResourceError: reshape: new_sizes f32\[4,4294967297,4294967295,4294967297,4294967295\] needs 5\.44e\+39 bytes, more than/,
       );

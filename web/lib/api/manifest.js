@@ -103,8 +103,8 @@ numpy  mod              np.remainder         x1, x2
 numpy  floor_divide     np.floorDivide       x1, x2  # x1 / x2 rounded down (Python's //)
 numpy  where            np.where             condition, x=..., y=..., *, {size=None, fill_value=None}
 numpy  nonzero          np.nonzero           a, *, {size=None, fill_value=None}
-numpy  matmul           np.matmul            a, b
-numpy  dot              np.dot               a, b
+numpy  matmul           np.matmul            a, b, *, {out_sharding=None}
+numpy  dot              np.dot               a, b, *, {out_sharding=None}
 numpy  sum              np.sum               a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None, where=None}
 numpy  prod             np.prod              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {initial=None, where=None}
 numpy  mean             np.mean              a, {axis=None}, dtype:cast=None, {keepdims=False}, *, {where=None}
@@ -338,7 +338,7 @@ lax    axis_size        lax.axisSize         axis_name
 lax    pcast            lax.pcast            core: pcast
 lax    pvary            lax.pvary            x:tree, axis_name
 lax    stop_gradient    lax.stopGradient     x:tree
-lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers
+lax    dot_general      lax.dotGeneral       lhs, rhs, dimension_numbers, *, {out_sharding=None}
 lax    slice            lax.slice            operand, start_indices, limit_indices, strides=None
 lax    dynamic_slice    lax.dynamicSlice     operand, start_indices, slice_sizes
 lax    dynamic_update_slice lax.dynamicUpdateSlice operand, update, start_indices

@@ -209,17 +209,22 @@ export class NamedSharding {
   }
 
   /**
-   * What a type holds of this sharding for an array of rank `rank` (JAX's
-   * sharding in types: its Explicit axes only), in the core's form
-   * {mesh: [[name, size, axis type], ...], dims, unreduced, reduced}; null when it
-   * splits no dimension over an Explicit axis.
+   * This sharding in the core's form, {mesh: [[name, size, axis type], ...],
+   * dims, unreduced, reduced}: per dimension (of `rank`, else of the spec)
+   * the Explicit axes splitting it, as a type holds them (JAX's sharding in
+   * types); an out_sharding= or reshard destination as the core takes it.
    */
-  typeSharding(rank) {
+  coreSharding(rank = this.spec.length) {
     const { axisNames, axisSizes, axisTypes } = this.mesh;
     const explicit = new Set(axisNames.filter((_, i) => axisTypes[i] === 'Explicit'));
     const dims = Array.from({ length: rank }, (_, d) => entryAxes(this.spec.entries[d] ?? null).filter((a) => explicit.has(a)));
-    if (dims.every((d) => d.length === 0)) return null;
     return { mesh: axisNames.map((n, i) => [n, axisSizes[i], axisTypes[i]]), dims, unreduced: [], reduced: [] };
+  }
+
+  /** The type's sharding of an array of rank `rank` laid out so (coreSharding), or null when no dimension is split over an Explicit axis. */
+  typeSharding(rank) {
+    const s = this.coreSharding(rank);
+    return s.dims.every((d) => d.length === 0) ? null : s;
   }
 }
 

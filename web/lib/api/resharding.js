@@ -1,12 +1,15 @@
 // Laying values out by a sharding named in the program (jax.lax.with_sharding_constraint,
 // jax.reshard): each resolves its shardings as JAX does (a PartitionSpec read
-// against jax.set_mesh's mesh, with JAX's errors), then lays the values out
-// as devicePut does. ShardLab has no partitioner and its traced types carry
-// no sharding yet (issue 37): inside a trace the layout is an identity
-// shard_map that splits the value, and the values are the operand's.
+// against jax.set_mesh's mesh, with JAX's errors), then lays concrete values
+// out as devicePut does. Inside a trace, jax.reshard is a `reshard` equation
+// that types its result with the new sharding (sharding in types);
+// with_sharding_constraint is an identity shard_map that splits the value (a
+// hint to a partitioner ShardLab does not have yet).
 
 import { ShardLabError, ValueError } from '../errors.js';
 import { isLeafValue } from './core/run.js';
+import { traced, traceFor } from './core/operands.js';
+import { currentTrace } from './core/state.js';
 import { broadcastPrefix, flatten, unflatten } from './core/tree.js';
 import { contextMesh, getAbstractMesh, isSpec, NamedSharding, P } from './mesh.js';
 import { devicePut } from './transforms.js';
@@ -45,7 +48,7 @@ export function withShardingConstraint(x, shardings) {
  * Explicit mesh axes, as JAX requires.
  */
 export function reshard(x, outShardings) {
-  return laidOut(x, outShardings, 'reshard out_shardings', (s) => {
+  const resolve = (s) => {
     if (s === null) throw new ValueError('Reshard should only be used with out_shardings which are non-None and have a non-empty mesh. Got sharding None.');
     const mesh = contextMesh();
     if (isSpec(s) && !mesh) {
@@ -64,5 +67,17 @@ export function reshard(x, outShardings) {
       }
     }
     return sharding;
-  });
+  };
+  if (!currentTrace()) return laidOut(x, outShardings, 'reshard out_shardings', resolve);
+  const { leaves, def } = flatten(x, isLeafValue);
+  const given = broadcastPrefix(outShardings ?? null, def, isShardingOrNull, 'reshard out_shardings');
+  const t = traceFor('reshard');
+  return unflatten(
+    def,
+    leaves.map((leaf, i) => {
+      const sharding = resolve(given[i]);
+      const v = traced(t, leaf, 'reshard');
+      return t.emit('reshard', { dst_sharding: sharding.coreSharding(v.ndim) }, [v.atomIn(t)])[0];
+    }),
+  );
 }

@@ -278,6 +278,11 @@ export function toSharding(s, fn) {
   throw new ValueError(`${fn}: expected a NamedSharding (or a PartitionSpec for the context mesh), got ${String(s)}`);
 }
 
+/** An out_sharding= argument (a NamedSharding, or a PartitionSpec on the context mesh) as the core's sharding parameter; null when not given. */
+export function shardingParam(s, fn) {
+  return s === undefined || s === null ? null : toSharding(s, fn).coreSharding();
+}
+
 /** Re-lays-out a concrete array with `sharding` (through the host; a future, computed at once in a blocking engine). */
 export function reshard(x, sharding) {
   const { runtime, blocking } = engine();

@@ -3,7 +3,7 @@
 // as jax.lax's do.
 
 import { ValueError } from '../../errors.js';
-import { isArray } from '../core/array.js';
+import { isArray, shardingParam } from '../core/array.js';
 import { defop } from '../core/op.js';
 import { avalOf, literalTracer, traced, traceFor } from '../core/operands.js';
 import { isLeafValue } from '../core/run.js';
@@ -65,10 +65,17 @@ export function stopGradient(tree) {
   );
 }
 
-/** jax.lax.dot_general(x, y, [[lhsContract, rhsContract], [lhsBatch, rhsBatch]]). */
-export const dotGeneral = prim('dotGeneral', 'dot_general', 2, (x, y, [[lc, rc], [lb, rb]]) => ({
+/**
+ * jax.lax.dot_general(x, y, [[lhsContract, rhsContract], [lhsBatch, rhsBatch]], {outSharding}):
+ * `outSharding` types the result where the operands' shardings leave it
+ * ambiguous, as JAX's out_sharding=.
+ */
+export const dotGeneral = (x, y, dimensionNumbers, { outSharding } = {}) => dotGeneralOp(x, y, dimensionNumbers, shardingParam(outSharding, 'lax.dotGeneral'));
+
+const dotGeneralOp = prim('dotGeneral', 'dot_general', 2, (x, y, [[lc, rc], [lb, rb]], outSharding) => ({
   dimension_numbers: [lc, rc, lb, rb],
   preferred_element_type: x.dtype ?? 'float32',
+  out_sharding: outSharding,
 }));
 /** jax.lax.slice(x, startIndices, limitIndices, strides?). */
 export const slice = prim('slice', 'slice', 1, (x, start, limit, strides = []) => ({

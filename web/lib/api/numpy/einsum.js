@@ -112,7 +112,7 @@ function einsumTraced(subscripts, operands) {
     const batch = shared.filter((l) => needed.has(l));
     const contract = shared.filter((l) => !needed.has(l));
     const dims = [accLabels, ls].map((side) => [contract.map((l) => side.indexOf(l)), batch.map((l) => side.indexOf(l))]);
-    acc = t.emit('dot_general', { dimension_numbers: [dims[0][0], dims[1][0], dims[0][1], dims[1][1]], preferred_element_type: dt }, [acc.atomIn(t), v.atomIn(t)])[0];
+    acc = t.emit('dot_general', { dimension_numbers: [dims[0][0], dims[1][0], dims[0][1], dims[1][1]], preferred_element_type: dt, out_sharding: null }, [acc.atomIn(t), v.atomIn(t)])[0];
     accLabels = [...batch, ...accLabels.filter((l) => !shared.includes(l)), ...ls.filter((l) => !shared.includes(l))];
     // Labels no later operand and not the output need: summed out now.
     const done = accLabels.map((l, d) => (needed.has(l) ? -1 : d)).filter((d) => d >= 0);

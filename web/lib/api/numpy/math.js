@@ -5,6 +5,7 @@
 
 import { ShapeError, ValueError } from '../../errors.js';
 import { defop } from '../core/op.js';
+import { shardingParam } from '../core/array.js';
 import { isScalar, WeakFloat } from '../core/weak_float.js';
 import { avalOf, broadcastShapes, literalTracer, refuseKeys, resultType, traced, traceFor } from '../core/operands.js';
 import { checkDimensions, checkFits, checkShape, isDimension, quote } from '../core/shape.js';
@@ -209,9 +210,14 @@ export const round = defop('round', 1, (x, decimals = 0) => {
  * have (equal sizes) is a dot_general batch dimension; one only one operand
  * has, or of size 1 in the other (squeezed from it), is a free dimension of
  * that operand; then a transpose puts the result in batch order, and size-1
- * dimensions both had come back with expand_dims.
+ * dimensions both had come back with expand_dims. `outSharding` (a
+ * NamedSharding, or a PartitionSpec on the context mesh) types the result
+ * where its operands' shardings leave it ambiguous (a contraction over a
+ * sharded dimension), as JAX's out_sharding=.
  */
-export const matmul = defop('matmul', 2, (x, y) => {
+export const matmul = (x, y, { outSharding } = {}) => matmulOp(x, y, shardingParam(outSharding, 'matmul'));
+
+const matmulOp = defop('matmul', 2, (x, y, outSharding) => {
   const t = traceFor('matmul');
   const [a, b] = [traced(t, x, 'matmul'), traced(t, y, 'matmul')];
   const { dtype: dt, weak } = resultType([avalOf(a), avalOf(b)]);
@@ -260,9 +266,15 @@ export const matmul = defop('matmul', 2, (x, y) => {
   if (lSqueeze.length) l = emitHere('matmul', 'squeeze', { dimensions: lSqueeze }, [l]);
   if (rSqueeze.length) r = emitHere('matmul', 'squeeze', { dimensions: rSqueeze }, [r]);
   const dims = [[l.ndim - 1], [r.ndim - 1 - (rMat ? 1 : 0)], lBatch, rBatch];
-  let out = emitHere('matmul', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt }, [l, r]);
   const order = [...idxBatch, ...idxL, ...idxR];
   const perm = order.map((_, k) => k).sort((i, j) => order[i] - order[j]); // argsort (the values skip dimensions both squeezed)
+  // The result's out_sharding in dot_general's dimension order: without the dimensions expand_dims adds, before the transpose.
+  let outDims = null;
+  if (outSharding) {
+    const kept = outSharding.dims.filter((_, d) => !both.includes(d));
+    outDims = { ...outSharding, dims: perm.map((_, k) => kept[perm.indexOf(k)] ?? []) };
+  }
+  let out = emitHere('matmul', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt, out_sharding: outDims }, [l, r]);
   if (perm.some((p, k) => p !== k)) out = emitHere('matmul', 'transpose', { permutation: perm }, [out]);
   if (both.length) out = emitHere('matmul', 'expand_dims', { dimensions: both }, [out]);
   return out;
@@ -272,19 +284,24 @@ export const matmul = defop('matmul', 2, (x, y) => {
  * np.dot(a, b), numpy's rule: a scalar operand multiplies; otherwise a's
  * last axis is contracted with b's (b's second to last when b has two or
  * more), the result's axes a's others then b's others, in order:
- * dot(a, b)[i, j, k, m] = sum(a[i, j, :] * b[k, :, m]).
+ * dot(a, b)[i, j, k, m] = sum(a[i, j, :] * b[k, :, m]). `outSharding` as matmul's.
  */
-export const dot = defop('dot', 2, (x, y) => {
+export const dot = (x, y, { outSharding } = {}) => dotOp(x, y, shardingParam(outSharding, 'dot'));
+
+const dotOp = defop('dot', 2, (x, y, outSharding) => {
   const t = traceFor('dot');
   const [a, b] = [traced(t, x, 'dot'), traced(t, y, 'dot')];
-  if (a.ndim === 0 || b.ndim === 0) return multiply(x, y);
+  if (a.ndim === 0 || b.ndim === 0) {
+    const product = multiply(x, y);
+    return outSharding ? emitHere('dot', 'reshard', { dst_sharding: outSharding }, [product]) : product;
+  }
   const { dtype: dt, weak } = resultType([avalOf(x, 'dot'), avalOf(y, 'dot')]);
   const [ca, cb] = [a.ndim - 1, b.ndim === 1 ? 0 : b.ndim - 2];
   if (a.shape[ca] !== b.shape[cb]) {
     throw new ShapeError(`dot: ${a.aval} and ${b.aval}: the contracted dimensions have sizes ${a.shape[ca]} and ${b.shape[cb]}; they must be equal`);
   }
   const dims = [[ca], [cb], [], []];
-  return emitHere('dot', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt }, [asDtype(a, dt, weak), asDtype(b, dt, weak)]);
+  return emitHere('dot', 'dot_general', { dimension_numbers: dims, preferred_element_type: dt, out_sharding: outSharding }, [asDtype(a, dt, weak), asDtype(b, dt, weak)]);
 });
 
 // axis / {axis, keepdims, initial} options of the reductions.

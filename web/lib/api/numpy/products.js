@@ -46,7 +46,7 @@ export const tensordot = defop('tensordot', 2, (a, b, axes = 2) => {
       throw new ShapeError(`np.tensordot: axis ${d} of ${x.aval} (size ${x.shape[d]}) and axis ${pairs[1][i]} of ${y.aval} (size ${y.shape[pairs[1][i]]}) must have the same size`);
     }
   });
-  return emitHere('tensordot', 'dot_general', { dimension_numbers: [pairs[0], pairs[1], [], []], preferred_element_type: dtype }, [x, y]);
+  return emitHere('tensordot', 'dot_general', { dimension_numbers: [pairs[0], pairs[1], [], []], preferred_element_type: dtype, out_sharding: null }, [x, y]);
 });
 
 /**
@@ -63,7 +63,7 @@ export const vecdot = defop('vecdot', 2, (x1, x2, { axis = -1 } = {}) => {
   const batch = broadcastShapes([x.shape.slice(0, -1), y.shape.slice(0, -1)], 'np.vecdot');
   [x, y] = [broadcastTo(x, [...batch, x.shape[x.ndim - 1]]), broadcastTo(y, [...batch, y.shape[y.ndim - 1]])];
   const b = batch.map((_, i) => i);
-  return emitHere('vecdot', 'dot_general', { dimension_numbers: [[batch.length], [batch.length], b, b], preferred_element_type: dtype }, [x, y]);
+  return emitHere('vecdot', 'dot_general', { dimension_numbers: [[batch.length], [batch.length], b, b], preferred_element_type: dtype, out_sharding: null }, [x, y]);
 });
 
 /** np.matvec(x1, x2): each matrix (..., m, n) of x1 times each vector (..., n) of x2, batches broadcast: (..., m). */
