@@ -14,6 +14,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "ShardingError";
     case ErrorKind::kVma:
       return "VmaError";
+    case ErrorKind::kShardingType:
+      return "ShardingTypeError";
     case ErrorKind::kDevice:
       return "DeviceError";
     case ErrorKind::kResource:

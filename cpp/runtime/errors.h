@@ -17,6 +17,7 @@ enum class ErrorKind {
   kShape,     // shapes that do not fit together
   kSharding,  // a PartitionSpec that does not fit the mesh or the shape
   kVma,       // a shard_map output varying along a mesh axis its out_specs omit
+  kShardingType,  // types whose shardings do not combine (JAX's ShardingTypeError): out_sharding= or reshard decides
   kDevice,    // a failure on a device while running a job
   kResource,  // out of memory, too many pending jobs
   kCancelled, // the host cancelled the job (its time limit passed) before it ended

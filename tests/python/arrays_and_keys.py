@@ -12,7 +12,7 @@ a = jax.device_put(jnp.arange(16.0).reshape(8, 2), NamedSharding(mesh, P("x")))
 for s in a.addressable_shards[:3]:
     print(s.device.id, s.index, s.replica_id, s.data.tolist())
 print(a.addressable_data(7).tolist())
-print(a.__array_namespace__().cos(a[0]).round(3).tolist())
+print(a.__array_namespace__().cos(a[:, 0]).round(3).tolist())  # a[0] slices the sharded dimension: JAX's ShardingTypeError
 
 key = jax.random.key(7)
 keys = jax.random.split(key, 4)

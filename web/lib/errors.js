@@ -44,6 +44,10 @@ export class ShardingError extends ShardLabError {
 export class VmaError extends ShardingError {
   static errorName = 'VmaError';
 }
+/** Types whose shardings do not combine (JAX's ShardingTypeError): an ambiguous result that out_sharding= or jax.reshard settles. */
+export class ShardingTypeError extends ShardingError {
+  static errorName = 'ShardingTypeError';
+}
 /** A traced value used where a concrete number is needed (Number(t), t > 0, ...). */
 export class ConcretizationError extends ShardLabError {
   static errorName = 'ConcretizationError';
@@ -83,6 +87,7 @@ const BY_NAME = {
   ShapeError,
   ShardingError,
   VmaError,
+  ShardingTypeError,
   DeviceError,
   ResourceError,
   ConcretizationError,

@@ -109,7 +109,7 @@ export class AbstractMesh {
 }
 /** jax.sharding.get_abstract_mesh: the context mesh's axes (empty when setMesh set none). */
 export function getAbstractMesh(): AbstractMesh;
-/** jax.reshard: x's arrays laid out as outShardings (NamedShardings, or PartitionSpecs on setMesh's mesh; Explicit axes only) says; in a trace an identity shardMap (no sharded types yet). */
+/** jax.reshard: x's arrays laid out as outShardings (NamedShardings, or PartitionSpecs on setMesh's mesh; Explicit axes only) says; in a trace a `reshard` equation typing them so. */
 export function reshard<T>(x: T, outShardings: Tree<NamedSharding | PartitionSpec>): T;
 
 /** jax.sharding.NamedSharding. */
@@ -470,6 +470,8 @@ export class UnexpectedTracerError extends ValueError {}
 export class ShapeError extends ShardLabError {}
 export class ShardingError extends ShardLabError {}
 export class VmaError extends ShardingError {}
+/** Types whose shardings do not combine (JAX's ShardingTypeError): out_sharding= or reshard settles the result. */
+export class ShardingTypeError extends ShardingError {}
 export class ConcretizationError extends ShardLabError {}
 /** A traced boolean mask used as an index (its true count is unknown while tracing). */
 export class NonConcreteBooleanIndexError extends ConcretizationError {}
@@ -506,6 +508,8 @@ export const np: NpFunctions & {
   argsort: (x: V, options?: { axis?: number | null; stable?: boolean; descending?: boolean }) => V;
   /** jnp.einsum(subscripts, ...operands): e.g. 'ij,jk->ik', 'bij,bjk->bik', 'ii', '...ij,jk'. */
   einsum: (subscripts: string, ...operands: V[]) => V;
+  /** np.dot; `outSharding` types the result where the operands' shardings leave it ambiguous (JAX's out_sharding=). */
+  dot: (a: V, b: V, options?: { outSharding?: NamedSharding | PartitionSpec | null }) => V;
   /** jnp.nonzero: one int32 array per dimension; a traced array needs size. */
   nonzero: (a: V, options?: { size?: number | null; fillValue?: number }) => V[];
   /** jnp.linalg. */
@@ -780,7 +784,7 @@ export const lax: LaxFunctions & {
   stopGradient: <T>(x: T) => T;
   /** jax.lax.with_sharding_constraint: x's arrays laid out as shardings (NamedShardings, or PartitionSpecs / null on setMesh's mesh) says; in a trace an identity shardMap. */
   withShardingConstraint: <T>(x: T, shardings: Tree<NamedSharding | PartitionSpec | null>) => T;
-  dotGeneral: (x: V, y: V, dims: [[number[], number[]], [number[], number[]]]) => V;
+  dotGeneral: (x: V, y: V, dims: [[number[], number[]], [number[], number[]]], options?: { outSharding?: NamedSharding | PartitionSpec | null }) => V;
   slice: (x: V, start: number[], limit: number[], strides?: number[]) => V;
   dynamicSlice: (x: V, starts: V[], sizes: number[]) => V;
   /** jax.lax.slice_in_dim: elements [start, limit) of `axis` (negative from the end; null for the ends). */

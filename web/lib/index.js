@@ -27,6 +27,7 @@ export {
   ShapeError,
   ShardingError,
   VmaError,
+  ShardingTypeError,
   ConcretizationError,
   NonConcreteBooleanIndexError,
   IndexError,

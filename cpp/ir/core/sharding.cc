@@ -129,7 +129,7 @@ void check_sharding(const Sharding& s, const Shape& shape, const std::string& fn
     std::sort(repeated.begin(), repeated.end());
     std::string axes;
     for (const std::string& a : repeated) axes += (axes.empty() ? "`" : ", `") + a + "`";
-    fail(ErrorKind::kSharding, "A single NamedSharding spec specification can map every mesh axis to at most one ",
+    fail(ErrorKind::kShardingType, "A single NamedSharding spec specification can map every mesh axis to at most one ",
          "positional dimension, but ", s.spec_text(shape.size()), " has duplicate entries for ", axes);
   }
   for (size_t d = 0; d < s.dims.size(); ++d) {

@@ -143,12 +143,12 @@ std::vector<Sharding> Def<Prim::kSelectN>::sharding(const Params&, const std::ve
     else if (first->sharding != in[i].sharding) {
       std::string cases;
       for (size_t j = 1; j < in.size(); ++j) cases += (j > 1 ? ", " : "") + in[j].sharding.spec_text(in[j].shape.size());
-      fail(ErrorKind::kSharding, "select cases must have the same shardings, got [", cases, "].");
+      fail(ErrorKind::kShardingType, "select cases must have the same shardings, got [", cases, "].");
     }
   }
   if (!first) return {Sharding{}};
   if (!in[0].shape.empty() && !in[0].sharding.empty() && in[0].sharding.dims != first->sharding.dims)
-    fail(ErrorKind::kSharding, "select `which` must be scalar or have the same sharding as cases, got `which` sharding ",
+    fail(ErrorKind::kShardingType, "select `which` must be scalar or have the same sharding as cases, got `which` sharding ",
          in[0].sharding.spec_text(in[0].shape.size()), " but case sharding ", first->sharding.spec_text(first->shape.size()),
          ".");
   return {first->sharding};

@@ -455,7 +455,7 @@ std::vector<Sharding> Def<Prim::kConcatenate>::sharding(const Params&, const std
     else if (*first != a.sharding) {
       std::string all;
       for (const Aval& b : in) all += (all.empty() ? "" : ", ") + b.sharding.spec_text(b.shape.size());
-      fail(ErrorKind::kSharding, kName, ": All operands should have the same sharding. Got shardings ", all);
+      fail(ErrorKind::kShardingType, kName, ": All operands should have the same sharding. Got shardings ", all);
     }
   }
   return {first ? *first : Sharding{}};
@@ -487,7 +487,7 @@ std::vector<Sharding> Def<Prim::kDynamicUpdateSlice>::sharding(const Params&, co
                                                                const std::vector<Aval>&) {
   check_settled(kName, in);
   if (in[0].sharding != in[1].sharding)
-    fail(ErrorKind::kSharding, "dynamic_update_slice operand sharding must be equal to update sharding, got operand ",
+    fail(ErrorKind::kShardingType, "dynamic_update_slice operand sharding must be equal to update sharding, got operand ",
          "sharding ", in[0].str(), " and update sharding ", in[1].str(), ".");
   return {in[0].sharding};
 }

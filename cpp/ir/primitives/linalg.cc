@@ -280,7 +280,7 @@ Sample Def<Prim::kDotGeneral>::sample() {
 std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const std::vector<Aval>& in,
                                                        const std::vector<Aval>&) {
   if (!in[0].sharding.unreduced.empty() || !in[1].sharding.unreduced.empty())
-    fail(ErrorKind::kSharding, "lhs or rhs passed to dot_general cannot be unreduced. Got lhs=", in[0].str(),
+    fail(ErrorKind::kShardingType, "lhs or rhs passed to dot_general cannot be unreduced. Got lhs=", in[0].str(),
          " and rhs=", in[1].str());
   check_settled(kName, in);
   const DotDims d = dot_dims(p);
@@ -291,7 +291,7 @@ std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const st
       for (size_t i = 0; i < d.lhs_contract.size(); ++i) {
         const auto& l = in[0].sharding.dim(static_cast<size_t>(d.lhs_contract[i]));
         if (l != in[1].sharding.dim(static_cast<size_t>(d.rhs_contract[i])))
-          fail(ErrorKind::kSharding, "lhs and rhs contracting dims should be sharded identically when out_sharding ",
+          fail(ErrorKind::kShardingType, "lhs and rhs contracting dims should be sharded identically when out_sharding ",
                "provided to dot_general mentions unreduced_axes. Got lhs=", in[0].str(), ", rhs=", in[1].str());
         contracted.insert(contracted.end(), l.begin(), l.end());
       }
@@ -299,7 +299,7 @@ std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const st
       std::sort(want.begin(), want.end());
       std::sort(have.begin(), have.end());
       if (want != have)
-        fail(ErrorKind::kSharding, "out_sharding's unreduced axes should be equal to the contracting specs. Got ",
+        fail(ErrorKind::kShardingType, "out_sharding's unreduced axes should be equal to the contracting specs. Got ",
              "unreduced axes=", given.spec_text(0), " and contracting dims sharded over ", spec_entry_text(contracted));
     }
     return {given};
@@ -317,7 +317,7 @@ std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const st
       const auto& ls = in[0].sharding.dim(static_cast<size_t>(l[i]));
       const auto& rs = in[1].sharding.dim(static_cast<size_t>(r[i]));
       if (!ls.empty() && !rs.empty() && ls != rs)
-        fail(ErrorKind::kSharding, "dot_general requires ", what, ", got ", specs(in[0], l), " and ", specs(in[1], r), ".");
+        fail(ErrorKind::kShardingType, "dot_general requires ", what, ", got ", specs(in[0], l), " and ", specs(in[1], r), ".");
     }
   };
   match(d.lhs_batch, d.rhs_batch, "lhs batch dimensions and rhs batch dimensions to have the consistent sharding");
@@ -325,7 +325,7 @@ std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const st
   for (size_t i = 0; i < d.lhs_contract.size(); ++i)
     if (!in[0].sharding.dim(static_cast<size_t>(d.lhs_contract[i])).empty() &&
         !in[1].sharding.dim(static_cast<size_t>(d.rhs_contract[i])).empty())
-      fail(ErrorKind::kSharding, "Contracting dimensions are sharded and it is ambiguous how the output should be ",
+      fail(ErrorKind::kShardingType, "Contracting dimensions are sharded and it is ambiguous how the output should be ",
            "sharded. Please specify the output sharding via the `out_sharding` parameter. Got lhs_contracting_spec=",
            specs(in[0], d.lhs_contract), " and rhs_contracting_spec=", specs(in[1], d.rhs_contract));
   for (int64_t k : d.lhs_batch) out.dims.push_back(in[0].sharding.dim(static_cast<size_t>(k)));

@@ -346,7 +346,7 @@ std::vector<Sharding> Def<Prim::kBroadcastInDim>::sharding(const Params& p, cons
 namespace {
 
 [[noreturn]] void reshape_error(const Aval& x, const Shape& sizes) {
-  fail(ErrorKind::kSharding, "This reshape is not supported. Please specify the sharding of the output via the ",
+  fail(ErrorKind::kShardingType, "This reshape is not supported. Please specify the sharding of the output via the ",
        "`out_sharding` argument of jax.lax.reshape (or jax.reshard the operand). Got operand type: ", x.str(),
        ", new sizes: ", shape_str(sizes));
 }

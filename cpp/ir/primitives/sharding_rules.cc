@@ -22,7 +22,7 @@ std::vector<MeshAxis> common_mesh(const char* name, const std::vector<Aval>& in)
   for (const Aval& a : in) {
     if (a.sharding.mesh.empty()) continue;
     if (mesh && *mesh != a.sharding.mesh)
-      fail(ErrorKind::kSharding, name, ": Mesh for all inputs should be equal; operands are sharded over meshes of ",
+      fail(ErrorKind::kShardingType, name, ": Mesh for all inputs should be equal; operands are sharded over meshes of ",
            "different axes (reshard one onto the other's mesh)");
     mesh = &a.sharding.mesh;
   }
@@ -32,7 +32,7 @@ std::vector<MeshAxis> common_mesh(const char* name, const std::vector<Aval>& in)
 void check_settled(const char* name, const std::vector<Aval>& in) {
   for (const Aval& a : in)
     if (!a.sharding.unreduced.empty() || !a.sharding.reduced.empty())
-      fail(ErrorKind::kSharding, name, ": an operand of type ", a.str(), " is ",
+      fail(ErrorKind::kShardingType, name, ": an operand of type ", a.str(), " is ",
            a.sharding.unreduced.empty() ? "reduced" : "unreduced", " over mesh axes, which ", name,
            " cannot take; jax.reshard it to a spec without unreduced or reduced axes first");
 }
@@ -60,7 +60,7 @@ Sharding broadcast_sharding(const char* name, const std::vector<Aval>& in, bool 
           std::string specs;
           for (const Aval& b : in)
             if (!b.shape.empty()) specs += (specs.empty() ? "" : ", ") + entries_text(b.sharding, b.shape.size());
-          fail(ErrorKind::kSharding, name, " got incompatible shardings for broadcasting: ", specs, ".");
+          fail(ErrorKind::kShardingType, name, " got incompatible shardings for broadcasting: ", specs, ".");
         }
       }
     }
@@ -69,7 +69,7 @@ Sharding broadcast_sharding(const char* name, const std::vector<Aval>& in, bool 
   if (linear) {
     for (const Aval& a : in)
       if (a.sharding.unreduced != in[0].sharding.unreduced || a.sharding.reduced != in[0].sharding.reduced)
-        fail(ErrorKind::kSharding, name, ": operands must be unreduced and reduced over the same mesh axes, got ",
+        fail(ErrorKind::kShardingType, name, ": operands must be unreduced and reduced over the same mesh axes, got ",
              in[0].str(), " and ", a.str(), "; jax.reshard one of them first");
     out.unreduced = in[0].sharding.unreduced;
     out.reduced = in[0].sharding.reduced;
@@ -99,7 +99,7 @@ Sharding varying_shape_sharding(const char* what, const Aval& operand, const Ava
   for (size_t d = 0; d < operand.shape.size(); ++d) {
     const int64_t n = s.size_of(s.dim(d));
     if (operand.shape[d] != out.shape[d] && !s.dim(d).empty() && out.shape[d] % n != 0)
-      fail(ErrorKind::kSharding, what, " on sharded dims where out dim (", out.shape[d],
+      fail(ErrorKind::kShardingType, what, " on sharded dims where out dim (", out.shape[d],
            ") is not divisible by mesh axes (", n, ") with spec (", spec_entry_text(s.dim(d)),
            ") is not implemented. Got input type=", operand.str(), " and output shape=", shape_str(out.shape));
   }
@@ -110,7 +110,7 @@ void unsupported_sharded(const char* name, const std::vector<Aval>& in) {
   check_settled(name, in);
   for (const Aval& a : in)
     if (!a.sharding.empty())
-      fail(ErrorKind::kSharding, name, ": ShardLab has no sharding rule for ", name, " on an operand sharded as ",
+      fail(ErrorKind::kShardingType, name, ": ShardLab has no sharding rule for ", name, " on an operand sharded as ",
            a.str(), " yet; jax.reshard it to P() first (or use a mesh whose axes are Auto)");
 }
 
@@ -124,14 +124,14 @@ std::vector<Sharding> leading_sharding(const char* name, const std::vector<Aval>
     for (size_t d = 0; d < a.shape.size(); ++d) {
       if (d >= batch) {
         if (!a.sharding.dim(d).empty())
-          fail(ErrorKind::kSharding, name, ": the matrix dimensions of ", a.str(),
+          fail(ErrorKind::kShardingType, name, ": the matrix dimensions of ", a.str(),
                " must be unsharded; jax.reshard them to None first (the leading, batch dimensions may be sharded)");
         continue;
       }
       if (lead.dims.size() <= d) lead.dims.resize(d + 1);
       if (lead.dims[d].empty()) lead.dims[d] = a.sharding.dim(d);
       else if (!a.sharding.dim(d).empty() && lead.dims[d] != a.sharding.dim(d))
-        fail(ErrorKind::kSharding, name, ": operands' batch dimensions are sharded differently (", a.str(),
+        fail(ErrorKind::kShardingType, name, ": operands' batch dimensions are sharded differently (", a.str(),
              "); jax.reshard them alike");
     }
   }

@@ -123,11 +123,11 @@ std::vector<Sharding> Def<Prim::kSort>::sharding(const Params& p, const std::vec
   for (const Aval& a : in) {
     if (a.sharding.empty()) continue;
     if (!a.sharding.dim(dimension).empty())
-      fail(ErrorKind::kSharding, "Arguments to sort must be unsharded over the sorting dimension. Got arg sharding=",
+      fail(ErrorKind::kShardingType, "Arguments to sort must be unsharded over the sorting dimension. Got arg sharding=",
            a.sharding.spec_text(a.shape.size()), " and sorting dimension=", dimension);
     if (!first) first = &a.sharding;
     else if (*first != a.sharding)
-      fail(ErrorKind::kSharding, "Arguments to sort must have equal shardings, got: ", first->spec_text(a.shape.size()),
+      fail(ErrorKind::kShardingType, "Arguments to sort must have equal shardings, got: ", first->spec_text(a.shape.size()),
            " ", a.sharding.spec_text(a.shape.size()));
   }
   return std::vector<Sharding>(out.size(), first ? *first : Sharding{});

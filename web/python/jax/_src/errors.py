@@ -57,6 +57,11 @@ class NonConcreteBooleanIndexError(JAXIndexError):
     """A boolean mask index that is traced: the result's shape would depend on its values."""
 
 
+class ShardingTypeError(Exception):
+    """JAX's core.ShardingTypeError: types whose shardings do not combine (an ambiguous contraction,
+    conflicting broadcast shardings, a mesh axis named twice); out_sharding= or jax.reshard settles it."""
+
+
 class UnexpectedTracerError(Exception):
     """A traced value used after the function that made it returned."""
 

@@ -117,6 +117,7 @@ def _python_error(name, message):
         "ShapeError": TypeError,
         "ShardingError": ValueError,
         "VmaError": ValueError,
+        "ShardingTypeError": errors.ShardingTypeError,
         "ConcretizationError": errors.ConcretizationTypeError,
         "NonConcreteBooleanIndexError": errors.NonConcreteBooleanIndexError,
         "IndexError": IndexError,
