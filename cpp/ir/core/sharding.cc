@@ -28,6 +28,17 @@ std::string set_text(const std::vector<std::string>& axes) {
 
 const std::vector<std::string>& Sharding::dim(size_t d) const { return d < dims.size() ? dims[d] : kNone; }
 
+std::vector<std::string> Sharding::repeated_axes() const {
+  std::vector<std::string> all, repeated;
+  for (const auto& d : dims) all.insert(all.end(), d.begin(), d.end());
+  all.insert(all.end(), unreduced.begin(), unreduced.end());
+  all.insert(all.end(), reduced.begin(), reduced.end());
+  std::sort(all.begin(), all.end());
+  for (size_t i = 1; i < all.size(); ++i)
+    if (all[i] == all[i - 1] && (repeated.empty() || repeated.back() != all[i])) repeated.push_back(all[i]);
+  return repeated;
+}
+
 int64_t Sharding::size_of(const std::vector<std::string>& axes) const {
   int64_t n = 1;
   for (const std::string& a : axes)
@@ -112,21 +123,17 @@ void check_sharding(const Sharding& s, const Shape& shape, const std::string& fn
   if (s.dims.size() > shape.size())
     fail(ErrorKind::kSharding, fn, ": ", what, "'s sharding ", s.spec_text(s.dims.size()), " has ", s.dims.size(),
          " entries but its shape ", shape_str(shape), " has ", shape.size(), " dimensions");
-  std::vector<std::string> seen, repeated;
   auto named = [&](const std::string& axis) {
     if (std::none_of(s.mesh.begin(), s.mesh.end(), [&](const MeshAxis& m) { return m.name == axis; }))
       fail(ErrorKind::kSharding, fn, ": ", what, "'s sharding ", s.spec_text(shape.size()), " names axis '", axis,
            "', which its mesh does not have");
-    if (std::find(seen.begin(), seen.end(), axis) == seen.end()) seen.push_back(axis);
-    else if (std::find(repeated.begin(), repeated.end(), axis) == repeated.end()) repeated.push_back(axis);
   };
   for (const auto& d : s.dims)
     for (const std::string& axis : d) named(axis);
   for (const std::string& axis : s.unreduced) named(axis);
   for (const std::string& axis : s.reduced) named(axis);
-  if (!repeated.empty()) {
-    // JAX's DuplicateSpecError, word for word (its axes sorted and quoted as mesh.show_axes does).
-    std::sort(repeated.begin(), repeated.end());
+  if (const std::vector<std::string> repeated = s.repeated_axes(); !repeated.empty()) {
+    // JAX's DuplicateSpecError, word for word (its axes quoted as mesh.show_axes does).
     std::string axes;
     for (const std::string& a : repeated) axes += (axes.empty() ? "`" : ", `") + a + "`";
     fail(ErrorKind::kShardingType, "A single NamedSharding spec specification can map every mesh axis to at most one ",

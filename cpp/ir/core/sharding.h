@@ -42,6 +42,8 @@ struct Sharding {
   bool empty() const { return dims.empty() && unreduced.empty() && reduced.empty(); }
   /// The axes dimension `d` is split over (none past the end of dims).
   const std::vector<std::string>& dim(size_t d) const;
+  /// The mesh axes named more than once (by dims, unreduced and reduced together), sorted.
+  std::vector<std::string> repeated_axes() const;
   /// The product of the sizes of `axes` in the mesh.
   int64_t size_of(const std::vector<std::string>& axes) const;
   /// The same sharding with `dims` replaced (normalized).

@@ -104,6 +104,13 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   const std::vector<Sharding> shardings = primitive(prim).sharding(params, in, out);
   for (size_t i = 0; i < out.size(); ++i) {
     out[i].sharding = i < shardings.size() ? shardings[i].for_type() : Sharding{};
+    if (!out[i].sharding.repeated_axes().empty()) {
+      // JAX's message for a rule's result naming a mesh axis twice (lax/utils.py).
+      std::string operands;
+      for (const Aval& a : in) operands += (operands.empty() ? "" : ", ") + a.str();
+      fail(ErrorKind::kShardingType, primitive(prim).name, " operation with inputs: ", operands,
+           " produces an illegally sharded result: ", out[i].str());
+    }
     check_sharding(out[i].sharding, out[i].shape, primitive(prim).name, "the result");
   }
   // Every value of a program fits in the device memory, so evaluating it may

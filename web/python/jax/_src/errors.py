@@ -77,3 +77,5 @@ def _repr(tracer):
 # Named by the module JAX users import them from (a traceback's last line says jax.errors.TracerBoolConversionError), as JAX does.
 for _cls in (JAXTypeError, ConcretizationTypeError, TracerBoolConversionError, TracerIntegerConversionError, TracerArrayConversionError, NonConcreteBooleanIndexError, UnexpectedTracerError, JaxRuntimeError):
     _cls.__module__ = "jax.errors"
+# JAX defines it in jax._src.core and exports it nowhere public: a traceback names it so.
+ShardingTypeError.__module__ = "jax._src.core"
