@@ -8,6 +8,7 @@
 #include "ir/forms/json.h"
 #include "ir/forms/json_read.h"
 #include "ir/primitives/sharding_ops.h"
+#include "ir/transforms/lower.h"
 #include "ir/tracing/ops.h"
 #include "ir_checks.h"
 #include "runtime/errors.h"
@@ -156,6 +157,19 @@ TEST(ShardingTypes, ACotangentIsTypedAsItsPrimal) {
   EXPECT_EQ(cts[0]->aval.str(), "f32[8,4]");
   const auto wct = primitive(Prim::kDotGeneral).transpose(b, p, {ct}, {x, Atom{-1, 0.0, w.aval}}, {false, true});
   EXPECT_EQ(wct[1]->aval.str(), "f32[4@X,16]");
+}
+
+TEST(ShardingTypes, LoweringKeepsTheTypes) {
+  // The executors' form fuses transpose(dot_general(x, y)) into dot_general(y, x): typed as the transpose.
+  Builder b;
+  const Atom ct = b.input(f32({8, 8}));
+  const Atom a = b.input(sharded({8, 2}, {{"X"}, {}}));
+  const Atom e = dot_general(b, ct, a, {{0}, {0}, {}, {}}, Sharding{kMeshXY, {{"Y"}, {}}, {}, {}});
+  const Program p = b.build({transpose(b, e, {1, 0})});
+  ASSERT_EQ(p.outvars[0].aval.str(), "f32[2,8@Y]");
+  const ProgramRef lowered = lower(std::make_shared<const Program>(p));
+  EXPECT_EQ(lowered->eqns.size(), 1u);  // fused
+  EXPECT_EQ(lowered->outvars[0].aval.str(), "f32[2,8@Y]");
 }
 
 TEST(ShardingTypes, ReshapeKeepsBlocksOrAsksForAnOutSharding) {

@@ -151,7 +151,10 @@ std::vector<Atom> emit_lowered(Builder& b, const Program& p, const std::vector<A
     std::vector<Atom> ys;
     if (const Eqn* dot = absorbed[i]) {
       const auto& dims = param<IntLists>(dot->params, "dimension_numbers", "dot_general");
-      ys = {dot_general(b, value(dot->inputs[1]), value(dot->inputs[0]), {dims[1], dims[0], dims[3], dims[2]})};
+      // Typed as the transpose it stands for (its out_sharding, given or not, was in the other order).
+      Sharding typed = p.avals[e.outputs[0]].sharding;
+      if (typed.mesh.empty()) typed.mesh = param<Sharding>(dot->params, "out_sharding", "dot_general").mesh;
+      ys = {dot_general(b, value(dot->inputs[1]), value(dot->inputs[0]), {dims[1], dims[0], dims[3], dims[2]}, typed)};
     } else if (r.log_of[i] >= 0) {
       const Eqn& inner = p.eqns[static_cast<size_t>(r.log_of[i])];
       std::vector<Atom> operands;
