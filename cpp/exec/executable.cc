@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/transforms/lower.h"
+#include "ir/transforms/partition.h"
 #include "ir/primitives/shard_map.h"
 #include "runtime/mesh.h"
 
@@ -24,7 +25,7 @@ OutputPlan plan_output(const ir::Eqn& e, size_t j) {
 }  // namespace
 
 Executable::Executable(std::shared_ptr<const ir::Program> program)
-    : program_(ir::lower(program)),
+    : program_(ir::lower(ir::partition(program))),
       frames_(program_->eqns.size()),
       in_layouts_(program_->eqns.size()),
       out_layouts_(program_->eqns.size()),

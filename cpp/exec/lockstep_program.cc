@@ -5,6 +5,7 @@
 #include "exec/lockstep_shard_map.h"
 #include "exec/timed.h"
 #include "ir/transforms/lower.h"
+#include "ir/transforms/partition.h"
 #include "runtime/debug_log.h"
 #include "runtime/errors.h"
 
@@ -13,8 +14,8 @@ namespace shardlab::exec {
 std::vector<HostArray> interpret(const ir::Program& traced, const std::vector<HostArray>& inputs) {
   // Each shard_map names its own mesh here, but a program runs on one, as on the threads.
   ir::program_mesh(traced, "run");
-  // What runs is the lowered program (a copy only when something needs lowering).
-  const ir::ProgramRef run = ir::lower(std::shared_ptr<const ir::Program>(&traced, [](const ir::Program*) {}));
+  // What runs is the program partitioned, then lowered (a copy only when something needs either).
+  const ir::ProgramRef run = ir::lower(ir::partition(std::shared_ptr<const ir::Program>(&traced, [](const ir::Program*) {})));
   const ir::Program& p = *run;
   if (inputs.size() != p.invars.size())
     fail(ErrorKind::kValue, "interpret: the program takes ", p.invars.size(), " inputs, got ", inputs.size());

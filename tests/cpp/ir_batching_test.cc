@@ -28,27 +28,6 @@ using exec::HostArray;
 
 constexpr int64_t kBatch = 3;
 
-// Random elements for `aval`: floats in [-2, 2), int32 in [-1, 6] (indices
-// in and out of range), bools.
-HostArray random_array(const Aval& aval, std::mt19937& rng) {
-  HostArray a{Aval{aval.dtype, aval.shape, {}}, {}};
-  const int64_t n = num_elements(aval.shape);
-  for (int64_t k = 0; k < n; ++k) {
-    uint32_t w = 0;
-    if (aval.dtype == DType::kFloat32) {
-      const float f = std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);
-      std::memcpy(&w, &f, 4);
-    } else if (aval.dtype == DType::kInt32) {
-      const int32_t i = std::uniform_int_distribution<int32_t>(-1, 6)(rng);
-      std::memcpy(&w, &i, 4);
-    } else {
-      w = std::uniform_int_distribution<uint32_t>(0, 1)(rng);
-    }
-    a.words.push_back(w);
-  }
-  return a;
-}
-
 // The examples stacked along dimension `dim`.
 HostArray stack(const std::vector<HostArray>& examples, int dim) {
   HostArray out{examples[0].aval, {}};
@@ -62,21 +41,6 @@ HostArray stack(const std::vector<HostArray>& examples, int dim) {
   }
   return out;
 }
-
-// Equal elements; float32 ones within 2 ulps (a vectorized kernel rounds the
-// elements of a longer array the same to an ulp or so: Eigen's pow and sqrt
-// take other paths for the packet and the tail), NaNs of any sign equal.
-bool same_value(DType dtype, uint32_t a, uint32_t b) {
-  if (a == b || dtype != DType::kFloat32) return a == b;
-  float x, y;
-  std::memcpy(&x, &a, 4);
-  std::memcpy(&y, &b, 4);
-  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
-  const int64_t ia = std::signbit(x) ? -int64_t(a & 0x7fffffffu) : int64_t(a);
-  const int64_t ib = std::signbit(y) ? -int64_t(b & 0x7fffffffu) : int64_t(b);
-  return std::llabs(ia - ib) <= 2;
-}
-
 
 // `p` batched with input i mapped along dims[i] (kNotBatched: the same for every example), outputs batched at 0.
 Program batched_program(const Program& p, const std::vector<int>& dims) {

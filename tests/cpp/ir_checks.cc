@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "exec/lockstep_program.h"
 #include "exec/threaded.h"
@@ -183,6 +184,36 @@ void check_linear_vjp(const Program& p) {
   for (size_t i = 0; i < ft.size(); ++i) lhs += static_cast<double>(cv[i]) * ft[i];
   for (size_t i = 0; i < ftc.size(); ++i) rhs += static_cast<double>(ftc[i]) * tv[i];
   EXPECT_NEAR(lhs, rhs, 1e-4 * (1 + std::abs(lhs))) << to_text(back);
+}
+
+exec::HostArray random_array(const Aval& aval, std::mt19937& rng) {
+  exec::HostArray a{Aval{aval.dtype, aval.shape, {}}, {}};
+  const int64_t n = num_elements(aval.shape);
+  for (int64_t k = 0; k < n; ++k) {
+    uint32_t w = 0;
+    if (aval.dtype == DType::kFloat32) {
+      const float f = std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);
+      std::memcpy(&w, &f, 4);
+    } else if (aval.dtype == DType::kInt32) {
+      const int32_t i = std::uniform_int_distribution<int32_t>(-1, 6)(rng);
+      std::memcpy(&w, &i, 4);
+    } else {
+      w = std::uniform_int_distribution<uint32_t>(0, 1)(rng);
+    }
+    a.words.push_back(w);
+  }
+  return a;
+}
+
+bool same_value(DType dtype, uint32_t a, uint32_t b) {
+  if (a == b || dtype != DType::kFloat32) return a == b;
+  float x, y;
+  std::memcpy(&x, &a, 4);
+  std::memcpy(&y, &b, 4);
+  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+  const int64_t ia = std::signbit(x) ? -int64_t(a & 0x7fffffffu) : int64_t(a);
+  const int64_t ib = std::signbit(y) ? -int64_t(b & 0x7fffffffu) : int64_t(b);
+  return std::llabs(ia - ib) <= 2;
 }
 
 }  // namespace shardlab::ir

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "exec/lockstep_program.h"
@@ -56,5 +57,14 @@ std::vector<exec::HostArray> run_both(const Program& p, const std::shared_ptr<co
 
 /// For p linear in its one input: <ct, p(t)> = <vjp(p)(ct), t> at random t and ct.
 void check_linear_vjp(const Program& p);
+
+/// Random elements for `aval`: floats in [-2, 2), int32 in [-1, 6] (indices
+/// in and out of range), bools.
+exec::HostArray random_array(const Aval& aval, std::mt19937& rng);
+
+/// Equal elements; float32 ones within 2 ulps (a vectorized kernel rounds the
+/// elements of a longer array the same to an ulp or so: Eigen's pow and sqrt
+/// take other paths for the packet and the tail), NaNs of any sign equal.
+bool same_value(DType dtype, uint32_t a, uint32_t b);
 
 }  // namespace shardlab::ir

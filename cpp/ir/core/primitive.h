@@ -190,6 +190,12 @@ using ShapeRule = std::vector<Aval> (*)(const Params& params, const std::vector<
 /// ShardingError naming the primitive and the fix where it is ambiguous.
 using ShardingRule = std::vector<Sharding> (*)(const Params& params, const std::vector<Aval>& in,
                                                const std::vector<Aval>& out);
+class Partitioner;
+struct PartEqn;
+/// Its partitioned form (ir/transforms/partition.h): emits into a per-device
+/// body the equations computing this device's blocks of the results, laid
+/// out as their types' shardings say, from its blocks of the operands.
+using PartitionRule = std::vector<Atom> (*)(Partitioner& pt, const PartEqn& e);
 /// The device an evaluation runs on, and its collectives.
 struct DeviceContext {
   int device = 0;                      ///< the device's number in the mesh
@@ -311,6 +317,8 @@ struct PrimitiveDef {
   SampleRule sample;
   /// Its sharding rule (ir/primitives/sharding_rules.h).
   ShardingRule sharding = nullptr;
+  /// Its partition rule, beside its sharding rule (ir/transforms/partition.h).
+  PartitionRule partition = nullptr;
   /// Whether it sends data between devices (psum, all_gather, ...): the
   /// program JSON marks its equations, and the page's pictures list them.
   bool collective = false;
@@ -366,11 +374,12 @@ struct Def;
 /// primitives/rule_bases.h).
 #define SHARDLAB_BATCH_RULE \
   static std::vector<Batched> batch(Builder& b, const Params& p, const std::vector<Batched>& in, int64_t size);
-/// Declares a Def's sharding rule (a Def may take it from a base instead,
-/// primitives/sharding_rules.h).
-#define SHARDLAB_SHARDING_RULE                                                                  \
+/// Declares a Def's sharding rule and the partition rule that computes what
+/// it types (a Def may take both from a base instead, primitives/sharding_rules.h).
+#define SHARDLAB_SHARDING_RULE                                                        \
   static std::vector<Sharding> sharding(const Params& p, const std::vector<Aval>& in, \
-                                        const std::vector<Aval>& out);
+                                        const std::vector<Aval>& out);                \
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e);
 /// Declares a Def's sample (Sample).
 #define SHARDLAB_SAMPLE static Sample sample();
 /// Declares a Def's local evaluation rule.

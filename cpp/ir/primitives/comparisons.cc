@@ -154,4 +154,7 @@ std::vector<Sharding> Def<Prim::kSelectN>::sharding(const Params&, const std::ve
   return {first->sharding};
 }
 
+// Elementwise: the cases (and a predicate that is not a scalar) laid out as the result, then selected block by block.
+std::vector<Atom> Def<Prim::kSelectN>::partition(Partitioner& pt, const PartEqn& e) { return pt.local(e); }
+
 }  // namespace shardlab::ir

@@ -492,4 +492,46 @@ std::vector<Sharding> Def<Prim::kDynamicUpdateSlice>::sharding(const Params&, co
   return {in[0].sharding};
 }
 
+// Joined block by block along an unsharded dimension (operands laid out as
+// the result); along a sharded one the blocks would interleave, so computed whole.
+std::vector<Atom> Def<Prim::kConcatenate>::partition(Partitioner& pt, const PartEqn& e) {
+  const auto d = static_cast<size_t>(param<int64_t>(e.params, "dimension", kName));
+  return e.out[0].sharding.dim(d).empty() ? pt.local(e) : pt.gathered(e);
+}
+
+// Sliced block by block where no sharded dimension changes (a sharded
+// dimension's limit is its block's size); a sharded dimension sliced needs
+// elements of other blocks, so that is computed whole.
+std::vector<Atom> Def<Prim::kSlice>::partition(Partitioner& pt, const PartEqn& e) {
+  if (!sharded_dims_kept(e)) return pt.gathered(e);
+  auto limits = param<std::vector<int64_t>>(e.params, "limit_indices", kName);
+  const Shape block = block_shape(e.in[0]);
+  for (size_t d = 0; d < limits.size(); ++d)
+    if (!e.in[0].sharding.dim(d).empty()) limits[d] = block[d];
+  return pt.as_is(e, with_param(e.params, "limit_indices", limits));
+}
+
+// Padded block by block where no sharded dimension is padded; else computed whole.
+std::vector<Atom> Def<Prim::kPad>::partition(Partitioner& pt, const PartEqn& e) {
+  const auto& config = param<IntLists>(e.params, "padding_config", kName);
+  for (size_t d = 0; d < config.size(); ++d)
+    if (!e.in[0].sharding.dim(d).empty() && config[d] != std::vector<int64_t>{0, 0, 0}) return pt.gathered(e);
+  return pt.as_is(e, e.params);
+}
+
+// A sharded dimension taken whole (its start clamps to 0 on every block
+// alike) is sliced block by block, its size its block's; else computed whole.
+std::vector<Atom> Def<Prim::kDynamicSlice>::partition(Partitioner& pt, const PartEqn& e) {
+  if (!sharded_dims_kept(e)) return pt.gathered(e);
+  return pt.as_is(e, with_param(e.params, "slice_sizes", block_shape(e.out[0])));
+}
+
+// An update covering every sharded dimension whole (so its start there
+// clamps to 0) is written block by block; else computed whole.
+std::vector<Atom> Def<Prim::kDynamicUpdateSlice>::partition(Partitioner& pt, const PartEqn& e) {
+  for (size_t d = 0; d < e.in[0].shape.size(); ++d)
+    if (!e.in[0].sharding.dim(d).empty() && e.in[1].shape[d] != e.in[0].shape[d]) return pt.gathered(e);
+  return pt.as_is(e, e.params);
+}
+
 }  // namespace shardlab::ir

@@ -334,4 +334,54 @@ std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const st
   return {std::move(out).normalized()};
 }
 
+// Each device multiplies its blocks, laid out for the result: a batch or
+// free dimension split as the result's type splits it (a replicated
+// operand's block sliced, free; an axis the result does not keep there
+// gathered), a contracting dimension kept split where both operands split it
+// alike (else gathered). The products are then partial sums over those
+// contracting axes, which the result takes as they are (unreduced),
+// reduce-scattered onto the dimension it splits over them, or summed (psum).
+// The scaling book's matmul cases follow: A[I@X,J]·B[J,K@Y] moves nothing;
+// A[I,J@X]·B[J@X,K] reduces the partial sums (all-reduce, reduce-scatter or
+// none, as out_sharding says); an operand split where the result needs it
+// whole (A[I@X,J]·B[J,K@X] with out_sharding P('X', None)) is all-gathered.
+std::vector<Atom> Def<Prim::kDotGeneral>::partition(Partitioner& pt, const PartEqn& e) {
+  const DotDims d = dot_dims(e.params);
+  const Aval& x = e.in[0];
+  const Aval& y = e.in[1];
+  const Sharding& o = e.out[0].sharding;
+  std::vector<std::string> partial;
+  std::vector<std::vector<std::string>> contract;
+  for (size_t i = 0; i < d.lhs_contract.size(); ++i) {
+    const auto& l = x.sharding.dim(static_cast<size_t>(d.lhs_contract[i]));
+    const bool kept = !l.empty() && l == y.sharding.dim(static_cast<size_t>(d.rhs_contract[i]));
+    contract.push_back(kept ? l : std::vector<std::string>{});
+    if (kept) partial.insert(partial.end(), l.begin(), l.end());
+  }
+  // Result dimension k as the products give it: the result's axes but those reduce-scattered onto it.
+  auto product_dim = [&](size_t k) {
+    std::vector<std::string> axes;
+    for (const std::string& a : o.dim(k))
+      if (std::find(partial.begin(), partial.end(), a) == partial.end()) axes.push_back(a);
+    return axes;
+  };
+  auto target = [&](const Aval& a, const std::vector<int64_t>& batch, const std::vector<int64_t>& con, size_t first_free) {
+    std::vector<std::vector<std::string>> dims(a.shape.size());
+    for (size_t i = 0; i < batch.size(); ++i) dims[static_cast<size_t>(batch[i])] = product_dim(i);
+    for (size_t i = 0; i < con.size(); ++i) dims[static_cast<size_t>(con[i])] = contract[i];
+    size_t k = first_free;
+    for (int64_t f : free_dims(a.ndim(), con, batch)) dims[static_cast<size_t>(f)] = product_dim(k++);
+    return Sharding{pt.mesh, std::move(dims), {}, {}}.normalized();
+  };
+  const size_t x_free = free_dims(x.ndim(), d.lhs_contract, d.lhs_batch).size();
+  const Atom xb = pt.reshard(e.blocks[0], x, target(x, d.lhs_batch, d.lhs_contract, d.lhs_batch.size()));
+  const Atom yb = pt.reshard(e.blocks[1], y, target(y, d.rhs_batch, d.rhs_contract, d.lhs_batch.size() + x_free));
+  const Atom z = pt.b.emit1(Prim::kDotGeneral, with_param(e.params, "out_sharding", Sharding{}), {xb, yb});
+  Aval products = e.out[0];
+  std::vector<std::vector<std::string>> dims(products.shape.size());
+  for (size_t k = 0; k < dims.size(); ++k) dims[k] = product_dim(k);
+  products.sharding = Sharding{pt.mesh, std::move(dims), partial, {}}.normalized();
+  return {pt.reshard(z, products, o)};
+}
+
 }  // namespace shardlab::ir

@@ -109,7 +109,7 @@ struct Def<Prim::kArgmin> : NonDifferentiable<Def<Prim::kArgmin>>, ShardReductio
 /// when reverse), in order (float32 accumulation, as a serial loop). Linear:
 /// dz = cumsum(dx); transpose: the cumsum of the cotangent the other way.
 template <>
-struct Def<Prim::kCumsum> : ShardPerOperand<Def<Prim::kCumsum>, true> {
+struct Def<Prim::kCumsum> : ShardAlongDims<Def<Prim::kCumsum>, true> {
   static constexpr const char* kName = "cumsum";
   static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
   SHARDLAB_RULES
@@ -122,7 +122,7 @@ struct Def<Prim::kCumsum> : ShardPerOperand<Def<Prim::kCumsum>, true> {
 /// associative scan (log2(n) steps of shifted products; exact at zeros); not
 /// linear.
 template <>
-struct Def<Prim::kCumprod> : NotLinear<Def<Prim::kCumprod>>, ShardPerOperand<Def<Prim::kCumprod>> {
+struct Def<Prim::kCumprod> : NotLinear<Def<Prim::kCumprod>>, ShardAlongDims<Def<Prim::kCumprod>> {
   static constexpr const char* kName = "cumprod";
   static constexpr ParamSchema kParams{{"axis", ParamType::kInt}, {"reverse", ParamType::kBool}};
   SHARDLAB_NONLINEAR_RULES

@@ -106,6 +106,7 @@ constexpr PrimitiveDef def_of() {
   PrimitiveDef def{D::kName,       D::kParams, &D::shape, nullptr, nullptr, jvp_of<D>(), &D::transpose,
                    &D::batch, &D::sample};
   def.sharding = &D::sharding;
+  def.partition = &D::partition;
   if constexpr (HasJvpWithPrimal<D>::value) def.jvp_with_primal = &D::jvp_with_primal;
   if constexpr (HasEval<D>::value) def.eval = &D::eval;
   if constexpr (HasDeviceEval<D>::value) def.eval_on_device = &D::eval_on_device;

@@ -424,4 +424,25 @@ std::vector<Sharding> Def<Prim::kExpandDims>::sharding(const Params& p, const st
   return {mapped_sharding(in[0].sharding, from)};
 }
 
+// Each operand dimension keeps its blocks (the new ones are whole): the blocks broadcast to the result's block shape.
+std::vector<Atom> Def<Prim::kBroadcastInDim>::partition(Partitioner& pt, const PartEqn& e) {
+  return pt.as_is(e, with_param(e.params, "shape", block_shape(e.out[0])));
+}
+
+// The sharding rule keeps a sharding only where a block's row-major elements
+// stay one block (a split's major part, a merge's major dimension), so each
+// block is reshaped to the result's block shape.
+std::vector<Atom> Def<Prim::kReshape>::partition(Partitioner& pt, const PartEqn& e) {
+  return pt.as_is(e, with_param(e.params, "new_sizes", block_shape(e.out[0])));
+}
+
+// Dimensions carry their blocks along: each block transposed alike.
+std::vector<Atom> Def<Prim::kTranspose>::partition(Partitioner& pt, const PartEqn& e) { return pt.as_is(e, e.params); }
+
+// The removed dimensions have size 1, so are whole in every block.
+std::vector<Atom> Def<Prim::kSqueeze>::partition(Partitioner& pt, const PartEqn& e) { return pt.as_is(e, e.params); }
+
+// The inserted dimensions are whole in every block.
+std::vector<Atom> Def<Prim::kExpandDims>::partition(Partitioner& pt, const PartEqn& e) { return pt.as_is(e, e.params); }
+
 }  // namespace shardlab::ir

@@ -73,7 +73,7 @@ struct Def<Prim::kExpandDims> {
 /// dimension, z[.., i, ..] = x[.., n - 1 - i, ..] (jnp.flip, x[::-1]).
 /// Transpose: rev again.
 template <>
-struct Def<Prim::kRev> : ShardPerOperand<Def<Prim::kRev>, true> {
+struct Def<Prim::kRev> : ShardAlongDims<Def<Prim::kRev>, true> {
   static constexpr const char* kName = "rev";
   static constexpr ParamSchema kParams{{"dimensions", ParamType::kInts}};
   SHARDLAB_RULES

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ir/transforms/dce.h"
+#include "ir/transforms/partition.h"
 #include "ir/transforms/jvp.h"
 #include "ir/transforms/batching.h"
 #include "ir/tracing/ops.h"
@@ -234,5 +235,9 @@ std::vector<Sharding> Def<Prim::kShardMap>::sharding(const Params&, const std::v
                                                      const std::vector<Aval>& out) {
   return std::vector<Sharding>(out.size());
 }
+
+// A program holding a shard_map is not partitioned (its axes are Manual:
+// it runs as written), so this runs only on unsharded values.
+std::vector<Atom> Def<Prim::kShardMap>::partition(Partitioner& pt, const PartEqn& e) { return pt.unsharded_only(e); }
 
 }  // namespace shardlab::ir

@@ -4,6 +4,7 @@
 
 #include "ir/tracing/builder.h"
 #include "ir/transforms/batching.h"
+#include "ir/transforms/partition.h"
 #include "runtime/errors.h"
 
 namespace shardlab::ir {
@@ -58,6 +59,11 @@ std::vector<Batched> Def<Prim::kReshard>::batch(Builder& b, const Params& p, con
 
 Sample Def<Prim::kReshard>::sample() {
   return {{samples::f32({4, 3})}, {{"dst_sharding", Sharding{{{"X", 2}}, {{"X"}}, {}, {}}}}};
+}
+
+// The blocks move from the operand's sharding to dst_sharding (Partitioner::reshard).
+std::vector<Atom> Def<Prim::kReshard>::partition(Partitioner& pt, const PartEqn& e) {
+  return {pt.reshard(e.blocks[0], e.in[0], e.out[0].sharding)};
 }
 
 }  // namespace shardlab::ir

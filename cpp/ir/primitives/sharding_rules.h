@@ -1,16 +1,19 @@
 // Sharding in types (JAX's sharding rules): each primitive's rule computes
 // its outputs' shardings over Explicit mesh axes from its operands', or
 // raises JAX's ShardingTypeError (a ShardingError here) where the answer is
-// ambiguous, naming the fix (out_sharding=, jax.reshard). The rules many
-// primitives share are bases of their Def (CRTP, for the name), like the
-// batching bases; the registry takes every Def's `sharding`, so a Def with
-// neither its own rule nor a base does not compile.
+// ambiguous, naming the fix (out_sharding=, jax.reshard); beside it, its
+// partition rule computes what it types on each device's blocks
+// (ir/transforms/partition.h). The rules many primitives share are bases of
+// their Def (CRTP, for the name), like the batching bases; the registry takes
+// every Def's `sharding` and `partition`, so a Def with neither its own rules
+// nor a base does not compile.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ir/core/primitive.h"
+#include "ir/transforms/partition.h"
 
 namespace shardlab::ir {
 
@@ -47,6 +50,7 @@ struct ShardBroadcast {
     check_settled(D::kName, in);
     return std::vector<Sharding>(out.size(), broadcast_sharding(D::kName, in, false));
   }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.local(e); }
 };
 
 /// As ShardBroadcast, for a sum of its operands (add, add_any, sub): operands
@@ -56,6 +60,7 @@ struct ShardSum {
   static std::vector<Sharding> sharding(const Params&, const std::vector<Aval>& in, const std::vector<Aval>& out) {
     return std::vector<Sharding>(out.size(), broadcast_sharding(D::kName, in, true));
   }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.local(e); }
 };
 
 /// Result i is sharded as operand i (unary math, dtype conversions, rev,
@@ -70,6 +75,15 @@ struct ShardPerOperand {
     for (size_t i = 0; i < out.size(); ++i) r.push_back(i < in.size() ? in[i].sharding : Sharding{});
     return r;
   }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.local(e); }
+};
+
+/// Typed as ShardPerOperand, for a primitive working along dimensions (rev,
+/// the cumulative reductions): partitioned on whole operands, which a
+/// sharded dimension it works along needs.
+template <class D, bool kLinear = false>
+struct ShardAlongDims : ShardPerOperand<D, kLinear> {
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.gathered(e); }
 };
 
 /// Results of a primitive that makes values from no sharded input (iota,
@@ -80,6 +94,7 @@ struct ShardNone {
     check_settled(D::kName, in);
     return std::vector<Sharding>(out.size());
   }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.gathered(e); }
 };
 
 /// A reduction over its `axes` parameter: the reduced dimensions leave the
@@ -89,6 +104,7 @@ struct ShardNone {
 template <class D, bool kLinear = false>
 struct ShardReduction {
   static std::vector<Sharding> sharding(const Params& p, const std::vector<Aval>& in, const std::vector<Aval>& out);
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.reduction(e, combine_of(e.prim)); }
 };
 
 /// A primitive over stacks of matrices [..., m, n] (the jax.lax.linalg
@@ -97,6 +113,7 @@ struct ShardReduction {
 template <class D>
 struct ShardLeading {
   static std::vector<Sharding> sharding(const Params& p, const std::vector<Aval>& in, const std::vector<Aval>& out);
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.as_is(e, e.params); }
 };
 
 /// A primitive whose results come from a program it calls (jit, the custom
@@ -109,6 +126,7 @@ struct ShardFromProgram {
     for (const Aval& a : out) r.push_back(a.sharding);
     return r;
   }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.call_or_unsharded(e); }
 };
 
 /// Refuses operands sharded over Explicit axes where ShardLab has no rule
@@ -123,6 +141,7 @@ struct ShardUnsharded {
     unsupported_sharded(D::kName, in);
     return std::vector<Sharding>(out.size());
   }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.as_is(e, e.params); }
 };
 
 /// The reduction rule's dimensions: those of `in` not in `axes`.

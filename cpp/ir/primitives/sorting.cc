@@ -133,4 +133,8 @@ std::vector<Sharding> Def<Prim::kSort>::sharding(const Params& p, const std::vec
   return std::vector<Sharding>(out.size(), first ? *first : Sharding{});
 }
 
+// The sorting dimension is unsharded (the sharding rule), so every block is
+// sorted alike, the operands laid out as the result.
+std::vector<Atom> Def<Prim::kSort>::partition(Partitioner& pt, const PartEqn& e) { return pt.local(e); }
+
 }  // namespace shardlab::ir
