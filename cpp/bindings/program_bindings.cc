@@ -24,6 +24,7 @@ EMSCRIPTEN_BINDINGS(shardlab_program) {
   class_<JsProgram>("Program")
       .function("toString", &JsProgram::text)
       .function("textWithConsts", &JsProgram::text_with_consts)
+      .function("compiledText", &JsProgram::compiled_text)
       .function("printedBodies", &JsProgram::printed_bodies)
       .function("toJSON", &JsProgram::json)
       .function("loweredJSON", &JsProgram::lowered_json)

@@ -250,6 +250,10 @@ JsProgram JsProgram::of(ir::Program p) {
 
 val JsProgram::text() const { return js_text(ir::to_text(*traced)); }
 
+val JsProgram::compiled_text(int num_consts) const {
+  return js_text(ir::to_text(program(), static_cast<size_t>(std::max(num_consts, 0))));
+}
+
 val JsProgram::text_with_consts(int num_consts) const {
   return js_text(ir::to_text(*traced, static_cast<size_t>(std::max(num_consts, 0))));
 }

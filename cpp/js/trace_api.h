@@ -35,6 +35,10 @@ struct JsProgram {
   emscripten::val text() const;
   /// jax.make_jaxpr's text with the last `num_consts` inputs as constvars (closed-over arrays).
   emscripten::val text_with_consts(int num_consts) const;
+  /// The text of the program that runs (partitioned where its values are
+  /// sharded, then lowered), the last `num_consts` inputs as constvars:
+  /// jit(f).lower(x).compile().as_text().
+  emscripten::val compiled_text(int num_consts) const;
   /// Where the text's nested programs (shard_map bodies) printed on several
   /// lines have their equations: [{first, last, equations}], lines [first, last).
   emscripten::val printed_bodies(int num_consts) const;

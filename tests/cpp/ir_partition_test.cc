@@ -148,15 +148,8 @@ TEST(Partition, EveryPrimitiveEqualsTheWholeComputation) {
         ASSERT_TRUE(e.kind() == ErrorKind::kShardingType || e.kind() == ErrorKind::kSharding) << def.name << ": " << e.what();
         continue;  // the rule refuses these shardings (JAX's error)
       }
-      const std::string what = std::string(def.name) + " on " + shardings_text(t.operands);
-      try {
-        check_against_whole(p, whole, 100 + static_cast<uint32_t>(draw), what);
-        ++partitioned;
-      } catch (const Error& e) {
-        // Only control flow over sharded values is refused (not built yet).
-        EXPECT_EQ(e.kind(), ErrorKind::kShardingType) << what << ": " << e.what();
-        EXPECT_NE(std::string(e.what()).find("does not partition"), std::string::npos) << what << ": " << e.what();
-      }
+      check_against_whole(p, whole, 100 + static_cast<uint32_t>(draw), std::string(def.name) + " on " + shardings_text(t.operands));
+      ++partitioned;
     }
   }
   EXPECT_GT(partitioned, 200);
@@ -267,23 +260,25 @@ TEST(Partition, ReductionsCombineAcrossTheDevices) {
   check_against_whole(p, w.build({reduce_sum(w, wx, {0}), reduce_max(w, wx, {0, 1})}), 6, "reductions");
 }
 
-// Control flow over sharded values is not partitioned yet: a ShardingTypeError naming the way through.
-TEST(Partition, ControlFlowOverShardedValuesIsRefusedClearly) {
+// Control flow over sharded values is not partitioned yet: the program is
+// computed whole (its results laid out afterwards), with the same values.
+TEST(Partition, ControlFlowOverShardedValuesIsComputedWhole) {
+  auto loop = [](Builder& b, const Atom& x) {
+    WhileTrace w(b, {x, Atom::constant(0, DType::kInt32)});
+    Builder& c = w.begin_cond();
+    w.end_cond(compare(c, Prim::kLt, w.inputs()[1], Atom::constant(3, DType::kInt32)));
+    Builder& body = w.begin_body();
+    return w.finish({mul(body, w.inputs()[0], Atom::constant(0.5, DType::kFloat32, true)), add(body, w.inputs()[1], Atom::constant(1, DType::kInt32))})[0];
+  };
   Builder b;
-  const Atom x = b.input(typed({8, 4}, {{"X"}, {}}));
-  WhileTrace w(b, {x, Atom::constant(0, DType::kInt32)});
-  Builder& c = w.begin_cond();
-  w.end_cond(compare(c, Prim::kLt, w.inputs()[1], Atom::constant(3, DType::kInt32)));
-  Builder& body = w.begin_body();
-  const auto outs = w.finish({unary(body, Prim::kSin, w.inputs()[0]), add(body, w.inputs()[1], Atom::constant(1, DType::kInt32))});
-  const Program p = b.build({outs[0]});
-  try {
-    partition(std::make_shared<const Program>(p));
-    FAIL() << "partitioned a while over sharded values";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kShardingType);
-    EXPECT_NE(std::string(e.what()).find("jax.reshard its operands to P() first"), std::string::npos) << e.what();
-  }
+  const Program p = b.build({loop(b, b.input(typed({8, 4}, {{"X"}, {}})))});
+  const ProgramRef run = partition(std::make_shared<const Program>(p));
+  ASSERT_EQ(run->eqns.size(), 1u);
+  EXPECT_EQ(run->eqns[0].prim, Prim::kWhile);
+  for (const Aval& a : run->avals) EXPECT_TRUE(a.sharding.empty()) << a.str();
+  Builder w;
+  const Program whole = w.build({loop(w, w.input(f32({8, 4})))});
+  check_against_whole(p, whole, 7, "while");
 }
 
 }  // namespace

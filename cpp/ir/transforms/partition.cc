@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <variant>
 
 #include "ir/core/primitive.h"
 #include "ir/tracing/ops.h"
@@ -12,6 +13,11 @@
 namespace shardlab::ir {
 
 namespace {
+
+// What not_partitioned throws: partition() catches it and leaves the program whole.
+struct NotPartitioned : Error {
+  using Error::Error;
+};
 
 using Axes = std::vector<std::string>;
 
@@ -64,6 +70,26 @@ std::vector<MeshAxis> types_mesh(const Program& p) {
   return mesh ? *mesh : std::vector<MeshAxis>{};
 }
 
+// `p` with every type unsharded, a given out_sharding or reshard's
+// dst_sharding replicated (P() on its mesh): the same values computed whole,
+// as the executors compute a program left unpartitioned (lowering re-types
+// what it emits, and would refuse a scan's slice of a sharded dimension).
+Program unsharded(const Program& p) {
+  Program q = p;
+  for (Aval& a : q.avals) a.sharding = {};
+  for (Atom& a : q.outvars) a.aval.sharding = {};
+  for (Eqn& e : q.eqns) {
+    for (Atom& a : e.inputs) a.aval.sharding = {};
+    for (Param& prm : e.params) {
+      if (auto* s = std::get_if<Sharding>(&prm.value)) *s = Sharding{s->mesh, {}, {}, {}};
+      if (auto* one = std::get_if<ProgramRef>(&prm.value)) *one = std::make_shared<const Program>(unsharded(**one));
+      if (auto* many = std::get_if<Programs>(&prm.value))
+        for (ProgramRef& r : *many) r = std::make_shared<const Program>(unsharded(*r));
+    }
+  }
+  return q;
+}
+
 PartitionSpec spec_of(const Sharding& s, size_t rank) {
   PartitionSpec spec;
   for (size_t d = 0; d < rank && d < s.dims.size(); ++d) spec.entries.push_back(s.dim(d));
@@ -86,8 +112,7 @@ bool sharded_dims_kept(const PartEqn& e) {
 }
 
 void not_partitioned(const char* name, const std::string& why) {
-  fail(ErrorKind::kShardingType, "jit: ShardLab's partitioner does not partition `", name, "` ", why,
-       "; jax.reshard its operands to P() first (or write this part with jax.shard_map)");
+  throw NotPartitioned(ErrorKind::kShardingType, std::string("jit: ShardLab's partitioner does not partition `") + name + "` " + why);
 }
 
 const char* combine_of(Prim prim) {
@@ -256,7 +281,8 @@ std::vector<Atom> Partitioner::call_or_unsharded(const PartEqn& e) {
 
 ProgramRef partition(const ProgramRef& p) {
   const std::vector<MeshAxis> axes = types_mesh(*p);
-  if (p->scope.mesh || axes.empty() || holds_manual(*p)) return p;
+  if (p->scope.mesh || axes.empty()) return p;
+  if (holds_manual(*p)) return std::make_shared<const Program>(unsharded(*p));
   std::vector<int> sizes;
   std::vector<std::string> names;
   for (const MeshAxis& a : axes) {
@@ -274,8 +300,9 @@ ProgramRef partition(const ProgramRef& p) {
     in_specs.push_back(spec_of(a.sharding, a.ndim()));
   }
   for (const Atom& o : p->outvars) out_specs.push_back(spec_of(o.aval.sharding, o.aval.ndim()));
-  const std::vector<Atom> outs =
-      shard_map(top, mesh, in_specs, out_specs, false, args, [&](Builder& body, const std::vector<Atom>& blocks) {
+  std::vector<Atom> outs;
+  try {
+    outs = shard_map(top, mesh, in_specs, out_specs, false, args, [&](Builder& body, const std::vector<Atom>& blocks) {
         Partitioner pt(body, axes);
         const std::vector<Atom> ys = pt.program(*p, blocks);
         // An unreduced output is summed: an array leaves jit reduced.
@@ -287,6 +314,9 @@ ProgramRef partition(const ProgramRef& p) {
         }
         return results;
       });
+  } catch (const NotPartitioned&) {
+    return std::make_shared<const Program>(unsharded(*p));  // its results laid out afterwards
+  }
   return std::make_shared<const Program>(top.build(outs));
 }
 

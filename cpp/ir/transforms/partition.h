@@ -21,10 +21,13 @@
 
 namespace shardlab::ir {
 
-/// `p` partitioned: `p` itself when none of its values is sharded, or when
-/// it holds a shard_map (Manual axes: it runs as written) or a debug
-/// callback (which prints whole values once, on the host). Run before
-/// lowering, which then lowers the body.
+/// `p` partitioned: `p` itself when none of its values is sharded; computed
+/// whole (its types unsharded; the caller lays its results out afterwards)
+/// when it holds a shard_map (Manual axes: it runs as written) or a debug
+/// callback (which prints whole values once, on the host), or when an
+/// equation's rule cannot partition it yet (not_partitioned: control flow
+/// over sharded values).
+/// Run before lowering, which then lowers the body.
 ProgramRef partition(const ProgramRef& p);
 
 /// An equation as a partition rule sees it: its primitive, parameters, its
@@ -74,8 +77,8 @@ class Partitioner {
   /// psum, pmax, pmin) over the axes of the reduced dimensions that are
   /// sharded; gathered when `combine` is null and one of them is.
   std::vector<Atom> reduction(const PartEqn& e, const char* combine);
-  /// `e` as is where none of its operands and results is sharded, else a
-  /// ShardingError (control flow: partitioning its programs is not built yet).
+  /// `e` as is where none of its operands and results is sharded, else
+  /// not_partitioned (control flow: partitioning its programs is not built yet).
   std::vector<Atom> unsharded_only(const PartEqn& e);
   /// A call (jit, a custom call, checkpoint) inlined: its program's
   /// equations partitioned on the operands' blocks (its derivative rules are
@@ -102,7 +105,8 @@ bool sharded_dims_kept(const PartEqn& e);
 /// The block shape of `global` split by its sharding.
 Shape block_shape(const Aval& global);
 
-/// Fails with a ShardingError: primitive `name` is not partitioned over sharded values (`why`), naming jax.reshard to P() as the way through.
+/// Stops partitioning: primitive `name` is not partitioned (`why`), so the
+/// program is left whole (partition() catches it).
 [[noreturn]] void not_partitioned(const char* name, const std::string& why);
 
 }  // namespace shardlab::ir
