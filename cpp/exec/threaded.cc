@@ -177,7 +177,7 @@ struct Run {
   bool blocks_fit(const ir::Atom& a, const PartitionSpec& spec) const {
     if (a.is_literal() || !split[a.var]) return false;
     const Mesh& m = split[a.var]->mesh();
-    return split[a.var]->spec() == spec && m.shape() == mesh->shape() && m.axis_names() == mesh->axis_names();
+    return split[a.var]->spec().splits_like(spec) && m.shape() == mesh->shape() && m.axis_names() == mesh->axis_names();
   }
 
   // Every device: run shard_map eqn i's body on this device's blocks, in the

@@ -287,13 +287,13 @@ double JsProgram::num_equations() const {
 
 val JsProgram::in_avals() const {
   val a = val::array();
-  for (ir::VarId v : program().invars) a.call<void>("push", aval_to_js(program().avals[v]));
+  for (ir::VarId v : traced->invars) a.call<void>("push", aval_to_js(traced->avals[v]));
   return a;
 }
 
 val JsProgram::out_avals() const {
   val a = val::array();
-  for (const ir::Atom& o : program().outvars) a.call<void>("push", aval_to_js(o.aval));
+  for (const ir::Atom& o : traced->outvars) a.call<void>("push", aval_to_js(o.aval));
   return a;
 }
 

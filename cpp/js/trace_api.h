@@ -48,9 +48,9 @@ struct JsProgram {
   emscripten::val lowered_json() const;
   /// The equations of the program that runs (lowered: a scan as a while over its steps), nested bodies included.
   double num_equations() const;
-  /// The input avals as JS atoms without trace ids.
+  /// The traced program's input avals (shardings in their types) as JS atoms without trace ids.
   emscripten::val in_avals() const;
-  /// The output avals.
+  /// The traced program's output avals.
   emscripten::val out_avals() const;
   /// Per output, the out_spec of the shard_map that produced it (stays
   /// sharded when run), or null for a replicated output.

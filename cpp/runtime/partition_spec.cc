@@ -1,5 +1,7 @@
 #include "runtime/partition_spec.h"
 
+#include <algorithm>
+
 #include "runtime/errors.h"
 
 namespace shardlab {
@@ -67,6 +69,16 @@ Layout make_layout(const Mesh& mesh, const Shape& global, const PartitionSpec& s
     layout.dim_axes.push_back(std::move(g));
   }
   return layout;
+}
+
+bool PartitionSpec::splits_like(const PartitionSpec& other) const {
+  const size_t n = std::max(entries.size(), other.entries.size());
+  for (size_t d = 0; d < n; ++d) {
+    const bool mine = d < entries.size() && !entries[d].empty();
+    const bool theirs = d < other.entries.size() && !other.entries[d].empty();
+    if (mine != theirs || (mine && entries[d] != other.entries[d])) return false;
+  }
+  return true;
 }
 
 }  // namespace shardlab

@@ -19,6 +19,8 @@ struct PartitionSpec {
   /// Text like P('data', None) or P(('data', 'model'),).
   std::string str() const;
   bool operator==(const PartitionSpec& other) const { return entries == other.entries; }
+  /// Whether both split every dimension alike (trailing unsplit entries aside: P('X') and P('X', None)).
+  bool splits_like(const PartitionSpec& other) const;
 };
 
 /// A PartitionSpec checked against a mesh and a global shape.

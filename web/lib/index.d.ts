@@ -277,6 +277,10 @@ export class Jaxpr {
   toJSON(): JaxprJSON;
   /** Where the nested programs printed on several lines have their equations: lines [first, last) of toString(). */
   printedBodies(): { first: number; last: number; equations: number }[];
+  /** The program that runs: partitioned where its values are sharded over Explicit axes (one shard_map with the collectives inserted), then lowered. */
+  compiledText(): string;
+  /** That program as a plain object (its collectives with their traffic). */
+  compiledJSON(): JaxprJSON;
 }
 /** The JSON form of a program. */
 export interface JaxprJSON {
@@ -386,7 +390,21 @@ export function jit<F extends AnyFn>(
 ): ((...args: Parameters<F>) => Promise<any>) & {
   /** jax.jit's call: the output tree at once, its arrays futures (computed in a blocking engine). */
   dispatch(...args: Parameters<F>): any;
+  /** jax.jit(f).lower(...args): the program traced for these arguments' types. */
+  lower(...args: Parameters<F>): Lowered;
 };
+/** jax.jit(f).lower(...args): JAX's Lowered stage. */
+export class Lowered {
+  /** The program's text: its jaxpr, shardings in its types. */
+  asText(): string;
+  /** The Compiled stage. */
+  compile(): Compiled;
+}
+/** jax.jit(f).lower(...args).compile(): JAX's Compiled stage. */
+export class Compiled {
+  /** The per-device program that runs: one shard_map with the inserted collectives where values are sharded over Explicit axes. */
+  asText(): string;
+}
 /** jax.make_jaxpr. */
 export function makeJaxpr(f: AnyFn): (...args: any[]) => Jaxpr;
 /** Calls `observer` with each program a jit call or makeJaxpr traces from now on (Python's too); null stops. */

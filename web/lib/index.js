@@ -5,7 +5,7 @@ import './api/core/methods.js';
 export { init, shutdown, cancel, deviceCount, memoryStats, runtimeInfo } from './api/core/state.js';
 export { makeMesh, Mesh, P, PartitionSpec, NamedSharding, setMesh, getAbstractMesh, AbstractMesh } from './api/mesh.js';
 export { array, DArray as Array } from './api/core/array.js';
-export { jit, makeJaxpr, observeTraces, Jaxpr, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
+export { jit, makeJaxpr, observeTraces, Jaxpr, Lowered, Compiled, grad, valueAndGrad, vjp, jvp, shardMap, devicePut } from './api/transforms.js';
 export { checkpoint, checkpoint as remat, checkpointPolicies } from './api/checkpoint.js';
 export { linearTranspose } from './api/linear_transpose.js';
 export { reshard } from './api/resharding.js';

@@ -90,10 +90,11 @@ Program unsharded(const Program& p) {
   return q;
 }
 
+// The spec of a sharded type, an entry per dimension as JAX's type's spec has (P('X', None)); P() unsharded.
 PartitionSpec spec_of(const Sharding& s, size_t rank) {
   PartitionSpec spec;
-  for (size_t d = 0; d < rank && d < s.dims.size(); ++d) spec.entries.push_back(s.dim(d));
-  while (!spec.entries.empty() && spec.entries.back().empty()) spec.entries.pop_back();
+  if (!s.dims.empty())
+    for (size_t d = 0; d < rank; ++d) spec.entries.push_back(s.dim(d));
   return spec;
 }
 

@@ -5,13 +5,10 @@
 // data-parallel problem's reference solution (x and y by rows, pmean).
 import * as sl from '../../../web/lib/index.js';
 import dataParallelStep from '../../../problems/data-parallel-step/solution.mjs';
+import { mlpSpecs, shardMapStep, wholeStep } from '../mlp_step.mjs';
 import { caseHandle, LR } from './cases.mjs';
 
-const { P, NamedSharding, lax, np, nn } = sl;
-
-/** The MLP's loss for parameters {w1, b1, w2, b2}: mean((relu(x W1 + b1) W2 + b2 - y)^2), the forward pass `forward`. */
-const mlpLoss = (forward) => (p, x, y) => np.mean(np.square(forward(x, p.w1, p.b1, p.w2).add(p.b2).sub(y)));
-const sgd = (p, g) => Object.fromEntries(Object.keys(p).map((k) => [k, p[k].sub(g[k].mul(LR))]));
+const { P, NamedSharding } = sl;
 
 /** The implementations, by case: (devices) -> {fn, specs: per input its PartitionSpec on the 8-device mesh}. */
 function program(name, devices) {
@@ -22,13 +19,10 @@ function program(name, devices) {
     return { fn, specs: [P(), P(null, 'd')] };
   }
   if (name === 'mlp-train-step') {
-    const local = (x, w1, b1, w2) => nn.relu(x.matmul(w1).add(b1)).matmul(w2);
-    const step = (w1, b1, w2, b2, x, y) => sgd({ w1, b1, w2, b2 }, sl.grad(mlpLoss(mesh ? (...a) => lax.psum(local(...a), 'd') : local))({ w1, b1, w2, b2 }, x, y));
-    if (!mesh) return { fn: step };
+    if (!mesh) return { fn: wholeStep };
     // The whole step in the shard_map, as one writes it in JAX: each device differentiates its blocks
     // (the psum's transpose hands every device the output's cotangent), so nothing is recomputed.
-    const specs = [P(null, 'd'), P('d'), P('d', null), P(), P(), P()];
-    return { fn: sl.shardMap(step, { mesh, inSpecs: specs, outSpecs: { w1: specs[0], b1: specs[1], w2: specs[2], b2: P() } }), specs };
+    return { fn: shardMapStep(mesh), specs: mlpSpecs('d') };
   }
   // The linear steps: the problem's reference solution makes its own 8-device mesh.
   if (mesh) return { fn: (w, b, x, y) => dataParallelStep(w, b, x, y, LR), specs: [P(), P(), P('d'), P('d')], mesh: sl.makeMesh([8], ['data']) };

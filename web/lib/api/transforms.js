@@ -67,6 +67,14 @@ export function jit(f, { staticArgnums = [], inShardings = null, outShardings = 
     const run = dispatch(...args);
     return unflatten(run.def, run.outs);
   };
+  /** jax.jit(f).lower(...args): the program for these arguments' types (Lowered). */
+  jitted.lower = (...args) => {
+    const dynamic = args.filter((_, i) => !statics.includes(i));
+    return new Lowered(makeJaxpr((...dyn) => {
+      let k = 0;
+      return fn(...args.map((a, i) => (statics.includes(i) ? a : dyn[k++])));
+    })(...dynamic));
+  };
   Object.defineProperty(jitted, 'name', { value: `jit(${name})` });
   return jitted;
 }
@@ -86,6 +94,23 @@ export class Jaxpr {
     this._text = program.textWithConsts(numConsts);
     this._json = program.toJSON();
     this._bodies = program.printedBodies(numConsts);
+    this._compiledText = program.compiledText(numConsts);
+    this._compiledJson = program.loweredJSON();
+  }
+
+  /**
+   * The program that runs, as text: where its values are sharded over
+   * Explicit mesh axes, partitioned into one shard_map whose body is each
+   * device's program, with the collectives the types need inserted; then
+   * lowered (ShardLab's counterpart of XLA's compiled HLO).
+   */
+  compiledText() {
+    return this._compiledText;
+  }
+
+  /** The program that runs as a plain object (toJSON's form; each collective with its `traffic`). */
+  compiledJSON() {
+    return JSON.parse(this._compiledJson);
   }
 
   /** The program as jaxpr text. */
@@ -105,6 +130,37 @@ export class Jaxpr {
   /** The program as a plain object (invars, eqns with primitive, params, inputs and outputs; outvars). */
   toJSON() {
     return JSON.parse(this._json);
+  }
+}
+
+/** jax.jit(f).lower(...args): the traced program for those arguments' types (JAX's Lowered stage). */
+export class Lowered {
+  /** Internal: from the function's Jaxpr. */
+  constructor(jaxpr) {
+    this._jaxpr = jaxpr;
+  }
+
+  /** The program's text: its jaxpr, shardings in its types (ShardLab lowers to no StableHLO). */
+  asText() {
+    return String(this._jaxpr);
+  }
+
+  /** The Compiled stage: the program that runs. */
+  compile() {
+    return new Compiled(this._jaxpr);
+  }
+}
+
+/** jax.jit(f).lower(...args).compile(): the program that runs for those types (JAX's Compiled stage). */
+export class Compiled {
+  /** Internal: from the function's Jaxpr. */
+  constructor(jaxpr) {
+    this._jaxpr = jaxpr;
+  }
+
+  /** The per-device program that runs (Jaxpr.compiledText), ShardLab's counterpart of the compiled HLO. */
+  asText() {
+    return this._jaxpr.compiledText();
   }
 }
 

@@ -1,7 +1,10 @@
 """jax.jit(f).lower(*args): the Lowered stage of JAX's ahead-of-time API,
 over ShardLab's traced program: cost_analysis() counts its floating-point
 operations as XLA's HloCostAnalysis counts them, and compile() gives the
-callable. ShardLab has no StableHLO: as_text() is the jaxpr."""
+Compiled stage. ShardLab has no StableHLO: as_text() is the jaxpr; the
+Compiled stage's is the program that runs (partitioned into each device's
+program where values are sharded over Explicit axes), and its
+cost_analysis() is per device, with the bytes its collectives send."""
 
 import functools
 import math
@@ -18,6 +21,9 @@ _ELEMENTWISE = {"add", "add_any", "sub", "mul", "div", "rem", "max", "min", "neg
 _MOVES = {"reshape", "broadcast_in_dim", "transpose", "slice", "dynamic_slice", "dynamic_update_slice", "concatenate",
           "pad", "iota", "squeeze", "expand_dims", "rev", "copy", "copy_p", "stop_gradient", "pvary", "gather"}
 _REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "argmax", "argmin"}
+# What a partitioned program's body adds: communication, counted apart (bytes sent), and a device's position.
+_COMMUNICATION = {"psum", "pmax", "pmin", "all_gather", "all_gather_invariant", "reduce_scatter", "all_to_all", "ppermute",
+                  "axis_index"}
 
 
 def _size(aval):
@@ -38,11 +44,21 @@ def _costs(jaxpr, totals):
             totals["flops"] += out
         elif name in _REDUCTIONS:
             totals["flops"] += _size(e.invars[0].aval) - out
-        elif name in ("jit", "pjit", "remat2", "custom_jvp_call", "custom_vjp_call") and "jaxpr" in e.params:
+        elif name in ("jit", "pjit", "remat2", "custom_jvp_call", "custom_vjp_call", "shard_map") and "jaxpr" in e.params:
             _costs(e.params["jaxpr"].jaxpr, totals)
-        elif name not in _MOVES:
+        elif name not in _MOVES and name not in _COMMUNICATION:
             raise NotImplementedError(f"cost_analysis: ShardLab has no cost rule for {name} (it counts arithmetic, "
                                       "matrix products, reductions and data movement)")
+
+
+def _bytes_sent(node):
+    """The bytes a program's collectives send, the most any one device sends in each (its JSON's traffic)."""
+    if isinstance(node, dict):
+        own = max(node["traffic"]["sent"], default=0) if "traffic" in node else 0
+        return own + sum(_bytes_sent(v) for k, v in node.items() if k != "traffic")
+    if isinstance(node, list):
+        return sum(_bytes_sent(v) for v in node)
+    return 0
 
 
 class Traced:
@@ -95,15 +111,31 @@ class Lowered:
         return str(self._closed)
 
     def compile(self):
-        """The compiled function: the jitted function, for arguments of these types."""
-        return Compiled(self._jitted)
+        """The Compiled stage: the program that runs, callable on arguments of these types."""
+        return Compiled(self._jitted, self._closed)
 
 
 class Compiled:
     """jax.jit(f).lower(*args).compile(): callable on arguments of the lowered types."""
 
-    def __init__(self, jitted):
-        self._jitted = jitted
+    def __init__(self, jitted, closed):
+        self._jitted, self._closed = jitted, closed
+
+    def as_text(self):
+        """The program that runs, ShardLab's counterpart of the compiled HLO: where values are sharded over
+        Explicit mesh axes, one shard_map whose body is each device's program, the collectives inserted."""
+        return str(self._closed._js.compiledText())
+
+    def cost_analysis(self):
+        """Per device: {'flops', 'transcendentals'} as XLA counts them on the program that runs, and
+        'bytes sent' (ShardLab's): what its collectives send, the most any one device sends in each."""
+        from .jaxpr import Jaxpr
+
+        data = self._closed._js.compiledJSON().to_py()
+        totals = {"flops": 0.0, "transcendentals": 0.0}
+        _costs(Jaxpr(data, int(self._closed._js.numConsts)), totals)
+        totals["bytes sent"] = float(_bytes_sent(data))
+        return totals
 
     def __call__(self, *args, **kwargs):
         return self._jitted(*args, **kwargs)
