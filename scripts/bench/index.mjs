@@ -71,6 +71,11 @@ const ratio = (r) => {
     const floor = find('dispatch', r.impl.endsWith('-chromium') ? 'wasm-jit-chromium' : 'wasm-jit', 'psum-1-float');
     return `${(r.median / floor.median).toFixed(2)}x the 1-float psum call`;
   }
+  if (r.group === 'scale' && r.case === 'mlp-train-step (partitioned)') {
+    // The partitioner's step against the one written with shard_map, on the same runtime (the target: at least 0.8x its speed).
+    const hand = find('scale', r.impl, 'mlp-train-step (shard_map)');
+    return `${(hand.median / r.median).toFixed(2)}x the shard_map step's speed (target >= 0.8x)`;
+  }
   if (r.group === 'scale' && r.impl !== 'wasm-8-devices') {
     const eight = find('scale', 'wasm-8-devices', r.case);
     return r.impl === 'wasm-1-device'

@@ -3,14 +3,23 @@
 // devices and on a 1-device mesh, against plain Eigen on one native thread
 // (tests/bench/scale_bench.cc). Cases: the data-parallel step (N=65536,
 // D=256, K=16; x and y split by rows) and the tensor-parallel MLP forward
-// (B=256, D=1024, H=4096, O=1024; w1 by columns, w2 by rows).
+// (B=256, D=1024, H=4096, O=1024; w1 by columns, w2 by rows), and the MLP
+// training step of the same sizes split alike (scripts/bench/mlp_step.mjs)
+// written with shard_map and in the global view, partitioned: the
+// partitioner's program against the hand-written one, on the same devices.
 import { execFileSync, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { atLevel, RowSamples } from './stats.mjs';
 
 const [N, D, K] = [65536, 256, 16];
 const [B, DD, H, O] = [256, 1024, 4096, 1024];
-const SIZES = { 'data-parallel-step': `N=${N},D=${D},K=${K}`, 'tensor-parallel-mlp': `B=${B},D=${DD},H=${H},O=${O}` };
+const MLP = `B=${B},D=${DD},H=${H},O=${O}`;
+const SIZES = {
+  'data-parallel-step': `N=${N},D=${D},K=${K}`,
+  'tensor-parallel-mlp': MLP,
+  'mlp-train-step (shard_map)': MLP,
+  'mlp-train-step (partitioned)': MLP,
+};
 // Deterministic data in [-1, 1] (scaled), without building nested JS arrays.
 const filled = (n, scale) => Float32Array.from({ length: n }, (_, i) => (scale * (((i * 31) % 23) - 11)) / 11);
 
@@ -40,7 +49,26 @@ async function child(devices) {
   const w2 = place(filled(H * O, 0.05), [H, O], model, P('model', null));
   const b2 = place(filled(O, 0.1), [O], model, P());
   const jmlp = sl.jit(mlp);
-  const cases = { 'data-parallel-step': () => jstep(w, b, x, y, 0.01), 'tensor-parallel-mlp': () => jmlp(xm, w1, b1, w2, b2) };
+  // The training step's inputs placed by mlpSpecs over `mesh` (its weights are updated, so not shared with the forward case's).
+  const { globalStep, mlpSpecs, shardMapStep } = await import('./mlp_step.mjs');
+  const explicit = sl.makeMesh([devices], ['model'], { axisTypes: ['Explicit'] });
+  const trainData = [
+    [filled(DD * H, 0.05), [DD, H]],
+    [filled(H, 0.1), [H]],
+    [filled(H * O, 0.05), [H, O]],
+    [filled(O, 0.1), [O]],
+    [filled(B * DD, 1), [B, DD]],
+    [filled(B * O, 1), [B, O]],
+  ];
+  const trainArgs = (mesh) => trainData.map(([d, shape], i) => place(d, shape, mesh, mlpSpecs('model')[i]));
+  const [handArgs, globalArgs] = [trainArgs(model), trainArgs(explicit)];
+  const [jhand, jglobal] = [sl.jit(shardMapStep(model)), sl.jit(globalStep)];
+  const cases = {
+    'data-parallel-step': () => jstep(w, b, x, y, 0.01),
+    'tensor-parallel-mlp': () => jmlp(xm, w1, b1, w2, b2),
+    'mlp-train-step (shard_map)': () => jhand(...handArgs),
+    'mlp-train-step (partitioned)': () => jglobal(...globalArgs),
+  };
   for (const f of Object.values(cases)) dispose(await f());
   process.on('message', async (m) => {
     if (m.exit) process.exit(0);

@@ -40,7 +40,7 @@ test('a jit over sharded arrays runs partitioned: each device reduces its block,
 test("the scaling book's matmul cases: no traffic, reduced partial sums, a gathered operand", async () => {
   sl.setMesh(grid());
   const as = values(8, 4, 2);
-  const bs = values(4, 6, 5);
+  const bs = values(4, 8, 5);
   const want = matmul64(as, bs);
   const cases = [
     // A[I@X, J] · B[J, K@Y]: each device multiplies its blocks.
@@ -86,7 +86,7 @@ test('jax.reshard inside a jit moves blocks: an axis changing dimension is one a
   expect(collectivesOf(f.lower(x).compile().asText())).toEqual(['all_to_all']);
   const y = await f(x);
   expect(String(y.sharding.spec)).toBe("P(None, 'X')");
-  expect(y.addressableShards[1].index).toEqual([[0, 8], [1, 2]]);
+  expect(y.addressableShards[2].index).toEqual([[0, 8], [1, 2]]); // device 2 is X=1
   expectClose(await y.tolist(), xs);
 });
 
@@ -99,4 +99,24 @@ test('a while over sharded values is computed whole (not partitioned yet), its r
   const y = await f(x);
   expect(String(y.sharding.spec)).toBe("P('X', None)");
   expectClose(await y.tolist(), xs.map((row) => row.map((v) => v / 8)));
+});
+
+test('the MLP training step in the global view inserts the collectives its shard_map version writes by hand, with its values', async () => {
+  const { globalStep, mlpSpecs, shardMapStep } = await import('../../scripts/bench/mlp_step.mjs');
+  const explicit = sl.makeMesh([8], ['model'], { axisTypes: ['Explicit'] });
+  const manual = sl.makeMesh([8], ['model']);
+  // w1, b1, w2, b2, x, y at small sizes (D=8, H=16, O=4, B=4).
+  const host = [values(8, 16, 1), values(1, 16, 2)[0], values(16, 4, 3), values(1, 4, 4)[0], values(4, 8, 5), values(4, 4, 6)];
+  const placed = (mesh) => host.map((a, i) => sl.devicePut(sl.array(a), new sl.NamedSharding(mesh, mlpSpecs('model')[i])));
+  const [hand, global] = [sl.jit(shardMapStep(manual)), sl.jit(globalStep)];
+  const [handArgs, globalArgs] = [placed(manual), placed(explicit)];
+  const handMoves = collectivesOf(hand.lower(...handArgs).compile().asText());
+  expect(handMoves).toEqual(['psum']);
+  expect(collectivesOf(global.lower(...globalArgs).compile().asText())).toEqual(handMoves);
+  const [want, got] = [await hand(...handArgs), await global(...globalArgs)];
+  for (const k of ['w1', 'b1', 'w2', 'b2']) {
+    expect(String(got[k].sharding.spec)).toBe(String(want[k].sharding.spec));
+    const [g, w] = [await got[k].tolist(), await want[k].tolist()];
+    expectClose(k === 'b1' || k === 'b2' ? [g] : g, k === 'b1' || k === 'b2' ? [w] : w);
+  }
 });

@@ -338,9 +338,10 @@ std::vector<Sharding> Def<Prim::kDotGeneral>::sharding(const Params& p, const st
 // free dimension split as the result's type splits it (a replicated
 // operand's block sliced, free; an axis the result does not keep there
 // gathered), a contracting dimension kept split where both operands split it
-// alike (else gathered). The products are then partial sums over those
-// contracting axes, which the result takes as they are (unreduced),
-// reduce-scattered onto the dimension it splits over them, or summed (psum).
+// alike, or on one side where the result is the smaller (else gathered).
+// The products are then partial sums over those contracting axes, which the
+// result takes as they are (unreduced), reduce-scattered onto the dimension
+// it splits over them, or summed (psum).
 // The scaling book's matmul cases follow: A[I@X,J]·B[J,K@Y] moves nothing;
 // A[I,J@X]·B[J@X,K] reduces the partial sums (all-reduce, reduce-scatter or
 // none, as out_sharding says); an operand split where the result needs it
@@ -354,9 +355,15 @@ std::vector<Atom> Def<Prim::kDotGeneral>::partition(Partitioner& pt, const PartE
   std::vector<std::vector<std::string>> contract;
   for (size_t i = 0; i < d.lhs_contract.size(); ++i) {
     const auto& l = x.sharding.dim(static_cast<size_t>(d.lhs_contract[i]));
-    const bool kept = !l.empty() && l == y.sharding.dim(static_cast<size_t>(d.rhs_contract[i]));
-    contract.push_back(kept ? l : std::vector<std::string>{});
-    if (kept) partial.insert(partial.end(), l.begin(), l.end());
+    const auto& r = y.sharding.dim(static_cast<size_t>(d.rhs_contract[i]));
+    // Split on one side only: the other side sliced alike (no traffic) and the
+    // partial sums reduced, where the result is no larger than the split
+    // operand (a weight's gradient from a batch); else that operand gathered.
+    const Aval& split = l.empty() ? y : x;
+    const bool one_sided = l.empty() != r.empty() && num_elements(e.out[0].shape) <= num_elements(split.shape);
+    const bool kept = (!l.empty() && l == r) || one_sided;
+    contract.push_back(kept ? (l.empty() ? r : l) : std::vector<std::string>{});
+    if (kept) partial.insert(partial.end(), contract.back().begin(), contract.back().end());
   }
   // Result dimension k as the products give it: the result's axes but those reduce-scattered onto it.
   auto product_dim = [&](size_t k) {

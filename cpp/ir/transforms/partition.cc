@@ -6,6 +6,7 @@
 
 #include "ir/core/primitive.h"
 #include "ir/tracing/ops.h"
+#include "ir/transforms/dce.h"
 #include "ir/tracing/parallel_ops.h"
 #include "runtime/errors.h"
 #include "runtime/mesh.h"
@@ -277,13 +278,15 @@ std::vector<Atom> Partitioner::program(const Program& p, const std::vector<Atom>
 std::vector<Atom> Partitioner::call_or_unsharded(const PartEqn& e) {
   const PrimitiveDef& def = primitive(e.prim);
   if (!def.call_program) return unsharded_only(e);
-  return program(*param<ProgramRef>(e.params, def.call_program, def.name), e.blocks);
+  return program(dce(*param<ProgramRef>(e.params, def.call_program, def.name)), e.blocks);
 }
 
 ProgramRef partition(const ProgramRef& p) {
   const std::vector<MeshAxis> axes = types_mesh(*p);
   if (p->scope.mesh || axes.empty()) return p;
   if (holds_manual(*p)) return std::make_shared<const Program>(unsharded(*p));
+  // Dead values first (a gradient's program still computes the loss): their collectives would run for nothing.
+  const Program live = dce(*p);
   std::vector<int> sizes;
   std::vector<std::string> names;
   for (const MeshAxis& a : axes) {
@@ -294,21 +297,21 @@ ProgramRef partition(const ProgramRef& p) {
   Builder top;
   std::vector<Atom> args;
   Specs in_specs, out_specs;
-  for (VarId v : p->invars) {
-    const Aval& a = p->avals[v];
+  for (VarId v : live.invars) {
+    const Aval& a = live.avals[v];
     if (!a.sharding.unreduced.empty()) not_partitioned("jit", "with an unreduced input (" + a.str() + ")");
     args.push_back(top.input(a));
     in_specs.push_back(spec_of(a.sharding, a.ndim()));
   }
-  for (const Atom& o : p->outvars) out_specs.push_back(spec_of(o.aval.sharding, o.aval.ndim()));
+  for (const Atom& o : live.outvars) out_specs.push_back(spec_of(o.aval.sharding, o.aval.ndim()));
   std::vector<Atom> outs;
   try {
     outs = shard_map(top, mesh, in_specs, out_specs, false, args, [&](Builder& body, const std::vector<Atom>& blocks) {
         Partitioner pt(body, axes);
-        const std::vector<Atom> ys = pt.program(*p, blocks);
+        const std::vector<Atom> ys = pt.program(live, blocks);
         // An unreduced output is summed: an array leaves jit reduced.
         std::vector<Atom> results;
-        for (const Atom& o : p->outvars) {
+        for (const Atom& o : live.outvars) {
           Sharding settled = o.aval.sharding;
           settled.unreduced.clear();
           results.push_back(o.is_literal() ? o : pt.reshard(ys[results.size()], o.aval, settled));
