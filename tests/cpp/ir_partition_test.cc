@@ -125,9 +125,13 @@ TEST(Partition, EveryPrimitiveEqualsTheWholeComputation) {
     const Prim prim = static_cast<Prim>(n);
     const PrimitiveDef& def = primitive(prim);
     const Sample s = def.sample();
-    // (A call's sample holds a program traced on unsharded operands; a
-    // traced call's program has its operands' types, JS's tests partition those.)
-    if (in_body(prim, s) || def.call_program || def.effect || prim == Prim::kReshard) continue;
+    // (A call's or control flow's sample holds programs traced on unsharded
+    // operands; traced ones have their operands' types: the tests below and
+    // JS's partition those.)
+    const bool holds_programs = std::any_of(s.params.begin(), s.params.end(), [](const Param& q) {
+      return std::holds_alternative<ProgramRef>(q.value) || std::holds_alternative<Programs>(q.value);
+    });
+    if (in_body(prim, s) || holds_programs || def.effect || prim == Prim::kReshard) continue;
     const Program whole = sample_program(prim, s);
     for (int draw = 0; draw < 12; ++draw) {
       Sample t = s;
@@ -260,25 +264,47 @@ TEST(Partition, ReductionsCombineAcrossTheDevices) {
   check_against_whole(p, w.build({reduce_sum(w, wx, {0}), reduce_max(w, wx, {0, 1})}), 6, "reductions");
 }
 
-// Control flow over sharded values is not partitioned yet: the program is
-// computed whole (its results laid out afterwards), with the same values.
-TEST(Partition, ControlFlowOverShardedValuesIsComputedWhole) {
+// A while over sharded values: each device loops over its blocks (the
+// cond and body partitioned as programs of blocks); values as computed whole.
+TEST(Partition, AWhileLoopsOverEachDevicesBlocks) {
   auto loop = [](Builder& b, const Atom& x) {
     WhileTrace w(b, {x, Atom::constant(0, DType::kInt32)});
     Builder& c = w.begin_cond();
     w.end_cond(compare(c, Prim::kLt, w.inputs()[1], Atom::constant(3, DType::kInt32)));
     Builder& body = w.begin_body();
-    return w.finish({mul(body, w.inputs()[0], Atom::constant(0.5, DType::kFloat32, true)), add(body, w.inputs()[1], Atom::constant(1, DType::kInt32))})[0];
+    const Atom total = reduce_sum(body, w.inputs()[0], {0});  // a psum on each trip
+    const Atom next = add(body, mul(body, w.inputs()[0], Atom::constant(0.5, DType::kFloat32, true)),
+                          broadcast_in_dim(body, total, {8, 4}, {1}));
+    return w.finish({next, add(body, w.inputs()[1], Atom::constant(1, DType::kInt32))})[0];
   };
   Builder b;
   const Program p = b.build({loop(b, b.input(typed({8, 4}, {{"X"}, {}})))});
   const ProgramRef run = partition(std::make_shared<const Program>(p));
   ASSERT_EQ(run->eqns.size(), 1u);
-  EXPECT_EQ(run->eqns[0].prim, Prim::kWhile);
-  for (const Aval& a : run->avals) EXPECT_TRUE(a.sharding.empty()) << a.str();
+  EXPECT_EQ(run->eqns[0].prim, Prim::kShardMap);
   Builder w;
   const Program whole = w.build({loop(w, w.input(f32({8, 4})))});
   check_against_whole(p, whole, 7, "while");
+}
+
+// A scan over xs split along the scanned dimension is not partitioned: the
+// program is computed whole (its types unsharded), with the same values.
+TEST(Partition, AScanOverASplitScannedDimensionIsComputedWhole) {
+  auto cumulative = [](Builder& b, const Atom& xs) {
+    ScanTrace s(b, {Atom::constant(0, DType::kFloat32)}, {xs}, 8, false);
+    Builder& body = s.builder();
+    const Atom c = add(body, s.inputs()[0], reduce_sum(body, s.inputs()[1], {0}));
+    return s.finish({c, c})[1];
+  };
+  Builder b;
+  const Program p = b.build({cumulative(b, b.input(typed({8, 4}, {{"X"}, {}})))});
+  const ProgramRef run = partition(std::make_shared<const Program>(p));
+  ASSERT_EQ(run->eqns.size(), 1u);
+  EXPECT_EQ(run->eqns[0].prim, Prim::kScan);
+  for (const Aval& a : run->avals) EXPECT_TRUE(a.sharding.empty()) << a.str();
+  Builder w;
+  const Program whole = w.build({cumulative(w, w.input(f32({8, 4})))});
+  check_against_whole(p, whole, 8, "scan");
 }
 
 }  // namespace

@@ -90,15 +90,29 @@ test('jax.reshard inside a jit moves blocks: an axis changing dimension is one a
   expectClose(await y.tolist(), xs);
 });
 
-test('a while over sharded values is computed whole (not partitioned yet), its result laid out as its type says', async () => {
+test("a loop over sharded values runs on each device's blocks; a scan over a split scanned dimension is computed whole", async () => {
   sl.setMesh(grid());
   const xs = values(8, 4, 7);
   const x = sl.devicePut(sl.array(xs), P('X', null));
-  const f = sl.jit((v) => lax.foriLoop(0, 3, (i, c) => np.multiply(c, 0.5), v));
-  expect(f.lower(x).compile().asText()).not.toContain('shard_map');
+  // Each trip halves x and adds its column sums (a psum over X inside the loop).
+  const f = sl.jit((v) => lax.foriLoop(0, 3, (i, c) => np.add(np.multiply(c, 0.5), np.sum(c, 0)), v));
+  const text = f.lower(x).compile().asText();
+  expect(text).toContain('shard_map');
+  expect(collectivesOf(text)).toEqual(['psum']);
   const y = await f(x);
   expect(String(y.sharding.spec)).toBe("P('X', None)");
-  expectClose(await y.tolist(), xs.map((row) => row.map((v) => v / 8)));
+  let want = xs;
+  for (let t = 0; t < 3; t++) {
+    const sums = range(4).map((c) => want.reduce((acc, row) => acc + row[c], 0));
+    want = want.map((row) => row.map((v, c) => v * 0.5 + sums[c]));
+  }
+  expectClose(await y.tolist(), want);
+  // Scanning the rows of a row-split x: not partitioned; computed whole, laid out as its type says.
+  const g = sl.jit((v) => lax.scan((c, row) => [np.add(c, row), np.add(c, row)], np.zeros([4]), v)[1]);
+  expect(g.lower(x).compile().asText()).not.toContain('shard_map');
+  const z = await g(x);
+  expect(z.aval).toBe('f32[8,4]'); // a row of xs is typed without the scanned dimension's axes
+  expectClose(await z.tolist(), xs.map((_, r) => range(4).map((c) => xs.slice(0, r + 1).reduce((acc, row) => acc + row[c], 0))));
 });
 
 test('the MLP training step in the global view inserts the collectives its shard_map version writes by hand, with its values', async () => {

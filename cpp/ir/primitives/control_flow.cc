@@ -8,6 +8,7 @@
 #include "ir/transforms/dce.h"
 #include "ir/transforms/jvp.h"
 #include "ir/transforms/lower.h"
+#include "ir/transforms/partition.h"
 #include "ir/transforms/partial_eval.h"
 #include "ir/tracing/ops.h"
 #include "ir/transforms/vjp.h"
@@ -962,6 +963,17 @@ Sample Def<Prim::kWhile>::sample() {
   auto body = std::make_shared<const Program>(
       bb.build({add(bb, i, Atom::constant(1, DType::kInt32)), add(bb, mul(bb, x, k), f32_scalar(1))}));
   return {{samples::f32({3}), samples::i32({}), samples::f32({3})}, while_params(cond, 0, body, 1)};
+}
+
+// Each device scans its blocks: its xs' slices are blocks of the body's
+// x inputs only when the scanned dimension is whole; else not partitioned.
+std::vector<Atom> Def<Prim::kScan>::partition(Partitioner& pt, const PartEqn& e) {
+  const ScanParams s = scan_of(e.params);
+  for (size_t i = s.num_consts + s.num_carry; i < e.in.size(); ++i)
+    if (!e.in[i].sharding.dim(0).empty()) not_partitioned(kName, "over xs split along the scanned dimension (" + e.in[i].str() + ")");
+  for (size_t j = s.num_carry; j < e.out.size(); ++j)
+    if (!e.out[j].sharding.dim(0).empty()) not_partitioned(kName, "to ys split along the scanned dimension (" + e.out[j].str() + ")");
+  return pt.with_programs(e);
 }
 
 }  // namespace shardlab::ir

@@ -57,6 +57,8 @@ struct Def<Prim::kScan> : ShardFromProgram<Def<Prim::kScan>> {
   SHARDLAB_TRACE_RULES
   SHARDLAB_BATCH_RULE
   SHARDLAB_LOWER_RULE
+  /// Its body on each device's blocks, where no xs is split along the scanned dimension.
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e);
 };
 
 /// while[body_jaxpr, body_nconsts, cond_jaxpr, cond_nconsts](cond_consts,

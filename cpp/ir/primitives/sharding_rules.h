@@ -118,7 +118,8 @@ struct ShardLeading {
 
 /// A primitive whose results come from a program it calls (jit, the custom
 /// calls, control flow): traced on its operands' types, that program's
-/// results carry their shardings, which the shape rule hands on.
+/// results carry their shardings, which the shape rule hands on; each
+/// device runs the program on its blocks (Partitioner::with_programs).
 template <class D>
 struct ShardFromProgram {
   static std::vector<Sharding> sharding(const Params&, const std::vector<Aval>&, const std::vector<Aval>& out) {
@@ -126,7 +127,7 @@ struct ShardFromProgram {
     for (const Aval& a : out) r.push_back(a.sharding);
     return r;
   }
-  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.call_or_unsharded(e); }
+  static std::vector<Atom> partition(Partitioner& pt, const PartEqn& e) { return pt.with_programs(e); }
 };
 
 /// Refuses operands sharded over Explicit axes where ShardLab has no rule

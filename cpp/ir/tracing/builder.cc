@@ -97,6 +97,10 @@ std::vector<Atom> Builder::emit(Prim prim, Params params, std::vector<Atom> inpu
   in.reserve(inputs.size());
   for (const Atom& a : inputs) in.push_back(a.aval);
   std::vector<Aval> out = primitive(prim).shape(params, in);
+  // In a shard_map with check_vma=False (JAX's), no value varies by type,
+  // whatever its rule says (axis_index's own result).
+  if (scope().mesh && !scope().check_vma)
+    for (Aval& a : out) a.vma.clear();
   if (const WeakRule rule = primitive(prim).weak; rule != WeakRule::kShapeRule)
     for (size_t i = 0; i < out.size(); ++i) out[i].weak = weak_result(rule, in, i);
   // Sharding in types: the rule's shardings, each checked against its shape

@@ -275,10 +275,29 @@ std::vector<Atom> Partitioner::program(const Program& p, const std::vector<Atom>
   return outs;
 }
 
-std::vector<Atom> Partitioner::call_or_unsharded(const PartEqn& e) {
+ProgramRef Partitioner::local_program(const Program& q) {
+  Builder inner(b.scope(), &b);
+  std::vector<Atom> blocks;
+  for (VarId v : q.invars) {
+    Aval block = q.avals[v];
+    block.shape = block_shape(block);
+    block.sharding = Sharding{};
+    blocks.push_back(inner.input(block));
+  }
+  Partitioner nested(inner, mesh);
+  return std::make_shared<const Program>(inner.build(nested.program(q, blocks)));
+}
+
+std::vector<Atom> Partitioner::with_programs(const PartEqn& e) {
   const PrimitiveDef& def = primitive(e.prim);
-  if (!def.call_program) return unsharded_only(e);
-  return program(dce(*param<ProgramRef>(e.params, def.call_program, def.name)), e.blocks);
+  if (def.call_program) return program(dce(*param<ProgramRef>(e.params, def.call_program, def.name)), e.blocks);
+  Params params = e.params;
+  for (Param& q : params) {
+    if (auto* one = std::get_if<ProgramRef>(&q.value)) *one = local_program(**one);
+    if (auto* many = std::get_if<Programs>(&q.value))
+      for (ProgramRef& r : *many) r = local_program(*r);
+  }
+  return as_is(e, params);
 }
 
 ProgramRef partition(const ProgramRef& p) {

@@ -80,11 +80,16 @@ class Partitioner {
   /// `e` as is where none of its operands and results is sharded, else
   /// not_partitioned (control flow: partitioning its programs is not built yet).
   std::vector<Atom> unsharded_only(const PartEqn& e);
-  /// A call (jit, a custom call, checkpoint) inlined: its program's
-  /// equations partitioned on the operands' blocks (its derivative rules are
-  /// spent by then: what runs is its program). Other primitives holding
-  /// programs (cond, scan, while): unsharded_only.
-  std::vector<Atom> call_or_unsharded(const PartEqn& e);
+  /// A primitive holding programs that take its operands and give its
+  /// results one for one, each device running them on its blocks: a call
+  /// (jit, a custom call, checkpoint) inlined, its program's equations
+  /// partitioned (its derivative rules are spent by then); control flow
+  /// (cond's branches, while's cond and body, scan's body) emitted with each
+  /// program partitioned as a program of blocks (local_program).
+  std::vector<Atom> with_programs(const PartEqn& e);
+  /// Program `q` as each device runs it: its inputs blocks of their types,
+  /// each equation partitioned, its outputs blocks of theirs.
+  ProgramRef local_program(const Program& q);
   /// The blocks of program `p`'s outputs from the blocks of its inputs, each
   /// equation partitioned in turn.
   std::vector<Atom> program(const Program& p, const std::vector<Atom>& blocks);

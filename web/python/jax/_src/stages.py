@@ -19,18 +19,17 @@ _ELEMENTWISE = {"add", "add_any", "sub", "mul", "div", "rem", "max", "min", "neg
                 "shift_right_arithmetic", "clamp"}
 # Data movement: no arithmetic.
 _MOVES = {"reshape", "broadcast_in_dim", "transpose", "slice", "dynamic_slice", "dynamic_update_slice", "concatenate",
-          "pad", "iota", "squeeze", "expand_dims", "rev", "copy", "copy_p", "stop_gradient", "pvary", "gather"}
+          "pad", "iota", "squeeze", "expand_dims", "rev", "copy", "copy_p", "stop_gradient", "pvary", "gather", "axis_index"}
 _REDUCTIONS = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "argmax", "argmin"}
-# What a partitioned program's body adds: communication, counted apart (bytes sent), and a device's position.
-_COMMUNICATION = {"psum", "pmax", "pmin", "all_gather", "all_gather_invariant", "reduce_scatter", "all_to_all", "ppermute",
-                  "axis_index"}
 
 
 def _size(aval):
     return math.prod(aval.shape)
 
 
-def _costs(jaxpr, totals):
+def _costs(jaxpr, totals, communication=frozenset()):
+    """Adds the program's flops and transcendentals to `totals`; the primitives in `communication` (the collectives,
+    whose bytes are counted apart) count none."""
     for e in jaxpr.eqns:
         name = e.primitive.name
         out = _size(e.outvars[0].aval) if e.outvars else 0
@@ -45,20 +44,25 @@ def _costs(jaxpr, totals):
         elif name in _REDUCTIONS:
             totals["flops"] += _size(e.invars[0].aval) - out
         elif name in ("jit", "pjit", "remat2", "custom_jvp_call", "custom_vjp_call", "shard_map") and "jaxpr" in e.params:
-            _costs(e.params["jaxpr"].jaxpr, totals)
-        elif name not in _MOVES and name not in _COMMUNICATION:
+            _costs(e.params["jaxpr"].jaxpr, totals, communication)
+        elif name not in _MOVES and name not in communication:
             raise NotImplementedError(f"cost_analysis: ShardLab has no cost rule for {name} (it counts arithmetic, "
                                       "matrix products, reductions and data movement)")
 
 
-def _bytes_sent(node):
-    """The bytes a program's collectives send, the most any one device sends in each (its JSON's traffic)."""
+def _collectives(node, found):
+    """Adds to `found` each collective equation of a program's JSON (marked so, with its traffic): (name, bytes the
+    device sending most sends)."""
     if isinstance(node, dict):
-        own = max(node["traffic"]["sent"], default=0) if "traffic" in node else 0
-        return own + sum(_bytes_sent(v) for k, v in node.items() if k != "traffic")
-    if isinstance(node, list):
-        return sum(_bytes_sent(v) for v in node)
-    return 0
+        if node.get("collective"):
+            found.append((node["primitive"], max(node.get("traffic", {}).get("sent", []), default=0)))
+        for k, v in node.items():
+            if k != "traffic":
+                _collectives(v, found)
+    elif isinstance(node, list):
+        for v in node:
+            _collectives(v, found)
+    return found
 
 
 class Traced:
@@ -132,9 +136,10 @@ class Compiled:
         from .jaxpr import Jaxpr
 
         data = self._closed._js.compiledJSON().to_py()
+        collectives = _collectives(data, [])
         totals = {"flops": 0.0, "transcendentals": 0.0}
-        _costs(Jaxpr(data, int(self._closed._js.numConsts)), totals)
-        totals["bytes sent"] = float(_bytes_sent(data))
+        _costs(Jaxpr(data, int(self._closed._js.numConsts)), totals, frozenset(name for name, _ in collectives))
+        totals["bytes sent"] = float(sum(sent for _, sent in collectives))
         return totals
 
     def __call__(self, *args, **kwargs):
