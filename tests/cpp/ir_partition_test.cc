@@ -159,6 +159,14 @@ TEST(Partition, EveryPrimitiveEqualsTheWholeComputation) {
   EXPECT_GT(partitioned, 200);
 }
 
+// The unsharded product of f32[8,4] and f32[4,6] the matmul cases compute.
+Program whole_matmul() {
+  Builder w;
+  const Atom a = w.input(f32({8, 4}));
+  const Atom b = w.input(f32({4, 6}));
+  return w.build({matmul(w, a, b)});
+}
+
 // Case 1: A[I@X, J] · B[J, K@Y] is C[I@X, K@Y]: each device multiplies its blocks, no communication.
 TEST(Partition, MatmulOfUnshardedContractionMovesNothing) {
   Builder b;
@@ -168,10 +176,7 @@ TEST(Partition, MatmulOfUnshardedContractionMovesNothing) {
   EXPECT_EQ(z.aval.str(), "f32[8@X,6@Y]");
   const Program p = b.build({z});
   EXPECT_EQ(collectives(p), Axes{});
-  Builder w;
-  const Atom wa = w.input(f32({8, 4}));
-  const Atom wb = w.input(f32({4, 6}));
-  const Program whole = w.build({matmul(w, wa, wb)});
+  const Program whole = whole_matmul();
   check_against_whole(p, whole, 1, "case 1");
 }
 
@@ -179,10 +184,7 @@ TEST(Partition, MatmulOfUnshardedContractionMovesNothing) {
 // says: summed everywhere (psum, an all-reduce), reduce-scattered onto the
 // dimension it splits over X, or left unreduced (and summed by a later reshard).
 TEST(Partition, MatmulOfShardedContractionReducesThePartialSums) {
-  Builder w;
-  const Atom wa = w.input(f32({8, 4}));
-  const Atom wb = w.input(f32({4, 6}));
-  const Program whole = w.build({matmul(w, wa, wb)});
+  const Program whole = whole_matmul();
   const IntLists mm{{1}, {0}, {}, {}};
   struct Case {
     Sharding out;
@@ -221,10 +223,7 @@ TEST(Partition, MatmulOfOneAxisOnBothFreeDimensionsGathersAnOperand) {
   const Atom z = dot_general(b, x, y, {{1}, {0}, {}, {}}, given({{"X"}, {}}));
   const Program p = b.build({z});
   EXPECT_EQ(collectives(p), (Axes{"all_gather"}));
-  Builder w;
-  const Atom wa = w.input(f32({8, 4}));
-  const Atom wb = w.input(f32({4, 6}));
-  const Program whole = w.build({matmul(w, wa, wb)});
+  const Program whole = whole_matmul();
   check_against_whole(p, whole, 4, "case 3");
 }
 

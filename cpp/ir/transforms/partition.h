@@ -25,9 +25,9 @@ namespace shardlab::ir {
 /// whole (its types unsharded; the caller lays its results out afterwards)
 /// when it holds a shard_map (Manual axes: it runs as written) or a debug
 /// callback (which prints whole values once, on the host), or when an
-/// equation's rule cannot partition it yet (not_partitioned: control flow
-/// over sharded values).
-/// Run before lowering, which then lowers the body.
+/// equation's rule cannot partition it yet (not_partitioned: a scan over xs
+/// split along the scanned dimension). Run before lowering, which then
+/// lowers the body.
 ProgramRef partition(const ProgramRef& p);
 
 /// An equation as a partition rule sees it: its primitive, parameters, its
@@ -78,7 +78,7 @@ class Partitioner {
   /// sharded; gathered when `combine` is null and one of them is.
   std::vector<Atom> reduction(const PartEqn& e, const char* combine);
   /// `e` as is where none of its operands and results is sharded, else
-  /// not_partitioned (control flow: partitioning its programs is not built yet).
+  /// not_partitioned (a shard_map, which partition() never reaches).
   std::vector<Atom> unsharded_only(const PartEqn& e);
   /// A primitive holding programs that take its operands and give its
   /// results one for one, each device running them on its blocks: a call

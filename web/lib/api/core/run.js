@@ -298,9 +298,11 @@ function outShardings(tracedProgram, mesh) {
 }
 
 // The output arrays made by `make(aval, i)`, each relaid out as its type's
-// sharding says where the executors left it otherwise (the executors compute
-// a program's top level whole: until a partitioner computes each device's
-// blocks in place, a sharded result is split afterwards, through the host).
+// sharding says where the executors left it otherwise: a program the core
+// partitions (cpp/ir/transforms/partition.h) leaves its results split as
+// their types say, but one it computes whole (holding a shard_map or a debug
+// call, or a scan over a split scanned dimension) leaves them replicated, and
+// a sharded result is then split afterwards, through the host.
 function placed(tracedProgram, shardings, make) {
   return tracedProgram.outAvals.map((aval, i) => {
     const x = make(aval, i);
