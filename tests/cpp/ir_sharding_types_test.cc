@@ -190,8 +190,27 @@ TEST(ShardingTypes, UnreducedValuesOnlyAdd) {
   const Atom u = b.input(sharded({8, 16}, {{}, {}}, {"X"}));
   EXPECT_EQ(add(b, u, u).aval.str(), "f32[8,16]{U:X}");
   EXPECT_EQ(reduce_sum(b, u, {0}).aval.str(), "f32[16]{U:X}");
-  EXPECT_NE(sharding_error([&] { mul(b, u, u); }).find("cannot take; jax.reshard it"), std::string::npos);
+  EXPECT_NE(sharding_error([&] { mul(b, u, u); }).find("jax.reshard it to a spec without unreduced axes"), std::string::npos);
   EXPECT_NE(sharding_error([&] { add(b, u, b.input(f32({8, 16}))); }).find("over the same mesh axes"), std::string::npos);
+}
+
+// 301: a reduced value is replicated for every primitive (elementwise
+// results stay reduced, a contraction's result is not), operands must agree
+// on it, and its cotangent is unreduced: a gradient through a reshard to
+// reduced leaves its partial sums to the reshard's transpose.
+TEST(ShardingTypes, ReducedValuesActReplicatedAndTheirCotangentsAreUnreduced) {
+  Builder b;
+  Aval w_type = f32({4, 2});
+  w_type.sharding = Sharding{kMeshXY, {}, {}, {"X"}};
+  const Atom w = b.input(w_type);
+  EXPECT_EQ(w.aval.str(), "f32[4,2]{R:X}");
+  EXPECT_EQ(unary(b, Prim::kSin, w).aval.str(), "f32[4,2]{R:X}");
+  EXPECT_NE(sharding_error([&] { add(b, w, b.input(sharded({4, 2}, {{}, {}}, {}))); }).find("over the same mesh axes"), std::string::npos);
+  EXPECT_NE(sharding_error([&] { mul(b, w, b.input(sharded({4, 2}, {{}, {}}, {}))); }).find("Inputs cannot be replicated on the same axes"), std::string::npos);
+  EXPECT_EQ(mul(b, w, Atom::constant(2.0, DType::kFloat32, true)).aval.str(), "f32[4,2]{R:X}");
+  const Atom x = b.input(sharded({8, 4}, {{"X"}, {}}));
+  EXPECT_EQ(matmul(b, x, w).aval.str(), "f32[8@X,2]");
+  EXPECT_EQ(Sharding(w_type.sharding).cotangent().unreduced, (std::vector<std::string>{"X"}));
 }
 
 TEST(ShardingTypes, ShardingsSurviveTheProgramJson) {

@@ -134,3 +134,28 @@ test('the MLP training step in the global view inserts the collectives its shard
     expectClose(k === 'b1' || k === 'b2' ? [g] : g, k === 'b1' || k === 'b2' ? [w] : w);
   }
 });
+
+test("unreduced and reduced (301): a reduced weight's gradient comes out of its contraction unreduced and is summed once, by the reshard's transpose", async () => {
+  sl.setMesh(sl.makeMesh([2], ['X'], { axisTypes: ['Explicit'] }));
+  expect(String(P(null, null, { reduced: ['X'] }))).toBe("P(None, None, reduced={'X'})");
+  expect(() => P(null, { unreduce: ['X'] })).toThrow('P: unknown option unreduce');
+  const xs = values(8, 4, 3);
+  const ws = values(4, 2, 4);
+  const x = sl.devicePut(sl.array(xs), P('X', null));
+  const w = sl.devicePut(sl.array(ws), P());
+  const loss = (wv, xv) => np.sum(np.square(np.matmul(xv, sl.reshard(wv, P(null, null, { reduced: ['X'] })))));
+  const text = String(sl.makeJaxpr(sl.grad(loss))(w, x));
+  expect(text).toContain('c:f32[4,2]{R:X} = reshard a');
+  expect(text).toMatch(/:f32\[2,4\]\{U:X\} = dot_general/);
+  const g = sl.jit(sl.grad(loss));
+  expect(collectivesOf(g.lower(w, x).compile().asText())).toEqual(['psum']);
+  const xw = matmul64(xs, ws);
+  expectClose(await (await g(w, x)).tolist(), range(4).map((i) => range(2).map((j) => 2 * xs.reduce((acc, row, r) => acc + row[i] * xw[r][j], 0))));
+  // A product left unreduced inside a program is summed where it leaves it: an array is never unreduced.
+  const a = sl.devicePut(sl.array([[0, 1], [2, 3]]), P(null, 'X'));
+  const b = sl.devicePut(sl.array([[4, 5], [6, 7]]), P('X', null));
+  const c = np.dot(a, b, { outSharding: P(null, null, { unreduced: ['X'] }) });
+  expect(c.aval).toBe('f32[2,2]');
+  expect(await c.tolist()).toEqual([[6, 7], [26, 31]]);
+  await expect(sl.jit((u, v) => np.cos(np.dot(u, v, { outSharding: P(null, null, { unreduced: ['X'] }) })))(a, b)).rejects.toThrow(sl.ShardingTypeError);
+});

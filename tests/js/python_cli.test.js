@@ -57,9 +57,10 @@ test("every problem's reference passes through the CLI in both languages, six ch
   }
 }, 300000);
 
-test("a learner's idioms pass their problems: a mesh from numpy's reshape of jax.devices() and from mesh_utils; a Hessian-vector product by jax.linearize; weights laid out by with_sharding_constraint", async () => {
+test("a learner's idioms pass their problems: a mesh from numpy's reshape of jax.devices() and from mesh_utils, and one of Explicit axes (the global view); a Hessian-vector product by jax.linearize; weights laid out by with_sharding_constraint", async () => {
   const checks = [
     ['device-mesh-named-sharding', 'tests/python/solutions/place_with_numpy_mesh.py'],
+    ['device-mesh-named-sharding', 'tests/python/solutions/place_in_the_global_view.py'],
     ['hessian-vector-product', 'tests/python/solutions/hvp_by_linearize.py'],
     ['tensor-parallel-mlp', 'tests/python/solutions/mlp_with_sharding_constraint.py'],
   ];

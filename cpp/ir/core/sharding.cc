@@ -1,6 +1,7 @@
 #include "ir/core/sharding.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "runtime/errors.h"
 
@@ -51,6 +52,12 @@ Sharding Sharding::with_dims(std::vector<std::vector<std::string>> new_dims) con
   Sharding s = *this;
   s.dims = std::move(new_dims);
   return std::move(s).for_type();
+}
+
+Sharding Sharding::cotangent() const {
+  Sharding s = *this;
+  std::swap(s.unreduced, s.reduced);
+  return s;
 }
 
 Sharding Sharding::normalized() && {

@@ -48,6 +48,9 @@ struct Sharding {
   int64_t size_of(const std::vector<std::string>& axes) const;
   /// The same sharding with `dims` replaced (normalized).
   Sharding with_dims(std::vector<std::vector<std::string>> new_dims) const;
+  /// The sharding of a cotangent of a value of this sharding (JAX 301's
+  /// table): the same dims, reduced axes unreduced and unreduced ones reduced.
+  Sharding cotangent() const;
   /// Canonical form: no dims if none is split, unreduced and reduced axes in mesh order.
   Sharding normalized() &&;
   /// As a type holds it: normalized, and no mesh when no axis is named.

@@ -157,11 +157,14 @@ Atom transpose_operand(Builder& b, const Atom& ct, const Aval& x, const Atom& y,
   std::sort(by_y.begin(), by_y.end(), [&](size_t i, size_t j) { return d.rhs_contract[i] < d.rhs_contract[j]; });
   Dims x_dim_of = concat(d.lhs_batch, x_free);  // x's dimension of each dimension of r
   for (size_t i : by_y) x_dim_of.push_back(d.lhs_contract[i]);
-  // Typed as x (301: a cotangent's type is its primal's), in r's dimension order.
+  // Typed as x's cotangent (301: a function of its primal's type; a reduced
+  // x's unreduced, the partial sums left for a later reshard), in r's dimension order.
   Sharding typed;
   typed.mesh = common_mesh(Def<Prim::kDotGeneral>::kName, {x, y.aval, ct.aval});
-  if (!typed.mesh.empty())
+  if (!typed.mesh.empty()) {
     for (int64_t k : x_dim_of) typed.dims.push_back(x.sharding.dim(static_cast<size_t>(k)));
+    typed.unreduced = x.sharding.reduced;
+  }
   // Contracting ct with y over y's free dimensions gives [batch, x free, y contracting in y's order].
   const Atom r = dot_general(b, ct, y, {ct_y, y_free.vec(), ct_batch, d.rhs_batch}, std::move(typed).normalized());
   std::vector<int64_t> perm(x_dim_of.size());

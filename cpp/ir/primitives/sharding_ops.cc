@@ -43,8 +43,9 @@ std::vector<MaybeAtom> Def<Prim::kReshard>::jvp(Builder& b, const Params& p, con
 std::vector<MaybeAtom> Def<Prim::kReshard>::transpose(Builder& b, const Params&, const std::vector<MaybeAtom>& cts,
                                                       const std::vector<Atom>& x, const std::vector<bool>&) {
   if (!cts[0]) return {std::nullopt};
-  // Back to x's sharding; an unsharded x's on the cotangent's mesh, replicated.
-  Sharding back = x[0].aval.sharding;
+  // Back to the sharding of x's cotangent (301: a reduced x's is unreduced,
+  // an unreduced x's reduced); an unsharded x's on the cotangent's mesh, replicated.
+  Sharding back = x[0].aval.sharding.cotangent();
   if (back.mesh.empty()) back.mesh = cts[0]->aval.sharding.mesh;
   if (back.mesh.empty()) return {*cts[0]};
   return {reshard(b, *cts[0], back)};

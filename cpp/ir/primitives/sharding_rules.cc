@@ -31,10 +31,40 @@ std::vector<MeshAxis> common_mesh(const char* name, const std::vector<Aval>& in)
 
 void check_settled(const char* name, const std::vector<Aval>& in) {
   for (const Aval& a : in)
-    if (!a.sharding.unreduced.empty() || !a.sharding.reduced.empty())
-      fail(ErrorKind::kShardingType, name, ": an operand of type ", a.str(), " is ",
-           a.sharding.unreduced.empty() ? "reduced" : "unreduced", " over mesh axes, which ", name,
-           " cannot take; jax.reshard it to a spec without unreduced or reduced axes first");
+    if (!a.sharding.unreduced.empty())
+      fail(ErrorKind::kShardingType, name, ": an operand of type ", a.str(), " is unreduced over mesh axes, which ", name,
+           " cannot take (a function of partial sums is not the partial sum of the function); jax.reshard it to a ",
+           "spec without unreduced axes first");
+}
+
+std::vector<std::string> common_reduced(const char* name, const std::vector<Aval>& in) {
+  const std::vector<std::string>* reduced = nullptr;
+  for (const Aval& a : in) {
+    if (a.sharding.reduced.empty()) continue;
+    if (reduced && *reduced != a.sharding.reduced) {
+      std::string specs;
+      for (const Aval& b : in)
+        if (!b.sharding.reduced.empty()) specs += (specs.empty() ? "" : ", ") + b.str();
+      fail(ErrorKind::kShardingType, name, ": All inputs should be reduced across the same mesh axes. Got ", specs);
+    }
+    reduced = &a.sharding.reduced;
+  }
+  if (!reduced) return {};
+  // Every other operand (scalars aside) is reduced over those axes too: neither replicated nor split over them.
+  const std::vector<std::string> axes = *reduced;
+  for (const Aval& a : in) {
+    if (a.shape.empty() || a.sharding.reduced == axes) continue;
+    bool split = false;
+    for (const auto& dim : a.sharding.dims)
+      for (const std::string& x : dim) split = split || std::find(axes.begin(), axes.end(), x) != axes.end();
+    if (split)
+      fail(ErrorKind::kShardingType, name, ": Inputs cannot be sharded/varying on the same axes that another input is ",
+           "reduced on. Reshard the input which is reduced to be sharded on the mesh axes it is reduced on via ",
+           "`jax.sharding.reshard(inp, jax.P(...))`. Got input type: ", a.str(), " and reduced spec: ", spec_entry_text(axes));
+    fail(ErrorKind::kShardingType, name, ": Inputs cannot be replicated on the same axes that another input is reduced on. ",
+         "Got input type: ", a.str(), " and reduced spec: ", spec_entry_text(axes));
+  }
+  return axes;
 }
 
 Sharding broadcast_sharding(const char* name, const std::vector<Aval>& in, bool linear) {
@@ -75,6 +105,7 @@ Sharding broadcast_sharding(const char* name, const std::vector<Aval>& in, bool 
     out.reduced = in[0].sharding.reduced;
   } else {
     check_settled(name, in);
+    out.reduced = common_reduced(name, in);
   }
   return std::move(out).normalized();
 }

@@ -21,9 +21,15 @@ namespace shardlab::ir {
 /// ShardingError names `name` when two differ ("Mesh for all inputs should be equal").
 std::vector<MeshAxis> common_mesh(const char* name, const std::vector<Aval>& in);
 
-/// Refuses operands unreduced or reduced over some axes for a primitive not
-/// linear in them (its result of partial sums would be wrong), naming the fix.
+/// Refuses operands unreduced over some axes for a primitive not linear in
+/// them (its result of partial sums would be wrong), naming the fix. A
+/// reduced operand is replicated (JAX 301: only autodiff tells them apart).
 void check_settled(const char* name, const std::vector<Aval>& in);
+
+/// The axes the operands are reduced over (JAX's default_nary_reduced_rule):
+/// where one is reduced, every other (scalars aside) is reduced over the
+/// same axes, else a ShardingError; the result is reduced over them.
+std::vector<std::string> common_reduced(const char* name, const std::vector<Aval>& in);
 
 /// JAX's broadcasting_sharding_rule: operands of equal rank (scalars aside)
 /// agree per dimension, an unsharded dimension of size 1 or None taking the

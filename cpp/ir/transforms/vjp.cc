@@ -1,5 +1,6 @@
 #include "ir/transforms/vjp.h"
 
+#include "ir/primitives/sharding_ops.h"
 #include "ir/transforms/dce.h"
 #include "ir/transforms/jvp.h"
 #include "ir/tracing/ops.h"
@@ -18,6 +19,18 @@ std::vector<bool> linear_vars(const Program& p, const std::vector<bool>& linear_
     for (VarId v : e.outputs) linear[v] = any;
   }
   return linear;
+}
+
+// 301's rule, whatever the transpose rule gave: a cotangent is typed as its
+// primal's cotangent (the same dims; a reduced primal's unreduced). A rule
+// whose result is sharded otherwise (the broadcast of a sum's cotangent, a
+// replicated seed for a sharded value) is resharded to it: sliced where the
+// primal is split (no traffic), gathered where it is whole.
+Atom typed_as_cotangent(Builder& b, const Aval& primal, const Atom& ct) {
+  Sharding want = primal.sharding.cotangent();
+  if (want.mesh.empty()) want.mesh = ct.aval.sharding.mesh;
+  if (want.mesh.empty() || ct.aval.sharding == want.for_type()) return ct;
+  return reshard(b, ct, want);
 }
 
 }  // namespace
@@ -73,7 +86,7 @@ Transposed emit_transpose(Builder& b, const Program& p, const std::vector<bool>&
     }
     const auto cts = primitive(e.prim).transpose(b, e.params, cts_out, xs, flags);
     for (size_t i = 0; i < e.inputs.size(); ++i)
-      if (flags[i] && cts[i]) accumulate(e.inputs[i].var, *cts[i]);
+      if (flags[i] && cts[i]) accumulate(e.inputs[i].var, typed_as_cotangent(b, e.inputs[i].aval, *cts[i]));
   }
 
   Transposed t;

@@ -6,8 +6,13 @@ import { currentTrace, engine } from './core/state.js';
 
 /** jax.sharding.PartitionSpec: per dimension null (not split), an axis name, or a list of axis names. */
 export class PartitionSpec {
-  constructor(entries) {
+  /** Internal: from P's checked entries, and the unreduced and reduced axes (sorted). */
+  constructor(entries, { unreduced = [], reduced = [] } = {}) {
     this.entries = entries;
+    /** Mesh axes the value is unreduced over (JAX 301: each device holds a partial sum). */
+    this.unreduced = Object.freeze([...unreduced].sort());
+    /** Mesh axes the value is reduced over (replicated; its cotangent unreduced). */
+    this.reduced = Object.freeze([...reduced].sort());
     Object.freeze(this.entries);
     Object.freeze(this);
   }
@@ -17,13 +22,16 @@ export class PartitionSpec {
     return this.entries.length;
   }
 
-  /** P('data', null) prints as P('data', None), like JAX. */
+  /** P('data', null) prints as P('data', None), like JAX; P(null, {unreduced: ['X']}) as P(None, unreduced={'X'}). */
   toString() {
     const e = this.entries.map((x) => (x === null ? 'None' : Array.isArray(x) ? `(${x.map((a) => `'${a}'`).join(', ')}${x.length === 1 ? ',' : ''})` : `'${x}'`));
+    const set = (axes) => `{${axes.map((a) => `'${a}'`).join(', ')}}`;
+    if (this.unreduced.length) e.push(`unreduced=${set(this.unreduced)}`);
+    if (this.reduced.length) e.push(`reduced=${set(this.reduced)}`);
     return `P(${e.join(', ')}${e.length === 1 && Array.isArray(this.entries[0]) ? ',' : ''})`;
   }
 
-  /** The mesh axes the spec mentions. */
+  /** The mesh axes the spec's entries mention (not its unreduced and reduced ones). */
   axes() {
     return this.entries.flatMap(entryAxes);
   }
@@ -35,7 +43,7 @@ export class PartitionSpec {
   normalized(rank) {
     const e = this.entries.map((x) => (Array.isArray(x) && x.length === 1 ? x[0] : x));
     while (e.length < rank) e.push(null);
-    return P(...e);
+    return new PartitionSpec(e, this);
   }
 
   /** The spec as the core takes it: per dimension null, a name or a list. */
@@ -44,8 +52,22 @@ export class PartitionSpec {
   }
 }
 
-/** P(...entries): a PartitionSpec, e.g. P('data'), P(null, 'model'), P(['data', 'model']). */
+/**
+ * P(...entries): a PartitionSpec, e.g. P('data'), P(null, 'model'),
+ * P(['data', 'model']); a last argument {unreduced, reduced} (lists of mesh
+ * axes) gives JAX's P(..., unreduced={'X'}, reduced={'Y'}).
+ */
 export function P(...entries) {
+  const last = entries.at(-1);
+  const states = last !== null && typeof last === 'object' && !Array.isArray(last) ? entries.pop() : {};
+  for (const key of Object.keys(states))
+    if (key !== 'unreduced' && key !== 'reduced') throw new ValueError(`P: unknown option ${key}; the options are unreduced and reduced (lists of mesh axes)`);
+  const axesOf = (key) => {
+    const axes = states[key] ?? [];
+    if (!Array.isArray(axes) || !axes.every((a) => typeof a === 'string'))
+      throw new ValueError(`P: ${key} must be a list of mesh axis names, got ${String(axes)}`);
+    return axes;
+  };
   return new PartitionSpec(
     entries.map((e, i) => {
       if (e === null || e === undefined) return null;
@@ -53,6 +75,7 @@ export function P(...entries) {
       if (Array.isArray(e) && e.every((a) => typeof a === 'string')) return e.length === 0 ? null : [...e];
       throw new ValueError(`P: entry ${i} (${String(e)}) must be null, an axis name or a list of axis names`);
     }),
+    { unreduced: axesOf('unreduced'), reduced: axesOf('reduced') },
   );
 }
 
@@ -192,7 +215,7 @@ export class NamedSharding {
   constructor(mesh, spec) {
     if (!(mesh instanceof Mesh)) throw new ValueError('NamedSharding: the first argument must be a Mesh (from makeMesh)');
     if (!(spec instanceof PartitionSpec)) throw new ValueError('NamedSharding: the second argument must be a PartitionSpec (from P)');
-    for (const a of spec.axes()) mesh.axisSize(a);
+    for (const a of [...spec.axes(), ...spec.unreduced, ...spec.reduced]) mesh.axisSize(a);
     this.mesh = mesh;
     this.spec = spec;
     Object.freeze(this);
@@ -218,18 +241,20 @@ export class NamedSharding {
     const { axisNames, axisSizes, axisTypes } = this.mesh;
     const explicit = new Set(axisNames.filter((_, i) => axisTypes[i] === 'Explicit'));
     const dims = Array.from({ length: rank }, (_, d) => entryAxes(this.spec.entries[d] ?? null).filter((a) => explicit.has(a)));
-    return { mesh: axisNames.map((n, i) => [n, axisSizes[i], axisTypes[i]]), dims, unreduced: [], reduced: [] };
+    const states = (axes) => axes.filter((a) => explicit.has(a));
+    return { mesh: axisNames.map((n, i) => [n, axisSizes[i], axisTypes[i]]), dims, unreduced: states(this.spec.unreduced), reduced: states(this.spec.reduced) };
   }
 
-  /** The type's sharding of an array of rank `rank` laid out so (coreSharding), or null when no dimension is split over an Explicit axis. */
+  /** The type's sharding of an array of rank `rank` laid out so (coreSharding), or null when it names no Explicit axis. */
   typeSharding(rank) {
     const s = this.coreSharding(rank);
-    return s.dims.every((d) => d.length === 0) ? null : s;
+    return s.dims.every((d) => d.length === 0) && !s.unreduced.length && !s.reduced.length ? null : s;
   }
 }
 
 /** The spec a type's sharding (typeSharding's form) writes for rank `rank`: P('X', None), one-axis entries as names. */
 export function typeSpec(sharding, rank) {
   const dims = sharding?.dims ?? [];
-  return P(...Array.from({ length: rank }, (_, d) => (!dims[d]?.length ? null : dims[d].length === 1 ? dims[d][0] : [...dims[d]])));
+  const entries = Array.from({ length: rank }, (_, d) => (!dims[d]?.length ? null : dims[d].length === 1 ? dims[d][0] : [...dims[d]]));
+  return new PartitionSpec(entries, { unreduced: sharding?.unreduced ?? [], reduced: sharding?.reduced ?? [] });
 }

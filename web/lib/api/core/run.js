@@ -280,17 +280,24 @@ function programInputs(tracedProgram, leaves, mesh, fn, handleOf, temps) {
 // The shardings of a traced program's outputs on `mesh`, made once per
 // program and mesh (they are immutable, so every call's arrays share them):
 // `computed`, as the executors leave them (a shard_map's out_specs, else
-// replicated), and `typed`, as their types say (sharding in types: a
-// replicated result sharded over Explicit axes is laid out so).
+// replicated), and `typed`, as their types say (sharding in types: a result
+// sharded over Explicit axes is laid out so; one the executors leave split
+// so already is made with its type's sharding, reduced axes and all, which
+// move no data).
 function outShardings(tracedProgram, mesh) {
   if (tracedProgram.outShardings?.mesh !== mesh) {
     const computed = tracedProgram.outSpecs.map((s) => new NamedSharding(mesh, s === null ? P() : P(...s)));
     const typed = tracedProgram.outAvals.map((aval, i) => {
-      if (tracedProgram.outSpecs[i] !== null || !aval.sharding) return computed[i];
+      if (!aval.sharding) return computed[i];
       const axes = aval.sharding.mesh.map(([n, size]) => `${n}:${size}`).join(',');
       if (axes !== mesh.axisNames.map((n, k) => `${n}:${mesh.axisSizes[k]}`).join(','))
         throw new ShardingError(`jit: output ${i} of type ${avalString(aval, { short: false })} is sharded over mesh axes (${axes}) but the program runs on ${mesh}; put its inputs on one mesh`);
-      return new NamedSharding(mesh, typeSpec(aval.sharding, aval.shape.length));
+      // An array is never unreduced: what leaves a program is summed (the core's partition reduces it).
+      const rank = aval.shape.length;
+      const t = new NamedSharding(mesh, typeSpec({ ...aval.sharding, unreduced: [] }, rank));
+      const layout = (spec) => JSON.stringify(spec.normalized(rank).entries);
+      if (layout(t.spec) === layout(computed[i].spec)) computed[i] = t;
+      return t;
     });
     tracedProgram.outShardings = { mesh, computed, typed };
   }

@@ -56,12 +56,11 @@ class Array:
         """The abstract value: a ShapedArray of the shape, dtype and weak type, and the Explicit mesh axes its
         dimensions are split over (jax.typeof prints float32[8@X,4]), a traced value's as its type says."""
         from .abstract import ShapedArray
-        from .sharding import explicit_spec, type_spec
+        from .sharding import type_spec
 
-        if self._is_tracer():
-            spec, unreduced, reduced = type_spec(self._js.typeSharding, len(self.shape))
-            return ShapedArray(self.shape, self.dtype, self.weak_type, [str(a) for a in self._js.vma], spec, unreduced, reduced)
-        return ShapedArray(self.shape, self.dtype, self.weak_type, (), explicit_spec(self._js.sharding, len(self.shape)))
+        spec, unreduced, reduced = type_spec(self._js.typeSharding, len(self.shape))
+        vma = [str(a) for a in self._js.vma] if self._is_tracer() else []
+        return ShapedArray(self.shape, self.dtype, self.weak_type, vma, spec, unreduced, reduced)
 
     @property
     def itemsize(self):

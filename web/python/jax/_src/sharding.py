@@ -19,22 +19,47 @@ class AxisType(enum.Enum):
 
 
 class PartitionSpec(tuple):
-    """jax.sharding.PartitionSpec (P): per dimension, None, a mesh axis name or a tuple of them."""
+    """jax.sharding.PartitionSpec (P): per dimension, None, a mesh axis name or a tuple of them; `unreduced` and
+    `reduced`, the mesh axes a value is unreduced (each device a partial sum) or reduced over (JAX 301)."""
 
-    def __new__(cls, *entries):
+    def __new__(cls, *entries, unreduced=frozenset(), reduced=frozenset()):
         for e in entries:
             if not (e is None or isinstance(e, str) or (isinstance(e, tuple) and all(isinstance(a, str) for a in e))):
                 raise TypeError(f"PartitionSpec entries must be None, an axis name or a tuple of axis names; got {e!r}")
-        return super().__new__(cls, entries)
+        for name, axes in (("unreduced", unreduced), ("reduced", reduced)):
+            if isinstance(axes, str) or not all(isinstance(a, str) for a in axes):
+                raise TypeError(f"PartitionSpec {name} must be a set of mesh axis names; got {axes!r}")
+        spec = super().__new__(cls, entries)
+        spec.unreduced, spec.reduced = frozenset(unreduced), frozenset(reduced)
+        return spec
 
     def __repr__(self):
-        # As JAX 0.11's: the entries as a tuple writes them, so one entry is P('i',).
-        return "P(" + tuple.__repr__(self)[1:-1] + ")"
+        # As JAX 0.11's: the entries as a tuple writes them, so one entry is P('i',); then the states as sets.
+        parts = [tuple.__repr__(self)[1:-1]] if len(self) else []
+        for name in ("unreduced", "reduced"):
+            axes = getattr(self, name)
+            if axes:
+                parts.append(f"{name}={{{', '.join(repr(a) for a in sorted(axes))}}}")
+        return "P(" + ", ".join(parts) + ")"
 
     __str__ = __repr__
 
+    def __eq__(self, other):
+        if isinstance(other, PartitionSpec):
+            return tuple.__eq__(self, other) and (self.unreduced, self.reduced) == (other.unreduced, other.reduced)
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((tuple(self), self.unreduced, self.reduced))
+
     def __js__(self):
-        return sl.P(*[to_js_value(e) for e in self])
+        entries = [to_js_value(e) for e in self]
+        if self.unreduced or self.reduced:
+            entries.append(to_js_value({"unreduced": sorted(self.unreduced), "reduced": sorted(self.reduced)}))
+        return sl.P(*entries)
 
 
 class Mesh:
@@ -148,8 +173,10 @@ class NamedSharding:
     def _wrap(cls, js_sharding):
         m = js_sharding.mesh
         mesh = Mesh(None, tuple(m.axisNames), _js=m)
-        entries = [e if e is None or isinstance(e, str) else tuple(e) for e in map(from_js, js_sharding.spec.entries)]
-        return cls(mesh, PartitionSpec(*entries))
+        spec = js_sharding.spec
+        entries = [e if e is None or isinstance(e, str) else tuple(e) for e in map(from_js, spec.entries)]
+        axes = lambda v: frozenset(str(a) for a in from_js(v))
+        return cls(mesh, PartitionSpec(*entries, unreduced=axes(spec.unreduced), reduced=axes(spec.reduced)))
 
     @property
     def device_set(self):
@@ -295,19 +322,6 @@ def get_abstract_mesh():
     """jax.sharding.get_abstract_mesh(): the context mesh's axes (an empty AbstractMesh when none is set)."""
     js = sl.getAbstractMesh()
     return AbstractMesh(tuple(js.axisSizes), tuple(js.axisNames), tuple(AxisType(t) for t in js.axisTypes))
-
-
-def explicit_spec(js_sharding, rank):
-    """Per dimension of a rank-`rank` array laid out by `js_sharding` (a JS NamedSharding), the Explicit
-    mesh axes splitting it: None, a name or a tuple of names (JAX's type shows only those)."""
-    mesh = js_sharding.mesh
-    explicit = {str(n) for n, t in zip(mesh.axisNames, mesh.axisTypes) if str(t) == "Explicit"}
-    entries = list(from_js(js_sharding.spec.entries)) + [None] * rank
-    out = []
-    for e in entries[:rank]:
-        names = [a for a in ([e] if isinstance(e, str) else (e or [])) if a in explicit]
-        out.append(None if not names else names[0] if len(names) == 1 and isinstance(e, str) else tuple(names))
-    return tuple(out)
 
 
 def type_spec(type_sharding, rank):
